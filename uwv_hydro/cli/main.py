@@ -1,0 +1,56 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+
+``python -m uwv_hydro`` / ``uwv-hydro``: dispatch to the subcommand modules.
+
+Each subcommand lives in its own module under :mod:`uwv_hydro.cli` and exposes
+``add_parser(subparsers)``, which registers its parser and sets ``func(args) -> int``.
+"""
+
+import argparse
+import importlib
+import sys
+
+from uwv_hydro import __version__
+from uwv_hydro.description.errors import DescriptionError
+
+#: Subcommand modules, in the order ``--help`` lists them.
+COMMANDS = (
+    'uwv_hydro.cli.simulate_cmd',
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the top-level parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog='uwv-hydro',
+        description='Hydrostatics and hydrodynamics for underwater vehicles (ROS 2).')
+    parser.add_argument('--version', action='version', version='%(prog)s ' + __version__)
+    sub = parser.add_subparsers(dest='command', metavar='COMMAND')
+    sub.required = True
+    for name in COMMANDS:
+        importlib.import_module(name).add_parser(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the command line; return the process exit code (2 for invalid input)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except DescriptionError as exc:
+        print('error: %s' % exc, file=sys.stderr)
+        return 2

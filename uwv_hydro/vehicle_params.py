@@ -1,0 +1,160 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+
+The vehicle parameter set shared by the loaders, the physics core and the node.
+
+Conventions (REP-103):
+
+* World frame ENU (z up, depth = -z); body frame FLU (x forward, y left, z up).
+* 6-vectors are ordered [x, y, z, roll, pitch, yaw] (surge, sway, heave, roll,
+  pitch, yaw).  Twists are body-frame twists of the body origin (``base_link``);
+  wrenches are body-frame, about the body origin, [Fx, Fy, Fz, Tx, Ty, Tz].
+* Quaternions are stored [w, x, y, z] (world <- body).
+* All hydrodynamic coefficients are positive for dissipation (dsros sign
+  convention): linear drag wrench = -L @ nu, quadratic drag wrench
+  F_a = -sum_bc Q[a, b, c] * |nu_b| * nu_c, added-mass wrench = -M_A @ nu_dot.
+
+Reference points (each term is evaluated with the twist of its point and its
+wrench is moved back to the origin with tau_o = H(r)^T tau_p, Fossen 2011 eq. 7.x):
+
+* ``drag_center``: point where the linear and quadratic drag wrench acts.
+* ``drag_velocity_point``: point whose velocity the drag is evaluated with.
+  Physically this equals ``drag_center``; dsros_hydro evaluates drag with the
+  centre-of-mass velocity, which a dsros block reproduces by setting it to ``com``.
+* ``added_mass_point``: point about which ``added_mass`` is expressed (the
+  origin for SDF/YAML, the centre of mass for a dsros block).
+"""
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+#: Default gravitational acceleration (m/s^2), Gazebo's default magnitude rounded.
+DEFAULT_GRAVITY = 9.81
+#: Default fluid density (kg/m^3), sea water.
+DEFAULT_FLUID_DENSITY = 1025.0
+#: Default low-pass coefficient of the lagged acceleration estimate (dsros_hydro).
+DEFAULT_ACCELERATION_ALPHA = 0.3
+
+#: Names of the wrench components, in the order they are reported.
+COMPONENT_NAMES = (
+    'weight', 'buoyancy', 'linear_drag', 'quadratic_drag', 'added_mass',
+    'added_mass_coriolis',
+)
+
+#: Surface transition models.
+SURFACE_MODELS = ('dsros', 'continuous')
+
+#: Damping model switches (uwv_dynamic_model ModelType equivalents).
+DAMPING_MODELS = ('linear_quadratic', 'quadratic_only')
+
+
+@dataclass
+class SurfaceTransition:
+    """
+    Buoyancy near the free surface (dsros_hydro ``<buoyancy>`` block).
+
+    With depth d of the body origin (d = -z_world): full buoyancy when
+    d >= fully_submerged_depth, none when d <= out_of_water_depth, otherwise
+    (s*frac + (1 - s))*B with frac = (d - out)/(full - out) and s = scale_factor
+    (model ``dsros``).  Model ``continuous`` uses frac*B in between (no jump at
+    the surface when s < 1).
+    """
+
+    out_of_water_depth: float = 0.0
+    fully_submerged_depth: float = 0.0
+    scale_factor: float = 1.0
+    model: str = 'dsros'
+
+
+@dataclass
+class FixedFrame:
+    """A frame rigidly attached to the base link (from the URDF fixed-joint chain)."""
+
+    translation: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    #: Rotation base <- frame as a unit quaternion [w, x, y, z].
+    rotation: np.ndarray = field(default_factory=lambda: np.array([1.0, 0.0, 0.0, 0.0]))
+
+
+@dataclass
+class VehicleParams:
+    """Everything the physics needs to know about one vehicle (SI units, FLU)."""
+
+    mass: float
+    #: 3x3 inertia about the centre of mass, in body axes (kg m^2).
+    inertia: np.ndarray
+    #: Centre of mass in the body frame (m).
+    com: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    #: Displaced fluid mass (kg): buoyancy force = buoyancy_mass * gravity.
+    buoyancy_mass: float = 0.0
+    #: Centre of buoyancy in the body frame (m).
+    cob: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    surface: SurfaceTransition = field(default_factory=SurfaceTransition)
+    #: 6x6 linear drag matrix L (positive = dissipative).
+    linear_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
+    #: 6x6x6 quadratic drag tensor Q[a, b, c]: F_a = -Q_abc |nu_b| nu_c.
+    quadratic_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6, 6)))
+    #: 6x6 added-mass matrix M_A about ``added_mass_point`` (may be asymmetric).
+    added_mass: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
+    #: Point where drag acts; None means the centre of mass.
+    drag_center: Optional[np.ndarray] = None
+    #: Point whose velocity drag is evaluated with; None means ``drag_center``.
+    drag_velocity_point: Optional[np.ndarray] = None
+    #: Point about which ``added_mass`` is expressed (body frame).
+    added_mass_point: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    acceleration_alpha: float = DEFAULT_ACCELERATION_ALPHA
+    gravity: float = DEFAULT_GRAVITY
+    fluid_density: float = DEFAULT_FLUID_DENSITY
+    #: Include the rigid-body and added-mass Coriolis-centripetal terms.
+    coriolis: bool = True
+    #: ``linear_quadratic`` uses L and Q; ``quadratic_only`` ignores L.
+    damping: str = 'linear_quadratic'
+    name: str = 'vehicle'
+    base_frame: str = 'base_link'
+    #: Where the description came from (file path or '<robot_description>').
+    source: str = ''
+    #: 'origin' (physically consistent) or 'dsros' (dsros_hydro semantics).
+    semantics: str = 'origin'
+    #: Frames rigidly attached to the base link, keyed by frame name.
+    frames: Dict[str, FixedFrame] = field(default_factory=dict)
+    #: Physically odd but legal findings of validation.
+    warnings: List[str] = field(default_factory=list)
+
+    def resolved_drag_center(self) -> np.ndarray:
+        """Return the drag application point (defaults to the centre of mass)."""
+        return np.asarray(self.com if self.drag_center is None else self.drag_center, float)
+
+    def resolved_drag_velocity_point(self) -> np.ndarray:
+        """Return the point whose velocity drag uses (defaults to the drag centre)."""
+        if self.drag_velocity_point is None:
+            return self.resolved_drag_center()
+        return np.asarray(self.drag_velocity_point, float)
+
+    def weight(self) -> float:
+        """Return the weight m*g (N)."""
+        return self.mass * self.gravity
+
+    def buoyancy(self) -> float:
+        """Return the full buoyancy force (N)."""
+        return self.buoyancy_mass * self.gravity
+
+    def frame_transform(self, frame: str) -> Tuple[np.ndarray, np.ndarray]:
+        """Return (translation, rotation wxyz) of ``frame`` in the base frame."""
+        if frame in ('', self.base_frame):
+            return np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0])
+        f = self.frames[frame]
+        return np.asarray(f.translation, float), np.asarray(f.rotation, float)

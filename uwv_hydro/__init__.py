@@ -13,7 +13,6 @@
 # limitations under the License.
 
 """
-
 uwv_hydro: hydrostatics and hydrodynamics for underwater vehicles on ROS 2.
 
 A replacement for the dsros_hydro Gazebo plugin: a pure-numpy physics core
@@ -21,5 +20,4 @@ A replacement for the dsros_hydro Gazebo plugin: a pure-numpy physics core
 (:mod:`uwv_hydro.description`), command-line tools (:mod:`uwv_hydro.cli`) and a
 thin rclpy node (:mod:`uwv_hydro.node`).
 """
-
 __version__ = '0.1.0'

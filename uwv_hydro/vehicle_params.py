@@ -13,7 +13,6 @@
 # limitations under the License.
 
 """
-
 The vehicle parameter set shared by the loaders, the physics core and the node.
 
 Conventions (REP-103):
@@ -37,7 +36,6 @@ wrench is moved back to the origin with tau_o = H(r)^T tau_p, Fossen 2011 eq. 7.
 * ``added_mass_point``: point about which ``added_mass`` is expressed (the
   origin for SDF/YAML, the centre of mass for a dsros block).
 """
-
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 

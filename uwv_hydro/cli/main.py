@@ -13,13 +13,11 @@
 # limitations under the License.
 
 """
-
 ``python -m uwv_hydro`` / ``uwv-hydro``: dispatch to the subcommand modules.
 
 Each subcommand lives in its own module under :mod:`uwv_hydro.cli` and exposes
 ``add_parser(subparsers)``, which registers its parser and sets ``func(args) -> int``.
 """
-
 import argparse
 import importlib
 import sys

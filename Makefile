@@ -1,0 +1,28 @@
+# Copyright 2026 The uwv_hydro Authors
+# SPDX-License-Identifier: Apache-2.0
+#
+# make demo   - run the main job (see README)
+# make test   - linters + unit + integration tests (real rclpy / Fast DDS)
+# make bench  - benchmarks (figures printed)
+# make setup  - only bootstrap the environment (tools/bootstrap)
+RUN := tools/run
+
+.PHONY: setup test lint demo bench soak clean
+
+setup:
+	tools/bootstrap
+
+test: setup
+	$(RUN) python -m pytest test
+
+lint: setup
+	$(RUN) python -m pytest test -m linter
+
+demo: setup
+	$(RUN) python -m uwv_hydro demo $(DEMO_ARGS)
+
+bench: setup
+	$(RUN) python benchmarks/run.py $(BENCH_ARGS)
+
+clean:
+	rm -rf build install log .deps .pytest_cache

@@ -1,0 +1,219 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Read and write rosbag2 bags (sqlite3 and mcap) without a ROS installation.
+
+Built on ``rosbags`` with the ROS 2 Kilted message definitions, so what is written here
+plays back with ``ros2 bag play`` and what ``ros2 bag record`` wrote reads back here.
+Quaternions cross this boundary as [w, x, y, z] (the core's order); ROS messages carry
+x, y, z, w fields.
+"""
+
+import pathlib
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from uwv_hydro.description.errors import DescriptionError
+
+ODOMETRY = 'nav_msgs/msg/Odometry'
+WRENCH = 'geometry_msgs/msg/WrenchStamped'
+TF = 'tf2_msgs/msg/TFMessage'
+CLOCK = 'rosgraph_msgs/msg/Clock'
+VECTOR3 = 'geometry_msgs/msg/Vector3Stamped'
+
+
+def typestore():
+    """Return the rosbags type store used for every bag (ROS 2 Kilted definitions)."""
+    from rosbags.typesys import get_typestore, Stores
+    return get_typestore(Stores.ROS2_KILTED)
+
+
+class BagError(DescriptionError):
+    """A bag cannot be read as asked (missing topic, wrong type, unreadable file)."""
+
+
+def _time(ts, stamp_ns: int):
+    t = ts.types['builtin_interfaces/msg/Time']
+    return t(sec=int(stamp_ns // 1_000_000_000), nanosec=int(stamp_ns % 1_000_000_000))
+
+
+def stamp_to_ns(stamp) -> int:
+    """Return a builtin_interfaces/Time as integer nanoseconds."""
+    return int(stamp.sec) * 1_000_000_000 + int(stamp.nanosec)
+
+
+class MessageFactory:
+    """Build rosbags message objects from numpy state (one typestore, reused)."""
+
+    def __init__(self, store=None):
+        self.store = store or typestore()
+        t = self.store.types
+        self._header = t['std_msgs/msg/Header']
+        self._vec = t['geometry_msgs/msg/Vector3']
+        self._point = t['geometry_msgs/msg/Point']
+        self._quat = t['geometry_msgs/msg/Quaternion']
+        self._pose = t['geometry_msgs/msg/Pose']
+        self._twist = t['geometry_msgs/msg/Twist']
+        self._wrench = t['geometry_msgs/msg/Wrench']
+        self._transform = t['geometry_msgs/msg/Transform']
+
+    def header(self, stamp_ns: int, frame_id: str):
+        """Return a std_msgs/Header."""
+        return self._header(stamp=_time(self.store, stamp_ns), frame_id=frame_id)
+
+    def odometry(self, stamp_ns: int, frame_id: str, child_frame_id: str,
+                 position: Sequence[float], quaternion_wxyz: Sequence[float],
+                 twist: Sequence[float], pose_covariance: Optional[np.ndarray] = None,
+                 twist_covariance: Optional[np.ndarray] = None):
+        """Return a nav_msgs/Odometry (twist of the body origin in the child frame)."""
+        t = self.store.types
+        p, q, v = position, quaternion_wxyz, twist
+        pose = self._pose(position=self._point(x=float(p[0]), y=float(p[1]), z=float(p[2])),
+                          orientation=self._quat(x=float(q[1]), y=float(q[2]),
+                                                 z=float(q[3]), w=float(q[0])))
+        tw = self._twist(linear=self._vec(x=float(v[0]), y=float(v[1]), z=float(v[2])),
+                         angular=self._vec(x=float(v[3]), y=float(v[4]), z=float(v[5])))
+        pc = np.zeros(36) if pose_covariance is None else np.asarray(pose_covariance, float)
+        tc = np.zeros(36) if twist_covariance is None else np.asarray(twist_covariance, float)
+        return t[ODOMETRY](
+            header=self.header(stamp_ns, frame_id), child_frame_id=child_frame_id,
+            pose=t['geometry_msgs/msg/PoseWithCovariance'](pose=pose, covariance=pc),
+            twist=t['geometry_msgs/msg/TwistWithCovariance'](twist=tw, covariance=tc))
+
+    def wrench(self, stamp_ns: int, frame_id: str, w: Sequence[float]):
+        """Return a geometry_msgs/WrenchStamped from [Fx, Fy, Fz, Tx, Ty, Tz]."""
+        body = self._wrench(force=self._vec(x=float(w[0]), y=float(w[1]), z=float(w[2])),
+                            torque=self._vec(x=float(w[3]), y=float(w[4]), z=float(w[5])))
+        return self.store.types[WRENCH](header=self.header(stamp_ns, frame_id), wrench=body)
+
+    def tf(self, stamp_ns: int, frame_id: str, child_frame_id: str,
+           position: Sequence[float], quaternion_wxyz: Sequence[float]):
+        """Return a tf2_msgs/TFMessage with one transform frame_id -> child_frame_id."""
+        p, q = position, quaternion_wxyz
+        tr = self._transform(
+            translation=self._vec(x=float(p[0]), y=float(p[1]), z=float(p[2])),
+            rotation=self._quat(x=float(q[1]), y=float(q[2]), z=float(q[3]), w=float(q[0])))
+        ts = self.store.types['geometry_msgs/msg/TransformStamped'](
+            header=self.header(stamp_ns, frame_id), child_frame_id=child_frame_id,
+            transform=tr)
+        return self.store.types[TF](transforms=[ts])
+
+    def clock(self, stamp_ns: int):
+        """Return a rosgraph_msgs/Clock."""
+        return self.store.types[CLOCK](clock=_time(self.store, stamp_ns))
+
+
+def odometry_arrays(msg) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (position, quaternion wxyz, body twist) of a nav_msgs/Odometry."""
+    p, q = msg.pose.pose.position, msg.pose.pose.orientation
+    lin, ang = msg.twist.twist.linear, msg.twist.twist.angular
+    return (np.array([p.x, p.y, p.z]), np.array([q.w, q.x, q.y, q.z]),
+            np.array([lin.x, lin.y, lin.z, ang.x, ang.y, ang.z]))
+
+
+def wrench_array(msg) -> np.ndarray:
+    """Return [Fx, Fy, Fz, Tx, Ty, Tz] of a geometry_msgs/WrenchStamped."""
+    f, t = msg.wrench.force, msg.wrench.torque
+    return np.array([f.x, f.y, f.z, t.x, t.y, t.z])
+
+
+class BagWriter:
+    """
+    Write a rosbag2 directory; ``.mcap`` suffix or ``storage='mcap'`` selects mcap.
+
+    Messages must be written in non-decreasing timestamp order for a faithful replay.
+    """
+
+    def __init__(self, path, storage: Optional[str] = None, store=None):
+        from rosbags.rosbag2 import StoragePlugin, Writer
+        self.path = pathlib.Path(path)
+        if storage is None:
+            storage = 'mcap' if self.path.suffix == '.mcap' else 'sqlite3'
+        plugin = {'mcap': StoragePlugin.MCAP, 'sqlite3': StoragePlugin.SQLITE3}[storage]
+        if self.path.exists():
+            raise BagError('output bag already exists; remove it or choose another path',
+                           source=str(self.path))
+        self.store = store or typestore()
+        self._writer = Writer(self.path, version=9, storage_plugin=plugin)
+        self._connections: Dict[str, object] = {}
+
+    def __enter__(self):
+        self._writer.open()
+        return self
+
+    def __exit__(self, *exc):
+        self._writer.close()
+
+    def write(self, topic: str, msgtype: str, stamp_ns: int, msg) -> None:
+        """Serialise ``msg`` (a rosbags message of ``msgtype``) onto ``topic``."""
+        conn = self._connections.get(topic)
+        if conn is None:
+            conn = self._writer.add_connection(topic, msgtype, typestore=self.store)
+            self._connections[topic] = conn
+        self._writer.write(conn, int(stamp_ns), self.store.serialize_cdr(msg, msgtype))
+
+
+def bag_topics(path) -> Dict[str, str]:
+    """Return {topic: msgtype} of a bag, or raise BagError naming the file."""
+    from rosbags.rosbag2 import Reader
+    try:
+        with Reader(pathlib.Path(path)) as reader:
+            return {c.topic: c.msgtype for c in reader.connections}
+    except Exception as exc:  # rosbags raises several types for unreadable bags
+        raise BagError('cannot read bag: %s' % exc, source=str(path)) from exc
+
+
+def read_messages(path, topics: Iterable[str],
+                  expected_types: Optional[Dict[str, str]] = None
+                  ) -> Iterator[Tuple[str, int, object]]:
+    """
+    Yield (topic, bag timestamp ns, message) for ``topics`` in timestamp order.
+
+    Raise BagError naming the bag and the topics it does have when one is missing, or
+    when a topic's type differs from ``expected_types``.
+    """
+    from rosbags.rosbag2 import Reader
+    wanted: List[str] = list(dict.fromkeys(topics))
+    store = typestore()
+    try:
+        reader = Reader(pathlib.Path(path))
+        reader.open()
+    except Exception as exc:
+        raise BagError('cannot read bag: %s' % exc, source=str(path)) from exc
+    try:
+        have = {c.topic: c.msgtype for c in reader.connections}
+        missing = [t for t in wanted if t not in have]
+        if missing:
+            listing = ', '.join('%s (%s)' % kv for kv in sorted(have.items())) or 'none'
+            raise BagError('topic %s not in bag; topics in the bag: %s'
+                           % (', '.join(missing), listing), source=str(path))
+        for topic, want in (expected_types or {}).items():
+            if topic in have and have[topic] != want:
+                raise BagError('topic %s has type %s, expected %s'
+                               % (topic, have[topic], want), source=str(path))
+        conns = [c for c in reader.connections if c.topic in wanted]
+        for conn, stamp, raw in reader.messages(connections=conns):
+            yield conn.topic, stamp, store.deserialize_cdr(raw, conn.msgtype)
+    finally:
+        reader.close()
+
+
+def message_count(path, topics: Iterable[str]) -> int:
+    """Return how many messages the bag holds on ``topics`` (for progress bars)."""
+    from rosbags.rosbag2 import Reader
+    wanted = set(topics)
+    with Reader(pathlib.Path(path)) as reader:
+        return sum(c.msgcount for c in reader.connections if c.topic in wanted)

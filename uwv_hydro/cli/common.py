@@ -1,0 +1,61 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Argument helpers shared by the subcommands (vehicle loading, vectors, mappings)."""
+
+import math
+
+from uwv_hydro.description.errors import DescriptionError
+
+
+def add_vehicle_arguments(parser, positional: bool = True) -> None:
+    """Add VEHICLE (or --vehicle) and --set name:=value (xacro mappings)."""
+    if positional:
+        parser.add_argument('vehicle', metavar='VEHICLE',
+                            help='URDF, xacro, SDF or YAML vehicle description')
+    else:
+        parser.add_argument('--vehicle', required=True, metavar='VEHICLE',
+                            help='URDF, xacro, SDF or YAML vehicle description')
+    parser.add_argument('--set', action='append', default=[], metavar='NAME:=VALUE',
+                        help='xacro argument (repeatable)')
+
+
+def mappings(pairs):
+    """Turn ['a:=1', ...] into {'a': '1'}; raise DescriptionError on a malformed pair."""
+    out = {}
+    for pair in pairs or ():
+        name, sep, value = pair.partition(':=')
+        if not sep or not name:
+            raise DescriptionError("expected NAME:=VALUE, got '%s'" % pair, element='--set')
+        out[name] = value
+    return out
+
+
+def load_vehicle_from_args(args):
+    """Load and validate the vehicle named by the parsed arguments."""
+    from uwv_hydro.description.loader import load_vehicle
+    return load_vehicle(args.vehicle, mappings=mappings(args.set))
+
+
+def finite_vector(values, name: str, size: int):
+    """Check a parsed vector option: right length, all finite."""
+    if values is None:
+        return None
+    values = [float(v) for v in values]
+    if len(values) != size:
+        raise DescriptionError('expected %d numbers, got %d' % (size, len(values)),
+                               element=name)
+    if not all(math.isfinite(v) for v in values):
+        raise DescriptionError('values must be finite', element=name)
+    return values

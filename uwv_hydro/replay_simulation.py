@@ -1,0 +1,124 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Model validation from a bag: drive the simulate mode with recorded thrust.
+
+The first recorded odometry sets the initial state.  Between consecutive odometry
+stamps the simulator advances one step of that length with the thrust held at the
+step's start (the node's simulate mode does the same at its timer), each thrust topic
+contributing its latest wrench (transformed to the base frame) unless older than the
+watchdog timeout.  Predicted odometry is written on ``/predicted<odometry_topic>`` next
+to a copy of the recorded odometry.
+"""
+
+from dataclasses import dataclass
+from typing import Dict, Optional, Sequence
+
+import numpy as np
+
+from uwv_hydro.offline_simulation import Trajectory
+from uwv_hydro.physics.dynamics import Simulator, State
+from uwv_hydro.progress import Progress
+from uwv_hydro.rosbag_io import (BagWriter, message_count, MessageFactory, ODOMETRY,
+                                 odometry_arrays, read_messages, stamp_to_ns, WRENCH,
+                                 wrench_array)
+from uwv_hydro.thrust_transform import ThrustTransform
+from uwv_hydro.vehicle_params import VehicleParams
+
+
+@dataclass
+class SimulationReplay:
+    """Recorded and predicted trajectories at the recorded odometry stamps."""
+
+    recorded: Trajectory
+    predicted: Trajectory
+    rms_position_error: float
+    rms_velocity_error: float
+    final_position_error: float
+    dropped_thrust: int
+
+
+def _trajectory(rows):
+    a = np.array(rows, float).reshape(-1, 14)
+    return Trajectory(a[:, 0], a[:, 1:4], a[:, 4:8], a[:, 8:14])
+
+
+def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
+                    odometry_topic: str = '/odometry', thrust_topics: Sequence[str] = (),
+                    substeps: int = 1, thrust_timeout: float = 0.5,
+                    current_world: Optional[Sequence[float]] = None,
+                    progress: bool = True) -> SimulationReplay:
+    """Simulate from the bag's thrust and compare with its odometry."""
+    transform = ThrustTransform(params)
+    simulators: Dict[int, Simulator] = {}
+    latest: Dict[str, tuple] = {}
+    dropped = 0
+    state = None
+    t_prev = None
+    recorded_rows, predicted_rows = [], []
+    current = None if current_world is None else np.asarray(current_world, float)
+    topics = [odometry_topic] + list(thrust_topics)
+    types = {odometry_topic: ODOMETRY}
+    types.update({t: WRENCH for t in thrust_topics})
+    bar = Progress(message_count(in_bag, topics) if progress else 0, 'replay --simulate')
+    bar.enabled = bar.enabled and progress
+    for topic, bag_ns, msg in read_messages(in_bag, topics, expected_types=types):
+        bar.update()
+        if topic != odometry_topic:
+            w = wrench_array(msg)
+            frame = msg.header.frame_id
+            if not np.all(np.isfinite(w)) or not transform.knows(frame):
+                dropped += 1
+                continue
+            stamp = stamp_to_ns(msg.header.stamp) or bag_ns
+            latest[topic] = (stamp * 1e-9, transform.to_base(frame, w))
+            continue
+        position, quat, twist = odometry_arrays(msg)
+        t = stamp_to_ns(msg.header.stamp) * 1e-9
+        recorded_rows.append([t, *position, *quat, *twist])
+        if state is None:
+            state = State(position=position, quaternion=quat / np.linalg.norm(quat),
+                          twist=twist)
+        elif t > t_prev:
+            tau = np.zeros(6)
+            for t_msg, w in latest.values():
+                if t_prev - t_msg <= thrust_timeout:
+                    tau = tau + w
+            key = int(round((t - t_prev) * 1e9))
+            sim = simulators.get(key)
+            if sim is None:
+                sim = simulators[key] = Simulator(params, dt=key * 1e-9, substeps=substeps)
+            state = sim.step(state, tau, current)
+        t_prev = t
+        predicted_rows.append([t, *state.position, *state.quaternion, *state.twist])
+    bar.close()
+    if not recorded_rows:
+        from uwv_hydro.rosbag_io import BagError
+        raise BagError('no odometry messages on %s' % odometry_topic, source=str(in_bag))
+    recorded, predicted = _trajectory(recorded_rows), _trajectory(predicted_rows)
+    if out_bag is not None:
+        factory = MessageFactory()
+        with BagWriter(out_bag, store=factory.store) as bag:
+            for k, t in enumerate(recorded.t):
+                ns = int(round(t * 1e9))
+                for traj, topic in ((recorded, odometry_topic),
+                                    (predicted, '/predicted' + odometry_topic)):
+                    bag.write(topic, ODOMETRY, ns, factory.odometry(
+                        ns, 'odom', params.base_frame, traj.position[k], traj.quaternion[k],
+                        traj.twist[k]))
+    dp = np.linalg.norm(predicted.position - recorded.position, axis=1)
+    dv = np.linalg.norm(predicted.twist[:, :3] - recorded.twist[:, :3], axis=1)
+    return SimulationReplay(recorded, predicted, float(np.sqrt(np.mean(dp ** 2))),
+                            float(np.sqrt(np.mean(dv ** 2))), float(dp[-1]), dropped)

@@ -1,0 +1,83 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Wrench mode without ROS: odometry samples in, the hydro wrench the node publishes out.
+
+The live node (``mode: wrench``) and the offline ``replay`` tool both run this class, so
+they agree by construction.  Per sample (time t, world ENU position, world <- body
+quaternion [w, x, y, z], body twist of the origin):
+
+* ``added_mass: implicit`` — the simulator carries M_A in its inertia (e.g. SDF
+  fluid_added_mass); only the added-mass Coriolis term is emitted (nu_dot = None).
+* ``added_mass: lagged`` — nu_dot from a filtered backward difference of the twist
+  (dsros_hydro's scheme, LaggedAcceleration with alpha), and -M_A nu_dot is emitted.
+* ``apply_weight`` false (the default, simulators apply gravity) — the weight
+  component is reported as zero and not part of the total.
+
+The world-frame wrench for gz-sim's ApplyLinkWrench is the same wrench about the link
+origin with force and torque rotated into the world: F_w = R F_b, T_w = R T_b.
+"""
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from uwv_hydro.physics.added_mass import LaggedAcceleration
+from uwv_hydro.physics.hydro_model import HydroModel, WrenchComponents
+from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.vehicle_params import VehicleParams
+
+ADDED_MASS_MODES = ('implicit', 'lagged')
+
+
+class WrenchMode:
+    """Evaluate the published hydro wrench for a stream of odometry samples."""
+
+    def __init__(self, params: VehicleParams, added_mass: str = 'implicit',
+                 apply_weight: bool = False, acceleration_alpha: Optional[float] = None):
+        if added_mass not in ADDED_MASS_MODES:
+            raise ValueError("added_mass must be one of %s, got '%s'"
+                             % (', '.join(ADDED_MASS_MODES), added_mass))
+        self.params = params
+        self.model = HydroModel(params)
+        self.added_mass = added_mass
+        self.apply_weight = apply_weight
+        alpha = params.acceleration_alpha if acceleration_alpha is None else acceleration_alpha
+        self.estimator = LaggedAcceleration(alpha)
+
+    def reset(self) -> None:
+        """Forget the acceleration history (e.g. after a clock jump backwards)."""
+        self.estimator.reset()
+
+    def evaluate(self, t: float, position: Sequence[float], quaternion: Sequence[float],
+                 twist: Sequence[float],
+                 current_world: Optional[Sequence[float]] = None) -> WrenchComponents:
+        """Return the components and total for one odometry sample at time t [s]."""
+        nu = np.asarray(twist, float)
+        nu_dot = self.estimator.update(nu, t) if self.added_mass == 'lagged' else None
+        wc = self.model.wrench(nu, position=position, quaternion=quaternion, nu_dot=nu_dot,
+                               current_world=current_world)
+        if not self.apply_weight:
+            wc.components['weight'] = np.zeros(6)
+            wc.total = sum(wc.components.values())
+        return wc
+
+
+def world_wrench(body_wrench: Sequence[float], quaternion: Sequence[float]) -> np.ndarray:
+    """Rotate a body wrench about the link origin into the world frame (ENU)."""
+    rot = quat_to_matrix(np.asarray(quaternion, float))
+    w = np.asarray(body_wrench, float)
+    # F_w = R F_b, T_w = R T_b (same point, only the axes change)
+    return np.concatenate([rot @ w[:3], rot @ w[3:]])

@@ -17,9 +17,9 @@ Model validation from a bag: drive the simulate mode with recorded thrust.
 
 The first recorded odometry sets the initial state.  Between consecutive odometry
 stamps the simulator advances one step of that length with the thrust held at the
-step's start (the node's simulate mode does the same at its timer), each thrust topic
-contributing its latest wrench (transformed to the base frame) unless older than the
-watchdog timeout.  Predicted odometry is written on ``/predicted<odometry_topic>`` next
+step's start (the node's simulate mode does the same at its timer): each thrust topic
+contributes its last wrench stamped at or before that time (transformed to the base
+frame) unless older than the watchdog timeout.  Predicted odometry is written on ``/predicted<odometry_topic>`` next
 to a copy of the recorded odometry.
 """
 
@@ -55,6 +55,17 @@ def _trajectory(rows):
     return Trajectory(a[:, 0], a[:, 1:4], a[:, 4:8], a[:, 8:14])
 
 
+def _held(history, t):
+    """Return the last (stamp, wrench) of ``history`` stamped at or before t; trim older."""
+    i = len(history) - 1
+    while i >= 0 and history[i][0] > t + 1e-12:
+        i -= 1
+    if i < 0:
+        return None
+    del history[:i]
+    return history[0]
+
+
 def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
                     odometry_topic: str = '/odometry', thrust_topics: Sequence[str] = (),
                     substeps: int = 1, thrust_timeout: float = 0.5,
@@ -63,7 +74,7 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
     """Simulate from the bag's thrust and compare with its odometry."""
     transform = ThrustTransform(params)
     simulators: Dict[int, Simulator] = {}
-    latest: Dict[str, tuple] = {}
+    latest: Dict[str, list] = {}
     dropped = 0
     state = None
     t_prev = None
@@ -83,7 +94,7 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
                 dropped += 1
                 continue
             stamp = stamp_to_ns(msg.header.stamp) or bag_ns
-            latest[topic] = (stamp * 1e-9, transform.to_base(frame, w))
+            latest.setdefault(topic, []).append((stamp * 1e-9, transform.to_base(frame, w)))
             continue
         position, quat, twist = odometry_arrays(msg)
         t = stamp_to_ns(msg.header.stamp) * 1e-9
@@ -93,9 +104,10 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
                           twist=twist)
         elif t > t_prev:
             tau = np.zeros(6)
-            for t_msg, w in latest.values():
-                if t_prev - t_msg <= thrust_timeout:
-                    tau = tau + w
+            for history in latest.values():
+                held = _held(history, t_prev)
+                if held is not None and t_prev - held[0] <= thrust_timeout:
+                    tau = tau + held[1]
             key = int(round((t - t_prev) * 1e9))
             sim = simulators.get(key)
             if sim is None:

@@ -1,0 +1,219 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Benchmarks for ``make bench``: one JSON object per line, then a human table.
+
+Figures (medians and p99 in microseconds unless named otherwise):
+
+* wrench_eval_us           one full HydroModel.wrench (dense L, Q, M_A, offsets, current)
+* naive_wrench_eval_us     the naive numpy reference (benchmarks/naive_reference.py)
+* rk4_step_us              one Simulator.step (4 evaluations, implicit added mass, quaternion)
+* simulate_rtf             offline simulation of 1 h at 100 Hz, simulated s per wall s
+* replay_rtf               replay of a 1 h, 100 Hz odometry bag (wrench mode, all outputs)
+* batch_step_us_per_vehicle  N = 1000 vehicles stepped together (BatchSimulator)
+* node_rate_hz, node_period_jitter_p99_ms, thrust_to_odometry_latency_p99_ms
+                           the node in simulate mode at 1 kHz for 10 s, measured over DDS
+                           by a separate process (benchmarks/node_probe.py)
+
+``--quick`` shortens every run (for a smoke test); the figures are then noisier.
+"""
+
+import argparse
+import json
+import pathlib
+import statistics
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from naive_reference import full_vehicle, naive_wrench  # noqa: E402
+
+TARGETS = {
+    'wrench_vs_naive_ratio': ('<=', 1 / 3),
+    'rk4_step_us': ('<=', 30.0),
+    'simulate_rtf': ('>=', 300.0),
+    'replay_rtf': ('>=', 300.0),
+    'batch_step_us_per_vehicle': ('<=', 1.0),
+    'node_rate_error_pct': ('<=', 1.0),
+    'node_period_jitter_p99_ms': ('<=', 0.3),
+    'thrust_to_odometry_latency_p99_ms': ('<=', 2.0),
+}
+
+
+def emit(results, name, value, unit, **extra):
+    """Print one figure as a JSON line and keep it for the table."""
+    rec = {'name': name, 'value': value, 'unit': unit}
+    rec.update(extra)
+    target = TARGETS.get(name)
+    if target is not None:
+        op, bound = target
+        rec['target'] = '%s %g' % (op, bound)
+        rec['met'] = bool(value <= bound if op == '<=' else value >= bound)
+    print(json.dumps(rec), flush=True)
+    results.append(rec)
+
+
+def time_calls(fn, n):
+    """Return per-call times in microseconds (after a warm-up)."""
+    for _ in range(min(n // 10, 1000)):
+        fn()
+    out = np.empty(n)
+    clock = time.perf_counter_ns
+    for i in range(n):
+        t0 = clock()
+        fn()
+        out[i] = clock() - t0
+    return out / 1000.0
+
+
+def bench_wrench(results, n):
+    """Time HydroModel.wrench against the naive reference on the same states."""
+    from uwv_hydro.physics.hydro_model import HydroModel
+    params = full_vehicle()
+    model = HydroModel(params)
+    nu = np.array([1.2, -0.2, 0.1, 0.05, -0.03, 0.2])
+    pos = np.array([1.0, 2.0, -0.1])  # in the surface transition
+    q = np.array([0.98, 0.05, -0.1, 0.15])
+    q /= np.linalg.norm(q)
+    nu_dot = np.array([0.1, 0.0, -0.05, 0.01, 0.0, 0.02])
+    cur = np.array([0.3, -0.1, 0.0])
+    fast = time_calls(lambda: model.wrench(nu, pos, q, nu_dot, cur), n)
+    naive = time_calls(lambda: naive_wrench(params, nu, pos, q, nu_dot, cur), n)
+    got = model.wrench(nu, pos, q, nu_dot, cur).total
+    want = sum(naive_wrench(params, nu, pos, q, nu_dot, cur).values())
+    assert np.allclose(got, want, rtol=1e-10, atol=1e-9), 'core and reference disagree'
+    emit(results, 'wrench_eval_us', float(np.median(fast)), 'us',
+         p99=float(np.percentile(fast, 99)), calls=n)
+    emit(results, 'naive_wrench_eval_us', float(np.median(naive)), 'us',
+         p99=float(np.percentile(naive, 99)), calls=n)
+    emit(results, 'wrench_vs_naive_ratio', float(np.median(fast) / np.median(naive)), 'x')
+
+
+def bench_rk4(results, n):
+    """Time one full simulate step of the dense vehicle."""
+    from uwv_hydro.physics.dynamics import Simulator, State
+    sim = Simulator(full_vehicle(), dt=0.01, substeps=1)
+    state = [State(position=np.array([0.0, 0.0, -5.0]),
+                   quaternion=np.array([1.0, 0.0, 0.0, 0.0]),
+                   twist=np.array([1.0, 0.1, 0.0, 0.0, 0.0, 0.1]))]
+    tau = np.array([50.0, 0.0, 0.0, 0.0, 0.0, 2.0])
+    cur = np.array([0.2, 0.0, 0.0])
+
+    def step():
+        state[0] = sim.step(state[0], tau, cur)
+    t = time_calls(step, n)
+    emit(results, 'rk4_step_us', float(np.median(t)), 'us',
+         p99=float(np.percentile(t, 99)), calls=n)
+
+
+def bench_simulate(results, seconds):
+    """Offline simulation real-time factor at 100 Hz."""
+    from uwv_hydro.offline_simulation import simulate
+    from uwv_hydro.thrust_profile import ThrustProfile
+    profile = ThrustProfile([0.0, 600.0, 1800.0], np.array(
+        [[60, 0, 0, 0, 0, 1], [30, 5, 0, 0, 0, -1], [0, 0, 0, 0, 0, 0]], float))
+    t0 = time.perf_counter()
+    traj = simulate(full_vehicle(), seconds, dt=0.01, thrust=profile)
+    wall = time.perf_counter() - t0
+    assert np.all(np.isfinite(traj.position))
+    emit(results, 'simulate_rtf', seconds / wall, 'x', simulated_s=seconds, wall_s=wall,
+         steps=len(traj.t) - 1)
+
+
+def bench_replay(results, seconds):
+    """Replay real-time factor on a synthetic 100 Hz odometry bag."""
+    from uwv_hydro.offline_simulation import simulate, write_bag
+    from uwv_hydro.replay import replay_wrench
+    from uwv_hydro.thrust_profile import ThrustProfile
+    params = full_vehicle()
+    traj = simulate(params, seconds, dt=0.01,
+                    thrust=ThrustProfile.constant([40, 0, 0, 0, 0, 1]))
+    with tempfile.TemporaryDirectory() as tmp:
+        bag = pathlib.Path(tmp) / 'in'
+        write_bag(traj, bag)
+        t0 = time.perf_counter()
+        res = replay_wrench(bag, params, out_bag=pathlib.Path(tmp) / 'out',
+                            added_mass='lagged', progress=False)
+        wall = time.perf_counter() - t0
+    emit(results, 'replay_rtf', seconds / wall, 'x', simulated_s=seconds, wall_s=wall,
+         messages=len(res.stamps_ns))
+
+
+def bench_batch(results, n_vehicles, steps):
+    """Step N vehicles together through the vectorised simulator."""
+    from uwv_hydro.physics.batch import BatchSimulator
+    sim = BatchSimulator([full_vehicle(seed=s % 5) for s in range(n_vehicles)], dt=0.01)
+    state = sim.initial_state(position=np.array([0.0, 0.0, -5.0]))
+    tau = np.tile([50.0, 0.0, 0.0, 0.0, 0.0, 2.0], (n_vehicles, 1))
+    state = sim.step(state, tau)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        state = sim.step(state, tau)
+    wall = time.perf_counter() - t0
+    assert np.all(np.isfinite(state.twist))
+    emit(results, 'batch_step_us_per_vehicle', wall / steps / n_vehicles * 1e6, 'us',
+         vehicles=n_vehicles, steps=steps)
+
+
+def bench_node(results, duration):
+    """Run the node at 1 kHz and measure it from another process over DDS."""
+    from node_probe import measure_node
+    for rec in measure_node(rate_hz=1000.0, duration=duration):
+        emit(results, *rec[:3], **rec[3])
+
+
+def table(results):
+    """Print the figures as a table with their targets."""
+    print()
+    print('%-36s %14s %-6s %-12s %s' % ('figure', 'value', 'unit', 'target', 'met'))
+    for r in results:
+        extra = ' (p99 %.3g)' % r['p99'] if 'p99' in r else ''
+        met = '' if 'met' not in r else ('yes' if r['met'] else 'NO')
+        print('%-36s %14.4g %-6s %-12s %s%s' % (r['name'], r['value'], r['unit'],
+                                               r.get('target', ''), met, extra))
+
+
+def main(argv=None):
+    """Run the selected benchmarks."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--quick', action='store_true', help='short runs (smoke test)')
+    parser.add_argument('--only', nargs='*', default=None,
+                        help='subset: wrench rk4 simulate replay batch node')
+    args = parser.parse_args(argv)
+    quick = args.quick
+    plan = {
+        'wrench': lambda r: bench_wrench(r, 2000 if quick else 20000),
+        'rk4': lambda r: bench_rk4(r, 1000 if quick else 10000),
+        'simulate': lambda r: bench_simulate(r, 60.0 if quick else 3600.0),
+        'replay': lambda r: bench_replay(r, 30.0 if quick else 3600.0),
+        'batch': lambda r: bench_batch(r, 1000, 20 if quick else 200),
+        'node': lambda r: bench_node(r, 3.0 if quick else 10.0),
+    }
+    results = []
+    for name, fn in plan.items():
+        if args.only is None or name in args.only:
+            fn(results)
+    table(results)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,135 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Added mass: the inertial wrench, the added-mass Coriolis wrench and dsros' lagged acceleration.
+
+Added-mass Coriolis-centripetal matrix (Fossen 2011 eqs. 6.43-6.46, the matrix
+dsros_hydro uses) for a 6x6 added-mass matrix M_A = [[A11, A12], [A21, A22]]::
+
+    C_A(nu) = [[ 0,       -S(a1) ],
+               [ -S(a1),  -S(a2) ]],   a1 = A11 v + A12 w,  a2 = A21 v + A22 w
+
+It is skew-symmetric for any (also asymmetric, 36-term) M_A, so it does no work.
+
+:class:`AddedMass` holds M_A about its ``added_mass_point`` r_a.  Both terms are
+evaluated with the twist of that point (nu_p = H(r_a) nu) and moved to the origin
+with H(r_a)^T; the inertial term equals -M_A,O nu_dot with M_A,O = H^T M_A H.
+
+:class:`LaggedAcceleration` is the explicit acceleration estimate of dsros_hydro
+(a low-pass filtered backward difference); the simulator does NOT use it (added
+mass is implicit in its mass matrix), it exists for wrench mode and for comparison.
+"""
+import numpy as np
+
+from uwv_hydro.physics.point_transform import transfer_matrix, transfer_matrix_h
+from uwv_hydro.physics.rotation import cross, skew
+
+
+def added_mass_coriolis_matrix(added_mass, nu) -> np.ndarray:
+    """Return C_A(nu) (Fossen 2011 eq. 6.43) for a 6x6 added-mass matrix."""
+    m = np.asarray(added_mass, dtype=float)
+    nu = np.asarray(nu, dtype=float)
+    # Fossen 2011 eq. 6.44-6.45: a1 = A11 v + A12 w, a2 = A21 v + A22 w
+    a1 = m[:3, :] @ nu
+    a2 = m[3:, :] @ nu
+    s1 = skew(a1)
+    out = np.zeros((6, 6))
+    # Fossen 2011 eq. 6.43: C_A = [[0, -S(a1)], [-S(a1), -S(a2)]]
+    out[:3, 3:] = -s1
+    out[3:, :3] = -s1
+    out[3:, 3:] = -skew(a2)
+    return out
+
+
+def added_mass_coriolis_wrench(added_mass, nu) -> np.ndarray:
+    """Return -C_A(nu) nu = [a1 x w, a1 x v + a2 x w] without building C_A."""
+    nu = np.asarray(nu, dtype=float)
+    # Fossen 2011 eq. 6.44-6.45: [a1, a2] = M_A nu
+    a = np.asarray(added_mass, dtype=float) @ nu
+    a1, a2 = a[:3], a[3:]
+    # Fossen 2011 eq. 6.43 applied to nu: -C_A nu = [a1 x w, a1 x v + a2 x w]
+    return np.concatenate((cross(a1, nu[3:]), cross(a1, nu[:3]) + cross(a2, nu[3:])))
+
+
+class AddedMass:
+    """
+    A 6x6 added-mass matrix about a body-fixed point, with its wrenches about the origin.
+
+    All precomputation (H(r_a), M_A about the origin) happens here once.
+    """
+
+    def __init__(self, matrix, point=None):
+        self.matrix = np.array(matrix, dtype=float).reshape(6, 6)
+        self.point = np.zeros(3) if point is None else np.array(point, dtype=float)
+        self._h = transfer_matrix_h(self.point)
+        self._h_t = np.ascontiguousarray(self._h.T)
+        self._at_origin = not np.any(self.point)
+        # Fossen 2011 eq. 7.238: M_A about the origin = H(r_a)^T M_A H(r_a)
+        self.origin_matrix = transfer_matrix(self.matrix, self.point)
+        self.is_zero = not np.any(self.matrix)
+
+    def inertial_wrench(self, nu_dot) -> np.ndarray:
+        """Return -H^T M_A H nu_dot: the added-mass wrench about the origin."""
+        # Fossen 2011 eq. 6.x: tau_A = -M_A nu_dot, moved to the origin with H^T
+        return -(self.origin_matrix @ nu_dot)
+
+    def coriolis_wrench(self, nu_r) -> np.ndarray:
+        """Return H^T (-C_A(nu_r,p) nu_r,p) with nu_r,p = H nu_r the twist of the point."""
+        if self.is_zero:
+            return np.zeros(6)
+        if self._at_origin:
+            return added_mass_coriolis_wrench(self.matrix, nu_r)
+        # Twist transfer nu_p = H(r_a) nu (Fossen 2011 eq. 7.236)
+        nu_p = self._h @ nu_r
+        # Wrench transfer tau_O = H(r_a)^T tau_p
+        return self._h_t @ added_mass_coriolis_wrench(self.matrix, nu_p)
+
+
+class LaggedAcceleration:
+    """
+    Filtered backward-difference acceleration estimate, as in dsros_hydro.
+
+    a_k = alpha (nu_k - nu_{k-1}) / dt + (1 - alpha) a_{k-1}; zero on the first call
+    (and after :meth:`reset`).  A call with dt <= 0 returns the previous estimate
+    unchanged and does not replace the stored sample.
+    """
+
+    def __init__(self, alpha: float = 0.3):
+        if not 0.0 <= float(alpha) <= 1.0:
+            raise ValueError('alpha must be in [0, 1], got %r' % (alpha,))
+        self.alpha = float(alpha)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the history: the next :meth:`update` returns zeros."""
+        self._previous = None
+        self._time = None
+        self._estimate = np.zeros(6)
+
+    def update(self, nu, t: float) -> np.ndarray:
+        """Add the sample ``nu`` taken at time ``t`` (s) and return the estimate (a copy)."""
+        nu = np.array(nu, dtype=float)
+        t = float(t)
+        if self._previous is None:
+            self._previous, self._time = nu, t
+            return self._estimate.copy()
+        dt = t - self._time
+        if dt <= 0.0:
+            return self._estimate.copy()
+        # dsros_hydro: a_k = alpha (nu_k - nu_{k-1}) / dt + (1 - alpha) a_{k-1}
+        self._estimate = (self.alpha * (nu - self._previous) / dt
+                          + (1.0 - self.alpha) * self._estimate)
+        self._previous, self._time = nu, t
+        return self._estimate.copy()

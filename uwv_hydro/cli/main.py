@@ -27,7 +27,10 @@ from uwv_hydro.description.errors import DescriptionError
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = (
+    'uwv_hydro.cli.check_cmd',
+    'uwv_hydro.cli.wrench_cmd',
     'uwv_hydro.cli.simulate_cmd',
+    'uwv_hydro.cli.replay_cmd',
 )
 
 

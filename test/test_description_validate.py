@@ -1,0 +1,94 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Validation errors and warnings of VehicleParams."""
+
+import numpy as np
+import pytest
+
+from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.validate import validate
+from uwv_hydro.vehicle_params import VehicleParams
+
+
+def vehicle(**kwargs):
+    values = {'mass': 10.0, 'inertia': np.diag([1.0, 2.0, 2.5]), 'buoyancy_mass': 10.0,
+              'cob': np.array([0.0, 0.0, 0.05]), 'source': 'v.yaml'}
+    values.update(kwargs)
+    return VehicleParams(**values)
+
+
+def test_valid_vehicle_has_no_warnings():
+    assert validate(vehicle()).warnings == []
+
+
+@pytest.mark.parametrize('mass', [0.0, -1.0])
+def test_non_positive_mass(mass):
+    with pytest.raises(DescriptionError, match='mass must be positive') as info:
+        validate(vehicle(mass=mass))
+    assert info.value.source == 'v.yaml' and info.value.element == 'mass'
+
+
+def test_triangle_inequality_names_the_inequality():
+    with pytest.raises(DescriptionError, match=r'Ixx \+ Iyy >= Izz'):
+        validate(vehicle(inertia=np.diag([1.0, 1.0, 3.0])))
+    with pytest.raises(DescriptionError, match=r'Iyy \+ Izz >= Ixx'):
+        validate(vehicle(inertia=np.diag([5.0, 1.0, 1.0])))
+
+
+def test_principal_triangle_inequality_for_rotated_inertia():
+    # principal moments (1, 1, 2.5) violate I1 + I2 >= I3 although the rotated
+    # diagonal alone would not show it
+    c, s = np.cos(0.7), np.sin(0.7)
+    rot = np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+    inertia = rot @ np.diag([1.0, 1.0, 2.5]) @ rot.T
+    with pytest.raises(DescriptionError, match='triangle inequality'):
+        validate(vehicle(inertia=inertia))
+
+
+def test_inertia_not_positive_definite():
+    with pytest.raises(DescriptionError, match='not positive definite'):
+        validate(vehicle(inertia=np.array([[1.0, 1.0, 0], [1.0, 1.0, 0], [0, 0, 1.5]])))
+
+
+def test_mass_matrix_with_added_mass_not_positive_definite():
+    added = np.zeros((6, 6))
+    added[0, 0] = -11.0  # makes the surge mass negative
+    with pytest.raises(DescriptionError, match='M_RB \\+ M_A is not positive definite'):
+        validate(vehicle(added_mass=added))
+
+
+def test_added_mass_check_uses_origin_and_symmetric_part():
+    # an antisymmetric coupling does not change the symmetric check
+    added = np.zeros((6, 6))
+    added[0, 5], added[5, 0] = 100.0, -100.0
+    validate(vehicle(added_mass=added))
+    # a large offset CoM is fine: M_RB about the origin stays positive definite
+    validate(vehicle(com=np.array([3.0, -2.0, 1.0]), cob=np.array([3.0, -2.0, 1.5])))
+
+
+def test_non_finite_numbers():
+    with pytest.raises(DescriptionError, match='non-finite number in linear_drag'):
+        drag = np.zeros((6, 6))
+        drag[1, 2] = np.nan
+        validate(vehicle(linear_drag=drag))
+    with pytest.raises(DescriptionError, match='non-finite number in com'):
+        validate(vehicle(com=np.array([0.0, np.inf, 0.0])))
+
+
+def test_warnings_buoyancy_mismatch_and_cob_below_com():
+    params = validate(vehicle(buoyancy_mass=13.0, cob=np.array([0.0, 0.0, -0.1])))
+    assert any('differs from weight' in w for w in params.warnings)
+    assert any('below the centre of mass' in w for w in params.warnings)
+    assert validate(vehicle(buoyancy_mass=11.9)).warnings == []

@@ -1,0 +1,154 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``uwv-hydro check VEHICLE``: load and validate a description, print a summary.
+
+The summary: mass, weight, buoyancy, CoM, CoB, BG, principal inertia, the
+equivalent solid box, eigenvalues of M_RB + M_A about the origin, natural roll and
+pitch periods T = 2 pi sqrt((I + A) / (W BG_z)) (small-angle pendulum, Fossen 2011
+sec. 4.x), fixed frames and warnings.  ``--json`` prints the same as JSON.  Exit
+code 0 when valid, 2 when invalid (DescriptionError naming file, element, line).
+"""
+import json
+import math
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
+from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.validate import mass_matrix_about_origin
+from uwv_hydro.vehicle_params import VehicleParams
+
+
+def add_parser(subparsers) -> None:
+    """Register the ``check`` subcommand."""
+    parser = subparsers.add_parser(
+        'check', help='load and validate a vehicle description, print a summary',
+        description='Load and validate a vehicle description (.urdf, .xacro, .sdf, .world, '
+                    '.yaml); exit 0 if valid, 2 if not.')
+    add_vehicle_arguments(parser)
+    parser.add_argument('--json', action='store_true', help='print the summary as JSON')
+    parser.set_defaults(func=run)
+
+
+def _period(inertia: float, stiffness: float) -> Optional[float]:
+    if stiffness <= 0.0 or inertia <= 0.0:
+        return None
+    return 2.0 * math.pi * math.sqrt(inertia / stiffness)
+
+
+def equivalent_box(mass: float, principal: np.ndarray) -> list:
+    """Return the edges of a uniform box with the given principal moments (m)."""
+    i1, i2, i3 = principal
+    # Solid box: I1 = m (b^2 + c^2) / 12 and cyclic, solved for the edges.
+    squares = [6.0 / mass * (i2 + i3 - i1), 6.0 / mass * (i1 + i3 - i2),
+               6.0 / mass * (i1 + i2 - i3)]
+    return [math.sqrt(max(s, 0.0)) for s in squares]
+
+
+def summarize(params: VehicleParams) -> Dict[str, Any]:
+    """Return the check summary of validated ``params`` as plain Python data."""
+    weight = params.weight()
+    buoyancy = params.buoyancy()
+    com = np.asarray(params.com, float)
+    cob = np.asarray(params.cob, float)
+    bg = cob - com
+    principal, axes = np.linalg.eigh(np.asarray(params.inertia, float))
+    eig = np.linalg.eigvalsh(mass_matrix_about_origin(params))
+    a = np.asarray(params.added_mass, float)
+    stiffness = weight * bg[2]
+    return {
+        'valid': True,
+        'name': params.name,
+        'source': params.source,
+        'base_frame': params.base_frame,
+        'semantics': params.semantics,
+        'mass': params.mass,
+        'gravity': params.gravity,
+        'fluid_density': params.fluid_density,
+        'weight': weight,
+        'buoyancy_mass': params.buoyancy_mass,
+        'buoyancy': buoyancy,
+        'net_buoyancy': buoyancy - weight,
+        'com': com.tolist(),
+        'cob': cob.tolist(),
+        'bg': bg.tolist(),
+        'principal_inertia': principal.tolist(),
+        'principal_axes': axes.T.tolist(),
+        'equivalent_box': equivalent_box(params.mass, principal),
+        'mass_matrix_eigenvalues': eig.tolist(),
+        'roll_period': _period(params.inertia[0][0] + a[3, 3], stiffness),
+        'pitch_period': _period(params.inertia[1][1] + a[4, 4], stiffness),
+        'surface': {'out_of_water_depth': params.surface.out_of_water_depth,
+                    'fully_submerged_depth': params.surface.fully_submerged_depth,
+                    'scale_factor': params.surface.scale_factor,
+                    'model': params.surface.model},
+        'frames': sorted(params.frames),
+        'warnings': list(params.warnings),
+    }
+
+
+def _fmt(values) -> str:
+    return '[' + ', '.join('%.6g' % v for v in values) + ']'
+
+
+def format_summary(s: Dict[str, Any]) -> str:
+    """Return the human-readable summary text."""
+    def period(value):
+        return 'none (CoB not above CoM)' if value is None else '%.3f s' % value
+
+    lines = [
+        'vehicle:        %s (%s)' % (s['name'], s['source']),
+        'base frame:     %s, semantics %s' % (s['base_frame'], s['semantics']),
+        'mass:           %.6g kg' % s['mass'],
+        'weight:         %.6g N (g = %.6g m/s^2)' % (s['weight'], s['gravity']),
+        'buoyancy:       %.6g N (%.6g kg displaced, rho = %.6g kg/m^3)'
+        % (s['buoyancy'], s['buoyancy_mass'], s['fluid_density']),
+        'net buoyancy:   %+.6g N (%s)' % (s['net_buoyancy'],
+                                          'rises' if s['net_buoyancy'] > 0 else
+                                          'sinks' if s['net_buoyancy'] < 0 else 'neutral'),
+        'CoM:            %s m' % _fmt(s['com']),
+        'CoB:            %s m' % _fmt(s['cob']),
+        'BG (CoB-CoM):   %s m' % _fmt(s['bg']),
+        'principal I:    %s kg m^2' % _fmt(s['principal_inertia']),
+        'equivalent box: %s m' % ' x '.join('%.3f' % v for v in s['equivalent_box']),
+        'eig(M_RB+M_A):  %s' % _fmt(s['mass_matrix_eigenvalues']),
+        'roll period:    %s' % period(s['roll_period']),
+        'pitch period:   %s' % period(s['pitch_period']),
+        'fixed frames:   %s' % (', '.join(s['frames']) or '(none)'),
+    ]
+    if s['warnings']:
+        lines.append('warnings:')
+        lines += ['  - %s' % w for w in s['warnings']]
+    else:
+        lines.append('warnings:       (none)')
+    lines.append('valid')
+    return '\n'.join(lines)
+
+
+def run(args) -> int:
+    """Load, validate and summarise ``args.vehicle``; return 0 (invalid raises)."""
+    try:
+        params = load_vehicle_from_args(args)
+    except DescriptionError as exc:
+        if args.json:
+            print(json.dumps({'valid': False, 'error': exc.describe(), 'source': exc.source,
+                              'element': exc.element, 'line': exc.line,
+                              'reason': exc.reason}))
+        raise
+    summary = summarize(params)
+    print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+    return 0

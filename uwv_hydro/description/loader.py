@@ -1,0 +1,79 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Load any supported vehicle description into validated VehicleParams.
+
+By extension: ``.urdf``; ``.xacro`` / ``.urdf.xacro`` (xacro with ``mappings``;
+the output may be URDF or SDF); ``.sdf`` / ``.world``; ``.yaml`` / ``.yml`` (may
+extend ``base`` VehicleParams or a ``base:`` file).  Strings are dispatched on
+content (``<robot``, ``<sdf`` or YAML).  Every failure is a DescriptionError.
+"""
+import os
+from typing import Dict, Optional
+
+from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.sdf import load_sdf_file, sdf_from_root
+from uwv_hydro.description.urdf import load_urdf_file, urdf_from_root
+from uwv_hydro.description.validate import validate
+from uwv_hydro.description.xacro_file import expand_xacro
+from uwv_hydro.description.xml_safe import parse_xml_string
+from uwv_hydro.description.yaml_params import load_yaml_file, load_yaml_string
+from uwv_hydro.vehicle_params import VehicleParams
+
+#: File extensions understood by :func:`load_vehicle`.
+EXTENSIONS = ('.urdf', '.xacro', '.urdf.xacro', '.sdf', '.world', '.yaml', '.yml')
+
+
+def _xml_params(text: str, source: str) -> VehicleParams:
+    root = parse_xml_string(text, source)
+    if root.tag == 'sdf':
+        return sdf_from_root(root, source)
+    return urdf_from_root(root, source)
+
+
+def load_vehicle_unvalidated(path: str, mappings: Optional[Dict[str, str]] = None,
+                             base: Optional[VehicleParams] = None) -> VehicleParams:
+    """Load ``path`` by extension without running validation."""
+    if not os.path.isfile(path):
+        raise DescriptionError('no such file', path)
+    lower = path.lower()
+    if lower.endswith('.xacro'):
+        return _xml_params(expand_xacro(path, mappings), path)
+    if lower.endswith('.urdf'):
+        return load_urdf_file(path)
+    if lower.endswith(('.sdf', '.world')):
+        return load_sdf_file(path)
+    if lower.endswith(('.yaml', '.yml')):
+        return load_yaml_file(path, base=base, mappings=mappings)
+    raise DescriptionError('unknown file type; expected one of %s' % ', '.join(EXTENSIONS),
+                           path)
+
+
+def load_vehicle(path: str, mappings: Optional[Dict[str, str]] = None,
+                 base: Optional[VehicleParams] = None) -> VehicleParams:
+    """Load and validate a vehicle description file (see module docstring)."""
+    return validate(load_vehicle_unvalidated(os.fspath(path), mappings, base))
+
+
+def load_vehicle_string(text: str, source: str = '<robot_description>',
+                        base: Optional[VehicleParams] = None) -> VehicleParams:
+    """Load and validate a description given as text (URDF, SDF or YAML)."""
+    if not isinstance(text, str) or not text.strip():
+        raise DescriptionError('empty vehicle description', source)
+    if text.lstrip().startswith('<'):
+        params = _xml_params(text, source)
+    else:
+        params = load_yaml_string(text, source, base)
+    return validate(params)

@@ -1,0 +1,214 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Build VehicleParams from a URDF (file or ``robot_description`` string).
+
+* Base link: the one named by a dsros_hydro ``<base_link>``, else the root of the
+  kinematic tree.
+* Rigid body: the base link ``<inertial>`` -- ``origin xyz`` is the centre of mass,
+  ``origin rpy`` rotates the inertia into the link frame (I_link = R I R^T, URDF
+  spec) -- lumped with the inertials of every link rigidly attached through fixed
+  joints (Gazebo's fixed-joint lumping, which is what dsros_hydro sees), using the
+  parallel-axis theorem.
+* ``frames``: every link reached from the base through consecutive fixed joints,
+  with its pose composed along the chain (T_base_child = T_base_parent T_joint).
+* Hydrodynamics: a dsros_hydro ``<plugin>`` anywhere in the document
+  (:mod:`uwv_hydro.description.dsros_block`); without one the vehicle has no
+  buoyancy or drag (use a YAML overlay with ``base:``).
+"""
+from typing import Dict, List, Tuple
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
+from uwv_hydro.description.dsros_block import (
+    apply_dsros_block, base_link_name, find_dsros_plugins)
+from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
+from uwv_hydro.vehicle_params import FixedFrame, VehicleParams
+
+
+def parse_vector(elem: ET.Element, attr: str, source: str, count: int = 3,
+                 default: float = 0.0) -> np.ndarray:
+    """Return ``count`` floats from a space-separated attribute (defaults when absent)."""
+    text = elem.get(attr)
+    if text is None:
+        return np.full(count, default)
+    try:
+        values = [float(v) for v in text.split()]
+    except ValueError:
+        values = []
+    if len(values) != count or not np.all(np.isfinite(values)):
+        raise element_error('attribute %s: expected %d finite numbers, got %r'
+                            % (attr, count, text), source, elem)
+    return np.array(values)
+
+
+def _attr_float(elem: ET.Element, attr: str, source: str, default=None) -> float:
+    text = elem.get(attr)
+    if text is None:
+        if default is None:
+            raise element_error('missing attribute %s' % attr, source, elem)
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise element_error('attribute %s: expected a number, got %r' % (attr, text),
+                            source, elem) from None
+    if not np.isfinite(value):
+        raise element_error('attribute %s: non-finite number %r' % (attr, text), source, elem)
+    return value
+
+
+def _origin(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:
+    """Return (xyz, R) of an element's <origin> child (identity when absent)."""
+    origin = elem.find('origin')
+    if origin is None:
+        return np.zeros(3), np.eye(3)
+    rpy = parse_vector(origin, 'rpy', source)
+    return parse_vector(origin, 'xyz', source), rpy_to_matrix(rpy)
+
+
+def read_inertial(link: ET.Element, source: str):
+    """Return (mass, com, inertia about com in link axes) or None if no <inertial>."""
+    inertial = link.find('inertial')
+    if inertial is None:
+        return None
+    mass_elem = inertial.find('mass')
+    if mass_elem is None:
+        raise element_error('<inertial> without <mass>', source, inertial)
+    mass = _attr_float(mass_elem, 'value', source)
+    com, rot = _origin(inertial, source)
+    inertia_elem = inertial.find('inertia')
+    if inertia_elem is None:
+        raise element_error('<inertial> without <inertia>', source, inertial)
+    v = {k: _attr_float(inertia_elem, k, source, 0.0)
+         for k in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')}
+    inertia = np.array([[v['ixx'], v['ixy'], v['ixz']],
+                        [v['ixy'], v['iyy'], v['iyz']],
+                        [v['ixz'], v['iyz'], v['izz']]])
+    # URDF spec: <inertial><origin rpy> gives the inertia's axes: I_link = R I R^T.
+    return mass, com, rot @ inertia @ rot.T
+
+
+def _fixed_chain(base: str, joints: List[ET.Element], source: str
+                 ) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
+    """Return {link: (p, R)} of links rigidly attached to ``base`` (base excluded)."""
+    children: Dict[str, List[ET.Element]] = {}
+    for joint in joints:
+        if joint.get('type') == 'fixed':
+            parent = joint.find('parent')
+            if parent is not None:
+                children.setdefault(parent.get('link', ''), []).append(joint)
+    poses = {base: (np.zeros(3), np.eye(3))}
+    stack = [base]
+    while stack:
+        parent = stack.pop()
+        p_par, r_par = poses[parent]
+        for joint in children.get(parent, []):
+            child_elem = joint.find('child')
+            if child_elem is None:
+                raise element_error('joint without <child>', source, joint)
+            child = child_elem.get('link', '')
+            if child in poses:
+                raise element_error('link %r is reached twice through fixed joints' % child,
+                                    source, joint)
+            xyz, rot = _origin(joint, source)
+            poses[child] = (p_par + r_par @ xyz, r_par @ rot)
+            stack.append(child)
+    del poses[base]
+    return poses
+
+
+def _root_link(links: Dict[str, ET.Element], joints: List[ET.Element], root: ET.Element,
+               source: str) -> str:
+    child_links = set()
+    for joint in joints:
+        child = joint.find('child')
+        if child is not None:
+            child_links.add(child.get('link', ''))
+    roots = [name for name in links if name not in child_links]
+    if len(roots) != 1:
+        raise DescriptionError('cannot pick the base link: the tree has %d root links (%s); '
+                               'name one with a dsros_hydro <base_link>'
+                               % (len(roots), ', '.join(roots) or 'none'), source, 'robot',
+                               getattr(root, 'line', None))
+    return roots[0]
+
+
+def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
+    """Build VehicleParams from a parsed <robot> element."""
+    if root.tag != 'robot':
+        raise element_error('expected a URDF <robot> root element, got <%s>' % root.tag,
+                            source, root)
+    links: Dict[str, ET.Element] = {}
+    for link in root.findall('link'):
+        name = link.get('name', '')
+        if name in links:
+            raise element_error('duplicate link %r' % name, source, link)
+        links[name] = link
+    joints = root.findall('joint')
+    plugins = find_dsros_plugins(root)
+    if len(plugins) > 1:
+        raise element_error('more than one dsros_hydro plugin', source, plugins[1])
+    plugin = plugins[0] if plugins else None
+    base = base_link_name(plugin) if plugin is not None else ''
+    if base and base not in links:
+        raise element_error('dsros_hydro <base_link> %r is not a link of the robot' % base,
+                            source, plugin.find('base_link'))
+    if not base:
+        base = _root_link(links, joints, root, source)
+    frames = _fixed_chain(base, joints, source)
+    parts = []
+    for name in [base] + list(frames):
+        inertial = read_inertial(links[name], source) if name in links else None
+        if inertial is None:
+            continue
+        mass, com, inertia = inertial
+        if name != base:
+            p, rot = frames[name]
+            com, inertia = p + rot @ com, rot @ inertia @ rot.T
+        parts.append((mass, com, inertia))
+    if not parts:
+        raise element_error('base link %r has no <inertial> (mass, centre of mass, inertia)'
+                            % base, source, links[base])
+    total = sum(p[0] for p in parts)
+    if total <= 0.0:
+        raise element_error('mass must be positive, got %g kg' % total, source, links[base])
+    com = sum(p[0] * p[1] for p in parts) / total
+    inertia = np.zeros((3, 3))
+    for mass, c, i_c in parts:
+        d = c - com
+        # Parallel-axis theorem (Steiner): I_G = sum(I_i + m_i (|d|^2 1 - d d^T)).
+        inertia += i_c + mass * (d @ d * np.eye(3) - np.outer(d, d))
+    params = VehicleParams(mass=float(total), inertia=inertia, com=com,
+                           name=root.get('name', 'vehicle'), base_frame=base,
+                           source=source)
+    params.frames = {name: FixedFrame(translation=p, rotation=matrix_to_quat(rot))
+                     for name, (p, rot) in frames.items()}
+    if plugin is not None:
+        apply_dsros_block(plugin, params, source)
+    return params
+
+
+def load_urdf_string(text: str, source: str = '<robot_description>') -> VehicleParams:
+    """Parse URDF text (e.g. a robot_description parameter) safely."""
+    return urdf_from_root(parse_xml_string(text, source), source)
+
+
+def load_urdf_file(path: str) -> VehicleParams:
+    """Parse the URDF file at ``path`` safely."""
+    return urdf_from_root(parse_xml_file(path), path)

@@ -1,0 +1,178 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Check a VehicleParams for errors (raise) and physically odd choices (warn).
+
+Errors raise :class:`DescriptionError`: non-positive or non-finite mass, non-finite
+numbers, an inertia that is not positive definite or violates a triangle inequality
+(Ixx + Iyy >= Izz and cyclic, which every real mass distribution satisfies since
+e.g. Ixx + Iyy - Izz = 2 * integral(z^2 dm)), and M_RB + sym(M_A) about the body
+origin not positive definite.  Coefficient-tag errors (unknown, duplicate) are
+raised by :func:`coefficient_indices` while parsing.
+
+Warnings go to ``params.warnings``: buoyancy differing from weight by more than
+20 %, centre of buoyancy below the centre of mass, no buoyancy at all.
+"""
+from typing import Dict, Optional, Tuple
+
+import numpy as np
+
+from uwv_hydro.description.conventions import (
+    added_mass_about_origin, letters_to_indices, rigid_body_mass_matrix)
+from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.vehicle_params import DAMPING_MODELS, SURFACE_MODELS, VehicleParams
+
+#: Relative tolerance of the inertia inequalities.
+_TOL = 1e-9
+#: Relative buoyancy/weight mismatch above which a warning is issued.
+BUOYANCY_WARN_FRACTION = 0.2
+
+_ORDER_WORDS = {2: 'two', 3: 'three'}
+
+
+def coefficient_indices(tag: str, letters: str, order: int, block: str,
+                        seen: Dict[Tuple[int, ...], str], source: str = '',
+                        element: str = '', line: Optional[int] = None) -> Tuple[int, ...]:
+    """
+    Return the indices spelled by coefficient ``tag`` or raise DescriptionError.
+
+    ``block`` names the coefficient set in messages (e.g. 'linear drag'); ``seen``
+    maps already-read indices to their tag so duplicates are reported.
+    """
+    idx = letters_to_indices(tag, letters, order)
+    if idx is None:
+        raise DescriptionError(
+            "unknown coefficient '%s' in %s; expected %s of %s"
+            % (tag, block, _ORDER_WORDS.get(order, str(order)), ' '.join(letters)),
+            source, element, line)
+    if idx in seen:
+        raise DescriptionError("duplicate coefficient '%s' in %s (already given as '%s')"
+                               % (tag, block, seen[idx]), source, element, line)
+    seen[idx] = tag
+    return idx
+
+
+def _finite(name: str, value, source: str) -> None:
+    if value is None:
+        return
+    arr = np.asarray(value, float)
+    if not np.all(np.isfinite(arr)):
+        raise DescriptionError('non-finite number in %s' % name, source, name)
+
+
+def check_inertia(inertia: np.ndarray, source: str = '', element: str = 'inertia',
+                  line: Optional[int] = None) -> None:
+    """Raise DescriptionError unless ``inertia`` is a valid symmetric inertia tensor."""
+    i3 = np.asarray(inertia, float)
+    if i3.shape != (3, 3):
+        raise DescriptionError('inertia must be 3x3, got shape %s' % (i3.shape,),
+                               source, element, line)
+    if not np.allclose(i3, i3.T, rtol=1e-9, atol=1e-12):
+        raise DescriptionError('inertia is not symmetric', source, element, line)
+    scale = max(float(np.trace(np.abs(i3))), 1e-300)
+    names = ('Ixx', 'Iyy', 'Izz')
+    d = np.diag(i3)
+    for a, b, c in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+        if d[a] + d[b] < d[c] - _TOL * scale:
+            raise DescriptionError(
+                'inertia violates the triangle inequality %s + %s >= %s (%g + %g < %g)'
+                % (names[a], names[b], names[c], d[a], d[b], d[c]), source, element, line)
+    eig = np.linalg.eigvalsh(i3)
+    if eig[0] <= _TOL * scale:
+        raise DescriptionError('inertia is not positive definite (eigenvalues %s)'
+                               % np.array2string(eig, precision=6), source, element, line)
+    p = eig
+    if p[0] + p[1] < p[2] - _TOL * scale:
+        raise DescriptionError(
+            'inertia violates the triangle inequality of principal moments I1 + I2 >= I3 '
+            '(%g + %g < %g)' % (p[0], p[1], p[2]), source, element, line)
+
+
+def mass_matrix_about_origin(params: VehicleParams) -> np.ndarray:
+    """Return M_RB + sym(M_A) about the body origin (what validation checks)."""
+    m_rb = rigid_body_mass_matrix(params.mass, params.inertia, params.com)
+    m_a = added_mass_about_origin(params.added_mass, params.added_mass_point)
+    return m_rb + 0.5 * (m_a + m_a.T)
+
+
+def validate(params: VehicleParams) -> VehicleParams:
+    """Raise DescriptionError if ``params`` is invalid; append warnings; return it."""
+    src = params.source
+    for name in ('mass', 'inertia', 'com', 'buoyancy_mass', 'cob', 'linear_drag',
+                 'quadratic_drag', 'added_mass', 'drag_center', 'drag_velocity_point',
+                 'added_mass_point', 'acceleration_alpha', 'gravity', 'fluid_density'):
+        _finite(name, getattr(params, name), src)
+    surf = params.surface
+    _finite('surface', [surf.out_of_water_depth, surf.fully_submerged_depth,
+                        surf.scale_factor], src)
+    if params.mass <= 0.0:
+        raise DescriptionError('mass must be positive, got %g kg' % params.mass, src, 'mass')
+    check_inertia(params.inertia, src)
+    shapes = (('com', (3,)), ('cob', (3,)), ('linear_drag', (6, 6)),
+              ('quadratic_drag', (6, 6, 6)), ('added_mass', (6, 6)),
+              ('added_mass_point', (3,)), ('drag_center', (3,)),
+              ('drag_velocity_point', (3,)))
+    for name, shape in shapes:
+        value = getattr(params, name)
+        if value is not None and np.shape(value) != shape:
+            raise DescriptionError('%s must have shape %s, got %s'
+                                   % (name, shape, np.shape(value)), src, name)
+    if params.buoyancy_mass < 0.0:
+        raise DescriptionError('buoyancy must not be negative', src, 'buoyancy_mass')
+    if params.gravity <= 0.0 or params.fluid_density <= 0.0:
+        raise DescriptionError('gravity and fluid_density must be positive', src, 'gravity')
+    if not 0.0 < params.acceleration_alpha <= 1.0:
+        raise DescriptionError('acceleration_alpha must be in (0, 1], got %g'
+                               % params.acceleration_alpha, src, 'acceleration_alpha')
+    if surf.model not in SURFACE_MODELS:
+        raise DescriptionError('surface model must be one of %s, got %r'
+                               % (', '.join(SURFACE_MODELS), surf.model), src, 'surface')
+    if surf.fully_submerged_depth < surf.out_of_water_depth:
+        raise DescriptionError('fully_submerged_depth must not be above out_of_water_depth',
+                               src, 'surface')
+    if params.damping not in DAMPING_MODELS:
+        raise DescriptionError('damping must be one of %s, got %r'
+                               % (', '.join(DAMPING_MODELS), params.damping), src, 'damping')
+    if params.semantics not in ('origin', 'dsros'):
+        raise DescriptionError("semantics must be 'origin' or 'dsros', got %r"
+                               % params.semantics, src, 'semantics')
+    eig = np.linalg.eigvalsh(mass_matrix_about_origin(params))
+    if eig[0] <= 0.0:
+        raise DescriptionError(
+            'M_RB + M_A is not positive definite (smallest eigenvalue %g): the added mass '
+            'makes the vehicle accelerate the wrong way' % eig[0], src, 'added_mass')
+    _warn(params)
+    return params
+
+
+def _add_warning(params: VehicleParams, text: str) -> None:
+    if text not in params.warnings:
+        params.warnings.append(text)
+
+
+def _warn(params: VehicleParams) -> None:
+    weight = params.weight()
+    buoyancy = params.buoyancy()
+    if buoyancy == 0.0:
+        _add_warning(params, 'no buoyancy: the vehicle sinks (give buoyancy_mass or volume, '
+                             'or a dsros_hydro <buoyancy> block)')
+    elif abs(buoyancy - weight) > BUOYANCY_WARN_FRACTION * weight:
+        _add_warning(params, 'buoyancy %.6g N differs from weight %.6g N by %.0f %% (> %.0f %%)'
+                     % (buoyancy, weight, 100.0 * abs(buoyancy - weight) / weight,
+                        100.0 * BUOYANCY_WARN_FRACTION))
+    if buoyancy > 0.0 and params.cob[2] < params.com[2]:
+        _add_warning(params, 'centre of buoyancy (z %.6g m) is below the centre of mass '
+                             '(z %.6g m): statically unstable in roll and pitch'
+                     % (params.cob[2], params.com[2]))

@@ -33,17 +33,15 @@ Figures (medians and p99 in microseconds unless named otherwise):
 import argparse
 import json
 import pathlib
-import statistics
 import sys
 import tempfile
 import time
 
-import numpy as np
-
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from naive_reference import full_vehicle, naive_wrench  # noqa: E402
+from naive_reference import full_vehicle, naive_wrench  # noqa: E402, I100
+import numpy as np  # noqa: E402
 
 TARGETS = {
     'wrench_vs_naive_ratio': ('<=', 1 / 3),
@@ -186,8 +184,8 @@ def table(results):
     for r in results:
         extra = ' (p99 %.3g)' % r['p99'] if 'p99' in r else ''
         met = '' if 'met' not in r else ('yes' if r['met'] else 'NO')
-        print('%-36s %14.4g %-6s %-12s %s%s' % (r['name'], r['value'], r['unit'],
-                                               r.get('target', ''), met, extra))
+        print('%-36s %14.4g %-6s %-12s %s%s' % (
+            r['name'], r['value'], r['unit'], r.get('target', ''), met, extra))
 
 
 def main(argv=None):

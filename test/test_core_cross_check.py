@@ -17,12 +17,11 @@
 import pathlib
 import sys
 
-import numpy as np
-import pytest
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / 'benchmarks'))
 
-from naive_reference import full_vehicle, naive_wrench  # noqa: E402
+from naive_reference import full_vehicle, naive_wrench  # noqa: E402, I100
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 from uwv_hydro.physics.hydro_model import HydroModel  # noqa: E402
 from uwv_hydro.vehicle_params import COMPONENT_NAMES  # noqa: E402

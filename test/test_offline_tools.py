@@ -23,14 +23,13 @@ import math
 import subprocess
 import sys
 
+from conftest import REPO
 import numpy as np
 import pytest
 
-from conftest import REPO
-
 # Neutrally buoyant body, CoB = CoM = origin, only quadratic surge drag and surge added
 # mass: under constant surge thrust F the terminal speed is sqrt(F / Q_xxx).
-BODY_YAML = '''
+BODY_YAML = """
 uwv_hydro:
   ros__parameters:
     vehicle:
@@ -41,7 +40,7 @@ uwv_hydro:
       linear_drag: {xx: 0.0, yy: 30.0, zz: 30.0, rr: 5.0, pp: 5.0, hh: 5.0}
       quadratic_drag: {xxx: 40.0}
       added_mass: {xx: 10.0, yy: 40.0, zz: 40.0, rr: 0.5, pp: 2.0, hh: 2.0}
-'''
+"""
 
 
 def run_cli(*args, check=True):
@@ -131,9 +130,8 @@ def _record_bag(params, path, duration=20.0, dt=0.05, frame=''):
     from uwv_hydro.offline_simulation import simulate
     from uwv_hydro.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
     from uwv_hydro.thrust_profile import ThrustProfile
-    profile = ThrustProfile([0.0, 5.0, 12.0], np.array([[60, 0, 5, 0, 0, 3],
-                                                         [20, 10, 0, 1, 0, -2],
-                                                         [0, 0, 0, 0, 0, 0]], float))
+    profile = ThrustProfile([0.0, 5.0, 12.0], np.array(
+        [[60, 0, 5, 0, 0, 3], [20, 10, 0, 1, 0, -2], [0, 0, 0, 0, 0, 0]], float))
     traj = simulate(params, duration, dt=dt, thrust=profile)
     factory = MessageFactory()
     with BagWriter(path, store=factory.store) as bag:
@@ -171,9 +169,8 @@ def test_replay_wrench_equals_the_core_model_per_message(body, tmp_path):
             '--current', 0.2, -0.1, 0)
     model = HydroModel(params)
     got = {}
-    for topic, bag_ns, msg in read_messages(tmp_path / 'out', ['/hydro/wrench',
-                                                                '/hydro/wrench_world',
-                                                                '/hydro/components/weight']):
+    wanted = ['/hydro/wrench', '/hydro/wrench_world', '/hydro/components/weight']
+    for topic, bag_ns, msg in read_messages(tmp_path / 'out', wanted):
         assert stamp_to_ns(msg.header.stamp) == bag_ns
         got.setdefault(topic, []).append(wrench_array(msg))
     assert len(got['/hydro/wrench']) == len(traj.t)

@@ -19,8 +19,8 @@ The first recorded odometry sets the initial state.  Between consecutive odometr
 stamps the simulator advances one step of that length with the thrust held at the
 step's start (the node's simulate mode does the same at its timer): each thrust topic
 contributes its last wrench stamped at or before that time (transformed to the base
-frame) unless older than the watchdog timeout.  Predicted odometry is written on ``/predicted<odometry_topic>`` next
-to a copy of the recorded odometry.
+frame) unless older than the watchdog timeout.  Predicted odometry is written on
+``/predicted<odometry_topic>`` next to a copy of the recorded odometry.
 """
 
 from dataclasses import dataclass

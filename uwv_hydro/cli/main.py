@@ -20,6 +20,7 @@ Each subcommand lives in its own module under :mod:`uwv_hydro.cli` and exposes
 """
 import argparse
 import importlib
+import re
 import sys
 
 from uwv_hydro import __version__
@@ -31,12 +32,26 @@ COMMANDS = (
     'uwv_hydro.cli.wrench_cmd',
     'uwv_hydro.cli.simulate_cmd',
     'uwv_hydro.cli.replay_cmd',
+    'uwv_hydro.cli.fit_cmd',
 )
+
+
+class NumberFriendlyParser(argparse.ArgumentParser):
+    """
+    An ArgumentParser that reads '-1e+16', '-.5e3' or '-inf' as numbers, not options.
+
+    argparse's own test only knows '-1' and '-1.5'; subparsers inherit this class.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(
+            r'^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$', re.IGNORECASE)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the top-level parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = NumberFriendlyParser(
         prog='uwv-hydro',
         description='Hydrostatics and hydrodynamics for underwater vehicles (ROS 2).')
     parser.add_argument('--version', action='version', version='%(prog)s ' + __version__)

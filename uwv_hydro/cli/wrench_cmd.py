@@ -25,6 +25,8 @@ sum of the components (:class:`uwv_hydro.physics.hydro_model.HydroModel`).
 import json
 import math
 
+import numpy as np
+
 from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.vehicle_params import COMPONENT_NAMES
@@ -60,11 +62,24 @@ def run(args) -> int:
     orientation = finite_vector(args.orientation, '--orientation', 4)
     acceleration = finite_vector(args.acceleration, '--acceleration', 6)
     current = finite_vector(args.current, '--current', 3)
-    if orientation is not None and math.sqrt(sum(v * v for v in orientation)) < 1e-9:
-        raise DescriptionError('quaternion has zero norm', '<command line>', '--orientation')
+    if orientation is not None:
+        from uwv_hydro.physics.rotation import quat_normalize
+        try:
+            orientation = quat_normalize(orientation)
+        except ValueError:
+            raise DescriptionError('quaternion has zero norm', '<command line>',
+                                   '--orientation') from None
     params = load_vehicle_from_args(args)
-    result = HydroModel(params).wrench(velocity, position=position, quaternion=orientation,
-                                       nu_dot=acceleration, current_world=current)
+    with np.errstate(all='ignore'):  # overflow is reported below, as one clear error
+        result = HydroModel(params).wrench(velocity, position=position,
+                                           quaternion=orientation, nu_dot=acceleration,
+                                           current_world=current)
+    bad = [name for name in COMPONENT_NAMES
+           if not all(math.isfinite(v) for v in result.components[name])]
+    if bad:
+        raise DescriptionError('the %s wrench overflows (is not finite) for these inputs; '
+                               'are the velocities in m/s and rad/s?' % ', '.join(bad),
+                               '<command line>', '--velocity')
     components = {name: [float(v) for v in result.components[name]]
                   for name in COMPONENT_NAMES}
     out = {

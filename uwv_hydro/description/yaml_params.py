@@ -153,10 +153,19 @@ def find_vehicle_mapping(data: Any, ctx: _Ctx) -> Dict[str, Any]:
 
 def _number(value: Any, key: str, ctx: _Ctx) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ctx.error(key, 'expected a number, got %r' % (value,))
-    if not np.isfinite(value):
-        raise ctx.error(key, 'non-finite number %r' % (value,))
-    return float(value)
+        raise ctx.error(key, 'expected a number, got %r' % (_short(value),))
+    try:
+        number = float(value)  # a YAML integer may exceed the float range
+    except OverflowError:
+        number = float('inf')
+    if not np.isfinite(number):
+        raise ctx.error(key, 'non-finite number %s' % _short(value))
+    return number
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + '...'
 
 
 def _leaves(value: Any):
@@ -174,6 +183,8 @@ def _array(value: Any, key: str, ctx: _Ctx) -> np.ndarray:
         raise ctx.error(key, 'expected a (nested) list of numbers')
     try:
         arr = np.array(value, dtype=float)
+    except OverflowError:
+        raise ctx.error(key, 'non-finite number in list') from None
     except (TypeError, ValueError):
         raise ctx.error(key, 'expected a regular (nested) list of numbers') from None
     if not np.all(np.isfinite(arr)):

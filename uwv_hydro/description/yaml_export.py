@@ -1,0 +1,155 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Write VehicleParams as a ROS 2 parameters-file YAML that the YAML loader reads back.
+
+The output is a complete vehicle description (``<node>: ros__parameters: vehicle:``)
+in the FLU convention, readable by :func:`uwv_hydro.description.loader.load_vehicle`
+and by rcl's parameter-file parser:
+
+* no nested lists: inertia as ``{ixx, iyy, izz, ixy, ixz, iyz}``; ``linear_drag``,
+  ``added_mass`` and ``quadratic_drag`` as sparse maps with the dsros letters
+  ``x y z r p h`` (only nonzero entries; an all-zero set is written as one explicit
+  zero entry so the key stays present); points as flat [x, y, z] lists;
+* every float has a decimal point (``1.0``, ``1.0e-05``): YAML 1.1 and rcl would
+  otherwise read ``1`` as an integer and ``1e-05`` as a string;
+* floats are written with ``repr`` so they read back bit-identical.
+
+Round trip ``load(export(p)) == p`` holds for every physical field (mass, inertia,
+com, buoyancy_mass, cob, surface, drag/added-mass coefficients, reference points,
+acceleration_alpha, gravity, fluid_density, coriolis, damping, semantics, name,
+base_frame).  Not representable in the YAML format, hence lost unless ``base`` is given:
+
+* ``frames`` (fixed links from a URDF): the YAML format has no frame key.  With
+  ``base='vehicle.urdf'`` the file says ``base: vehicle.urdf`` and the loader takes the
+  frames (and nothing else, since every other key is written) from that file.
+* ``source`` (set by the loader to the file read) and ``warnings`` (recomputed by
+  validation on load).
+* ``drag_velocity_point = None`` under ``semantics: dsros`` (the loader would default it
+  to the CoM): it is written as the resolved point, which is physically identical.
+"""
+
+import json
+from typing import Iterable, List, Optional
+
+import numpy as np
+
+from uwv_hydro.description.conventions import DSROS_LETTERS
+from uwv_hydro.vehicle_params import VehicleParams
+
+#: Fields that the YAML format cannot carry (see the module docstring).
+NOT_EXPORTED = ('frames', 'source', 'warnings')
+
+
+def yaml_float(value: float) -> str:
+    """Return a YAML/rcl float literal that reads back bit-identical (always with a '.')."""
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError('cannot export a non-finite number %r' % (value,))
+    if value == 0.0:
+        # -0.0 and 0.0 compare equal; write the plain form
+        return '0.0'
+    text = repr(value)
+    mantissa, e, exponent = text.partition('e')
+    if '.' not in mantissa:
+        mantissa += '.0'
+    return mantissa + (e + exponent if e else '')
+
+
+def yaml_string(value: str) -> str:
+    """Return a double-quoted YAML scalar (JSON string syntax is valid YAML)."""
+    return json.dumps(str(value))
+
+
+def _flow_list(values: Iterable[float]) -> str:
+    return '[' + ', '.join(yaml_float(v) for v in values) + ']'
+
+
+def _sparse(array: np.ndarray, order: int) -> List[str]:
+    """Return ``tag: value`` lines for the nonzero entries (one zero entry if none)."""
+    arr = np.asarray(array, float).reshape((6,) * order)
+    lines = []
+    for idx in zip(*np.nonzero(arr)):
+        tag = ''.join(DSROS_LETTERS[i] for i in idx)
+        lines.append('%s: %s' % (tag, yaml_float(arr[idx])))
+    if not lines:
+        lines.append('%s: 0.0' % (DSROS_LETTERS[0] * order))
+    return lines
+
+
+def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str]:
+    """Return the ``vehicle:`` mapping body as YAML lines (no indentation)."""
+    p = params
+    i = np.asarray(p.inertia, float)
+    lines = ['name: %s' % yaml_string(p.name),
+             'base_frame: %s' % yaml_string(p.base_frame)]
+    if base is not None:
+        lines.append('base: %s' % yaml_string(base))
+    lines += [
+        'convention: "flu"',
+        'semantics: %s' % yaml_string(p.semantics),
+        'mass: %s' % yaml_float(p.mass),
+        'inertia: {ixx: %s, iyy: %s, izz: %s, ixy: %s, ixz: %s, iyz: %s}' % tuple(
+            yaml_float(v) for v in (i[0, 0], i[1, 1], i[2, 2], i[0, 1], i[0, 2], i[1, 2])),
+        'com: %s' % _flow_list(np.asarray(p.com, float).reshape(3)),
+        'buoyancy_mass: %s' % yaml_float(p.buoyancy_mass),
+        'cob: %s' % _flow_list(np.asarray(p.cob, float).reshape(3)),
+        'gravity: %s' % yaml_float(p.gravity),
+        'fluid_density: %s' % yaml_float(p.fluid_density),
+        'acceleration_alpha: %s' % yaml_float(p.acceleration_alpha),
+        'coriolis: %s' % ('true' if p.coriolis else 'false'),
+        'damping: %s' % yaml_string(p.damping),
+        'surface:',
+        '  out_of_water_depth: %s' % yaml_float(p.surface.out_of_water_depth),
+        '  fully_submerged_depth: %s' % yaml_float(p.surface.fully_submerged_depth),
+        '  scale_factor: %s' % yaml_float(p.surface.scale_factor),
+        '  model: %s' % yaml_string(p.surface.model),
+    ]
+    if p.drag_center is not None:
+        lines.append('drag_center: %s' % _flow_list(np.asarray(p.drag_center, float)))
+    # Written explicitly so semantics: dsros does not re-default them to the CoM;
+    # an unset velocity point under origin semantics stays unset (None)
+    if p.drag_velocity_point is not None or p.semantics == 'dsros':
+        lines.append('drag_velocity_point: %s'
+                     % _flow_list(p.resolved_drag_velocity_point().reshape(3)))
+    lines.append('added_mass_point: %s'
+                 % _flow_list(np.asarray(p.added_mass_point, float).reshape(3)))
+    for key, order in (('linear_drag', 2), ('quadratic_drag', 3), ('added_mass', 2)):
+        lines.append('%s:' % key)
+        lines += ['  ' + line for line in _sparse(getattr(p, key), order)]
+    return lines
+
+
+def export_yaml(params: VehicleParams, node: str = 'uwv_hydro', base: Optional[str] = None,
+                comments: Iterable[str] = ()) -> str:
+    """
+    Return the params-file YAML text of ``params``.
+
+    ``node`` is the node-name key (``/**`` matches any node); ``base`` an optional path
+    (relative to the written file) of a description to take the URDF ``frames`` from;
+    ``comments`` lines are written as ``#`` comments at the top.
+    """
+    out = ['# %s' % c if c else '#' for c in comments]
+    out += ['%s:' % (yaml_string(node) if node.startswith('/') else node),
+            '  ros__parameters:',
+            '    vehicle:']
+    out += ['      ' + line for line in vehicle_lines(params, base)]
+    return '\n'.join(out) + '\n'
+
+
+def write_yaml(params: VehicleParams, path, **kwargs) -> None:
+    """Write :func:`export_yaml` of ``params`` to ``path``."""
+    with open(path, 'w', newline='\n') as f:
+        f.write(export_yaml(params, **kwargs))

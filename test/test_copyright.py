@@ -24,9 +24,8 @@ source (shell, CMake, Makefile, launch) names its copyright and SPDX licence.
 import pathlib
 import re
 
-import pytest
-
 from lint_paths import python_sources, REPO
+import pytest
 
 APACHE_BODY = (REPO / 'tools' / 'license_header.txt').read_text().splitlines()[1:]
 COPYRIGHT_LINE = re.compile(r'^# Copyright (19|20)\d\d(-\d{4})? \S.*$')

@@ -12,9 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-import pytest
-
 from lint_paths import python_sources
+import pytest
 
 
 @pytest.mark.flake8

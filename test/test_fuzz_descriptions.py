@@ -21,12 +21,12 @@ either a valid, all-finite model or the loaders' one exception type (Description
 naming the source) — never another exception from deep inside, never NaN or inf.
 """
 
+from contextlib import redirect_stderr, redirect_stdout
 import io
 import json
 import math
 import pathlib
 import re
-from contextlib import redirect_stderr, redirect_stdout
 
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np

@@ -23,11 +23,10 @@ import json
 import subprocess
 import sys
 
+from conftest import REPO
 import pytest
 
-from conftest import REPO
-
-PROBE = '''
+PROBE = """
 import json, resource, sys, time
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
@@ -41,7 +40,7 @@ except DescriptionError as exc:
 print(json.dumps({'outcome': outcome, 'seconds': time.monotonic() - t0,
                   'rss_growth_mb': (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
                                     - rss0) / 1024.0}))
-'''
+"""
 
 QUADRATIC_BLOWUP = ('<?xml version="1.0"?>\n<!DOCTYPE robot [<!ENTITY a "%s">]>\n'
                     '<robot name="q"><link name="b">%s</link></robot>\n'

@@ -22,9 +22,8 @@ test; the test passes only when both come back over DDS.
 import os
 import time
 
-import pytest
-
 from conftest import REPO
+import pytest
 
 
 def test_rmw_is_fast_dds():

@@ -34,7 +34,7 @@ from uwv_hydro.progress import Progress
 from uwv_hydro.rosbag_io import (BagWriter, message_count, MessageFactory, ODOMETRY,
                                  odometry_arrays, read_messages, stamp_to_ns, WRENCH,
                                  wrench_array)
-from uwv_hydro.thrust_transform import ThrustTransform
+from uwv_hydro.thrust_mux import FrameResolver
 from uwv_hydro.vehicle_params import VehicleParams
 
 
@@ -72,7 +72,7 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
                     current_world: Optional[Sequence[float]] = None,
                     progress: bool = True) -> SimulationReplay:
     """Simulate from the bag's thrust and compare with its odometry."""
-    transform = ThrustTransform(params)
+    frames = FrameResolver(params)
     simulators: Dict[int, Simulator] = {}
     latest: Dict[str, list] = {}
     dropped = 0
@@ -90,11 +90,12 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
         if topic != odometry_topic:
             w = wrench_array(msg)
             frame = msg.header.frame_id
-            if not np.all(np.isfinite(w)) or not transform.knows(frame):
+            w_base = frames.to_base(frame, w) if np.all(np.isfinite(w)) else None
+            if w_base is None:
                 dropped += 1
                 continue
             stamp = stamp_to_ns(msg.header.stamp) or bag_ns
-            latest.setdefault(topic, []).append((stamp * 1e-9, transform.to_base(frame, w)))
+            latest.setdefault(topic, []).append((stamp * 1e-9, w_base))
             continue
         position, quat, twist = odometry_arrays(msg)
         t = stamp_to_ns(msg.header.stamp) * 1e-9

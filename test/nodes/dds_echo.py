@@ -19,8 +19,8 @@ Subscribes to wrench_in (geometry_msgs/WrenchStamped) and /tf
 (tf2_msgs/TFMessage) and republishes each message on wrench_out and tf_out.
 """
 
-import rclpy
 from geometry_msgs.msg import WrenchStamped
+import rclpy
 from rclpy.node import Node
 from tf2_msgs.msg import TFMessage
 

@@ -33,6 +33,7 @@ COMMANDS = (
     'uwv_hydro.cli.simulate_cmd',
     'uwv_hydro.cli.replay_cmd',
     'uwv_hydro.cli.fit_cmd',
+    'uwv_hydro.cli.demo_cmd',
 )
 
 

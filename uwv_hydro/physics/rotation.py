@@ -73,6 +73,13 @@ def quat_normalize(q) -> np.ndarray:
     Raises ValueError for a zero (or non-finite) quaternion.
     """
     q = np.asarray(q, dtype=float)
+    # Pre-scale by the largest component so huge or tiny (but finite) inputs do not
+    # overflow or underflow the squared norm
+    big = float(np.max(np.abs(q))) if q.size == 4 else 0.0
+    if not big > 0.0 or not math.isfinite(big):
+        raise ValueError('cannot normalise quaternion %r' % (q,))
+    if big > 1e150 or big < 1e-150:
+        q = q / big
     # Unit quaternion: q / |q|
     n = math.sqrt(float(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]))
     if not n > 0.0 or not math.isfinite(n):

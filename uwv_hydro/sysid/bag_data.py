@@ -23,7 +23,7 @@ filters assume uniform sampling.
 
 Thrust is handled like :mod:`uwv_hydro.replay_simulation`: every thrust topic is
 transformed to the base frame through the description's fixed frames
-(:class:`uwv_hydro.thrust_transform.ThrustTransform`) and held (zero-order hold) from
+(:class:`uwv_hydro.thrust_mux.FrameResolver`) and held (zero-order hold) from
 its stamp until the next message, contributing nothing once older than
 ``thrust_timeout``; the topics are summed.
 """
@@ -35,7 +35,7 @@ import numpy as np
 
 from uwv_hydro.rosbag_io import (BagError, ODOMETRY, odometry_arrays, read_messages,
                                  stamp_to_ns, WRENCH, wrench_array)
-from uwv_hydro.thrust_transform import ThrustTransform
+from uwv_hydro.thrust_mux import FrameResolver
 
 #: Relative stamp jitter above which odometry is resampled onto a uniform grid.
 JITTER_TOLERANCE = 0.05
@@ -128,7 +128,7 @@ def load_recording(path, params, odometry_topic: str = '/odometry',
                    thrust_topics: Sequence[str] = ('/thrust',),
                    thrust_timeout: float = 0.5) -> Recording:
     """Read odometry and thrust topics of a bag (BagError names missing topics)."""
-    transform = ThrustTransform(params)
+    frames = FrameResolver(params)
     types = {odometry_topic: ODOMETRY}
     types.update({t: WRENCH for t in thrust_topics})
     odom: Dict[int, list] = {}
@@ -143,11 +143,12 @@ def load_recording(path, params, odometry_topic: str = '/odometry',
             continue
         w = wrench_array(msg)
         frame = msg.header.frame_id
-        if not np.all(np.isfinite(w)) or not transform.knows(frame):
+        w_base = frames.to_base(frame, w) if np.all(np.isfinite(w)) else None
+        if w_base is None:
             dropped += 1
             continue
         stamp = stamp_to_ns(msg.header.stamp) or bag_ns
-        thrust[topic].append((stamp * 1e-9, transform.to_base(frame, w)))
+        thrust[topic].append((stamp * 1e-9, w_base))
     if len(odom) < 3:
         raise BagError('need odometry on %s (got %d messages)' % (odometry_topic, len(odom)),
                        source=str(path))

@@ -1,0 +1,178 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Helpers of the node integration tests: start hydro_node, probe its topics over DDS.
+
+The node runs as a real subprocess on the test's ROS domain; its log goes to a file
+(a pipe could fill up and block it).  :class:`Probe` is a test-side rclpy node with
+an executor and a bounded :meth:`Probe.spin_until`.
+"""
+import pathlib
+import sys
+import time
+
+import yaml
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+HYDRO_NODE = REPO / 'install' / 'uwv_hydro' / 'lib' / 'uwv_hydro' / 'hydro_node'
+
+#: A test vehicle whose steady states are analytic (all reference points at the origin,
+#: neutrally buoyant, no added mass): surge terminal speed sqrt(F / Q_xxx), steady yaw
+#: rate T_z / N_r.  thruster_stern sits 1 m aft, turned +90 deg about z.
+TEST_VEHICLE = """<?xml version="1.0"?>
+<robot name="test_box">
+  <link name="base_link">
+    <inertial>
+      <origin xyz="0 0 0" rpy="0 0 0"/>
+      <mass value="{mass}"/>
+      <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="{izz}"/>
+    </inertial>
+  </link>
+  <link name="thruster_stern"/>
+  <joint name="thruster_stern_joint" type="fixed">
+    <parent link="base_link"/>
+    <child link="thruster_stern"/>
+    <origin xyz="-1 0 0" rpy="0 0 1.5707963267948966"/>
+  </joint>
+  <link name="thruster_port"/>
+  <joint name="thruster_port_joint" type="fixed">
+    <parent link="base_link"/>
+    <child link="thruster_port"/>
+    <origin xyz="0 0.5 0" rpy="0 0 0"/>
+  </joint>
+  <gazebo>
+    <plugin name="dsros_hydro" filename="libdsros_hydro.so">
+      <base_link>base_link</base_link>
+      <buoyancy>
+        <center x="0" y="0" z="0"/>
+        <buoyancy>{mass}</buoyancy>
+      </buoyancy>
+      <drag>
+        <linear><yy>2.0</yy><zz>2.0</zz><rr>1.0</rr><pp>1.0</pp><hh>{n_r}</hh></linear>
+        <quadratic><xxx>{q_xxx}</xxx></quadratic>
+      </drag>
+    </plugin>
+  </gazebo>
+</robot>
+"""
+TEST_MASS = 1.0
+TEST_IZZ = 0.1
+TEST_Q_XXX = 4.0
+TEST_N_R = 1.0
+
+
+def analytic_vehicle_urdf() -> str:
+    """Return the URDF text of the analytic test vehicle."""
+    return TEST_VEHICLE.format(mass=TEST_MASS, izz=TEST_IZZ, q_xxx=TEST_Q_XXX, n_r=TEST_N_R)
+
+
+def write_params(path, params: dict) -> str:
+    """Write a ROS 2 params file applying ``params`` to every node; return its path."""
+    with open(path, 'w') as f:
+        yaml.safe_dump({'/**': {'ros__parameters': params}}, f)
+    return str(path)
+
+
+def node_command(params_file=None, ns='', extra=()):
+    """Return the hydro_node command line."""
+    exe = [str(HYDRO_NODE)] if HYDRO_NODE.exists() else [
+        sys.executable, '-m', 'uwv_hydro.node.main']
+    cmd = exe + ['--ros-args']
+    if ns:
+        cmd += ['-r', '__ns:=' + ns]
+    if params_file:
+        cmd += ['--params-file', str(params_file)]
+    return cmd + list(extra)
+
+
+def start_node(spawn, tmp_path, params: dict, ns='', name='node'):
+    """Start hydro_node with ``params`` (a params file in tmp_path); return (proc, log path)."""
+    params_file = write_params(tmp_path / ('%s_params.yaml' % name), params)
+    log = tmp_path / ('%s.log' % name)
+    out = open(log, 'w')
+    proc = spawn(node_command(params_file, ns), stdout=out, stderr=out)
+    out.close()
+    return proc, log
+
+
+def read_log(log) -> str:
+    """Return the node's log so far."""
+    try:
+        return pathlib.Path(log).read_text()
+    except OSError:
+        return ''
+
+
+def diag_values(msg, name_part: str) -> dict:
+    """Return {key: value} of the first status whose name contains ``name_part``."""
+    for status in msg.status:
+        if name_part in status.name:
+            return {kv.key: kv.value for kv in status.values}
+    return {}
+
+
+class Probe:
+    """A test-side node: subscriptions that collect, publishers, bounded spinning."""
+
+    def __init__(self, context, name='probe'):
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.node import Node
+        self.node = Node(name, context=context)
+        self.executor = SingleThreadedExecutor(context=context)
+        self.executor.add_node(self.node)
+
+    def collect(self, msg_type, topic, qos=10, keep=None):
+        """Subscribe to ``topic``; return the list the messages are appended to."""
+        got = []
+
+        def _on(msg):
+            got.append(msg)
+            if keep is not None and len(got) > keep:
+                del got[0]
+
+        self.node.create_subscription(msg_type, topic, _on, qos)
+        return got
+
+    def publisher(self, msg_type, topic, qos=10):
+        """Return a publisher on ``topic``."""
+        return self.node.create_publisher(msg_type, topic, qos)
+
+    def spin_until(self, condition, timeout=30.0, proc=None, log=None, action=None,
+                   period=0.01) -> bool:
+        """
+        Spin until ``condition()`` is true or ``timeout`` (s) passed; return the condition.
+
+        ``action()`` runs every iteration (e.g. publish); a dead ``proc`` fails at once.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if proc is not None and proc.poll() is not None:
+                raise AssertionError(
+                    'node exited with %s:\n%s' % (proc.returncode, read_log(log)))
+            if action is not None:
+                action()
+            self.executor.spin_once(timeout_sec=period)
+            if condition():
+                return True
+        return bool(condition())
+
+    def spin_for(self, seconds, action=None, period=0.01) -> None:
+        """Spin for ``seconds`` of wall time (running ``action`` every iteration)."""
+        self.spin_until(lambda: False, seconds, action=action, period=period)
+
+    def close(self) -> None:
+        """Destroy the node and the executor."""
+        self.executor.shutdown()
+        self.node.destroy_node()

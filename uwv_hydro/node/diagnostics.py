@@ -1,0 +1,85 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+/diagnostics content: input rates and ages, drop counts, watchdog, update-loop health.
+
+:func:`build_statuses` turns a plain snapshot (a dict filled by the node) into
+DiagnosticStatus messages, so the layout is testable without a running node.
+"""
+from typing import Dict, List
+
+from diagnostic_msgs.msg import DiagnosticStatus, KeyValue
+
+OK = DiagnosticStatus.OK
+WARN = DiagnosticStatus.WARN
+ERROR = DiagnosticStatus.ERROR
+STALE = DiagnosticStatus.STALE
+
+
+def _kv(key: str, value) -> KeyValue:
+    if isinstance(value, float):
+        value = '%.6g' % value
+    return KeyValue(key=key, value=str(value))
+
+
+def _status(name: str, hardware_id: str, level, message: str, values: Dict) -> DiagnosticStatus:
+    return DiagnosticStatus(level=level, name=name, message=message, hardware_id=hardware_id,
+                            values=[_kv(k, v) for k, v in values.items()])
+
+
+def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStatus]:
+    """
+    Return the statuses of one snapshot.
+
+    ``snap`` keys: ``loop`` (dict), ``drops`` (reason -> count), ``inputs``
+    (name -> {rate_hz, age_s, count, drops...}), ``watchdog`` (topic -> state)
+    and ``events`` (dict of counters such as clock resets).
+    """
+    out = []
+    loop = snap['loop']
+    level = OK
+    message = 'running'
+    if loop.get('ticks', 0) == 0:
+        level, message = WARN, 'no update yet (waiting for the clock?)'
+    elif loop.get('overruns_recent', 0) > 0:
+        level, message = WARN, 'update loop overruns'
+    values = dict(loop)
+    values.update(snap.get('events', {}))
+    out.append(_status(prefix + ': update loop', vehicle, level, message, values))
+
+    drops = snap['drops']
+    total = sum(drops.values())
+    level = WARN if snap.get('drops_recent', 0) else OK
+    out.append(_status(prefix + ': dropped messages', vehicle, level,
+                       '%d dropped' % total if total else 'none dropped',
+                       dict(drops, total=total)))
+
+    for name, info in sorted(snap['inputs'].items()):
+        age = info.get('age_s')
+        state = info.get('state', 'ok' if age is not None else 'waiting')
+        level = {'ok': OK, 'waiting': OK, 'stale': WARN}.get(state, WARN)
+        values = {'state': state, 'rate_hz': info.get('rate_hz', 0.0),
+                  'age_s': 'never' if age is None else age, 'count': info.get('count', 0)}
+        values.update(info.get('drops', {}))
+        out.append(_status('%s: input %s' % (prefix, name), vehicle, level, state, values))
+
+    watchdog = snap.get('watchdog', {})
+    if watchdog:
+        stale = sorted(t for t, s in watchdog.items() if s == 'stale')
+        level = WARN if stale else OK
+        message = ('stale: ' + ', '.join(stale)) if stale else 'all thrust inputs fresh or idle'
+        out.append(_status(prefix + ': thrust watchdog', vehicle, level, message,
+                           dict(watchdog)))
+    return out

@@ -1,0 +1,163 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Every parameter of the node, declared from one table with a ParameterDescriptor.
+
+:data:`VEHICLE_PARAMETERS` are declared first (the vehicle is needed for the
+defaults of the others, e.g. ``acceleration_alpha``); :data:`PARAMETERS` then.
+Read-only parameters cannot change after start; the others are re-read on change
+(see ``HydroNode._on_set_parameters``).
+"""
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+
+MODES = ('simulate', 'wrench')
+ADDED_MASS_MODES = ('implicit', 'lagged')
+
+#: Default odometry covariance diagonal (variance; m^2, rad^2): the simulated state is
+#: exact, so a small positive value that keeps consumers (e.g. robot_localization) sane.
+DEFAULT_POSE_VARIANCE = 1e-6
+DEFAULT_TWIST_VARIANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One parameter: name, default, description, read-only flag and optional range."""
+
+    name: str
+    default: Any
+    description: str
+    read_only: bool = True
+    #: (low, high) for doubles and integers.
+    bounds: Optional[Tuple[float, float]] = None
+    choices: Tuple[str, ...] = ()
+
+
+VEHICLE_PARAMETERS = (
+    Spec('robot_description', '', 'URDF string (as robot_state_publisher takes)'),
+    Spec('vehicle_file', '', 'URDF/xacro/SDF/YAML path; a YAML file extends robot_description '
+         'when both are given'),
+)
+
+PARAMETERS = (
+    Spec('mode', 'simulate', 'simulate (integrate the dynamics, publish odometry and TF) '
+         'or wrench (hydro wrench from odometry for an external simulator)',
+         choices=MODES),
+    Spec('rate_hz', 100.0, 'fixed update rate on the node clock (Hz)', bounds=(1.0, 2000.0)),
+    Spec('substeps', 1, 'RK4 sub-steps per update (simulate mode)', bounds=(1, 1000)),
+    Spec('max_catchup_steps', 10, 'most simulation steps one late update may run to keep '
+         'the state on the node clock; the rest is dropped and counted', bounds=(1, 1000)),
+    Spec('added_mass', 'implicit', 'wrench mode: implicit (M_A is in the simulator '
+         'inertia, only C_A is emitted) or lagged (filtered backward-difference '
+         'acceleration)', choices=ADDED_MASS_MODES),
+    Spec('acceleration_alpha', None, 'low-pass coefficient of the lagged acceleration '
+         '(default: the vehicle value)', bounds=(0.0, 1.0)),
+    Spec('apply_weight', False, 'wrench mode: include the weight (false: the simulator '
+         'applies gravity)', read_only=False),
+    Spec('odometry_timeout', 0.5, 'wrench mode: stop publishing when odometry is older '
+         'than this (s, node clock)', read_only=False, bounds=(0.0, 3600.0)),
+    Spec('thrust_topics', ['thrust'], 'WrenchStamped thrust topics (frame_id = thruster '
+         'link, summed in the base frame)'),
+    Spec('thrust_timeout', 0.5, 'a thrust topic silent this long contributes zero '
+         '(s, node clock)', read_only=False, bounds=(0.0, 3600.0)),
+    Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s); the '
+         'current topics override it once they publish', read_only=False),
+    Spec('odom_frame', 'odom', 'parent frame of odometry and TF (not prefixed)'),
+    Spec('frame_prefix', '', 'prefix of the vehicle frame ids (like '
+         'robot_state_publisher)'),
+    Spec('initial_position', [0.0, 0.0, 0.0], 'simulate: initial position in odom (m, ENU)',
+         read_only=False),
+    Spec('initial_orientation_rpy', [0.0, 0.0, 0.0], 'simulate: initial roll, pitch, yaw '
+         '(rad)', read_only=False),
+    Spec('initial_velocity', [0.0] * 6, 'simulate: initial body twist [u v w p q r]',
+         read_only=False),
+    Spec('pose_covariance_diagonal', [DEFAULT_POSE_VARIANCE] * 6, 'odometry pose '
+         'covariance diagonal (m^2, rad^2)'),
+    Spec('twist_covariance_diagonal', [DEFAULT_TWIST_VARIANCE] * 6, 'odometry twist '
+         'covariance diagonal ((m/s)^2, (rad/s)^2)'),
+    Spec('publish_tf', True, 'simulate: publish odom -> base on /tf'),
+    Spec('publish_static_frames', True, 'publish CoM, CoB and centre of drag on /tf_static'),
+    Spec('publish_components', False, 'publish hydro/components/<name>'),
+    Spec('publish_markers', True, 'publish hydro/markers'),
+    Spec('marker_rate_hz', 10.0, 'rate of hydro/markers (Hz, node clock)',
+         bounds=(0.1, 100.0)),
+    Spec('marker_force_scale', 0.0, 'arrow length per newton (m/N); 0 = automatic',
+         bounds=(0.0, 1e3)),
+    Spec('diagnostics_period', 1.0, 'period of /diagnostics (s, steady clock)',
+         bounds=(0.05, 60.0)),
+    Spec('stamp_reset_threshold', 1.0, 'a header stamp older than the previous one by more '
+         'than this (s) restarts that input (looping bag); less is dropped as stale',
+         bounds=(0.0, 1e6)),
+)
+
+SPECS: Dict[str, Spec] = {s.name: s for s in VEHICLE_PARAMETERS + PARAMETERS}
+
+
+def descriptor(spec: Spec) -> ParameterDescriptor:
+    """Return the ParameterDescriptor of ``spec``."""
+    desc = ParameterDescriptor(description=spec.description, read_only=spec.read_only)
+    if spec.choices:
+        desc.additional_constraints = 'one of: ' + ', '.join(spec.choices)
+    if spec.bounds is not None:
+        if isinstance(spec.default, int) and not isinstance(spec.default, bool):
+            desc.integer_range = [IntegerRange(from_value=int(spec.bounds[0]),
+                                               to_value=int(spec.bounds[1]), step=1)]
+        else:
+            desc.floating_point_range = [FloatingPointRange(
+                from_value=float(spec.bounds[0]), to_value=float(spec.bounds[1]), step=0.0)]
+    return desc
+
+
+def declare(node, specs, overrides: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """Declare ``specs`` on ``node`` (``overrides`` replaces defaults); return the values."""
+    overrides = overrides or {}
+    values = {}
+    for spec in specs:
+        default = overrides.get(spec.name, spec.default)
+        node.declare_parameter(spec.name, default, descriptor(spec))
+        values[spec.name] = node.get_parameter(spec.name).value
+    return values
+
+
+def check(values: Dict[str, Any]) -> List[str]:
+    """Return the problems of a value set the descriptors cannot express."""
+    problems = []
+    for name, spec in SPECS.items():
+        if spec.choices and name in values and values[name] not in spec.choices:
+            problems.append('%s must be one of %s, got %r'
+                            % (name, ', '.join(spec.choices), values[name]))
+    for name, size in (('current', 3), ('initial_position', 3),
+                       ('initial_orientation_rpy', 3), ('initial_velocity', 6),
+                       ('pose_covariance_diagonal', 6), ('twist_covariance_diagonal', 6)):
+        if name in values and len(values[name]) != size:
+            problems.append('%s must have %d elements, got %d'
+                            % (name, size, len(values[name])))
+    if 'thrust_topics' in values and len(set(values['thrust_topics'])) != len(
+            values['thrust_topics']):
+        problems.append('thrust_topics has duplicates')
+    return problems
+
+
+def describe(values: Dict[str, Any]) -> str:
+    """Return the effective configuration as 'name: value' lines (robot_description shortened)."""
+    lines = []
+    for name in sorted(values):
+        value = values[name]
+        if name == 'robot_description' and value:
+            value = '<%d characters>' % len(value)
+        lines.append('  %s: %r' % (name, value))
+    return '\n'.join(lines)

@@ -36,7 +36,8 @@ def _ros_type(msgtype: str):
 class BagPlayer:
     """Play a bag into a ROS graph through ``node`` (an rclpy Node)."""
 
-    def __init__(self, node, bag, topics=None, qos_depth: int = 1000):
+    def __init__(self, node, bag, topics=None, qos_depth: int = 1000,
+                 generate_clock: bool = True):
         from rclpy.qos import QoSProfile
         from rosgraph_msgs.msg import Clock
         self.node = node
@@ -51,11 +52,16 @@ class BagPlayer:
             for conn, stamp, raw in reader.messages(connections=conns):
                 self.messages.append((stamp, conn.topic, bytes(raw)))
         self.messages.sort(key=lambda m: m[0])
-        self.clock_pub = node.create_publisher(Clock, '/clock', QoSProfile(depth=100))
+        # a bag that recorded /clock plays it as it is, like any other topic
+        self.generate_clock = generate_clock and '/clock' not in self.publishers
+        self.clock_pub = (node.create_publisher(Clock, '/clock', QoSProfile(depth=100))
+                          if self.generate_clock else None)
         self._clock_type = Clock
 
     def publish_clock(self, stamp_ns: int) -> None:
-        """Publish /clock at ``stamp_ns``."""
+        """Publish /clock at ``stamp_ns`` (when this player generates the clock)."""
+        if self.clock_pub is None:
+            return
         msg = self._clock_type()
         msg.clock.sec = stamp_ns // 1_000_000_000
         msg.clock.nanosec = stamp_ns % 1_000_000_000
@@ -75,7 +81,8 @@ class BagPlayer:
         period_ns = int(clock_period * 1e9)
         for stamp, topic, raw in self.messages:
             # advance /clock through the gap, then to this message's stamp
-            while last_clock is not None and stamp - last_clock > period_ns:
+            while (self.clock_pub is not None and last_clock is not None
+                   and stamp - last_clock > period_ns):
                 last_clock += period_ns
                 self._wait(wall0 + (last_clock - t0) * 1e-9 / rate)
                 self.publish_clock(last_clock)

@@ -16,8 +16,8 @@
 import numpy as np
 import pytest
 
-from uwv_hydro.thrust_mux import FrameResolver, ThrustMux, transform_wrench
 from uwv_hydro.physics.rotation import quat_from_rpy
+from uwv_hydro.thrust_mux import FrameResolver, ThrustMux, transform_wrench
 from uwv_hydro.vehicle_params import FixedFrame, VehicleParams
 
 

@@ -62,17 +62,17 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     sim = Simulator(params, dt=dt, substeps=substeps)
     state = initial or State(position=np.zeros(3), quaternion=np.array([1.0, 0.0, 0.0, 0.0]),
                              twist=np.zeros(6))
-    zero = np.zeros(6)
     current = None if current_world is None else np.asarray(current_world, float)
     t = np.arange(n + 1) * dt
-    pos = np.empty((n + 1, 3))
-    quat = np.empty((n + 1, 4))
-    twist = np.empty((n + 1, 6))
-    pos[0], quat[0], twist[0] = state.position, state.quaternion, state.twist
+    rows = np.empty((n + 1, 13))
+    rows[0, :3], rows[0, 3:7], rows[0, 7:] = state.position, state.quaternion, state.twist
+    x = rows[0].tolist()
+    times = t.tolist()
     for k in range(n):
-        tau = zero if thrust is None else thrust(t[k])
-        state = sim.step(state, tau, current)
-        pos[k + 1], quat[k + 1], twist[k + 1] = state.position, state.quaternion, state.twist
+        # Simulator.step on a flat list of floats (same arithmetic, no State objects)
+        x = sim.step_flat(x, None if thrust is None else thrust(times[k]), current)
+        rows[k + 1] = x
+    pos, quat, twist = rows[:, :3].copy(), rows[:, 3:7].copy(), rows[:, 7:].copy()
     return Trajectory(t, pos, quat, twist)
 
 

@@ -23,16 +23,21 @@ names, stamped with the input stamps:
 * ``<ns>/hydro/wrench`` (body frame, about base_link),
 * ``<ns>/hydro/wrench_world`` (world-frame force and torque about the link origin),
 * ``<ns>/hydro/components/<name>`` for each component.
+
+Odometry is decoded and the wrenches encoded with the fixed-layout CDR codec of
+:mod:`uwv_hydro.cdr_codec` (the same bytes rosbags would write, tested byte for byte).
 """
 
 from dataclasses import dataclass, field
+import math
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from uwv_hydro.cdr_codec import decode_odometry, encode_wrench_stamped
 from uwv_hydro.progress import Progress
 from uwv_hydro.rosbag_io import (BagWriter, message_count, MessageFactory, ODOMETRY,
-                                 odometry_arrays, read_messages, stamp_to_ns, WRENCH)
+                                 read_raw_messages, WRENCH)
 from uwv_hydro.vehicle_params import COMPONENT_NAMES, VehicleParams
 from uwv_hydro.wrench_mode import world_wrench, WrenchMode
 
@@ -57,6 +62,15 @@ class ReplayResult:
     skipped_non_finite: int = 0
 
 
+def _odometry_fields(msg):
+    """Return the :func:`uwv_hydro.cdr_codec.decode_odometry` tuple of a rosbags Odometry."""
+    p, q = msg.pose.pose.position, msg.pose.pose.orientation
+    lin, ang = msg.twist.twist.linear, msg.twist.twist.angular
+    return (msg.header.stamp.sec, msg.header.stamp.nanosec, msg.header.frame_id,
+            msg.child_frame_id, (p.x, p.y, p.z), (q.x, q.y, q.z, q.w),
+            (lin.x, lin.y, lin.z, ang.x, ang.y, ang.z))
+
+
 def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
                   odometry_topic: str = '/odometry', added_mass: str = 'implicit',
                   apply_weight: bool = False, acceleration_alpha: Optional[float] = None,
@@ -79,15 +93,19 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
     try:
         if writer is not None:
             writer.__enter__()
-        for _, bag_ns, msg in read_messages(in_bag, [odometry_topic],
-                                            expected_types={odometry_topic: ODOMETRY}):
+        for _, bag_ns, raw, _ in read_raw_messages(in_bag, [odometry_topic],
+                                                   expected_types={odometry_topic: ODOMETRY}):
             bar.update()
-            position, quat, twist = odometry_arrays(msg)
-            if not (np.all(np.isfinite(position)) and np.all(np.isfinite(quat))
-                    and np.all(np.isfinite(twist))) or np.linalg.norm(quat) < 1e-9:
+            fields = decode_odometry(raw)
+            if fields is None:  # big-endian CDR: rosbags' generic decoder
+                fields = _odometry_fields(factory.store.deserialize_cdr(raw, ODOMETRY))
+            sec, nanosec, frame_id, child_frame_id, position, xyzw, twist = fields
+            quat = (xyzw[3], xyzw[0], xyzw[1], xyzw[2])
+            if not all(map(math.isfinite, position + xyzw + twist)) or math.sqrt(
+                    quat[0] ** 2 + quat[1] ** 2 + quat[2] ** 2 + quat[3] ** 2) < 1e-9:
                 result.skipped_non_finite += 1
                 continue
-            stamp = stamp_to_ns(msg.header.stamp)
+            stamp = int(sec) * 1_000_000_000 + int(nanosec)
             wc = mode.evaluate(stamp * 1e-9, position, quat, twist, current_world)
             result.stamps_ns.append(stamp)
             result.total.append(wc.total)
@@ -95,15 +113,16 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
                 result.components[name].append(wc.components[name])
             if writer is None:
                 continue
-            body_frame = msg.child_frame_id or params.base_frame
-            world = world_frame or msg.header.frame_id or 'odom'
-            writer.write(topics['wrench'], WRENCH, bag_ns,
-                         factory.wrench(stamp, body_frame, wc.total))
-            writer.write(topics['wrench_world'], WRENCH, bag_ns,
-                         factory.wrench(stamp, world, world_wrench(wc.total, quat)))
+            body_frame = child_frame_id or params.base_frame
+            world = world_frame or frame_id or 'odom'
+            out_sec, out_nanosec = stamp // 1_000_000_000, stamp % 1_000_000_000
+            writer.queue_raw(topics['wrench'], WRENCH, bag_ns, encode_wrench_stamped(
+                out_sec, out_nanosec, body_frame, wc.total.tolist()))
+            writer.queue_raw(topics['wrench_world'], WRENCH, bag_ns, encode_wrench_stamped(
+                out_sec, out_nanosec, world, world_wrench(wc.total, quat).tolist()))
             for name in COMPONENT_NAMES:
-                writer.write(topics[name], WRENCH, bag_ns,
-                             factory.wrench(stamp, body_frame, wc.components[name]))
+                writer.queue_raw(topics[name], WRENCH, bag_ns, encode_wrench_stamped(
+                    out_sec, out_nanosec, body_frame, wc.components[name].tolist()))
     finally:
         if writer is not None:
             writer.__exit__(None, None, None)

@@ -21,6 +21,7 @@ Quaternions cross this boundary as [w, x, y, z] (the core's order); ROS messages
 x, y, z, w fields.
 """
 
+from collections import Counter
 import pathlib
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -149,21 +150,75 @@ class BagWriter:
         self.store = store or typestore()
         self._writer = Writer(self.path, version=9, storage_plugin=plugin)
         self._connections: Dict[str, object] = {}
+        self._pending: List[Tuple[int, int, bytes]] = []
+        self._batch = False
 
     def __enter__(self):
+        from rosbags.rosbag2.enums import CompressionMode
         self._writer.open()
+        w = self._writer
+        # queue_raw batches the inserts of rosbags' sqlite3 storage (same rows, same
+        # order, one executemany); any other storage is written message by message
+        self._batch = (type(w.storage).__name__ == 'Sqlite3Writer'
+                       and hasattr(w.storage, 'cursor') and hasattr(w, 'counts')
+                       and hasattr(w, 'min_timestamp') and hasattr(w, 'max_timestamp')
+                       and w.compression_mode == CompressionMode.NONE)
         return self
 
     def __exit__(self, *exc):
-        self._writer.close()
+        try:
+            self.flush()
+        finally:
+            self._writer.close()
 
     def write(self, topic: str, msgtype: str, stamp_ns: int, msg) -> None:
         """Serialise ``msg`` (a rosbags message of ``msgtype``) onto ``topic``."""
+        self.write_raw(topic, msgtype, stamp_ns, self.store.serialize_cdr(msg, msgtype))
+
+    def write_raw(self, topic: str, msgtype: str, stamp_ns: int, data: bytes) -> None:
+        """Write already serialised CDR ``data`` of ``msgtype`` onto ``topic``."""
+        self.flush()
+        self._writer.write(self._connection(topic, msgtype), int(stamp_ns), data)
+
+    def queue_raw(self, topic: str, msgtype: str, stamp_ns: int, data: bytes) -> None:
+        """
+        Write CDR ``data`` like :meth:`write_raw`, possibly batched (flushed at exit).
+
+        With rosbags' sqlite3 storage the rows are inserted with one ``executemany``
+        per batch: the same rows in the same order as message-by-message writes, and
+        the bag's counts and time range updated as rosbags' ``Writer.write`` does.
+        """
+        conn = self._connection(topic, msgtype)
+        if not self._batch:
+            self._writer.write(conn, int(stamp_ns), data)
+            return
+        self._pending.append((conn.id, int(stamp_ns), data))
+        if len(self._pending) >= 8192:
+            self.flush()
+
+    def flush(self) -> None:
+        """Insert the messages queued by :meth:`queue_raw`."""
+        rows = self._pending
+        if not rows:
+            return
+        self._pending = []
+        w = self._writer
+        # rosbags Sqlite3Writer.write, for many rows at once
+        w.storage.cursor.executemany(
+            'INSERT INTO messages (topic_id, timestamp, data) VALUES(?, ?, ?)', rows)
+        for conn_id, count in Counter(r[0] for r in rows).items():
+            w.counts[conn_id] += count
+        stamps = [r[1] for r in rows]
+        w.min_timestamp = min(min(stamps), w.min_timestamp)
+        w.max_timestamp = max(max(stamps), w.max_timestamp)
+
+    def _connection(self, topic: str, msgtype: str):
+        """Return the bag connection of ``topic``, adding it on first use."""
         conn = self._connections.get(topic)
         if conn is None:
             conn = self._writer.add_connection(topic, msgtype, typestore=self.store)
             self._connections[topic] = conn
-        self._writer.write(conn, int(stamp_ns), self.store.serialize_cdr(msg, msgtype))
+        return conn
 
 
 def bag_topics(path) -> Dict[str, str]:
@@ -185,9 +240,17 @@ def read_messages(path, topics: Iterable[str],
     Raise BagError naming the bag and the topics it does have when one is missing, or
     when a topic's type differs from ``expected_types``.
     """
+    store = typestore()
+    for topic, stamp, raw, msgtype in read_raw_messages(path, topics, expected_types):
+        yield topic, stamp, store.deserialize_cdr(raw, msgtype)
+
+
+def read_raw_messages(path, topics: Iterable[str],
+                      expected_types: Optional[Dict[str, str]] = None
+                      ) -> Iterator[Tuple[str, int, bytes, str]]:
+    """Yield (topic, bag timestamp ns, CDR bytes, msgtype), checked as :func:`read_messages`."""
     from rosbags.rosbag2 import Reader
     wanted: List[str] = list(dict.fromkeys(topics))
-    store = typestore()
     try:
         reader = Reader(pathlib.Path(path))
         reader.open()
@@ -206,7 +269,7 @@ def read_messages(path, topics: Iterable[str],
                                % (topic, have[topic], want), source=str(path))
         conns = [c for c in reader.connections if c.topic in wanted]
         for conn, stamp, raw in reader.messages(connections=conns):
-            yield conn.topic, stamp, store.deserialize_cdr(raw, conn.msgtype)
+            yield conn.topic, stamp, raw, conn.msgtype
     finally:
         reader.close()
 

@@ -74,11 +74,11 @@ from uwv_hydro.node.input_guard import (all_finite, ClockJumpDetector, DropCount
                                         Throttle)
 from uwv_hydro.node.markers import MarkerBuilder
 from uwv_hydro.node.parameters import check, declare, describe, PARAMETERS, VEHICLE_PARAMETERS
-from uwv_hydro.thrust_mux import FrameResolver, ThrustMux, transform_wrench
 from uwv_hydro.node.vehicle_source import load_from_parameters
 from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.rotation import quat_from_rpy
+from uwv_hydro.thrust_mux import FrameResolver, ThrustMux, transform_wrench
 from uwv_hydro.vehicle_params import COMPONENT_NAMES
 from uwv_hydro.wrench_mode import world_wrench, WrenchMode
 from visualization_msgs.msg import MarkerArray

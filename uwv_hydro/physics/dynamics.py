@@ -30,15 +30,38 @@ dsros scheme (:class:`uwv_hydro.physics.added_mass.LaggedAcceleration`).
 Integration (uwv_dynamic_model): fixed-step classic RK4 with step dt/substeps,
 thrust held constant over the step, quaternion renormalised after every sub-step.
 ``dynamics_only`` integrates nu only (pose frozen, uwv_dynamic_model DYNAMIC mode).
+
+:meth:`Simulator.step` evaluates nu_dot through the precomputed affine/bilinear
+feature forms of :mod:`uwv_hydro.physics.features` (premultiplied by M^-1) and does
+the kinematics in plain floats; :meth:`Simulator.acceleration` and
+:meth:`Simulator.derivative` keep the term-by-term evaluation (the reference the
+fast path is tested against).
 """
 from dataclasses import dataclass, field
 import math
 
 import numpy as np
 
+from uwv_hydro.physics import features
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.rigid_body import coriolis_wrench
 from uwv_hydro.physics.rotation import quat_derivative, quat_normalize, quat_to_matrix
+
+
+def _floats(a, n: int) -> list:
+    """Return the n values of a float vector as a list (any sequence; cheap for arrays)."""
+    if type(a) is np.ndarray and a.shape == (n,) and a.dtype == np.float64:
+        return a.tolist()
+    return np.asarray(a, dtype=float).reshape(n).tolist()
+
+
+def _unit(q) -> list:
+    """Return q / |q| for a quaternion given as 4 floats (ValueError if zero or not finite)."""
+    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    if not n > 0.0 or not math.isfinite(n):
+        raise ValueError('cannot normalise quaternion %r' % (q,))
+    # Unit quaternion: q / |q| (as rotation.quat_normalize)
+    return [q[0] / n, q[1] / n, q[2] / n, q[3] / n]
 
 
 @dataclass
@@ -58,13 +81,23 @@ class State:
         """Return an independent copy."""
         return State(self.position, self.quaternion, self.twist)
 
+    @classmethod
+    def _wrap(cls, position, quaternion, twist) -> 'State':
+        """Return a State holding the given float arrays as they are (no copies)."""
+        state = cls.__new__(cls)
+        state.position = position
+        state.quaternion = quaternion
+        state.twist = twist
+        return state
+
 
 class Simulator:
     """
     Fixed-step RK4 integrator of one vehicle.
 
     ``dt``: step of :meth:`step` (s); ``substeps``: RK4 sub-steps per step;
-    ``dynamics_only``: integrate the twist only (pose frozen).
+    ``dynamics_only``: integrate the twist only (pose frozen).  :meth:`step` reuses
+    evaluation buffers of the instance: step one Simulator from one thread at a time.
     """
 
     def __init__(self, params, dt: float = 0.01, substeps: int = 1,
@@ -87,6 +120,108 @@ class Simulator:
         self._m_inv = np.linalg.inv(mass)
         self._coriolis = bool(params.coriolis)
         self._hs = self.model.hydrostatics
+        self._init_fast_path()
+
+    def _init_fast_path(self):
+        """Precompute M^-1 times every feature form and the evaluation buffers."""
+        forms = features.FeatureForms(self.model)
+        m_inv = self._m_inv
+        # Right-hand side of Fossen 2011 eq. 10.x without tau: -C_RB(nu) nu
+        # - C_A(nu_r) nu_r + M_A nu_dot_c (bilinear) + drag + g(eta) (affine)
+        bilinear = (forms.rigid_body_coriolis + forms.added_mass_coriolis
+                    + forms.current_inertia)
+        # nu_dot = (M_RB + M_A)^-1 rhs: every coefficient premultiplied by M^-1
+        self._kernel = features.build_kernel(
+            m_inv @ forms.linear, m_inv @ forms.weight, m_inv @ forms.buoyancy, m_inv,
+            np.einsum('ia,abk->ibk', m_inv, forms.quadratic),
+            np.einsum('ia,ajk->ijk', m_inv, bilinear), forms.p)
+        buf = features.new_buffer()
+        self._buf = buf
+        self._lin = buf[features.LIN_START:]
+        self._u = buf[:features.U_SIZE]
+        self._abs = buf[features.ABS_SLICE]
+        self._feat = buf[features.Z_SLICE.start:features.FD_SLICE.stop]
+        self._extra = buf[features.EXTRA_SLICE]
+        self._y = np.empty(self._kernel.shape[0])
+        self._y_mat = self._y[:-6].reshape(6, features.U_SIZE)
+        self._y_p = self._y[-6:]
+        # Bound methods: the hot path is dominated by call overhead
+        self._kernel_dot = self._kernel.dot
+        self._y_mat_dot = self._y_mat.dot
+        surface = self._hs.surface
+        self._full_depth = float(surface.fully_submerged_depth)
+        self._out_depth = float(surface.out_of_water_depth)
+
+    def _fraction(self, depth: float) -> float:
+        """Return the surface fraction (the common fully submerged case inline)."""
+        if depth >= self._full_depth:
+            return 1.0
+        if depth <= self._out_depth:
+            return 0.0
+        return self._hs.fraction(depth)
+
+    def _fast_acceleration(self, feats):
+        """
+        Return nu_dot (list) for the 15 features [nu, v_cb, d, f d]; tau is in the buffer.
+
+        Two matrix-vector products, see :mod:`uwv_hydro.physics.features`.
+        """
+        self._feat[:] = feats
+        self._kernel_dot(self._lin, self._y)
+        np.absolute(self._y_p, self._abs)
+        return self._y_mat_dot(self._u).tolist()
+
+    def _fast_derivative(self, x, k, c, cw):
+        """
+        Return d/dt of the flat float state x + c k ([p (3), q (4), nu (6)]) as a list.
+
+        ``k`` None means the state x itself; only the depth of the position is needed.
+        """
+        if k is None:
+            p2, qw, qx, qy, qz = x[2], x[3], x[4], x[5], x[6]
+            n0, n1, n2, n3, n4, n5 = x[7], x[8], x[9], x[10], x[11], x[12]
+        else:
+            # RK4 stage state x + c k
+            p2 = x[2] + c * k[2]
+            qw, qx, qy, qz = x[3] + c * k[3], x[4] + c * k[4], x[5] + c * k[5], x[6] + c * k[6]
+            n0, n1, n2 = x[7] + c * k[7], x[8] + c * k[8], x[9] + c * k[9]
+            n3, n4, n5 = x[10] + c * k[10], x[11] + c * k[11], x[12] + c * k[12]
+        # Fossen 2011 eq. 2.72 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
+        s = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
+        sx, sy, sz = s * qx, s * qy, s * qz
+        xx, yy, zz = sx * qx, sy * qy, sz * qz
+        xy, xz, yz = sx * qy, sx * qz, sy * qz
+        wx, wy, wz = sx * qw, sy * qw, sz * qw
+        r00, r01, r02 = 1.0 - (yy + zz), xy - wz, xz + wy
+        r10, r11, r12 = xy + wz, 1.0 - (xx + zz), yz - wx
+        r20, r21, r22 = xz - wy, yz + wx, 1.0 - (xx + yy)
+        if cw is None:
+            c0 = c1 = c2 = 0.0
+        else:
+            # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
+            c0 = r00 * cw[0] + r10 * cw[1] + r20 * cw[2]
+            c1 = r01 * cw[0] + r11 * cw[1] + r21 * cw[2]
+            c2 = r02 * cw[0] + r12 * cw[1] + r22 * cw[2]
+        f = 1.0 if -p2 >= self._full_depth else self._fraction(-p2)
+        # Down direction d = -R[2, :] (hydrostatics.down_direction)
+        d0, d1, d2 = -r20, -r21, -r22
+        # nu_dot from the feature forms (_fast_acceleration, inlined)
+        self._feat[:] = (n0, n1, n2, n3, n4, n5, c0, c1, c2, d0, d1, d2,
+                         f * d0, f * d1, f * d2)
+        self._kernel_dot(self._lin, self._y)
+        np.absolute(self._y_p, self._abs)
+        acc = self._y_mat_dot(self._u).tolist()
+        return [
+            # Fossen 2011 eq. 2.83: p_dot = R(q) v
+            r00 * n0 + r01 * n1 + r02 * n2,
+            r10 * n0 + r11 * n1 + r12 * n2,
+            r20 * n0 + r21 * n1 + r22 * n2,
+            # Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, w]
+            0.5 * (-qx * n3 - qy * n4 - qz * n5),
+            0.5 * (qw * n3 + qy * n5 - qz * n4),
+            0.5 * (qw * n4 - qx * n5 + qz * n3),
+            0.5 * (qw * n5 + qx * n4 - qy * n3),
+        ] + acc
 
     def acceleration(self, nu, rotation, fraction: float, tau, current_world=None) -> np.ndarray:
         """Return nu_dot for twist ``nu``, attitude matrix ``rotation`` and surface fraction."""
@@ -128,29 +263,79 @@ class Simulator:
 
     def step(self, state: State, tau_body=None, current_world=None) -> State:
         """Advance ``state`` by dt with constant body wrench ``tau_body``; return a new State."""
-        tau = self._tau(tau_body)
-        h = self._h
-        if current_world is not None:
-            current_world = np.array(current_world, dtype=float).reshape(3)
+        q = _floats(state.quaternion, 4)
         if self.dynamics_only:
-            rotation = quat_to_matrix(quat_normalize(state.quaternion))
-            fraction = self._hs.fraction(-float(state.position[2]))
-            nu = np.array(state.twist, dtype=float)
-            for _ in range(self.substeps):
-                nu = self._rk4_twist(nu, rotation, fraction, tau, current_world, h)
-            return State(state.position, state.quaternion, nu)
-        x = self._pack(state)
-        f = self._flat_derivative
+            self._set_tau(tau_body)
+            return self._step_twist(state, _unit(q), self._current(current_world), self._h)
+        x = _floats(state.position, 3) + q + _floats(state.twist, 6)
+        out = np.array(self.step_flat(x, tau_body, current_world))
+        return State._wrap(out[:3], out[3:7], out[7:])
+
+    def step_flat(self, x, tau_body=None, current_world=None) -> list:
+        """
+        Return the state after dt as a list, for the flat float state ``x`` (13 floats).
+
+        ``x`` = [position (3), quaternion [w, x, y, z] (4), twist (6)] (a list); the
+        quaternion is normalised first, as :meth:`step` does.  The pose is integrated
+        even in ``dynamics_only`` mode (use :meth:`step` there).  The loop of
+        :func:`uwv_hydro.offline_simulation.simulate` uses this directly.
+        """
+        if len(x) != 13:
+            raise ValueError('x must have 13 values, got %d' % len(x))
+        x = x[:3] + _unit(x[3:7]) + x[7:]
+        self._set_tau(tau_body)
+        cw = self._current(current_world)
+        h = self._h
+        f = self._fast_derivative
+        half, sixth = 0.5 * h, h / 6.0
         for _ in range(self.substeps):
             # Classic RK4 (uwv_dynamic_model): x += h/6 (k1 + 2 k2 + 2 k3 + k4)
-            k1 = f(x, tau, current_world)
-            k2 = f(x + (0.5 * h) * k1, tau, current_world)
-            k3 = f(x + (0.5 * h) * k2, tau, current_world)
-            k4 = f(x + h * k3, tau, current_world)
-            x = x + (h / 6.0) * (k1 + 2.0 * (k2 + k3) + k4)
+            k1 = f(x, None, 0.0, cw)
+            k2 = f(x, k1, half, cw)
+            k3 = f(x, k2, half, cw)
+            k4 = f(x, k3, h, cw)
+            x = [a + sixth * (b1 + 2.0 * (b2 + b3) + b4)
+                 for a, b1, b2, b3, b4 in zip(x, k1, k2, k3, k4)]
             # Renormalise the quaternion after every sub-step
-            x[3:7] = quat_normalize(x[3:7])
-        return State(x[:3], x[3:7], x[7:])
+            x[3:7] = _unit(x[3:7])
+        return x
+
+    def _set_tau(self, tau_body) -> None:
+        """Put the body wrench (held over the step) into the feature buffer."""
+        if tau_body is None:
+            self._extra[:] = 0.0
+        elif type(tau_body) is np.ndarray and tau_body.shape == (6,):
+            self._extra[:] = tau_body
+        else:
+            self._extra[:] = np.asarray(tau_body, dtype=float).reshape(6)
+
+    @staticmethod
+    def _current(current_world):
+        """Return the world current as a list of 3 floats (or None)."""
+        if current_world is None:
+            return None
+        return _floats(current_world, 3)
+
+    def _step_twist(self, state: State, q, cw, h) -> State:
+        """Integrate the twist only (pose frozen): RK4 on nu with constant d, v_cb, f."""
+        # Fossen 2011 eq. 2.72 (unit q): d = -R[2, :], v_cb = R^T v_c
+        r = quat_to_matrix(q)
+        d = (-r[2, :]).tolist()
+        c = [0.0, 0.0, 0.0] if cw is None else (r.T @ np.array(cw)).tolist()
+        f = self._fraction(-float(state.position[2]))
+        const = c + d + [f * d[0], f * d[1], f * d[2]]
+        acc = self._fast_acceleration
+        nu = np.asarray(state.twist, dtype=float).reshape(6).tolist()
+        half, sixth = 0.5 * h, h / 6.0
+        for _ in range(self.substeps):
+            k1 = acc(nu + const)
+            k2 = acc([a + half * b for a, b in zip(nu, k1)] + const)
+            k3 = acc([a + half * b for a, b in zip(nu, k2)] + const)
+            k4 = acc([a + h * b for a, b in zip(nu, k3)] + const)
+            # Classic RK4 on the twist only (uwv_dynamic_model DYNAMIC mode)
+            nu = [a + sixth * (b1 + 2.0 * (b2 + b3) + b4)
+                  for a, b1, b2, b3, b4 in zip(nu, k1, k2, k3, k4)]
+        return State(state.position, state.quaternion, nu)
 
     def _rk4_twist(self, nu, rotation, fraction, tau, current_world, h):
         """Return nu after one RK4 sub-step with the pose frozen."""

@@ -31,24 +31,29 @@ of change of a constant world current (Fossen 2011 sec. 10.3: the added-mass
 inertial term is -M_A nu_dot_r).  The rigid-body Coriolis term is not a hydro
 wrench and is not reported (Gazebo, or :mod:`uwv_hydro.physics.dynamics`, owns it).
 
+:meth:`HydroModel.wrench` evaluates all components at once through the precomputed
+affine/bilinear feature forms of :mod:`uwv_hydro.physics.features` (one kernel with
+a 6-row block per component); :meth:`HydroModel.dynamics_wrench` keeps the
+term-by-term evaluation.
+
 ``params.semantics`` ('origin' or 'dsros') needs no separate code path: a dsros
 block is reproduced by the reference points its loader sets (drag_velocity_point =
 com, drag_center = its own centre, added_mass_point = com).  ``params.coriolis``
 False zeroes ``added_mass_coriolis``; ``params.damping`` 'quadratic_only' ignores L.
 """
 from dataclasses import dataclass, field
+import math
 from typing import Dict
 
 import numpy as np
 
+from uwv_hydro.physics import features
 from uwv_hydro.physics.added_mass import AddedMass
 from uwv_hydro.physics.drag import Drag
-from uwv_hydro.physics.hydrostatics import down_direction, Hydrostatics
+from uwv_hydro.physics.hydrostatics import Hydrostatics
 from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
-from uwv_hydro.physics.rotation import cross, quat_normalize, quat_to_matrix
+from uwv_hydro.physics.rotation import cross
 from uwv_hydro.vehicle_params import COMPONENT_NAMES
-
-_DOWN_LEVEL = np.array([0.0, 0.0, -1.0])
 
 
 @dataclass
@@ -79,6 +84,33 @@ class HydroModel:
         self._m_rb = rigid_body_mass_matrix(params.mass, params.inertia, params.com)
         # Fossen 2011 eq. 6.x: M = M_RB + M_A (both about the origin)
         self._mass = self._m_rb + self.added_mass.origin_matrix
+        self._init_kernels()
+
+    def _init_kernels(self):
+        """Precompute the component kernels (with and without nu_dot) of :meth:`wrench`."""
+        forms = features.FeatureForms(self)
+        z6, z3, z69, z699 = (np.zeros((6, 9)), np.zeros((6, 3)), np.zeros((6, 6, 9)),
+                             np.zeros((6, 9, 9)))
+        zero6 = np.zeros((6, 6))
+        # One 6-row block per component, in COMPONENT_NAMES order
+        blocks = {
+            'weight': (z6, forms.weight, z3, zero6, z69, z699),
+            'buoyancy': (z6, z3, forms.buoyancy, zero6, z69, z699),
+            'linear_drag': (forms.linear, z3, z3, zero6, z69, z699),
+            'quadratic_drag': (z6, z3, z3, zero6, forms.quadratic, z699),
+            # Fossen 2011 sec. 10.3: -M_A,O (nu_dot - nu_dot_c) with nu_dot the extra input
+            'added_mass': (z6, z3, z3, -forms.added_mass_origin, z69, forms.current_inertia),
+            'added_mass_coriolis': (z6, z3, z3, zero6, z69, forms.added_mass_coriolis),
+        }
+        parts = [np.concatenate([blocks[name][i] for name in COMPONENT_NAMES])
+                 for i in range(6)]
+        self._kernel_dot = features.build_kernel(*parts, forms.p)
+        parts[3][24:30] = 0.0
+        parts[5][24:30] = 0.0
+        self._kernel_no_dot = features.build_kernel(*parts, forms.p)
+        surface = self.hydrostatics.surface
+        self._full_depth = float(surface.fully_submerged_depth)
+        self._out_depth = float(surface.out_of_water_depth)
 
     def mass_matrix(self) -> np.ndarray:
         """Return the 6x6 M_RB + M_A referred to the body origin."""
@@ -120,38 +152,61 @@ class HydroModel:
         level); ``nu_dot``: body twist derivative (None: added_mass is zero);
         ``current_world``: ENU current velocity (None: still water).
         """
-        nu = np.array(nu, dtype=float).reshape(6)
+        n = np.asarray(nu, dtype=float).reshape(6).tolist()
         if quaternion is None:
-            rotation = np.eye(3)
-            down = _DOWN_LEVEL
+            r00, r01, r02 = 1.0, 0.0, 0.0
+            r10, r11, r12 = 0.0, 1.0, 0.0
+            r20, r21, r22 = 0.0, 0.0, 1.0
         else:
-            rotation = quat_to_matrix(quat_normalize(quaternion))
-            down = down_direction(rotation)
-        depth = None if position is None else -float(position[2])
-        fraction = self.hydrostatics.fraction(depth)
-        nu_c, nu_dot_c = self.current_twist(rotation, nu, current_world)
-        nu_r = nu if nu_c is None else nu - nu_c
-        linear, quadratic = self.drag.wrenches(nu_r)
+            qw, qx, qy, qz = np.asarray(quaternion, dtype=float).reshape(4).tolist()
+            norm2 = qw * qw + qx * qx + qy * qy + qz * qz
+            if not norm2 > 0.0 or not math.isfinite(norm2):
+                raise ValueError('cannot normalise quaternion %r' % (quaternion,))
+            # Fossen 2011 eq. 2.72 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
+            s = 2.0 / norm2
+            xx, yy, zz = s * qx * qx, s * qy * qy, s * qz * qz
+            xy, xz, yz = s * qx * qy, s * qx * qz, s * qy * qz
+            wx, wy, wz = s * qw * qx, s * qw * qy, s * qw * qz
+            r00, r01, r02 = 1.0 - (yy + zz), xy - wz, xz + wy
+            r10, r11, r12 = xy + wz, 1.0 - (xx + zz), yz - wx
+            r20, r21, r22 = xz - wy, yz + wx, 1.0 - (xx + yy)
+        if position is None:
+            fraction = 1.0
+        else:
+            depth = -float(position[2])
+            if depth >= self._full_depth:
+                fraction = 1.0
+            elif depth <= self._out_depth:
+                fraction = 0.0
+            else:
+                fraction = self.hydrostatics.fraction(depth)
+        if current_world is None:
+            c0 = c1 = c2 = 0.0
+        else:
+            cw = np.asarray(current_world, dtype=float).reshape(3).tolist()
+            # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
+            c0 = r00 * cw[0] + r10 * cw[1] + r20 * cw[2]
+            c1 = r01 * cw[0] + r11 * cw[1] + r21 * cw[2]
+            c2 = r02 * cw[0] + r12 * cw[1] + r22 * cw[2]
+        # Down direction d = R^T [0, 0, -1] = -R[2, :] (hydrostatics.down_direction)
+        d0, d1, d2 = -r20, -r21, -r22
+        buf = features.new_buffer()
+        buf[features.Z_SLICE.start:features.FD_SLICE.stop] = (
+            n[0], n[1], n[2], n[3], n[4], n[5], c0, c1, c2, d0, d1, d2,
+            fraction * d0, fraction * d1, fraction * d2)
         if nu_dot is None:
-            inertial = np.zeros(6)
+            kernel = self._kernel_no_dot
         else:
-            nu_dot_r = np.array(nu_dot, dtype=float).reshape(6)
-            if nu_dot_c is not None:
-                # Fossen 2011 sec. 10.3: relative acceleration nu_dot_r = nu_dot - nu_dot_c
-                nu_dot_r = nu_dot_r - nu_dot_c
-            inertial = self.added_mass.inertial_wrench(nu_dot_r)
-        if self.coriolis:
-            coriolis = self.added_mass.coriolis_wrench(nu_r)
-        else:
-            coriolis = np.zeros(6)
-        values = (
-            self.hydrostatics.weight_wrench(down),
-            self.hydrostatics.buoyancy_wrench(down, fraction),
-            linear, quadratic, inertial, coriolis,
-        )
+            kernel = self._kernel_dot
+            buf[features.EXTRA_SLICE] = np.asarray(nu_dot, dtype=float).reshape(6)
+        # Feature forms (module features): y = K buf[7:], |nu_p|, out = Y [|nu_p|, 1, z]
+        y = kernel.dot(buf[features.LIN_START:])
+        np.absolute(y[-6:], buf[features.ABS_SLICE])
+        values = y[:-6].reshape(len(COMPONENT_NAMES), 6, features.U_SIZE).dot(
+            buf[:features.U_SIZE])
         components = dict(zip(COMPONENT_NAMES, values))
         # Superposition of the component wrenches (all about the origin)
-        total = values[0] + values[1] + values[2] + values[3] + values[4] + values[5]
+        total = np.add.reduce(values)
         return WrenchComponents(components=components, total=total)
 
     def dynamics_wrench(self, nu, rotation, fraction: float, current_world=None) -> np.ndarray:

@@ -1,0 +1,110 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+An exact CDR codec for the two fixed message layouts replay needs, without rosbags.
+
+ROS 2 serialises with XCDR1 / plain CDR (OMG DDS-XTypes 1.3 sec. 7.4.1; the rosbags
+``serialize_cdr``): a 4-byte encapsulation header ``00 01 00 00`` (little endian),
+then the fields in declaration order, each aligned to its own size counted from the
+end of the header; a string is a uint32 length including the terminating NUL, the
+UTF-8 bytes and the NUL.  Padding bytes are zero.  The layouts::
+
+    geometry_msgs/msg/WrenchStamped:  int32 sec, uint32 nanosec, string frame_id,
+        (align 8) float64 force.x y z, torque.x y z
+    nav_msgs/msg/Odometry:  int32 sec, uint32 nanosec, string frame_id,
+        (align 4) string child_frame_id, (align 8) float64 position.x y z,
+        orientation.x y z w, covariance[36], twist.linear.x y z, angular.x y z,
+        covariance[36]
+
+:func:`encode_wrench_stamped` returns exactly the bytes of rosbags'
+``serialize_cdr`` and :func:`decode_odometry` the fields of ``deserialize_cdr``
+(tested byte for byte, including odd-length frame ids).  Big-endian input is
+reported as unsupported (None) so the caller can fall back to rosbags.
+"""
+
+import functools
+import struct
+from typing import Optional, Sequence, Tuple
+
+_HEADER = b'\x00\x01\x00\x00'
+_STAMP = struct.Struct('<iI')
+_UINT32 = struct.Struct('<I')
+_SIX_DOUBLES = struct.Struct('<6d')
+_POSE = struct.Struct('<7d')
+_TWIST = struct.Struct('<6d')
+#: Bytes of the float64 block of an Odometry after the child frame id (85 doubles).
+_ODOMETRY_DOUBLES = 8 * (7 + 36 + 6 + 36)
+#: Zero padding of 0..8 bytes (NUL plus alignment).
+_PAD = [b'\x00' * i for i in range(9)]
+
+
+def _string(value: str, pos: int, align: int) -> Tuple[bytes, int]:
+    """Return the CDR bytes of ``value`` at offset ``pos`` and the offset after it, aligned."""
+    data = value.encode()
+    # CDR string: uint32 length (with the NUL), bytes, NUL
+    end = pos + 4 + len(data) + 1
+    pad = -end % align
+    return _UINT32.pack(len(data) + 1) + data + _PAD[1 + pad], end + pad
+
+
+@functools.lru_cache(maxsize=256)
+def _wrench_frame(frame_id: str) -> bytes:
+    """Return the frame id of a WrenchStamped as CDR (at offset 8, padded to 8)."""
+    return _string(frame_id, 8, 8)[0]
+
+
+def encode_wrench_stamped(sec: int, nanosec: int, frame_id: str,
+                          wrench: Sequence[float]) -> bytes:
+    """Return the CDR bytes of a geometry_msgs/WrenchStamped ([Fx Fy Fz Tx Ty Tz])."""
+    # Header stamp, frame id (padded so the doubles start 8-aligned), 6 float64
+    return b''.join((_HEADER, _STAMP.pack(sec, nanosec), _wrench_frame(frame_id),
+                     _SIX_DOUBLES.pack(*wrench)))
+
+
+def _read_string(raw, pos: int) -> Tuple[str, int]:
+    """Return (string, offset after its NUL) of the CDR string at ``pos`` (payload offset)."""
+    (length,) = _UINT32.unpack_from(raw, 4 + pos)
+    start = 4 + pos + 4
+    if length < 1 or start + length > len(raw) or raw[start + length - 1] != 0:
+        raise ValueError('malformed CDR string at offset %d' % pos)
+    return bytes(raw[start:start + length - 1]).decode(), pos + 4 + length
+
+
+OdometryFields = Tuple[int, int, str, str, Tuple[float, ...], Tuple[float, ...],
+                       Tuple[float, ...]]
+
+
+def decode_odometry(raw) -> Optional[OdometryFields]:
+    """
+    Return (sec, nanosec, frame_id, child_frame_id, position, orientation xyzw, twist).
+
+    ``twist`` is [linear x y z, angular x y z].  None for big-endian CDR (use rosbags);
+    ValueError for a truncated or malformed message.
+    """
+    if len(raw) < 12 or raw[0] != 0 or raw[1] != 1:
+        if len(raw) >= 2 and raw[0] == 0 and raw[1] == 0:
+            return None
+        raise ValueError('not a little-endian CDR message')
+    sec, nanosec = _STAMP.unpack_from(raw, 4)
+    frame_id, pos = _read_string(raw, 8)
+    pos += -pos % 4
+    child, pos = _read_string(raw, pos)
+    pos += -pos % 8
+    if 4 + pos + _ODOMETRY_DOUBLES > len(raw):
+        raise ValueError('truncated nav_msgs/Odometry')
+    pose = _POSE.unpack_from(raw, 4 + pos)
+    # Skip the pose covariance (36 float64)
+    twist = _TWIST.unpack_from(raw, 4 + pos + 8 * (7 + 36))
+    return sec, nanosec, frame_id, child, pose[:3], pose[3:], twist

@@ -94,12 +94,27 @@ def test_simulate_is_byte_identical_across_runs(body, tmp_path):
     assert outs[0] == outs[1]
 
 
+def test_cli_round_trip_simulate_bag_then_replay_simulate(body, tmp_path):
+    prof = tmp_path / 'profile.csv'
+    prof.write_text('t,fx,fy,fz,tx,ty,tz\n0,60,5,-3,0,0,2\n4,10,-8,0,0.5,0,-1\n'
+                    '9,0,0,0,0,0,0\n')
+    run_cli('simulate', body, '--duration', 12, '--dt', 0.02, '--thrust-profile', prof,
+            '--initial-position', 0, 0, -15, '--out', tmp_path / 'rec.mcap')
+    proc = run_cli('replay', tmp_path / 'rec.mcap', '--vehicle', body, '--simulate',
+                   '--out', tmp_path / 'pred')
+    rms = float(proc.stdout.split('RMS position error ')[1].split()[0])
+    assert rms < 1e-9, proc.stdout
+    from uwv_hydro.rosbag_io import bag_topics
+    assert set(bag_topics(tmp_path / 'pred')) == {'/odometry', '/predicted/odometry'}
+
+
 def test_simulate_writes_a_readable_bag(body, tmp_path):
     from uwv_hydro.rosbag_io import bag_topics, odometry_arrays, read_messages
     out = tmp_path / 'traj_bag'
     run_cli('simulate', body, '--duration', 1, '--thrust', 10, 0, 0, 0, 0, 0, '--out', out)
     assert bag_topics(out) == {'/odometry': 'nav_msgs/msg/Odometry',
-                               '/tf': 'tf2_msgs/msg/TFMessage'}
+                               '/tf': 'tf2_msgs/msg/TFMessage',
+                               '/thrust': 'geometry_msgs/msg/WrenchStamped'}
     msgs = [m for _, _, m in read_messages(out, ['/odometry'])]
     assert len(msgs) == 101
     assert msgs[-1].header.frame_id == 'odom' and msgs[-1].child_frame_id == 'base_link'

@@ -95,14 +95,24 @@ def read_csv(path) -> Trajectory:
 
 
 def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
-              base_frame: str = 'base_link', odometry_topic: str = '/odometry') -> None:
-    """Write nav_msgs/Odometry on ``odometry_topic`` plus /tf, stamped with t."""
-    from uwv_hydro.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF
+              base_frame: str = 'base_link', odometry_topic: str = '/odometry',
+              thrust: Optional[Callable[[float], np.ndarray]] = None,
+              thrust_topic: str = '/thrust') -> None:
+    """
+    Write nav_msgs/Odometry on ``odometry_topic`` plus /tf, stamped with t.
+
+    With ``thrust``, the body wrench applied from each sample on is recorded too, as
+    geometry_msgs/WrenchStamped in the base frame on ``thrust_topic`` (what a thruster
+    driver would publish), so ``replay --simulate`` can re-run the manoeuvre.
+    """
+    from uwv_hydro.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, WRENCH
     factory = MessageFactory()
     with BagWriter(path, store=factory.store) as bag:
         for t, p, q, v in zip(trajectory.t, trajectory.position, trajectory.quaternion,
                               trajectory.twist):
             ns = int(round(t * 1e9))
+            if thrust is not None:
+                bag.write(thrust_topic, WRENCH, ns, factory.wrench(ns, base_frame, thrust(t)))
             bag.write(odometry_topic, ODOMETRY, ns,
                       factory.odometry(ns, odom_frame, base_frame, p, q, v))
             bag.write('/tf', TF, ns, factory.tf(ns, odom_frame, base_frame, p, q))

@@ -17,7 +17,8 @@
 
 Writes a CSV (header ``t,x,y,z,qw,qx,qy,qz,u,v,w,p,q,r``, one row per step) or, for an
 ``--out`` ending in ``.mcap`` or naming a directory, a rosbag2 with nav_msgs/Odometry on
-``/odometry`` and /tf.  Deterministic: the same input gives byte-identical output.
+``/odometry``, /tf and, when thrust is given, the applied wrench on ``/thrust``.
+Deterministic: the same input gives byte-identical output.
 """
 
 import pathlib
@@ -91,7 +92,7 @@ def run(args) -> int:
     if out.suffix == '.csv':
         write_csv(traj, out)
     else:
-        write_bag(traj, out, base_frame=params.base_frame)
+        write_bag(traj, out, base_frame=params.base_frame, thrust=thrust)
     if args.plot:
         from uwv_hydro.plotting import plot_trajectory
         plot_trajectory(traj, args.plot, title='%s: simulate' % params.name)

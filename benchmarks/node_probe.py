@@ -1,0 +1,163 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Measure the running node from a separate process, over DDS (``make bench``: node figures).
+
+The node runs in simulate mode on the default vehicle at ``rate_hz``.  This process:
+
+* subscribes to ``odometry``: achieved rate = messages / time; period jitter = the
+  p99 of |inter-arrival time - nominal period| at this subscriber (wall clock);
+* publishes a sway thrust of +-F on ``thrust`` (base frame), flipping its sign every
+  50 ms: thrust -> odometry latency = time from publishing a flip to receiving the first
+  odometry whose sway acceleration (difference of consecutive twists over their stamps)
+  has the new sign.  It includes DDS transport both ways, the wait for the node's next
+  cycle, one integration step and the publish.
+"""
+
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+FLIP_S = 0.05
+FORCE = 2000.0
+
+
+def measure_node(rate_hz: float = 1000.0, duration: float = 10.0):
+    """Return benchmark records [(name, value, unit, extra), ...] for the node."""
+    import rclpy
+    from diagnostic_msgs.msg import DiagnosticArray
+    from geometry_msgs.msg import WrenchStamped
+    from nav_msgs.msg import Odometry
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.node import Node
+    from uwv_hydro.node.launch_command import build_command, default_path, expand_vehicle
+
+    domain = 120 + os.getpid() % 80
+    env = dict(os.environ, ROS_DOMAIN_ID=str(domain),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    work = tempfile.mkdtemp(prefix='uwv_bench_')
+    params = pathlib.Path(work) / 'p.yaml'
+    params.write_text('/**:\n  ros__parameters:\n    initial_position: [0.0, 0.0, -10.0]\n'
+                      '    publish_markers: false\n')
+    argv = build_command(expand_vehicle(default_path('vehicle')), rate_hz=rate_hz,
+                         params_file=str(params),
+                         description_file=str(pathlib.Path(work) / 'd.yaml'))
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=domain)
+    odom = []   # (receive time, stamp s, sway velocity)
+    diags = []
+    flips = []  # (publish time, sign)
+    try:
+        node = Node('uwv_bench_probe', context=context)
+
+        def on_odom(msg):
+            stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+            odom.append((time.perf_counter(), stamp, msg.twist.twist.linear.y))
+
+        node.create_subscription(Odometry, 'odometry', on_odom, 1000)
+        node.create_subscription(DiagnosticArray, '/diagnostics', diags.append, 10)
+        pub = node.create_publisher(WrenchStamped, 'thrust', 10)
+        executor = SingleThreadedExecutor(context=context)
+        executor.add_node(node)
+        deadline = time.monotonic() + 60.0
+        while not odom and time.monotonic() < deadline:
+            executor.spin_once(timeout_sec=0.05)
+        if not odom:
+            raise RuntimeError('the node published no odometry within 60 s')
+        wrench = WrenchStamped()
+        wrench.header.frame_id = 'base_link'
+        sign = 1.0
+        settle = time.monotonic() + 1.0
+        while time.monotonic() < settle:
+            executor.spin_once(timeout_sec=0.001)
+        del odom[:]
+        end = time.perf_counter() + duration
+        next_flip = time.perf_counter()
+        while time.perf_counter() < end:
+            now = time.perf_counter()
+            if now >= next_flip:
+                sign = -sign
+                wrench.wrench.force.y = sign * FORCE
+                pub.publish(wrench)
+                flips.append((time.perf_counter(), sign))
+                next_flip = now + FLIP_S
+            executor.spin_once(timeout_sec=0.0005)
+        tail = time.monotonic() + 1.5  # one more diagnostics report
+        while time.monotonic() < tail:
+            executor.spin_once(timeout_sec=0.01)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        context.try_shutdown()
+    return _figures(rate_hz, duration, odom, flips, diags)
+
+
+def _figures(rate_hz, duration, odom, flips, diags):
+    arr = np.array(odom)
+    arr = arr[arr[:, 0] <= arr[0, 0] + duration]
+    recv, stamps, sway = arr[:, 0], arr[:, 1], arr[:, 2]
+    period = 1.0 / rate_hz
+    inter = np.diff(recv)
+    achieved = (len(recv) - 1) / (recv[-1] - recv[0])
+    jitter = np.abs(inter - period) * 1e3
+    # sway acceleration between consecutive odometry messages (node stamps)
+    dt = np.diff(stamps)
+    ok = dt > 0
+    accel = np.zeros(len(dt))
+    accel[ok] = np.diff(sway)[ok] / dt[ok]
+    latencies = []
+    for (t_pub, sign), nxt in zip(flips, flips[1:] + [(np.inf, 0)]):
+        idx = np.nonzero((recv[1:] > t_pub) & (recv[1:] < nxt[0]) & (np.sign(accel) == sign))[0]
+        if len(idx):
+            latencies.append((recv[1:][idx[0]] - t_pub) * 1e3)
+    lat = np.array(latencies) if latencies else np.array([np.nan])
+    loop = {}
+    for msg in diags[-1:]:
+        for status in msg.status:
+            if 'update loop' in status.name:
+                loop = {kv.key: kv.value for kv in status.values}
+    extra = {'requested_hz': rate_hz, 'messages': int(len(recv)), 'seconds': duration}
+    return [
+        ('node_rate_hz', float(achieved), 'Hz', extra),
+        ('node_rate_error_pct', float(abs(achieved - rate_hz) / rate_hz * 100), '%', {}),
+        ('node_period_jitter_p99_ms', float(np.percentile(jitter, 99)), 'ms',
+         {'p50': float(np.percentile(jitter, 50)), 'max': float(jitter.max())}),
+        ('thrust_to_odometry_latency_p99_ms', float(np.percentile(lat, 99)), 'ms',
+         {'p50': float(np.percentile(lat, 50)), 'flips': len(flips),
+          'measured': len(latencies)}),
+        ('node_loop', float(loop.get('overruns', 'nan')), 'overruns',
+         {k: loop[k] for k in loop if k in ('ticks', 'late_ticks', 'dropped_steps',
+                                             'max_update_ms', 'rate_hz')}),
+    ]
+
+
+if __name__ == '__main__':
+    rate = float(sys.argv[1]) if len(sys.argv) > 1 else 1000.0
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
+    for rec in measure_node(rate, seconds):
+        print(rec)

@@ -39,6 +39,7 @@ import numpy as np
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FLIP_S = 0.05
 FORCE = 2000.0
+LOOP_KEYS = ('ticks', 'late_ticks', 'dropped_steps', 'max_update_ms', 'rate_hz')
 
 
 def measure_node(rate_hz: float = 1000.0, duration: float = 10.0):
@@ -151,8 +152,7 @@ def _figures(rate_hz, duration, odom, flips, diags):
          {'p50': float(np.percentile(lat, 50)), 'flips': len(flips),
           'measured': len(latencies)}),
         ('node_loop', float(loop.get('overruns', 'nan')), 'overruns',
-         {k: loop[k] for k in loop if k in ('ticks', 'late_ticks', 'dropped_steps',
-                                             'max_update_ms', 'rate_hz')}),
+         {k: loop[k] for k in LOOP_KEYS if k in loop}),
     ]
 
 

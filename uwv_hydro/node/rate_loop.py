@@ -1,0 +1,97 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+A precisely paced wall-clock loop thread for high cycle rates.
+
+rclpy's executor spends a few hundred microseconds of CPU per timer tick, which is most
+of a 1 kHz budget and makes the period jitter depend on everything else the executor
+does.  For wall-clock operation (hardware in the loop) the node can instead run its
+cycle on this thread: deadlines are absolute (k * period from the start, so no drift),
+the thread sleeps until shortly before each deadline and spins the last
+``spin_tail`` seconds, and a late cycle is not repeated in a burst — the caller's cycle
+catches up on the missed integration steps itself.  Subscriptions, services and
+parameters stay on the executor; the caller guards shared state with a lock.
+
+Under sim time (``use_sim_time``) the node uses an ordinary node-clock timer instead, so
+/clock drives it.
+"""
+
+import threading
+import time
+from typing import Callable, Optional
+
+
+class RateLoop:
+    """Call ``cycle()`` every ``period`` seconds of monotonic time on its own thread."""
+
+    def __init__(self, period: float, cycle: Callable[[], None],
+                 on_error: Optional[Callable[[BaseException], None]] = None,
+                 spin_tail: float = 150e-6, name: str = 'uwv_hydro_rate_loop'):
+        if not period > 0:
+            raise ValueError('period must be > 0')
+        self.period = float(period)
+        self.cycle = cycle
+        self.on_error = on_error
+        self.spin_tail = min(float(spin_tail), self.period / 2)
+        self.cycles = 0
+        #: Cycles that started more than one period after their deadline.
+        self.late = 0
+        #: Deadlines skipped because a cycle ran past them.
+        self.skipped = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+
+    def start(self) -> None:
+        """Start the thread."""
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Ask the thread to stop and wait for it."""
+        self._stop.set()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout)
+
+    @property
+    def running(self) -> bool:
+        """Return whether the thread is alive."""
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        clock = time.perf_counter
+        start = clock()
+        k = 0
+        while not self._stop.is_set():
+            k += 1
+            deadline = start + k * self.period
+            delay = deadline - clock()
+            if delay > self.spin_tail:
+                # coarse sleep, then spin: time.sleep overshoots by tens of microseconds
+                self._stop.wait(delay - self.spin_tail)
+            while clock() < deadline and not self._stop.is_set():
+                pass
+            if self._stop.is_set():
+                break
+            lateness = clock() - deadline
+            if lateness > self.period:
+                self.late += 1
+                missed = int(lateness / self.period)
+                self.skipped += missed
+                k += missed  # no burst of back-to-back cycles; the cycle catches up itself
+            try:
+                self.cycle()
+            except Exception as exc:  # noqa: B902 - a cycle error must not end the loop
+                if self.on_error is not None:
+                    self.on_error(exc)
+            self.cycles += 1

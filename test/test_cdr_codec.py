@@ -17,7 +17,7 @@
 import numpy as np
 import pytest
 
-from uwv_hydro.cdr_codec import decode_odometry, encode_wrench_stamped
+from uwv_hydro.cdr_codec import decode_odometry, decode_wrench_stamped, encode_wrench_stamped
 from uwv_hydro.rosbag_io import MessageFactory, ODOMETRY, WRENCH
 
 FRAMES = ['', 'a', 'ab', 'abc', 'odom', 'base', 'base_link', 'frame_7ch', 'x' * 8,
@@ -39,6 +39,21 @@ def test_wrench_stamped_bytes_equal_rosbags(factory, frame):
         got = encode_wrench_stamped(stamp // 1_000_000_000, stamp % 1_000_000_000, frame,
                                     [float(v) for v in w])
         assert got == want
+
+
+@pytest.mark.parametrize('frame', FRAMES)
+def test_wrench_stamped_decode_equals_rosbags(factory, frame):
+    rng = np.random.default_rng(5)
+    w = rng.normal(size=6)
+    raw = factory.store.serialize_cdr(factory.wrench(1_234_567_890_123, frame, w), WRENCH)
+    ref = factory.store.deserialize_cdr(raw, WRENCH)
+    sec, nanosec, frame_id, values = decode_wrench_stamped(raw)
+    assert (sec, nanosec, frame_id) == (ref.header.stamp.sec, ref.header.stamp.nanosec,
+                                        ref.header.frame_id)
+    f, t = ref.wrench.force, ref.wrench.torque
+    assert values == (f.x, f.y, f.z, t.x, t.y, t.z)
+    with pytest.raises(ValueError):
+        decode_wrench_stamped(bytes(raw)[:-8])
 
 
 @pytest.mark.parametrize('frame', FRAMES)

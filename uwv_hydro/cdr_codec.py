@@ -86,6 +86,24 @@ OdometryFields = Tuple[int, int, str, str, Tuple[float, ...], Tuple[float, ...],
                        Tuple[float, ...]]
 
 
+def decode_wrench_stamped(raw) -> Optional[Tuple[int, int, str, Tuple[float, ...]]]:
+    """
+    Return (sec, nanosec, frame_id, [Fx Fy Fz Tx Ty Tz]) of a WrenchStamped's CDR bytes.
+
+    None for big-endian CDR (use rosbags); ValueError for a truncated message.
+    """
+    if len(raw) < 12 or raw[0] != 0 or raw[1] != 1:
+        if len(raw) >= 2 and raw[0] == 0 and raw[1] == 0:
+            return None
+        raise ValueError('not a little-endian CDR message')
+    sec, nanosec = _STAMP.unpack_from(raw, 4)
+    frame_id, pos = _read_string(raw, 8)
+    pos += -pos % 8
+    if 4 + pos + 48 > len(raw):
+        raise ValueError('truncated geometry_msgs/WrenchStamped')
+    return sec, nanosec, frame_id, _SIX_DOUBLES.unpack_from(raw, 4 + pos)
+
+
 def decode_odometry(raw) -> Optional[OdometryFields]:
     """
     Return (sec, nanosec, frame_id, child_frame_id, position, orientation xyzw, twist).

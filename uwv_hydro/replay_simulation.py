@@ -28,12 +28,13 @@ from typing import Dict, Optional, Sequence
 
 import numpy as np
 
+from uwv_hydro.cdr_codec import decode_odometry, decode_wrench_stamped
 from uwv_hydro.offline_simulation import Trajectory
-from uwv_hydro.physics.dynamics import Simulator, State
+from uwv_hydro.physics.dynamics import Simulator
 from uwv_hydro.progress import Progress
 from uwv_hydro.rosbag_io import (BagWriter, message_count, MessageFactory, ODOMETRY,
-                                 odometry_arrays, read_messages, stamp_to_ns, WRENCH,
-                                 wrench_array)
+                                 odometry_arrays, read_raw_messages, stamp_to_ns, typestore,
+                                 WRENCH, wrench_array)
 from uwv_hydro.thrust_mux import FrameResolver
 from uwv_hydro.vehicle_params import VehicleParams
 
@@ -53,6 +54,26 @@ class SimulationReplay:
 def _trajectory(rows):
     a = np.array(rows, float).reshape(-1, 14)
     return Trajectory(a[:, 0], a[:, 1:4], a[:, 4:8], a[:, 8:14])
+
+
+def _wrench(raw, store):
+    """Return (stamp ns, frame id, wrench) of WrenchStamped CDR bytes."""
+    fields = decode_wrench_stamped(raw)
+    if fields is None:  # big-endian: the generic decoder
+        msg = store.deserialize_cdr(raw, WRENCH)
+        return stamp_to_ns(msg.header.stamp), msg.header.frame_id, wrench_array(msg)
+    sec, nanosec, frame, values = fields
+    return sec * 1_000_000_000 + nanosec, frame, np.array(values)
+
+
+def _odometry(raw, store):
+    """Return (stamp ns, position, quaternion wxyz, twist) of Odometry CDR bytes."""
+    fields = decode_odometry(raw)
+    if fields is None:
+        msg = store.deserialize_cdr(raw, ODOMETRY)
+        return (stamp_to_ns(msg.header.stamp),) + tuple(odometry_arrays(msg))
+    sec, nanosec, _, _, position, (qx, qy, qz, qw), twist = fields
+    return sec * 1_000_000_000 + nanosec, position, (qw, qx, qy, qz), twist
 
 
 def _held(history, t):
@@ -79,30 +100,29 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
     state = None
     t_prev = None
     recorded_rows, predicted_rows = [], []
+    store = typestore()
     current = None if current_world is None else np.asarray(current_world, float)
     topics = [odometry_topic] + list(thrust_topics)
     types = {odometry_topic: ODOMETRY}
     types.update({t: WRENCH for t in thrust_topics})
     bar = Progress(message_count(in_bag, topics) if progress else 0, 'replay --simulate')
     bar.enabled = bar.enabled and progress
-    for topic, bag_ns, msg in read_messages(in_bag, topics, expected_types=types):
+    for topic, bag_ns, raw, msgtype in read_raw_messages(in_bag, topics, expected_types=types):
         bar.update()
         if topic != odometry_topic:
-            w = wrench_array(msg)
-            frame = msg.header.frame_id
+            stamp_ns, frame, w = _wrench(raw, store)
             w_base = frames.to_base(frame, w) if np.all(np.isfinite(w)) else None
             if w_base is None:
                 dropped += 1
                 continue
-            stamp = stamp_to_ns(msg.header.stamp) or bag_ns
-            latest.setdefault(topic, []).append((stamp * 1e-9, w_base))
+            latest.setdefault(topic, []).append(((stamp_ns or bag_ns) * 1e-9, w_base))
             continue
-        position, quat, twist = odometry_arrays(msg)
-        t = stamp_to_ns(msg.header.stamp) * 1e-9
+        stamp_ns, position, quat, twist = _odometry(raw, store)
+        t = stamp_ns * 1e-9
         recorded_rows.append([t, *position, *quat, *twist])
         if state is None:
-            state = State(position=position, quaternion=quat / np.linalg.norm(quat),
-                          twist=twist)
+            quat = np.asarray(quat) / np.linalg.norm(quat)
+            state = [*position, *quat, *twist]
         elif t > t_prev:
             tau = np.zeros(6)
             for history in latest.values():
@@ -113,9 +133,9 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
             sim = simulators.get(key)
             if sim is None:
                 sim = simulators[key] = Simulator(params, dt=key * 1e-9, substeps=substeps)
-            state = sim.step(state, tau, current)
+            state = sim.step_flat(state, tau, current)
         t_prev = t
-        predicted_rows.append([t, *state.position, *state.quaternion, *state.twist])
+        predicted_rows.append([t, *state])
     bar.close()
     if not recorded_rows:
         from uwv_hydro.rosbag_io import BagError

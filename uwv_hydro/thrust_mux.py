@@ -30,16 +30,19 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.physics.rotation import cross, quat_to_matrix
 
 
 def transform_wrench(wrench, translation, rotation_wxyz) -> np.ndarray:
     """Return ``wrench`` (about and in a frame at (t, R) in the base) in the base frame."""
-    w = np.asarray(wrench, dtype=float)
     r = quat_to_matrix(np.asarray(rotation_wxyz, dtype=float))
-    force = r @ w[:3]
+    return _move_wrench(np.asarray(wrench, dtype=float), np.asarray(translation, float), r)
+
+
+def _move_wrench(w: np.ndarray, translation: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+    force = rotation @ w[:3]
     # Moving a wrench: T_b = R T + t x F_b
-    torque = r @ w[3:] + np.cross(np.asarray(translation, dtype=float), force)
+    torque = rotation @ w[3:] + cross(translation, force)
     return np.concatenate((force, torque))
 
 
@@ -50,6 +53,7 @@ class FrameResolver:
         self._params = params
         self._prefix = frame_prefix
         self._cache: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
+        self._matrices: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
 
     def strip(self, frame_id: str) -> str:
         """Return ``frame_id`` without the frame prefix (and a leading '/')."""
@@ -70,8 +74,15 @@ class FrameResolver:
 
     def to_base(self, frame_id: str, wrench) -> Optional[np.ndarray]:
         """Return ``wrench`` given in ``frame_id`` as a base-frame wrench, None if unknown."""
-        pose = self.lookup(frame_id)
-        return None if pose is None else transform_wrench(wrench, pose[0], pose[1])
+        frame = self.strip(frame_id)
+        cached = self._matrices.get(frame)
+        if cached is None:
+            pose = self.lookup(frame_id)
+            if pose is None:
+                return None
+            cached = self._matrices[frame] = (np.asarray(pose[0], float),
+                                              quat_to_matrix(np.asarray(pose[1], float)))
+        return _move_wrench(np.asarray(wrench, dtype=float), cached[0], cached[1])
 
 
 @dataclass

@@ -146,12 +146,13 @@ def bench_replay(results, seconds):
     with tempfile.TemporaryDirectory() as tmp:
         bag = pathlib.Path(tmp) / 'in'
         write_bag(traj, bag)
-        t0 = time.perf_counter()
-        res = replay_wrench(bag, params, out_bag=pathlib.Path(tmp) / 'out',
-                            added_mass='lagged', progress=False)
-        wall = time.perf_counter() - t0
-    emit(results, 'replay_rtf', seconds / wall, 'x', simulated_s=seconds, wall_s=wall,
-         messages=len(res.stamps_ns))
+        for name, components in (('replay_rtf', False), ('replay_components_rtf', True)):
+            t0 = time.perf_counter()
+            res = replay_wrench(bag, params, out_bag=pathlib.Path(tmp) / name,
+                                added_mass='lagged', progress=False, components=components)
+            wall = time.perf_counter() - t0
+            emit(results, name, seconds / wall, 'x', simulated_s=seconds, wall_s=wall,
+                 messages=len(res.stamps_ns), outputs_per_message=8 if components else 2)
 
 
 def bench_batch(results, n_vehicles, steps):

@@ -181,7 +181,7 @@ def test_replay_wrench_equals_the_core_model_per_message(body, tmp_path):
     params = load(body)
     traj = _record_bag(params, tmp_path / 'rec', duration=5.0)
     run_cli('replay', tmp_path / 'rec', '--vehicle', body, '--out', tmp_path / 'out',
-            '--current', 0.2, -0.1, 0)
+            '--current', 0.2, -0.1, 0, '--components')
     model = HydroModel(params)
     got = {}
     wanted = ['/hydro/wrench', '/hydro/wrench_world', '/hydro/components/weight']
@@ -198,6 +198,10 @@ def test_replay_wrench_equals_the_core_model_per_message(body, tmp_path):
         np.testing.assert_allclose(got['/hydro/wrench_world'][k][:3], rot @ expected[:3],
                                    atol=1e-9)
         assert not np.any(got['/hydro/components/weight'][k])
+    plain = tmp_path / 'plain'
+    run_cli('replay', tmp_path / 'rec', '--vehicle', body, '--out', plain)
+    from uwv_hydro.rosbag_io import bag_topics
+    assert set(bag_topics(plain)) == {'/hydro/wrench', '/hydro/wrench_world'}
 
 
 def test_replay_lagged_added_mass_recovers_a_constant_acceleration(body, tmp_path):

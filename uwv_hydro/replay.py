@@ -75,12 +75,15 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
                   odometry_topic: str = '/odometry', added_mass: str = 'implicit',
                   apply_weight: bool = False, acceleration_alpha: Optional[float] = None,
                   current_world: Optional[Sequence[float]] = None, namespace: str = '',
-                  world_frame: Optional[str] = None, progress: bool = True) -> ReplayResult:
+                  world_frame: Optional[str] = None, progress: bool = True,
+                  components: bool = False) -> ReplayResult:
     """
     Compute the wrench-mode outputs for every odometry message of ``in_bag``.
 
     Messages with non-finite fields are skipped and counted, as the node drops them.
-    When ``out_bag`` is given the outputs are written there.
+    When ``out_bag`` is given the outputs are written there: the wrench and the world
+    wrench, plus one topic per component when ``components`` is true (the node's
+    ``publish_components``).  The returned result always holds the components.
     """
     mode = WrenchMode(params, added_mass=added_mass, apply_weight=apply_weight,
                       acceleration_alpha=acceleration_alpha)
@@ -113,13 +116,15 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
                 result.components[name].append(wc.components[name])
             if writer is None:
                 continue
-            body_frame = child_frame_id or params.base_frame
+            body_frame = params.base_frame  # as the node stamps its body-frame wrench
             world = world_frame or frame_id or 'odom'
             out_sec, out_nanosec = stamp // 1_000_000_000, stamp % 1_000_000_000
             writer.queue_raw(topics['wrench'], WRENCH, bag_ns, encode_wrench_stamped(
                 out_sec, out_nanosec, body_frame, wc.total.tolist()))
             writer.queue_raw(topics['wrench_world'], WRENCH, bag_ns, encode_wrench_stamped(
                 out_sec, out_nanosec, world, world_wrench(wc.total, quat).tolist()))
+            if not components:
+                continue
             for name in COMPONENT_NAMES:
                 writer.queue_raw(topics[name], WRENCH, bag_ns, encode_wrench_stamped(
                     out_sec, out_nanosec, body_frame, wc.components[name].tolist()))

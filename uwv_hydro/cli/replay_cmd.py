@@ -42,6 +42,8 @@ def add_parser(sub):
     p.add_argument('--acceleration-alpha', type=float, default=None)
     p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'))
     p.add_argument('--namespace', default='', help='node namespace of the output topics')
+    p.add_argument('--components', action='store_true',
+                   help="also write hydro/components/<name> (the node's publish_components)")
     p.add_argument('--simulate', action='store_true',
                    help='drive the simulate mode from the recorded thrust instead')
     p.add_argument('--substeps', type=int, default=1)
@@ -80,7 +82,7 @@ def run(args) -> int:
                         odometry_topic=args.odometry_topic, added_mass=args.added_mass,
                         apply_weight=args.apply_weight,
                         acceleration_alpha=args.acceleration_alpha, current_world=current,
-                        namespace=args.namespace)
+                        namespace=args.namespace, components=args.components)
     elapsed = time.perf_counter() - start
     n = len(res.stamps_ns)
     span = (res.stamps_ns[-1] - res.stamps_ns[0]) * 1e-9 if n > 1 else 0.0

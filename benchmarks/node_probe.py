@@ -28,7 +28,6 @@ The node runs in simulate mode on the default vehicle at ``rate_hz``.  This proc
 
 import os
 import pathlib
-import signal
 import subprocess
 import sys
 import tempfile
@@ -50,7 +49,8 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0):
     from nav_msgs.msg import Odometry
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.node import Node
-    from uwv_hydro.node.launch_command import build_command, default_path, expand_vehicle
+    from uwv_hydro.node.launch_command import (build_command, default_path, expand_vehicle,
+                                               stop_node)
 
     domain = 120 + os.getpid() % 80
     env = dict(os.environ, ROS_DOMAIN_ID=str(domain),
@@ -108,12 +108,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0):
         while time.monotonic() < tail:
             executor.spin_once(timeout_sec=0.01)
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_node(proc)
         context.try_shutdown()
     return _figures(rate_hz, duration, odom, flips, diags)
 

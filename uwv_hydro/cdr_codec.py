@@ -86,18 +86,28 @@ OdometryFields = Tuple[int, int, str, str, Tuple[float, ...], Tuple[float, ...],
                        Tuple[float, ...]]
 
 
-def decode_wrench_stamped(raw) -> Optional[Tuple[int, int, str, Tuple[float, ...]]]:
-    """
-    Return (sec, nanosec, frame_id, [Fx Fy Fz Tx Ty Tz]) of a WrenchStamped's CDR bytes.
-
-    None for big-endian CDR (use rosbags); ValueError for a truncated message.
-    """
+def _read_header(raw) -> Optional[Tuple[int, int, str, int]]:
+    """Return (sec, nanosec, frame_id, offset after it) of a std_msgs/Header at the start."""
+    # CDR encapsulation: 00 01 = little endian, 00 00 = big endian (not handled here)
     if len(raw) < 12 or raw[0] != 0 or raw[1] != 1:
         if len(raw) >= 2 and raw[0] == 0 and raw[1] == 0:
             return None
         raise ValueError('not a little-endian CDR message')
     sec, nanosec = _STAMP.unpack_from(raw, 4)
     frame_id, pos = _read_string(raw, 8)
+    return sec, nanosec, frame_id, pos
+
+
+def decode_wrench_stamped(raw) -> Optional[Tuple[int, int, str, Tuple[float, ...]]]:
+    """
+    Return (sec, nanosec, frame_id, [Fx Fy Fz Tx Ty Tz]) of a WrenchStamped's CDR bytes.
+
+    None for big-endian CDR (use rosbags); ValueError for a truncated message.
+    """
+    header = _read_header(raw)
+    if header is None:
+        return None
+    sec, nanosec, frame_id, pos = header
     pos += -pos % 8
     if 4 + pos + 48 > len(raw):
         raise ValueError('truncated geometry_msgs/WrenchStamped')
@@ -111,12 +121,10 @@ def decode_odometry(raw) -> Optional[OdometryFields]:
     ``twist`` is [linear x y z, angular x y z].  None for big-endian CDR (use rosbags);
     ValueError for a truncated or malformed message.
     """
-    if len(raw) < 12 or raw[0] != 0 or raw[1] != 1:
-        if len(raw) >= 2 and raw[0] == 0 and raw[1] == 0:
-            return None
-        raise ValueError('not a little-endian CDR message')
-    sec, nanosec = _STAMP.unpack_from(raw, 4)
-    frame_id, pos = _read_string(raw, 8)
+    header = _read_header(raw)
+    if header is None:
+        return None
+    sec, nanosec, frame_id, pos = header
     pos += -pos % 4
     child, pos = _read_string(raw, pos)
     pos += -pos % 8

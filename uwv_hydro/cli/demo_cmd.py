@@ -147,7 +147,7 @@ def _run_node(args, urdf, params, env, work, domain, topics, thrusters, hold, tu
               expected, half_width) -> int:
     """Start the node, drive it, stop it, summarise; return the exit status."""
     import yaml
-    from uwv_hydro.node.launch_command import build_command
+    from uwv_hydro.node.launch_command import build_command, stop_node
     demo_params = work / 'demo_params.yaml'
     demo_params.write_text(yaml.safe_dump({'/**': {'ros__parameters': {
         'thrust_topics': topics, 'initial_position': [0.0, 0.0, -float(args.depth)],
@@ -162,13 +162,7 @@ def _run_node(args, urdf, params, env, work, domain, topics, thrusters, hold, tu
     try:
         rows = _drive(proc, domain, topics, thrusters, params, hold, turn, args.duration)
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop_node(proc)
     failed = proc.returncode not in (0, -signal.SIGINT)
     if failed:
         print('demo: the node failed (exit %s); log %s:\n%s' % (

@@ -36,6 +36,8 @@ earlier ones, so the launch arguments override ``params_file`` as in the launch 
 """
 import os
 import pathlib
+import signal
+import subprocess
 import tempfile
 from typing import Dict, List, Optional, Tuple
 
@@ -137,3 +139,19 @@ def build_command(vehicle_urdf: str, mode: str = 'simulate', use_sim_time=False,
              '-p', 'use_sim_time:=' + _bool_text(use_sim_time),
              '-p', 'rate_hz:=' + repr(float(rate_hz))]
     return argv
+
+
+def stop_node(proc, timeout: float = 10.0) -> int:
+    """
+    Stop a node process as ``ros2 launch`` does (SIGINT, then SIGKILL); return its code.
+
+    Does nothing to a process that has already exited.
+    """
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return proc.returncode

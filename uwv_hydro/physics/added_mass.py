@@ -34,23 +34,18 @@ mass is implicit in its mass matrix), it exists for wrench mode and for comparis
 import numpy as np
 
 from uwv_hydro.physics.point_transform import transfer_matrix, transfer_matrix_h
-from uwv_hydro.physics.rotation import cross, skew
+from uwv_hydro.physics.rigid_body import coriolis_matrix
+from uwv_hydro.physics.rotation import cross
 
 
 def added_mass_coriolis_matrix(added_mass, nu) -> np.ndarray:
-    """Return C_A(nu) (Fossen 2011 eq. 6.43) for a 6x6 added-mass matrix."""
-    m = np.asarray(added_mass, dtype=float)
-    nu = np.asarray(nu, dtype=float)
-    # Fossen 2011 eq. 6.44-6.45: a1 = A11 v + A12 w, a2 = A21 v + A22 w
-    a1 = m[:3, :] @ nu
-    a2 = m[3:, :] @ nu
-    s1 = skew(a1)
-    out = np.zeros((6, 6))
-    # Fossen 2011 eq. 6.43: C_A = [[0, -S(a1)], [-S(a1), -S(a2)]]
-    out[:3, 3:] = -s1
-    out[3:, :3] = -s1
-    out[3:, 3:] = -skew(a2)
-    return out
+    """
+    Return C_A(nu) (Fossen 2011 eq. 6.43) for a 6x6 added-mass matrix.
+
+    Eq. 6.43 is eq. 3.56 applied to M_A (a1 = A11 v + A12 w, a2 = A21 v + A22 w,
+    C_A = [[0, -S(a1)], [-S(a1), -S(a2)]]), so the rigid-body function serves both.
+    """
+    return coriolis_matrix(added_mass, nu)
 
 
 def added_mass_coriolis_wrench(added_mass, nu) -> np.ndarray:

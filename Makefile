@@ -4,6 +4,8 @@
 # make demo   - run the main job (see README)
 # make test   - linters + unit + integration tests (real rclpy / Fast DDS)
 # make bench  - benchmarks (figures printed)
+# make soak   - 1 simulated hour of the node at 1 kHz under sim time (SOAK_ARGS, e.g.
+#               SOAK_ARGS='--sim-seconds 600'); RSS, loop overruns, odometry continuity
 # make setup  - only bootstrap the environment (tools/bootstrap)
 RUN := tools/run
 
@@ -23,6 +25,9 @@ demo: setup
 
 bench: setup
 	$(RUN) python benchmarks/run.py $(BENCH_ARGS)
+
+soak: setup
+	$(RUN) python soak/run_soak.py $(SOAK_ARGS)
 
 clean:
 	rm -rf build install log .deps .pytest_cache

@@ -22,7 +22,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 def python_sources():
     """Return the repository's Python files and folders, as strings."""
     paths = [REPO / 'setup.py']
-    for folder in ('uwv_hydro', 'test', 'launch', 'benchmarks', 'tools'):
+    for folder in ('uwv_hydro', 'test', 'launch', 'benchmarks', 'tools', 'soak'):
         if (REPO / folder).is_dir():
             paths.append(REPO / folder)
     return [str(p) for p in paths]

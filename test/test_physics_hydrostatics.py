@@ -102,3 +102,10 @@ def test_down_direction_in_body_frame():
     """Pitched nose-down by 90 degrees (pitch +pi/2 in FLU), world down is body +x."""
     down = down_direction(quat_to_matrix(quat_from_rpy(0.0, math.pi / 2, 0.0)))
     assert np.allclose(down, [1.0, 0.0, 0.0], atol=1e-15)
+
+
+def test_nan_depth_is_a_clear_error_even_with_a_step_transition():
+    for surface in (SurfaceTransition(0.0, 0.0, 1.0, 'dsros'),
+                    SurfaceTransition(0.0, 0.2, 0.5, 'continuous')):
+        with pytest.raises(ValueError, match='depth is not a number'):
+            surface_fraction(float('nan'), surface)

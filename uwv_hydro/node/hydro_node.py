@@ -25,6 +25,15 @@ Modes (parameter ``mode``):
     ``max_catchup_steps``; the rest is dropped and counted), so sim time (/clock)
     drives the simulation exactly and a late wall-clock update catches up.
 
+    Numerical safety (:mod:`uwv_hydro.physics.stability`): at start the node estimates
+    the stiffest mode of the dynamics (linear drag at rest, quadratic drag at 2 m/s,
+    1 rad/s) and raises the RK4 sub-steps so that |lambda| h <= 2.5 (logged; reported
+    as ``rk4_substeps`` in /diagnostics).  Every step is checked against the physical
+    bound on kinetic-energy growth (thrust + hydrostatics + current); a step that
+    breaks it (or goes non-finite) is counted as ``divergences`` and retried once with
+    :data:`RETRY_SUBSTEP_FACTOR` times the sub-steps; if that fails too the last good
+    state is restored (``state_restores``) and the update's remaining steps skipped.
+
 ``wrench``
     Replaces the dsros_hydro Gazebo plugin: from ``odometry`` (pose in
     header.frame_id, twist in the body frame) it publishes the hydro wrench on
@@ -50,6 +59,17 @@ Topics (relative names resolve in the node's namespace)::
     out  /diagnostics              diagnostic_msgs/DiagnosticArray
     srv  ~/reset                   std_srvs/Trigger             re-initialise state/inputs
 
+Bad input (see :mod:`uwv_hydro.node.input_guard`): a message with NaN/inf in any
+float field it carries (odometry pose, twist and both covariances; thrust force and
+torque; the current vector, both halves of current_twist) is dropped as
+``non_finite``; thrust in a frame that is not a fixed frame of the vehicle as
+``unknown_frame``; an odometry quaternion with |q| outside (0.5, 2) (e.g. all zeros)
+as ``bad_quaternion``.  A quaternion inside that range but not of unit length (e.g.
+|q| = 1.3, a sender's rounding or scaling bug) is normalised and used, and counted as
+the event ``normalised_quaternions`` when ||q| - 1| > 1e-3.  Header stamps only order
+an input's messages (``stale_stamp``/``stamp_jump``, see input_guard): a far-future
+stamp is accepted and the next normal stamp counts as a ``stamp_jump`` restart.
+
 Odometry covariance: the diagonals of ``pose_covariance_diagonal`` and
 ``twist_covariance_diagonal`` (default 1e-6: the simulated state is exact, a small
 positive variance keeps estimators well conditioned); off-diagonals are zero.
@@ -73,17 +93,21 @@ from uwv_hydro.node.diagnostics import build_statuses
 from uwv_hydro.node.input_guard import (all_finite, ClockJumpDetector, DropCounter, StampGuard,
                                         Throttle)
 from uwv_hydro.node.markers import MarkerBuilder
-from uwv_hydro.node.parameters import check, declare, describe, PARAMETERS, VEHICLE_PARAMETERS
+from uwv_hydro.node.parameters import (check, declare, describe, PARAMETERS, SPECS,
+                                       VEHICLE_PARAMETERS)
 from uwv_hydro.node.vehicle_source import load_from_parameters
 from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.rotation import quat_from_rpy
+from uwv_hydro.physics.stability import EnergyGuard, stable_substeps, stiffness
 from uwv_hydro.thrust_mux import FrameResolver, ThrustMux, transform_wrench
 from uwv_hydro.vehicle_params import COMPONENT_NAMES
 from uwv_hydro.wrench_mode import world_wrench, WrenchMode
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'uwv_hydro'
+#: Upper bound of the automatic RK4 sub-step count (the substeps parameter's bound).
+PARAMETERS_SUBSTEPS_MAX = int(SPECS['substeps'].bounds[1])
 
 #: QoS of tf2_ros' TransformBroadcaster.
 TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE,
@@ -94,6 +118,10 @@ TF_STATIC_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                            history=HistoryPolicy.KEEP_LAST)
 #: Seconds between two copies of the same throttled warning.
 THROTTLE_S = 2.0
+#: A step that diverged is retried once with this many times the sub-steps.
+RETRY_SUBSTEP_FACTOR = 16
+#: ||q| - 1| above which an accepted odometry quaternion counts as normalised.
+QUATERNION_TOLERANCE = 1e-3
 
 
 class ConfigError(ValueError):
@@ -143,14 +171,15 @@ class HydroNode(Node):
         self.events: Dict[str, int] = {'clock_resets': 0, 'stamp_resets': 0,
                                        'state_restores': 0, 'service_resets': 0,
                                        'dropped_steps': 0, 'non_finite_outputs': 0,
-                                       'update_errors': 0}
+                                       'update_errors': 0, 'divergences': 0,
+                                       'normalised_quaternions': 0}
         self.inputs: Dict[str, InputStats] = {}
+        self._loop = {'ticks': 0, 'overruns': 0, 'late_ticks': 0, 'max_update_s': 0.0}
         self.wrench_mode: Optional[WrenchMode] = None
         self._odom = None
         self._current_param = np.array(cfg['current'], dtype=float)
         self._current_msg: Optional[np.ndarray] = None
         self._components = None
-        self._loop = {'ticks': 0, 'overruns': 0, 'late_ticks': 0, 'max_update_s': 0.0}
         self._overruns_reported = 0
         self._drops_reported = 0
         self._last_tick_ns: Optional[int] = None
@@ -193,8 +222,8 @@ class HydroNode(Node):
         self.odom_pub = None
         self.mux = ThrustMux(cfg['thrust_topics'], cfg['thrust_timeout'])
         if self.mode == 'simulate':
-            self.sim = Simulator(self.vehicle, dt=self.period_ns * 1e-9,
-                                 substeps=cfg['substeps'])
+            self.sim = self._stable_simulator(cfg['substeps'])
+            self.energy_guard = EnergyGuard(self.sim)
             self.odom_pub = self.create_publisher(Odometry, 'odometry', 10)
             if cfg['publish_tf']:
                 self.tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
@@ -243,6 +272,27 @@ class HydroNode(Node):
         self._tf = TransformStamped()
         self._tf.header.frame_id = self.odom_frame
         self._tf.child_frame_id = self.base_frame
+
+    def _stable_simulator(self, requested: int) -> Simulator:
+        """Return the Simulator with enough RK4 sub-steps for the stiffest mode."""
+        dt = self.period_ns * 1e-9
+        probe = Simulator(self.vehicle, dt=dt, substeps=1)
+        lam = stiffness(probe)
+        maximum = PARAMETERS_SUBSTEPS_MAX
+        substeps = stable_substeps(lam, dt, minimum=requested, maximum=maximum)
+        self._loop['rk4_substeps'] = substeps
+        self._loop['stiffness_per_s'] = lam
+        if substeps > requested:
+            self.get_logger().info(
+                'stiffest mode |lambda| = %.6g 1/s: %d RK4 sub-steps per %.6g s update '
+                '(substeps parameter %d) keep |lambda| h <= 2.5'
+                % (lam, substeps, dt, requested))
+        if lam * dt / substeps > 2.5:
+            self.get_logger().warning(
+                'stiffest mode |lambda| = %.6g 1/s needs more than %d sub-steps at %.6g s: '
+                'the integration may diverge (detected and restored at run time); raise '
+                'rate_hz' % (lam, maximum, dt))
+        return Simulator(self.vehicle, dt=dt, substeps=substeps)
 
     def _static_frames(self) -> TFMessage:
         msg = TFMessage()
@@ -343,6 +393,11 @@ class HydroNode(Node):
             return
         now = self._now_ns()
         stamp_ns = conv.stamp_to_ns(msg.header.stamp) or now
+        if abs(norm - 1.0) > QUATERNION_TOLERANCE:
+            self.events['normalised_quaternions'] += 1
+            if self.throttle.ready(('odometry', 'normalised_quaternion')):
+                self.get_logger().warning('odometry quaternion has |q| = %g: normalised'
+                                          % norm)
         quaternion = quaternion / norm
         try:
             wc = self.wrench_mode.evaluate(stamp_ns * 1e-9, position, quaternion, nu,
@@ -352,8 +407,8 @@ class HydroNode(Node):
         self._odom = (wc, quaternion, msg.header.frame_id, now)
         self.inputs['odometry'].received(now)
 
-    def _store_current(self, source: str, header, values) -> None:
-        if not np.all(np.isfinite(values)):
+    def _store_current(self, source: str, header, values, extra=()) -> None:
+        if not (np.all(np.isfinite(values)) and all_finite(extra)):
             self._drop(source, 'non_finite')
             return
         if not self._stamp_ok(source, header):
@@ -365,7 +420,10 @@ class HydroNode(Node):
         self._store_current('current', msg.header, conv.vector3_to_array(msg.vector))
 
     def _on_current_twist(self, msg: TwistStamped) -> None:
-        self._store_current('current_twist', msg.header, conv.vector3_to_array(msg.twist.linear))
+        # the angular part is unused, but a message with NaN anywhere is dropped
+        angular = msg.twist.angular
+        self._store_current('current_twist', msg.header, conv.vector3_to_array(msg.twist.linear),
+                            (angular.x, angular.y, angular.z))
 
     def _on_clock_jump(self, jump) -> None:
         # Called from the /clock subscription, in this node's (single-threaded)
@@ -456,16 +514,9 @@ class HydroNode(Node):
         current = self.current_world()
         nu_before = self.state.twist
         for _ in range(steps):
-            try:
-                new = self.sim.step(self.state, tau, current)
-            except (ArithmeticError, ValueError):  # e.g. NaN depth after an overflow
-                new = None
-            if new is None or not (np.all(np.isfinite(new.position))
-                                   and np.all(np.isfinite(new.quaternion))
-                                   and np.all(np.isfinite(new.twist))):
+            new = self._checked_step(tau, current)
+            if new is None:
                 self.events['state_restores'] += 1
-                self.get_logger().error('simulated state went non-finite: last good state '
-                                        'restored', throttle_duration_sec=THROTTLE_S)
                 self.state = self._good_state.copy()
                 break
             self.state = new
@@ -477,6 +528,49 @@ class HydroNode(Node):
         if self.component_pubs:
             self._publish_components(self._sim_components().components,
                                      self._state_ns)
+
+    def _try_step(self, tau, current, substeps=None):
+        """Return (new state or None, 'ok' / 'non_finite' / 'implausible')."""
+        try:
+            new = self.sim.step(self.state, tau, current, substeps)
+        except (ArithmeticError, ValueError):  # e.g. NaN depth after an overflow
+            return None, 'non_finite'
+        if not (np.all(np.isfinite(new.position)) and np.all(np.isfinite(new.quaternion))
+                and np.all(np.isfinite(new.twist))):
+            return None, 'non_finite'
+        with np.errstate(over='ignore', invalid='ignore'):
+            plausible = self.energy_guard.plausible(self.state.twist, new.twist, tau,
+                                                    self.sim.dt, current)
+        return (new, 'ok') if plausible else (None, 'implausible')
+
+    def _checked_step(self, tau, current) -> Optional[State]:
+        """
+        Return the state one step on, or None when it diverged even when retried.
+
+        A divergent step (non-finite, or kinetic energy growing faster than thrust,
+        hydrostatics and current can drive it) is retried once with
+        RETRY_SUBSTEP_FACTOR times the sub-steps.
+        """
+        new, verdict = self._try_step(tau, current)
+        if new is not None:
+            return new
+        self.events['divergences'] += 1
+        retry = min(self.sim.substeps * RETRY_SUBSTEP_FACTOR, PARAMETERS_SUBSTEPS_MAX * 16)
+        new, second = self._try_step(tau, current, retry)
+        if new is not None:
+            if self.throttle.ready('divergence_retried'):
+                self.get_logger().warning(
+                    'integration diverged (%s) at |nu| = %.6g: step recomputed with %d '
+                    'sub-steps' % (verdict, float(np.linalg.norm(self.state.twist)), retry))
+            return new
+        if verdict == 'non_finite' or second == 'non_finite':
+            self.get_logger().error('simulated state went non-finite: last good state '
+                                    'restored', throttle_duration_sec=THROTTLE_S)
+        else:
+            self.get_logger().error('simulated state diverged (kinetic energy beyond what '
+                                    'thrust and buoyancy can inject): last good state '
+                                    'restored', throttle_duration_sec=THROTTLE_S)
+        return None
 
     def _sim_components(self):
         if self._components is None:

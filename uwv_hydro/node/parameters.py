@@ -58,7 +58,9 @@ PARAMETERS = (
          'or wrench (hydro wrench from odometry for an external simulator)',
          choices=MODES),
     Spec('rate_hz', 100.0, 'fixed update rate on the node clock (Hz)', bounds=(1.0, 2000.0)),
-    Spec('substeps', 1, 'RK4 sub-steps per update (simulate mode)', bounds=(1, 1000)),
+    Spec('substeps', 1, 'least RK4 sub-steps per update (simulate mode); raised at start '
+         'so the stiffest mode keeps |lambda| h <= 2.5 (rk4_substeps in /diagnostics)',
+         bounds=(1, 1000)),
     Spec('max_catchup_steps', 10, 'most simulation steps one late update may run to keep '
          'the state on the node clock; the rest is dropped and counted', bounds=(1, 1000)),
     Spec('added_mass', 'implicit', 'wrench mode: implicit (M_A is in the simulator '

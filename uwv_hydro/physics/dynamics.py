@@ -39,6 +39,7 @@ fast path is tested against).
 """
 from dataclasses import dataclass, field
 import math
+from typing import Optional
 
 import numpy as np
 
@@ -261,34 +262,50 @@ class Simulator:
             d[:7] = 0.0
         return State(d[:3], d[3:7], d[7:])
 
-    def step(self, state: State, tau_body=None, current_world=None) -> State:
-        """Advance ``state`` by dt with constant body wrench ``tau_body``; return a new State."""
+    def step(self, state: State, tau_body=None, current_world=None,
+             substeps: Optional[int] = None) -> State:
+        """
+        Advance ``state`` by dt with constant body wrench ``tau_body``; return a new State.
+
+        ``substeps`` overrides the instance's RK4 sub-step count for this step (e.g. to
+        retry a step that diverged with a smaller sub-step).
+        """
         q = _floats(state.quaternion, 4)
         if self.dynamics_only:
             self._set_tau(tau_body)
-            return self._step_twist(state, _unit(q), self._current(current_world), self._h)
+            n = self.substeps if substeps is None else int(substeps)
+            return self._step_twist(state, _unit(q), self._current(current_world),
+                                    self.dt / n, n)
         x = _floats(state.position, 3) + q + _floats(state.twist, 6)
-        out = np.array(self.step_flat(x, tau_body, current_world))
+        out = np.array(self.step_flat(x, tau_body, current_world, substeps))
         return State._wrap(out[:3], out[3:7], out[7:])
 
-    def step_flat(self, x, tau_body=None, current_world=None) -> list:
+    def step_flat(self, x, tau_body=None, current_world=None,
+                  substeps: Optional[int] = None) -> list:
         """
         Return the state after dt as a list, for the flat float state ``x`` (13 floats).
 
         ``x`` = [position (3), quaternion [w, x, y, z] (4), twist (6)] (a list); the
         quaternion is normalised first, as :meth:`step` does.  The pose is integrated
         even in ``dynamics_only`` mode (use :meth:`step` there).  The loop of
-        :func:`uwv_hydro.offline_simulation.simulate` uses this directly.
+        :func:`uwv_hydro.offline_simulation.simulate` uses this directly.  ``substeps``
+        overrides the RK4 sub-step count for this call.
         """
         if len(x) != 13:
             raise ValueError('x must have 13 values, got %d' % len(x))
         x = x[:3] + _unit(x[3:7]) + x[7:]
         self._set_tau(tau_body)
         cw = self._current(current_world)
-        h = self._h
+        if substeps is None:
+            h, n = self._h, self.substeps
+        else:
+            n = int(substeps)
+            if n < 1:
+                raise ValueError('substeps must be >= 1, got %r' % (substeps,))
+            h = self.dt / n
         f = self._fast_derivative
         half, sixth = 0.5 * h, h / 6.0
-        for _ in range(self.substeps):
+        for _ in range(n):
             # Classic RK4 (uwv_dynamic_model): x += h/6 (k1 + 2 k2 + 2 k3 + k4)
             k1 = f(x, None, 0.0, cw)
             k2 = f(x, k1, half, cw)
@@ -316,7 +333,7 @@ class Simulator:
             return None
         return _floats(current_world, 3)
 
-    def _step_twist(self, state: State, q, cw, h) -> State:
+    def _step_twist(self, state: State, q, cw, h, substeps: int) -> State:
         """Integrate the twist only (pose frozen): RK4 on nu with constant d, v_cb, f."""
         # Fossen 2011 eq. 2.72 (unit q): d = -R[2, :], v_cb = R^T v_c
         r = quat_to_matrix(q)
@@ -327,7 +344,7 @@ class Simulator:
         acc = self._fast_acceleration
         nu = np.asarray(state.twist, dtype=float).reshape(6).tolist()
         half, sixth = 0.5 * h, h / 6.0
-        for _ in range(self.substeps):
+        for _ in range(substeps):
             k1 = acc(nu + const)
             k2 = acc([a + half * b for a, b in zip(nu, k1)] + const)
             k3 = acc([a + half * b for a, b in zip(nu, k2)] + const)

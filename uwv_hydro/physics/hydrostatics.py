@@ -39,6 +39,8 @@ from uwv_hydro.vehicle_params import SURFACE_MODELS, SurfaceTransition
 def surface_fraction(depth: float, surface: SurfaceTransition) -> float:
     """Return the fraction (0..1) of full buoyancy at ``depth`` of the body origin."""
     d = float(depth)
+    if d != d:  # NaN compares false with both depths and would reach the division
+        raise ValueError('depth is not a number')
     full = float(surface.fully_submerged_depth)
     out = float(surface.out_of_water_depth)
     if d >= full:

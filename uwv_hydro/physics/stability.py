@@ -1,0 +1,191 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Numerical safety of the explicit RK4 integration: sub-step choice and divergence check.
+
+Stiffness.  Near a twist nu the dynamics are nu_dot ~ J (nu - nu0) with the Jacobian
+J = d nu_dot / d nu; for linear drag J = -(M_RB + M_A)^-1 L.  Classic RK4 is stable
+for an eigenvalue lambda of J when lambda h lies in its stability region (on the
+negative real axis |lambda h| <= 2.785, on the imaginary axis 2.828).
+:func:`stiffness` estimates max |lambda| from finite-difference Jacobians at rest and
+at a plausible speed (the quadratic drag's local stiffness 2 Q |u| / (m + A) grows
+with speed); :func:`stable_substeps` returns the sub-step count that keeps
+|lambda| h <= :data:`RK4_STABLE_LAMBDA_H` (2.5, a margin inside the region).
+
+Divergence.  With the kinetic energy E = 1/2 nu^T M nu (M = M_RB + M_A, symmetric
+positive definite), the Coriolis terms do no work and dissipative drag removes
+energy, so dE/dt <= nu^T f with f the thrust plus the hydrostatic wrench.  With
+s = sqrt(2 E) = |nu|_M (Cauchy-Schwarz in the M metric)::
+
+    ds/dt <= |f|_{M^-1} + mu s
+
+where mu >= 0 is the energy the linear drag could inject if it is not dissipative
+(0 for any physical description).  :class:`EnergyGuard` checks one step against this
+bound with a safety factor: an explicit integrator that left its stability region
+multiplies s by |R(lambda h)| >> 1 per step and fails the check long before the state
+overflows, so the node can restore the last good state instead of publishing garbage.
+A world current adds the drag and added-mass forces of the relative flow; they are
+bounded with the hydrodynamic wrench the current alone exerts on a vehicle at rest
+and with the spectral norm (M metric) of the change of the Jacobian at rest that the
+current causes, scaled by the same safety factor.  The bound is conservative: it
+catches the exponential growth of an unstable integration, not small errors.
+"""
+import math
+from typing import Optional, Sequence
+
+import numpy as np
+
+#: |lambda h| kept by :func:`stable_substeps` (RK4 is stable to 2.785 on the real axis).
+RK4_STABLE_LAMBDA_H = 2.5
+#: Plausible speeds of :func:`stiffness`: linear (m/s) and angular (rad/s).
+PLAUSIBLE_SPEED = 2.0
+PLAUSIBLE_RATE = 1.0
+#: Safety factor on the physical energy bound of :class:`EnergyGuard`.
+ENERGY_SAFETY = 2.0
+
+
+def jacobian(sim, nu, current_world=None, eps: float = 1e-6) -> np.ndarray:
+    """Return d nu_dot / d nu (6x6, central differences) of ``sim`` at twist ``nu``, level."""
+    nu = np.asarray(nu, dtype=float)
+    rotation = np.eye(3)
+    out = np.empty((6, 6))
+    for j in range(6):
+        step = eps * max(1.0, abs(nu[j]))
+        plus, minus = nu.copy(), nu.copy()
+        plus[j] += step
+        minus[j] -= step
+        out[:, j] = (sim.acceleration(plus, rotation, 1.0, np.zeros(6), current_world)
+                     - sim.acceleration(minus, rotation, 1.0, np.zeros(6), current_world)
+                     ) / (2.0 * step)
+    return out
+
+
+def plausible_twists(speed: float = PLAUSIBLE_SPEED, rate: float = PLAUSIBLE_RATE):
+    """Return the twists :func:`stiffness` linearises at (rest, each axis, all axes)."""
+    scale = np.array([speed] * 3 + [rate] * 3, dtype=float)
+    twists = [np.zeros(6), scale.copy(), -scale]
+    for axis in range(6):
+        for sign in (1.0, -1.0):
+            nu = np.zeros(6)
+            nu[axis] = sign * scale[axis]
+            twists.append(nu)
+    return twists
+
+
+def stiffness(sim, speed: float = PLAUSIBLE_SPEED, rate: float = PLAUSIBLE_RATE) -> float:
+    """Return max |eig(J)| (1/s) over :func:`plausible_twists` (J at rest: linear drag)."""
+    worst = 0.0
+    for nu in plausible_twists(speed, rate):
+        eig = np.linalg.eigvals(jacobian(sim, nu))
+        if np.all(np.isfinite(eig)):
+            worst = max(worst, float(np.max(np.abs(eig))))
+    return worst
+
+
+def stable_substeps(lambda_max: float, dt: float, minimum: int = 1,
+                    maximum: int = 1000) -> int:
+    """Return the RK4 sub-steps of a step dt keeping lambda_max h <= 2.5 (in [min, max])."""
+    if not (lambda_max > 0.0 and math.isfinite(lambda_max)):
+        return max(1, int(minimum))
+    needed = int(math.ceil(lambda_max * dt / RK4_STABLE_LAMBDA_H - 1e-12))
+    return int(min(max(needed, int(minimum), 1), int(maximum)))
+
+
+class EnergyGuard:
+    """
+    Physical bound on the growth of s = |nu|_M over one step (see the module docstring).
+
+    ``sim`` is a :class:`uwv_hydro.physics.dynamics.Simulator` (its model and mass matrix
+    are used; :meth:`Simulator.acceleration` gives the linear-drag Jacobian at rest).
+    """
+
+    def __init__(self, sim, safety: float = ENERGY_SAFETY):
+        self.safety = float(safety)
+        params = sim.params
+        mass = sim.model.mass_matrix()
+        mass = 0.5 * (mass + mass.T)
+        self._chol = np.linalg.cholesky(mass)  # M = C C^T: |nu|_M = |C^T nu|
+        m_inv = np.linalg.inv(mass)
+        # |f|_{M^-1} <= sqrt(lambda_max(M^-1)) |f|
+        self._inv_scale = math.sqrt(float(np.max(np.linalg.eigvalsh(m_inv))))
+        weight, buoyancy = abs(params.weight()), abs(params.buoyancy())
+        force = weight + buoyancy
+        torque = (float(np.linalg.norm(params.com)) * weight
+                  + float(np.linalg.norm(params.cob)) * buoyancy)
+        self._static = math.hypot(force, torque)
+        # mu: the largest energy growth rate the linear part at rest allows,
+        # max eig of sym(C^T J C) with J = -M^-1 L (0 when L is dissipative)
+        j0 = jacobian(sim, np.zeros(6))
+        self._j0 = j0
+        self._mass = mass
+        c = self._chol
+        a = c.T @ j0 @ np.linalg.inv(c.T)
+        self.mu = max(0.0, float(np.max(np.linalg.eigvalsh(0.5 * (a + a.T)))))
+        self._sim = sim
+        self._current_cache = (None, 0.0, 0.0)
+
+    def norm(self, twist) -> float:
+        """Return |nu|_M = sqrt(nu^T M nu) (sqrt of twice the kinetic energy)."""
+        return float(np.linalg.norm(self._chol.T @ np.asarray(twist, dtype=float)))
+
+    def _current_terms(self, current_world: Optional[Sequence[float]]):
+        """Return (force bound, rate bound) the current adds (cached per current value)."""
+        if current_world is None:
+            return 0.0, 0.0
+        key = tuple(float(v) for v in current_world)
+        if self._current_cache[0] == key:
+            return self._current_cache[1], self._current_cache[2]
+        speed = math.sqrt(sum(v * v for v in key))
+        force = rate = 0.0
+        if speed > 0.0:
+            sim = self._sim
+            # the current along every direction a rotation can bring it to (body frame)
+            for axis in range(3):
+                for sign in (1.0, -1.0):
+                    cw = [0.0, 0.0, 0.0]
+                    cw[axis] = sign * speed
+                    acc = (sim.acceleration(np.zeros(6), np.eye(3), 1.0, np.zeros(6), cw)
+                           - sim.acceleration(np.zeros(6), np.eye(3), 1.0, np.zeros(6)))
+                    # M acc is the wrench of the current on a vehicle at rest
+                    force = max(force, float(np.linalg.norm(self._mass @ acc)))
+                    # speed-proportional part (added-mass Coriolis and current inertia
+                    # of the relative flow, drag stiffness): spectral norm in the M metric
+                    delta = jacobian(sim, np.zeros(6), cw) - self._j0
+                    c = self._chol
+                    rate = max(rate, float(np.linalg.norm(c.T @ delta @ np.linalg.inv(c.T),
+                                                          2)))
+        self._current_cache = (key, force, rate)
+        return force, rate
+
+    def max_norm(self, s_before: float, tau, dt: float,
+                 current_world: Optional[Sequence[float]] = None) -> float:
+        """Return the largest |nu|_M physically reachable from s_before in dt under tau."""
+        c_force, c_rate = self._current_terms(current_world)
+        tau_norm = float(np.linalg.norm(np.asarray(tau, dtype=float))) if tau is not None \
+            else 0.0
+        drive = self._inv_scale * (tau_norm + self._static + c_force)
+        rate = self.mu + c_rate
+        k = self.safety
+        # ds/dt <= drive + rate s, integrated over dt (Gronwall), times the safety factor
+        grow = math.exp(min(k * rate * dt, 700.0))
+        return s_before * grow + k * drive * dt * grow + 1e-9 * (1.0 + s_before)
+
+    def plausible(self, twist_before, twist_after, tau, dt: float,
+                  current_world: Optional[Sequence[float]] = None) -> bool:
+        """Return True when the step's |nu|_M growth is physically possible (finite)."""
+        after = self.norm(twist_after)
+        if not math.isfinite(after):
+            return False
+        return after <= self.max_norm(self.norm(twist_before), tau, dt, current_world)

@@ -74,6 +74,8 @@ Odometry covariance: the diagonals of ``pose_covariance_diagonal`` and
 ``twist_covariance_diagonal`` (default 1e-6: the simulated state is exact, a small
 positive variance keeps estimators well conditioned); off-diagonals are zero.
 """
+import functools
+import threading
 import time
 from typing import Dict, Optional
 
@@ -95,6 +97,7 @@ from uwv_hydro.node.input_guard import (all_finite, ClockJumpDetector, DropCount
 from uwv_hydro.node.markers import MarkerBuilder
 from uwv_hydro.node.parameters import (check, declare, describe, PARAMETERS, SPECS,
                                        VEHICLE_PARAMETERS)
+from uwv_hydro.node.rate_loop import RateLoop
 from uwv_hydro.node.vehicle_source import load_from_parameters
 from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.hydro_model import HydroModel
@@ -143,11 +146,22 @@ class InputStats:
         self.last_ns = now_ns
 
 
+def _locked(method):
+    """Run ``method`` holding the node's state lock (executor callbacks vs the loop thread)."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return wrapper
+
+
 class HydroNode(Node):
     """Hydrostatics / hydrodynamics node (see the module docstring)."""
 
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
+        self._lock = threading.RLock()
+        self._rate_loop: Optional[RateLoop] = None
         vehicle_values = declare(self, VEHICLE_PARAMETERS)
         self.vehicle, notes = load_from_parameters(vehicle_values['robot_description'],
                                                    vehicle_values['vehicle_file'])
@@ -192,9 +206,19 @@ class HydroNode(Node):
             post_callback=self._on_clock_jump)
 
         self._create_io()
-        # rclpy timers use the node clock (sim time when use_sim_time is set)
-        self._timer = self.create_timer(self.period_ns * 1e-9, self._on_timer,
-                                        clock=self.get_clock())
+        # The update is paced by a node-clock timer (sim time when use_sim_time is set), or
+        # in wall time by a RateLoop thread: rclpy's executor costs a few hundred us of
+        # CPU per timer tick, too much for a steady 1 kHz (see rate_loop.py)
+        sim_time = bool(self.get_parameter('use_sim_time').value)
+        self.loop_mode = cfg['loop'] if cfg['loop'] != 'auto' else (
+            'timer' if sim_time else 'thread')
+        self._timer = None
+        if self.loop_mode == 'timer':
+            self._timer = self.create_timer(self.period_ns * 1e-9, self._on_timer,
+                                            clock=self.get_clock())
+        else:
+            self._rate_loop = RateLoop(self.period_ns * 1e-9, self._loop_cycle,
+                                       on_error=self._on_loop_error)
         if cfg['publish_markers']:
             self._marker_timer = self.create_timer(1.0 / cfg['marker_rate_hz'],
                                                    self._on_marker_timer,
@@ -205,15 +229,19 @@ class HydroNode(Node):
                                              clock=Clock(clock_type=ClockType.STEADY_TIME))
         self.add_on_set_parameters_callback(self._on_set_parameters)
         self.reset_state()
+        if self._rate_loop is not None:
+            self._rate_loop.start()
         for note in notes:
             self.get_logger().info(note)
         for warning in self.vehicle.warnings:
             self.get_logger().warning('vehicle: %s' % warning)
         self.get_logger().info(
-            'vehicle %r from %s (mass %.6g kg, buoyancy %.6g kg, base %r); mode %s at %g Hz; '
-            'configuration:\n%s' % (self.vehicle.name, self.vehicle.source, self.vehicle.mass,
-                                    self.vehicle.buoyancy_mass, self.base_frame, self.mode,
-                                    cfg['rate_hz'], describe(dict(vehicle_values, **cfg))))
+            'vehicle %r from %s (mass %.6g kg, buoyancy %.6g kg, base %r); mode %s at %g Hz '
+            '(paced by %s); configuration:\n%s' % (
+                self.vehicle.name, self.vehicle.source, self.vehicle.mass,
+                self.vehicle.buoyancy_mass, self.base_frame, self.mode, cfg['rate_hz'],
+                'a wall-clock thread' if self._rate_loop else 'a node-clock timer',
+                describe(dict(vehicle_values, **cfg))))
 
     # ------------------------------------------------------------------ set-up
     def _create_io(self) -> None:
@@ -361,6 +389,7 @@ class HydroNode(Node):
                 self.wrench_mode.reset()
         return True
 
+    @_locked
     def _on_thrust(self, msg: WrenchStamped, topic: str) -> None:
         w = conv.wrench_to_array(msg.wrench)
         if not np.all(np.isfinite(w)):
@@ -377,6 +406,7 @@ class HydroNode(Node):
         self.mux.update(topic, transform_wrench(w, pose[0], pose[1]), now)
         self.inputs[topic].received(now)
 
+    @_locked
     def _on_odometry(self, msg: Odometry) -> None:
         position, quaternion = conv.pose_to_arrays(msg.pose.pose)
         nu = conv.twist_to_array(msg.twist.twist)
@@ -407,6 +437,7 @@ class HydroNode(Node):
         self._odom = (wc, quaternion, msg.header.frame_id, now)
         self.inputs['odometry'].received(now)
 
+    @_locked
     def _store_current(self, source: str, header, values, extra=()) -> None:
         if not (np.all(np.isfinite(values)) and all_finite(extra)):
             self._drop(source, 'non_finite')
@@ -425,6 +456,7 @@ class HydroNode(Node):
         self._store_current('current_twist', msg.header, conv.vector3_to_array(msg.twist.linear),
                             (angular.x, angular.y, angular.z))
 
+    @_locked
     def _on_clock_jump(self, jump) -> None:
         # Called from the /clock subscription, in this node's (single-threaded)
         # executor, before any message that follows the jump is processed.
@@ -438,6 +470,7 @@ class HydroNode(Node):
             self.get_logger().warning('node clock jumped back: state and inputs reset')
         self.reset_state()
 
+    @_locked
     def _on_reset(self, request, response):
         self.reset_state()
         self.events['service_resets'] += 1
@@ -446,6 +479,7 @@ class HydroNode(Node):
         response.message = 'state re-initialised'
         return response
 
+    @_locked
     def _on_set_parameters(self, params) -> SetParametersResult:
         values = {p.name: p.value for p in params}
         problems = check(values)
@@ -463,6 +497,24 @@ class HydroNode(Node):
         return SetParametersResult(successful=True)
 
     # ------------------------------------------------------------------ update loop
+    def _loop_cycle(self) -> None:
+        # the RateLoop thread's cycle: nothing once the context is shut down
+        if self.context.ok():
+            self._on_timer()
+
+    def _on_loop_error(self, exc: BaseException) -> None:
+        self.events['update_errors'] += 1
+        if self.throttle.ready('loop_error'):
+            self.get_logger().error('update loop error (%s: %s); continuing'
+                                    % (type(exc).__name__, exc))
+
+    def destroy_node(self) -> None:
+        """Stop the update thread (if any) before the node goes away."""
+        if self._rate_loop is not None:
+            self._rate_loop.stop()
+        super().destroy_node()
+
+    @_locked
     def _on_timer(self) -> None:
         started = time.perf_counter()
         now = self._now_ns()
@@ -631,6 +683,7 @@ class HydroNode(Node):
             pub.publish(msg)
 
     # ------------------------------------------------------------------ slow outputs
+    @_locked
     def _on_marker_timer(self) -> None:
         if self.mode == 'simulate':
             components = self._sim_components().components if self._state_ns else None
@@ -668,6 +721,7 @@ class HydroNode(Node):
             snap['watchdog'] = {t: self.mux.state(t) for t in self.mux.inputs}
         return snap
 
+    @_locked
     def _on_diagnostics_timer(self) -> None:
         msg = DiagnosticArray()
         msg.header.stamp = self.get_clock().now().to_msg()

@@ -27,6 +27,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 
 MODES = ('simulate', 'wrench')
 ADDED_MASS_MODES = ('implicit', 'lagged')
+LOOP_MODES = ('auto', 'timer', 'thread')
 
 #: Default odometry covariance diagonal (variance; m^2, rad^2): the simulated state is
 #: exact, so a small positive value that keeps consumers (e.g. robot_localization) sane.
@@ -58,6 +59,9 @@ PARAMETERS = (
          'or wrench (hydro wrench from odometry for an external simulator)',
          choices=MODES),
     Spec('rate_hz', 100.0, 'fixed update rate on the node clock (Hz)', bounds=(1.0, 2000.0)),
+    Spec('loop', 'auto', 'what paces the update: timer (a node-clock timer), thread (a '
+         'precisely paced wall-clock thread, for high rates in hardware in the loop) or '
+         'auto (thread in wall time, timer under use_sim_time)', choices=LOOP_MODES),
     Spec('substeps', 1, 'least RK4 sub-steps per update (simulate mode); raised at start '
          'so the stiffest mode keeps |lambda| h <= 2.5 (rk4_substeps in /diagnostics)',
          bounds=(1, 1000)),

@@ -223,6 +223,44 @@ def test_replay_lagged_added_mass_recovers_a_constant_acceleration(body, tmp_pat
     np.testing.assert_allclose(res.components['added_mass'][-1][0], -10.0 * a, rtol=1e-6)
 
 
+def test_replay_drops_what_the_node_drops(body, tmp_path):
+    """
+    Skip what the node drops, by the node's rules (input_guard, wrench_mode).
+
+    Non-finite covariance, a zero quaternion and a stale stamp are skipped; |q| = 1.3 is
+    normalised and used.
+    """
+    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.replay import replay_wrench
+    from uwv_hydro.rosbag_io import BagWriter, MessageFactory, ODOMETRY
+    params = load(body)
+    factory = MessageFactory()
+    nu = [0.5, 0.1, 0.0, 0.0, 0.02, 0.1]
+    q = np.array([0.95, 0.1, -0.2, 0.2])
+    q /= np.linalg.norm(q)
+    bad_cov = np.zeros(36)
+    bad_cov[7] = np.nan
+    cases = [  # (stamp ns, quaternion, twist covariance)
+        (1_000_000_000, q, None),
+        (1_100_000_000, q, bad_cov),          # non-finite covariance: dropped
+        (1_200_000_000, [0, 0, 0, 0], None),   # zero quaternion: dropped
+        (1_300_000_000, 1.3 * q, None),        # normalised and used
+        (1_250_000_000, q, None),              # 50 ms back: stale, dropped
+        (1_400_000_000, q, None),
+    ]
+    with BagWriter(tmp_path / 'faults', store=factory.store) as bag:
+        for k, (ns, quat, cov) in enumerate(cases):
+            bag.write('/odometry', ODOMETRY, 1_000_000_000 + k, factory.odometry(
+                ns, 'odom', 'base_link', [0, 0, -10], quat, nu, twist_covariance=cov))
+    res = replay_wrench(tmp_path / 'faults', params, progress=False)
+    assert (res.skipped_non_finite, res.skipped_bad_quaternion,
+            res.skipped_stale_stamp) == (1, 1, 1)
+    assert res.stamps_ns == [1_000_000_000, 1_300_000_000, 1_400_000_000]
+    wc = HydroModel(params).wrench(nu, [0, 0, -10], q)
+    np.testing.assert_allclose(res.total[1], wc.total - wc.components['weight'],
+                               rtol=0, atol=1e-9)
+
+
 def test_replay_names_a_missing_topic_and_lists_the_topics(body, tmp_path):
     params = load(body)
     _record_bag(params, tmp_path / 'rec', duration=1.0)

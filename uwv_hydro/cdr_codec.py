@@ -44,6 +44,7 @@ _UINT32 = struct.Struct('<I')
 _SIX_DOUBLES = struct.Struct('<6d')
 _POSE = struct.Struct('<7d')
 _TWIST = struct.Struct('<6d')
+_COVARIANCE = struct.Struct('<36d')
 #: Bytes of the float64 block of an Odometry after the child frame id (85 doubles).
 _ODOMETRY_DOUBLES = 8 * (7 + 36 + 6 + 36)
 #: Zero padding of 0..8 bytes (NUL plus alignment).
@@ -114,12 +115,13 @@ def decode_wrench_stamped(raw) -> Optional[Tuple[int, int, str, Tuple[float, ...
     return sec, nanosec, frame_id, _SIX_DOUBLES.unpack_from(raw, 4 + pos)
 
 
-def decode_odometry(raw) -> Optional[OdometryFields]:
+def decode_odometry(raw, covariances: bool = False) -> Optional[OdometryFields]:
     """
     Return (sec, nanosec, frame_id, child_frame_id, position, orientation xyzw, twist).
 
-    ``twist`` is [linear x y z, angular x y z].  None for big-endian CDR (use rosbags);
-    ValueError for a truncated or malformed message.
+    ``twist`` is [linear x y z, angular x y z]; with ``covariances`` the pose and twist
+    covariances (36 values each) follow as two more fields.  None for big-endian CDR
+    (use rosbags); ValueError for a truncated or malformed message.
     """
     header = _read_header(raw)
     if header is None:
@@ -133,4 +135,8 @@ def decode_odometry(raw) -> Optional[OdometryFields]:
     pose = _POSE.unpack_from(raw, 4 + pos)
     # Skip the pose covariance (36 float64)
     twist = _TWIST.unpack_from(raw, 4 + pos + 8 * (7 + 36))
+    if covariances:
+        return (sec, nanosec, frame_id, child, pose[:3], pose[3:], twist,
+                _COVARIANCE.unpack_from(raw, 4 + pos + 8 * 7),
+                _COVARIANCE.unpack_from(raw, 4 + pos + 8 * (7 + 36 + 6)))
     return sec, nanosec, frame_id, child, pose[:3], pose[3:], twist

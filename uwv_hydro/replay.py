@@ -35,11 +35,12 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 
 from uwv_hydro.cdr_codec import decode_odometry, encode_wrench_stamped
+from uwv_hydro.node.input_guard import StampGuard
 from uwv_hydro.progress import Progress
 from uwv_hydro.rosbag_io import (BagWriter, message_count, MessageFactory, ODOMETRY,
                                  read_raw_messages, WRENCH)
 from uwv_hydro.vehicle_params import COMPONENT_NAMES, VehicleParams
-from uwv_hydro.wrench_mode import world_wrench, WrenchMode
+from uwv_hydro.wrench_mode import unit_quaternion, world_wrench, WrenchMode
 
 
 def output_topics(namespace: str = '') -> Dict[str, str]:
@@ -60,6 +61,8 @@ class ReplayResult:
     components: Dict[str, List[np.ndarray]] = field(
         default_factory=lambda: {n: [] for n in COMPONENT_NAMES})
     skipped_non_finite: int = 0
+    skipped_bad_quaternion: int = 0
+    skipped_stale_stamp: int = 0
 
 
 def _odometry_fields(msg):
@@ -68,7 +71,8 @@ def _odometry_fields(msg):
     lin, ang = msg.twist.twist.linear, msg.twist.twist.angular
     return (msg.header.stamp.sec, msg.header.stamp.nanosec, msg.header.frame_id,
             msg.child_frame_id, (p.x, p.y, p.z), (q.x, q.y, q.z, q.w),
-            (lin.x, lin.y, lin.z, ang.x, ang.y, ang.z))
+            (lin.x, lin.y, lin.z, ang.x, ang.y, ang.z), tuple(msg.pose.covariance),
+            tuple(msg.twist.covariance))
 
 
 def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
@@ -76,17 +80,21 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
                   apply_weight: bool = False, acceleration_alpha: Optional[float] = None,
                   current_world: Optional[Sequence[float]] = None, namespace: str = '',
                   world_frame: Optional[str] = None, progress: bool = True,
-                  components: bool = False) -> ReplayResult:
+                  components: bool = False,
+                  stamp_reset_threshold: float = 1.0) -> ReplayResult:
     """
     Compute the wrench-mode outputs for every odometry message of ``in_bag``.
 
-    Messages with non-finite fields are skipped and counted, as the node drops them.
+    Messages the node would drop are skipped and counted by the same rules: non-finite
+    fields, an unusable quaternion, a stamp going back by up to
+    ``stamp_reset_threshold`` (further back is a restart: the estimate is reset).
     When ``out_bag`` is given the outputs are written there: the wrench and the world
     wrench, plus one topic per component when ``components`` is true (the node's
     ``publish_components``).  The returned result always holds the components.
     """
     mode = WrenchMode(params, added_mass=added_mass, apply_weight=apply_weight,
                       acceleration_alpha=acceleration_alpha)
+    stamps = StampGuard(stamp_reset_threshold)
     topics = output_topics(namespace)
     result = ReplayResult()
     bar = Progress(message_count(in_bag, [odometry_topic]) if progress else 0, 'replay')
@@ -99,16 +107,26 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
         for _, bag_ns, raw, _ in read_raw_messages(in_bag, [odometry_topic],
                                                    expected_types={odometry_topic: ODOMETRY}):
             bar.update()
-            fields = decode_odometry(raw)
+            fields = decode_odometry(raw, covariances=True)
             if fields is None:  # big-endian CDR: rosbags' generic decoder
                 fields = _odometry_fields(factory.store.deserialize_cdr(raw, ODOMETRY))
-            sec, nanosec, frame_id, child_frame_id, position, xyzw, twist = fields
-            quat = (xyzw[3], xyzw[0], xyzw[1], xyzw[2])
-            if not all(map(math.isfinite, position + xyzw + twist)) or math.sqrt(
-                    quat[0] ** 2 + quat[1] ** 2 + quat[2] ** 2 + quat[3] ** 2) < 1e-9:
+            (sec, nanosec, frame_id, child_frame_id, position, xyzw, twist, pose_cov,
+             twist_cov) = fields
+            # the node's input rules: non-finite anywhere, bad quaternion, stale stamp
+            if not all(map(math.isfinite, position + xyzw + twist + pose_cov + twist_cov)):
                 result.skipped_non_finite += 1
                 continue
+            quat, _ = unit_quaternion((xyzw[3], xyzw[0], xyzw[1], xyzw[2]))
+            if quat is None:
+                result.skipped_bad_quaternion += 1
+                continue
             stamp = int(sec) * 1_000_000_000 + int(nanosec)
+            verdict = stamps.check('odometry', stamp)
+            if verdict == 'stale_stamp':
+                result.skipped_stale_stamp += 1
+                continue
+            if verdict == 'stamp_jump':
+                mode.reset()
             wc = mode.evaluate(stamp * 1e-9, position, quat, twist, current_world)
             result.stamps_ns.append(stamp)
             result.total.append(wc.total)

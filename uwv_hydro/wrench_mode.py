@@ -30,7 +30,7 @@ The world-frame wrench for gz-sim's ApplyLinkWrench is the same wrench about the
 origin with force and torque rotated into the world: F_w = R F_b, T_w = R T_b.
 """
 
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -40,6 +40,19 @@ from uwv_hydro.physics.rotation import quat_to_matrix
 from uwv_hydro.vehicle_params import VehicleParams
 
 ADDED_MASS_MODES = ('implicit', 'lagged')
+#: An odometry quaternion whose norm is outside this range (e.g. all zeros) is rejected;
+#: inside it, it is normalised (a sender's rounding or scaling) and used.
+QUATERNION_NORM_RANGE = (0.5, 2.0)
+
+
+def unit_quaternion(quaternion: Sequence[float]) -> Tuple[Optional[np.ndarray], float]:
+    """Return (q / |q|, |q|) for a usable odometry quaternion, else (None, |q|)."""
+    q = np.asarray(quaternion, float)
+    norm = float(np.sqrt(q @ q)) if np.all(np.isfinite(q)) else float('nan')
+    low, high = QUATERNION_NORM_RANGE
+    if not low < norm < high:
+        return None, norm
+    return q / norm, norm
 
 
 class WrenchMode:

@@ -88,8 +88,11 @@ def run(args) -> int:
     span = (res.stamps_ns[-1] - res.stamps_ns[0]) * 1e-9 if n > 1 else 0.0
     print('replayed %d odometry messages (%.1f s of data) in %.2f s: %.0fx real time'
           % (n, span, elapsed, span / elapsed if elapsed else 0.0))
-    if res.skipped_non_finite:
-        print('skipped %d messages with non-finite fields' % res.skipped_non_finite)
+    for count, why in ((res.skipped_non_finite, 'non-finite fields'),
+                       (res.skipped_bad_quaternion, 'an unusable quaternion'),
+                       (res.skipped_stale_stamp, 'a stamp going backwards')):
+        if count:
+            print('skipped %d messages with %s (as the node drops them)' % (count, why))
     if args.plot and n:
         import numpy as np
         from uwv_hydro.plotting import plot_wrenches

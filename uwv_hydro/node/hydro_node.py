@@ -105,7 +105,7 @@ from uwv_hydro.physics.rotation import quat_from_rpy
 from uwv_hydro.physics.stability import EnergyGuard, stable_substeps, stiffness
 from uwv_hydro.thrust_mux import FrameResolver, ThrustMux, transform_wrench
 from uwv_hydro.vehicle_params import COMPONENT_NAMES
-from uwv_hydro.wrench_mode import world_wrench, WrenchMode
+from uwv_hydro.wrench_mode import unit_quaternion, world_wrench, WrenchMode
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'uwv_hydro'
@@ -415,8 +415,8 @@ class HydroNode(Node):
                 and all_finite(msg.twist.covariance)):
             self._drop('odometry', 'non_finite')
             return
-        norm = float(np.linalg.norm(quaternion))
-        if not 0.5 < norm < 2.0:
+        unit, norm = unit_quaternion(quaternion)
+        if unit is None:
             self._drop('odometry', 'bad_quaternion', ' (|q| = %g)' % norm)
             return
         if not self._stamp_ok('odometry', msg.header):
@@ -428,7 +428,7 @@ class HydroNode(Node):
             if self.throttle.ready(('odometry', 'normalised_quaternion')):
                 self.get_logger().warning('odometry quaternion has |q| = %g: normalised'
                                           % norm)
-        quaternion = quaternion / norm
+        quaternion = unit
         try:
             wc = self.wrench_mode.evaluate(stamp_ns * 1e-9, position, quaternion, nu,
                                            self.current_world())

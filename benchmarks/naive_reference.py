@@ -117,3 +117,25 @@ def full_vehicle(seed: int = 7):
         surface=SurfaceTransition(0.0, 0.3, 0.8, 'dsros'),
         linear_drag=lin, quadratic_drag=quad, added_mass=m_a,
         drag_center=np.array([-0.1, 0.0, 0.01]), added_mass_point=np.array([0.02, 0.0, 0.0]))
+
+
+def vehicle_variants(dsros_seed: int = 7):
+    """
+    Yield (name, VehicleParams) covering the model switches, for cross-checks.
+
+    Dense vehicle; dsros reference points with a 36-term asymmetric added mass;
+    quadratic-only damping without Coriolis; the continuous surface transition.
+    """
+    yield 'full', full_vehicle()
+    dsros = full_vehicle(seed=dsros_seed)
+    dsros.drag_velocity_point = dsros.com.copy()
+    dsros.added_mass_point = dsros.com.copy()
+    dsros.added_mass = dsros.added_mass + np.triu(np.ones((6, 6)))  # 36 independent terms
+    yield 'dsros_asymmetric', dsros
+    quad_only = full_vehicle(seed=3)
+    quad_only.damping = 'quadratic_only'
+    quad_only.coriolis = False
+    yield 'quadratic_only_no_coriolis', quad_only
+    cont = full_vehicle(seed=5)
+    cont.surface.model = 'continuous'
+    yield 'continuous_surface', cont

@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / 'benchmarks'))
 
-from naive_reference import full_vehicle, naive_wrench  # noqa: E402, I100
+from naive_reference import naive_wrench, vehicle_variants  # noqa: E402, I100
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -28,20 +28,7 @@ from uwv_hydro.vehicle_params import COMPONENT_NAMES  # noqa: E402
 
 
 def _variants():
-    base = full_vehicle()
-    yield 'full', base
-    dsros = full_vehicle()
-    dsros.drag_velocity_point = dsros.com.copy()
-    dsros.added_mass_point = dsros.com.copy()
-    dsros.added_mass = dsros.added_mass + np.triu(np.ones((6, 6)))  # 36 independent terms
-    yield 'dsros_asymmetric', dsros
-    quad_only = full_vehicle(seed=3)
-    quad_only.damping = 'quadratic_only'
-    quad_only.coriolis = False
-    yield 'quadratic_only_no_coriolis', quad_only
-    cont = full_vehicle(seed=5)
-    cont.surface.model = 'continuous'
-    yield 'continuous_surface', cont
+    return vehicle_variants(dsros_seed=7)
 
 
 @pytest.mark.parametrize('name,params', list(_variants()), ids=lambda v: v

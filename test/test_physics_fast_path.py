@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / 'benchmarks'))
 
-from naive_reference import full_vehicle  # noqa: E402, I100
+from naive_reference import full_vehicle, vehicle_variants  # noqa: E402, I100
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -29,19 +29,7 @@ from uwv_hydro.vehicle_params import VehicleParams  # noqa: E402
 
 
 def _variants():
-    yield 'full', full_vehicle()
-    dsros = full_vehicle(seed=2)
-    dsros.drag_velocity_point = dsros.com.copy()
-    dsros.added_mass_point = dsros.com.copy()
-    dsros.added_mass = dsros.added_mass + np.triu(np.ones((6, 6)))
-    yield 'dsros_asymmetric', dsros
-    quad_only = full_vehicle(seed=3)
-    quad_only.damping = 'quadratic_only'
-    quad_only.coriolis = False
-    yield 'quadratic_only_no_coriolis', quad_only
-    cont = full_vehicle(seed=5)
-    cont.surface.model = 'continuous'
-    yield 'continuous_surface', cont
+    yield from vehicle_variants(dsros_seed=2)
     yield 'diagonal', VehicleParams(
         mass=30.0, inertia=np.diag([1.0, 2.0, 2.5]), buoyancy_mass=30.5,
         cob=np.array([0.0, 0.0, 0.05]), linear_drag=np.diag([5.0, 8, 8, 1, 1, 1]),

@@ -23,11 +23,21 @@ from typing import Dict, Optional
 import numpy as np
 
 
-def _pyplot():
+def pyplot():
+    """Return matplotlib.pyplot on the Agg backend (no display needed)."""
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     return plt
+
+
+def save_figure(fig, path, title: str = '') -> None:
+    """Give ``fig`` its title, lay it out, write it as a PNG and close it."""
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    pyplot().close(fig)
 
 
 def plot_trajectory(trajectory, path, reference=None, title: str = '',
@@ -37,7 +47,7 @@ def plot_trajectory(trajectory, path, reference=None, title: str = '',
 
     ``reference`` (another Trajectory, e.g. recorded odometry) is overlaid when given.
     """
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))
     series = [(trajectory, labels[0], '-')]
     if reference is not None:
@@ -59,17 +69,13 @@ def plot_trajectory(trajectory, path, reference=None, title: str = '',
     for ax in axes.ravel():
         ax.grid(True)
         ax.legend(fontsize='small')
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, title)
 
 
 def plot_wrenches(t: np.ndarray, components: Dict[str, np.ndarray], path,
                   title: str = '', total: Optional[np.ndarray] = None) -> None:
     """Plot each wrench component's forces and torques vs time to a PNG."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(2, 3, figsize=(14, 7), sharex=True)
     names = ('Fx [N]', 'Fy [N]', 'Fz [N]', 'Tx [N m]', 'Ty [N m]', 'Tz [N m]')
     for i, ax in enumerate(axes.ravel()):
@@ -80,8 +86,4 @@ def plot_wrenches(t: np.ndarray, components: Dict[str, np.ndarray], path,
         ax.set(title=names[i], xlabel='t [s]')
         ax.grid(True)
     axes[0, 0].legend(fontsize='small')
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, title)

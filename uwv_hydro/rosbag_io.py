@@ -28,6 +28,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.node.msg_conversions import pose_to_arrays, twist_to_array, wrench_to_array
 
 ODOMETRY = 'nav_msgs/msg/Odometry'
 WRENCH = 'geometry_msgs/msg/WrenchStamped'
@@ -119,16 +120,14 @@ class MessageFactory:
 
 def odometry_arrays(msg) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (position, quaternion wxyz, body twist) of a nav_msgs/Odometry."""
-    p, q = msg.pose.pose.position, msg.pose.pose.orientation
-    lin, ang = msg.twist.twist.linear, msg.twist.twist.angular
-    return (np.array([p.x, p.y, p.z]), np.array([q.w, q.x, q.y, q.z]),
-            np.array([lin.x, lin.y, lin.z, ang.x, ang.y, ang.z]))
+    # rosbags messages carry the ROS field names: the node's conversions serve both
+    position, quaternion = pose_to_arrays(msg.pose.pose)
+    return position, quaternion, twist_to_array(msg.twist.twist)
 
 
 def wrench_array(msg) -> np.ndarray:
     """Return [Fx, Fy, Fz, Tx, Ty, Tz] of a geometry_msgs/WrenchStamped."""
-    f, t = msg.wrench.force, msg.wrench.torque
-    return np.array([f.x, f.y, f.z, t.x, t.y, t.z])
+    return wrench_to_array(msg.wrench)
 
 
 class BagWriter:

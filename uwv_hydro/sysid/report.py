@@ -93,8 +93,8 @@ def yaml_comments(result, options, bag: str, vehicle: str) -> List[str]:
 
 def plot_fit(result, path, title: str = '') -> None:
     """Plot measured vs predicted hydrodynamic wrench per axis and the validation run."""
-    from uwv_hydro.plotting import _pyplot
-    plt = _pyplot()
+    from uwv_hydro.plotting import pyplot, save_figure
+    plt = pyplot()
     r = result
     fig, axes = plt.subplots(3, 3, figsize=(15, 10))
     flat = axes.ravel()
@@ -127,11 +127,7 @@ def plot_fit(result, path, title: str = '') -> None:
     for ax in flat:
         ax.grid(True)
         ax.legend(fontsize='x-small')
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path, title)
 
 
 def max_relative_error(result, truth) -> float:

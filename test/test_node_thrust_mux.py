@@ -75,3 +75,15 @@ def test_mux_sums_fresh_topics_and_watchdog_transitions():
     assert mux.age_s('b', 7 * 10 ** 8) == pytest.approx(0.6)
     mux.clear()
     assert not mux.total(7 * 10 ** 8)[0].any() and mux.state('a') == 'waiting'
+
+
+def test_resolver_to_base_matches_the_transform_and_rejects_unknown_frames():
+    params = _params()
+    frames = FrameResolver(params, frame_prefix='auv1/')
+    w = [1.0, -2.0, 0.5, 0.1, 0.2, -0.3]
+    t, q = params.frame_transform('thruster_stern')
+    for _ in range(2):  # the second call uses the cached rotation matrix
+        np.testing.assert_allclose(frames.to_base('auv1/thruster_stern', w),
+                                   transform_wrench(w, t, q), atol=1e-12)
+    np.testing.assert_allclose(frames.to_base('', w), w, atol=0)
+    assert frames.to_base('auv1/rudder', w) is None

@@ -103,7 +103,7 @@ from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.rotation import quat_from_rpy
 from uwv_hydro.physics.stability import EnergyGuard, stable_substeps, stiffness
-from uwv_hydro.thrust_mux import FrameResolver, ThrustMux, transform_wrench
+from uwv_hydro.thrust_mux import FrameResolver, ThrustMux
 from uwv_hydro.vehicle_params import COMPONENT_NAMES
 from uwv_hydro.wrench_mode import unit_quaternion, world_wrench, WrenchMode
 from visualization_msgs.msg import MarkerArray
@@ -395,15 +395,15 @@ class HydroNode(Node):
         if not np.all(np.isfinite(w)):
             self._drop(topic, 'non_finite')
             return
-        pose = self.frames.lookup(msg.header.frame_id)
-        if pose is None:
+        w_base = self.frames.to_base(msg.header.frame_id, w)
+        if w_base is None:
             self._drop(topic, 'unknown_frame', ' (frame %r is not a fixed frame of %s)'
                        % (msg.header.frame_id, self.vehicle.base_frame))
             return
         if not self._stamp_ok(topic, msg.header):
             return
         now = self._now_ns()
-        self.mux.update(topic, transform_wrench(w, pose[0], pose[1]), now)
+        self.mux.update(topic, w_base, now)
         self.inputs[topic].received(now)
 
     @_locked

@@ -58,6 +58,9 @@ def test_two_namespaced_nodes_do_not_interfere(rclpy_context, spawn, tmp_path):
     assert a2.pose.pose.position.x == 0.0 and a2.twist.twist.linear.x == 0.0
     assert a2.pose.pose.position.y == 10.0
     assert children == {'auv1/base_link', 'auv2/base_link'}
-    names = probe.node.get_node_names_and_namespaces()
-    assert ('uwv_hydro', '/auv1') in names and ('uwv_hydro', '/auv2') in names
+    # the ROS graph is eventually consistent: wait until discovery lists both nodes
+    wanted = {('uwv_hydro', '/auv1'), ('uwv_hydro', '/auv2')}
+    assert probe.spin_until(
+        lambda: wanted <= set(probe.node.get_node_names_and_namespaces()), timeout=30.0,
+        action=alive), 'graph lists %s' % probe.node.get_node_names_and_namespaces()
     probe.close()

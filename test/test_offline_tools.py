@@ -255,7 +255,7 @@ def test_replay_drops_what_the_node_drops(body, tmp_path):
     res = replay_wrench(tmp_path / 'faults', params, progress=False)
     assert (res.skipped_non_finite, res.skipped_bad_quaternion,
             res.skipped_stale_stamp) == (1, 1, 1)
-    assert res.stamps_ns == [1_000_000_000, 1_300_000_000, 1_400_000_000]
+    assert res.stamps_ns.tolist() == [1_000_000_000, 1_300_000_000, 1_400_000_000]
     wc = HydroModel(params).wrench(nu, [0, 0, -10], q)
     np.testing.assert_allclose(res.total[1], wc.total - wc.components['weight'],
                                rtol=0, atol=1e-9)

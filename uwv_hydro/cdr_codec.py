@@ -46,7 +46,7 @@ _POSE = struct.Struct('<7d')
 _TWIST = struct.Struct('<6d')
 _COVARIANCE = struct.Struct('<36d')
 #: Bytes of the float64 block of an Odometry after the child frame id (85 doubles).
-_ODOMETRY_DOUBLES = 8 * (7 + 36 + 6 + 36)
+ODOMETRY_DOUBLES = 8 * (7 + 36 + 6 + 36)
 #: Zero padding of 0..8 bytes (NUL plus alignment).
 _PAD = [b'\x00' * i for i in range(9)]
 
@@ -115,13 +115,13 @@ def decode_wrench_stamped(raw) -> Optional[Tuple[int, int, str, Tuple[float, ...
     return sec, nanosec, frame_id, _SIX_DOUBLES.unpack_from(raw, 4 + pos)
 
 
-def decode_odometry(raw, covariances: bool = False) -> Optional[OdometryFields]:
+def odometry_layout(raw) -> Optional[Tuple[int, int, str, str, int]]:
     """
-    Return (sec, nanosec, frame_id, child_frame_id, position, orientation xyzw, twist).
+    Return (sec, nanosec, frame_id, child_frame_id, offset) of an Odometry's CDR bytes.
 
-    ``twist`` is [linear x y z, angular x y z]; with ``covariances`` the pose and twist
-    covariances (36 values each) follow as two more fields.  None for big-endian CDR
-    (use rosbags); ValueError for a truncated or malformed message.
+    ``offset`` is where its block of 85 float64 starts in ``raw`` (:data:`ODOMETRY_DOUBLES`
+    bytes: position, orientation xyzw, pose covariance, twist, twist covariance).  None
+    for big-endian CDR (use rosbags); ValueError for a truncated or malformed message.
     """
     header = _read_header(raw)
     if header is None:
@@ -130,13 +130,28 @@ def decode_odometry(raw, covariances: bool = False) -> Optional[OdometryFields]:
     pos += -pos % 4
     child, pos = _read_string(raw, pos)
     pos += -pos % 8
-    if 4 + pos + _ODOMETRY_DOUBLES > len(raw):
+    if 4 + pos + ODOMETRY_DOUBLES > len(raw):
         raise ValueError('truncated nav_msgs/Odometry')
-    pose = _POSE.unpack_from(raw, 4 + pos)
+    return sec, nanosec, frame_id, child, 4 + pos
+
+
+def decode_odometry(raw, covariances: bool = False) -> Optional[OdometryFields]:
+    """
+    Return (sec, nanosec, frame_id, child_frame_id, position, orientation xyzw, twist).
+
+    ``twist`` is [linear x y z, angular x y z]; with ``covariances`` the pose and twist
+    covariances (36 values each) follow as two more fields.  None for big-endian CDR
+    (use rosbags); ValueError for a truncated or malformed message.
+    """
+    layout = odometry_layout(raw)
+    if layout is None:
+        return None
+    sec, nanosec, frame_id, child, start = layout
+    pose = _POSE.unpack_from(raw, start)
     # Skip the pose covariance (36 float64)
-    twist = _TWIST.unpack_from(raw, 4 + pos + 8 * (7 + 36))
+    twist = _TWIST.unpack_from(raw, start + 8 * (7 + 36))
     if covariances:
         return (sec, nanosec, frame_id, child, pose[:3], pose[3:], twist,
-                _COVARIANCE.unpack_from(raw, 4 + pos + 8 * 7),
-                _COVARIANCE.unpack_from(raw, 4 + pos + 8 * (7 + 36 + 6)))
+                _COVARIANCE.unpack_from(raw, start + 8 * 7),
+                _COVARIANCE.unpack_from(raw, start + 8 * (7 + 36 + 6)))
     return sec, nanosec, frame_id, child, pose[:3], pose[3:], twist

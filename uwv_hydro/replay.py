@@ -24,23 +24,33 @@ names, stamped with the input stamps:
 * ``<ns>/hydro/wrench_world`` (world-frame force and torque about the link origin),
 * ``<ns>/hydro/components/<name>`` for each component.
 
-Odometry is decoded and the wrenches encoded with the fixed-layout CDR codec of
-:mod:`uwv_hydro.cdr_codec` (the same bytes rosbags would write, tested byte for byte).
+Messages are taken :data:`CHUNK` at a time: the CDR float blocks of a chunk are read
+into one array (:func:`uwv_hydro.cdr_codec.odometry_layout`), the node's input rules
+are applied in message order, and the wrenches of the chunk are evaluated together
+(:meth:`WrenchMode.evaluate_many`, the same operations as one message at a time).
+The wrenches are encoded with the fixed-layout CDR codec of :mod:`uwv_hydro.cdr_codec`
+(the same bytes rosbags would write, tested byte for byte).
 """
 
 from dataclasses import dataclass, field
-import math
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.cdr_codec import decode_odometry, encode_wrench_stamped
+from uwv_hydro.cdr_codec import encode_wrench_stamped, ODOMETRY_DOUBLES, odometry_layout
 from uwv_hydro.node.input_guard import StampGuard
 from uwv_hydro.progress import Progress
-from uwv_hydro.rosbag_io import (BagWriter, message_count, MessageFactory, ODOMETRY,
-                                 read_raw_messages, WRENCH)
+from uwv_hydro.rosbag_io import (BagError, BagWriter, message_count, MessageFactory,
+                                 ODOMETRY, read_raw_messages, WRENCH)
 from uwv_hydro.vehicle_params import COMPONENT_NAMES, VehicleParams
-from uwv_hydro.wrench_mode import unit_quaternion, world_wrench, WrenchMode
+from uwv_hydro.wrench_mode import QUATERNION_NORM_RANGE, world_wrenches, WrenchMode
+
+#: Odometry messages evaluated together; bounds the working memory (about 5 MB).
+CHUNK = 1024
+#: Columns of the 85 float64 of an Odometry: position, orientation [w, x, y, z], twist.
+_POSITION = slice(0, 3)
+_WXYZ = [6, 3, 4, 5]
+_TWIST = slice(43, 49)
 
 
 def output_topics(namespace: str = '') -> Dict[str, str]:
@@ -54,25 +64,138 @@ def output_topics(namespace: str = '') -> Dict[str, str]:
 
 @dataclass
 class ReplayResult:
-    """Arrays of what replay computed, one row per odometry message."""
+    """What replay computed, one row per odometry message it used (in bag order)."""
 
-    stamps_ns: List[int] = field(default_factory=list)
-    total: List[np.ndarray] = field(default_factory=list)
-    components: Dict[str, List[np.ndarray]] = field(
-        default_factory=lambda: {n: [] for n in COMPONENT_NAMES})
+    #: Header stamps [ns], int64 (N,).
+    stamps_ns: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    #: Body-frame total wrench about base_link (N, 6).
+    total: np.ndarray = field(default_factory=lambda: np.zeros((0, 6)))
+    #: Component name -> (N, 6), names as COMPONENT_NAMES.
+    components: Dict[str, np.ndarray] = field(
+        default_factory=lambda: {n: np.zeros((0, 6)) for n in COMPONENT_NAMES})
     skipped_non_finite: int = 0
     skipped_bad_quaternion: int = 0
     skipped_stale_stamp: int = 0
 
 
-def _odometry_fields(msg):
-    """Return the :func:`uwv_hydro.cdr_codec.decode_odometry` tuple of a rosbags Odometry."""
+def _odometry_doubles(msg) -> List[float]:
+    """Return the 85 float64 of a rosbags Odometry in CDR order (see ODOMETRY_DOUBLES)."""
     p, q = msg.pose.pose.position, msg.pose.pose.orientation
     lin, ang = msg.twist.twist.linear, msg.twist.twist.angular
-    return (msg.header.stamp.sec, msg.header.stamp.nanosec, msg.header.frame_id,
-            msg.child_frame_id, (p.x, p.y, p.z), (q.x, q.y, q.z, q.w),
-            (lin.x, lin.y, lin.z, ang.x, ang.y, ang.z), tuple(msg.pose.covariance),
-            tuple(msg.twist.covariance))
+    return ([p.x, p.y, p.z, q.x, q.y, q.z, q.w] + list(msg.pose.covariance)
+            + [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z] + list(msg.twist.covariance))
+
+
+class _Replayer:
+    """The per-bag state of :func:`replay_wrench` and the work on one chunk."""
+
+    def __init__(self, mode, stamps, writer, store, topics, base_frame, world_frame,
+                 current_world, components, source):
+        self.mode, self.stamps, self.writer, self.store = mode, stamps, writer, store
+        self.topics, self.base_frame, self.world_frame = topics, base_frame, world_frame
+        self.current_world, self.components, self.source = current_world, components, source
+        self.result = ReplayResult()
+        self.parts = []
+
+    def _decode(self, messages):
+        """Return (headers [(sec, nanosec, frame_id)], doubles (N, 85)) of a chunk."""
+        heads, rows, blocks = [], [], []
+        slow = {}
+        for i, (bag_ns, raw) in enumerate(messages):
+            try:
+                layout = odometry_layout(raw)
+            except ValueError as exc:
+                raise BagError('odometry message at bag time %d ns: %s' % (bag_ns, exc),
+                               source=self.source) from exc
+            if layout is None:  # big-endian CDR: rosbags' generic decoder
+                msg = self.store.deserialize_cdr(raw, ODOMETRY)
+                heads.append((msg.header.stamp.sec, msg.header.stamp.nanosec,
+                              msg.header.frame_id))
+                slow[i] = _odometry_doubles(msg)
+                continue
+            sec, nanosec, frame_id, _, start = layout
+            heads.append((sec, nanosec, frame_id))
+            rows.append(i)
+            blocks.append(raw[start:start + ODOMETRY_DOUBLES])
+        doubles = np.empty((len(messages), ODOMETRY_DOUBLES // 8))
+        if blocks:
+            doubles[rows] = np.frombuffer(b''.join(blocks), dtype='<f8').reshape(len(rows), -1)
+        for i, values in slow.items():
+            doubles[i] = values
+        return heads, doubles
+
+    def chunk(self, messages) -> None:
+        """Apply the node's input rules to a chunk in order, evaluate and write it."""
+        heads, doubles = self._decode(messages)
+        result = self.result
+        finite = np.isfinite(doubles).all(axis=1).tolist()
+        wxyz = doubles[:, _WXYZ]
+        with np.errstate(invalid='ignore', over='ignore'):
+            norm = np.sqrt(np.einsum('ij,ij->i', wxyz, wxyz))
+        low, high = QUATERNION_NORM_RANGE
+        # wrench_mode.unit_quaternion: |q| outside (0.5, 2) is unusable
+        usable = ((norm > low) & (norm < high)).tolist()
+        keep, stamps, resets = [], [], []
+        for i, (sec, nanosec, _) in enumerate(heads):
+            # the node's input rules, in its order: non-finite, bad quaternion, stale stamp
+            if not finite[i]:
+                result.skipped_non_finite += 1
+                continue
+            if not usable[i]:
+                result.skipped_bad_quaternion += 1
+                continue
+            stamp = int(sec) * 1_000_000_000 + int(nanosec)
+            verdict = self.stamps.check('odometry', stamp)
+            if verdict == 'stale_stamp':
+                result.skipped_stale_stamp += 1
+                continue
+            keep.append(i)
+            stamps.append(stamp)
+            resets.append(verdict == 'stamp_jump')
+        if not keep:
+            return
+        quat = wxyz[keep] / norm[keep, None]
+        stamp_ns = np.array(stamps, dtype=np.int64)
+        comps = self.mode.evaluate_many(stamp_ns * 1e-9, doubles[keep, _POSITION], quat,
+                                        doubles[keep, _TWIST], self.current_world, resets)
+        # Superposition of the component wrenches (as WrenchMode.evaluate sums them)
+        total = comps.sum(axis=1)
+        self.parts.append((stamp_ns, total, comps))
+        if self.writer is not None:
+            self._write(messages, heads, keep, stamps, total, quat, comps)
+
+    def _write(self, messages, heads, keep, stamps, total, quat, comps) -> None:
+        """Queue the outputs of the kept messages, message by message as the node publishes."""
+        queue, topics, body_frame = self.writer.queue_raw, self.topics, self.base_frame
+        totals = total.tolist()
+        worlds = world_wrenches(total, quat).tolist()
+        parts = comps.tolist() if self.components else None
+        names = [topics[name] for name in COMPONENT_NAMES]
+        for j, i in enumerate(keep):
+            bag_ns = messages[i][0]
+            world = self.world_frame or heads[i][2] or 'odom'
+            sec, nanosec = divmod(stamps[j], 1_000_000_000)
+            queue(topics['wrench'], WRENCH, bag_ns,
+                  encode_wrench_stamped(sec, nanosec, body_frame, totals[j]))
+            queue(topics['wrench_world'], WRENCH, bag_ns,
+                  encode_wrench_stamped(sec, nanosec, world, worlds[j]))
+            if parts is None:
+                continue
+            for topic, values in zip(names, parts[j]):
+                queue(topic, WRENCH, bag_ns,
+                      encode_wrench_stamped(sec, nanosec, body_frame, values))
+
+    def finish(self) -> ReplayResult:
+        """Join the chunks into the result arrays."""
+        result = self.result
+        if self.parts:
+            stamps, totals, comps = zip(*self.parts)
+            result.stamps_ns = np.concatenate(stamps)
+            result.total = np.concatenate(totals)
+            all_comps = np.concatenate(comps)
+            result.components = {name: all_comps[:, k] for k, name in enumerate(COMPONENT_NAMES)}
+        self.parts = []
+        return result
 
 
 def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
@@ -94,60 +217,31 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
     """
     mode = WrenchMode(params, added_mass=added_mass, apply_weight=apply_weight,
                       acceleration_alpha=acceleration_alpha)
-    stamps = StampGuard(stamp_reset_threshold)
-    topics = output_topics(namespace)
-    result = ReplayResult()
     bar = Progress(message_count(in_bag, [odometry_topic]) if progress else 0, 'replay')
     bar.enabled = bar.enabled and progress
     factory = MessageFactory()
     writer = BagWriter(out_bag, store=factory.store) if out_bag is not None else None
+    current = None if current_world is None else np.asarray(current_world, dtype=float)
+    # the node stamps its body-frame wrench with base_frame
+    replayer = _Replayer(mode, StampGuard(stamp_reset_threshold), writer, factory.store,
+                         output_topics(namespace), params.base_frame, world_frame, current,
+                         components, str(in_bag))
     try:
         if writer is not None:
             writer.__enter__()
+        pending = []
         for _, bag_ns, raw, _ in read_raw_messages(in_bag, [odometry_topic],
                                                    expected_types={odometry_topic: ODOMETRY}):
-            bar.update()
-            fields = decode_odometry(raw, covariances=True)
-            if fields is None:  # big-endian CDR: rosbags' generic decoder
-                fields = _odometry_fields(factory.store.deserialize_cdr(raw, ODOMETRY))
-            (sec, nanosec, frame_id, child_frame_id, position, xyzw, twist, pose_cov,
-             twist_cov) = fields
-            # the node's input rules: non-finite anywhere, bad quaternion, stale stamp
-            if not all(map(math.isfinite, position + xyzw + twist + pose_cov + twist_cov)):
-                result.skipped_non_finite += 1
-                continue
-            quat, _ = unit_quaternion((xyzw[3], xyzw[0], xyzw[1], xyzw[2]))
-            if quat is None:
-                result.skipped_bad_quaternion += 1
-                continue
-            stamp = int(sec) * 1_000_000_000 + int(nanosec)
-            verdict = stamps.check('odometry', stamp)
-            if verdict == 'stale_stamp':
-                result.skipped_stale_stamp += 1
-                continue
-            if verdict == 'stamp_jump':
-                mode.reset()
-            wc = mode.evaluate(stamp * 1e-9, position, quat, twist, current_world)
-            result.stamps_ns.append(stamp)
-            result.total.append(wc.total)
-            for name in COMPONENT_NAMES:
-                result.components[name].append(wc.components[name])
-            if writer is None:
-                continue
-            body_frame = params.base_frame  # as the node stamps its body-frame wrench
-            world = world_frame or frame_id or 'odom'
-            out_sec, out_nanosec = stamp // 1_000_000_000, stamp % 1_000_000_000
-            writer.queue_raw(topics['wrench'], WRENCH, bag_ns, encode_wrench_stamped(
-                out_sec, out_nanosec, body_frame, wc.total.tolist()))
-            writer.queue_raw(topics['wrench_world'], WRENCH, bag_ns, encode_wrench_stamped(
-                out_sec, out_nanosec, world, world_wrench(wc.total, quat).tolist()))
-            if not components:
-                continue
-            for name in COMPONENT_NAMES:
-                writer.queue_raw(topics[name], WRENCH, bag_ns, encode_wrench_stamped(
-                    out_sec, out_nanosec, body_frame, wc.components[name].tolist()))
+            pending.append((bag_ns, raw))
+            if len(pending) == CHUNK:
+                replayer.chunk(pending)
+                bar.update(len(pending))
+                pending = []
+        if pending:
+            replayer.chunk(pending)
+            bar.update(len(pending))
     finally:
         if writer is not None:
             writer.__exit__(None, None, None)
         bar.close()
-    return result
+    return replayer.finish()

@@ -36,13 +36,14 @@ import numpy as np
 
 from uwv_hydro.physics.added_mass import LaggedAcceleration
 from uwv_hydro.physics.hydro_model import HydroModel, WrenchComponents
-from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.vehicle_params import VehicleParams
+from uwv_hydro.physics.rotation import quat_to_matrix, quats_to_matrices
+from uwv_hydro.vehicle_params import COMPONENT_NAMES, VehicleParams
 
 ADDED_MASS_MODES = ('implicit', 'lagged')
 #: An odometry quaternion whose norm is outside this range (e.g. all zeros) is rejected;
 #: inside it, it is normalised (a sender's rounding or scaling) and used.
 QUATERNION_NORM_RANGE = (0.5, 2.0)
+_WEIGHT = COMPONENT_NAMES.index('weight')
 
 
 def unit_quaternion(quaternion: Sequence[float]) -> Tuple[Optional[np.ndarray], float]:
@@ -87,6 +88,26 @@ class WrenchMode:
             wc.total = sum(wc.components.values())
         return wc
 
+    def evaluate_many(self, t, position, quaternion, twist, current_world=None,
+                      resets=None) -> np.ndarray:
+        """
+        Return the components (N, len(COMPONENT_NAMES), 6) of N samples in time order.
+
+        The same as N :meth:`evaluate` calls (``resets`` (N,) bool: :meth:`reset` before
+        sample k); the total of sample k is ``components[k].sum(axis=0)``.
+        """
+        nu = np.asarray(twist, dtype=float).reshape(-1, 6)
+        nu_dot = None
+        if self.added_mass == 'lagged':
+            nu_dot = self.estimator.update_many(nu, t, resets)
+        elif resets is not None and np.any(resets):
+            self.reset()
+        comps = self.model.wrench_many(nu, position=position, quaternion=quaternion,
+                                       nu_dot=nu_dot, current_world=current_world)
+        if not self.apply_weight:
+            comps[:, _WEIGHT] = 0.0
+        return comps
+
 
 def world_wrench(body_wrench: Sequence[float], quaternion: Sequence[float]) -> np.ndarray:
     """Rotate a body wrench about the link origin into the world frame (ENU)."""
@@ -94,3 +115,11 @@ def world_wrench(body_wrench: Sequence[float], quaternion: Sequence[float]) -> n
     w = np.asarray(body_wrench, float)
     # F_w = R F_b, T_w = R T_b (same point, only the axes change)
     return np.concatenate([rot @ w[:3], rot @ w[3:]])
+
+
+def world_wrenches(body_wrenches, quaternions) -> np.ndarray:
+    """Return :func:`world_wrench` of N body wrenches (N, 6) and quaternions (N, 4)."""
+    rot = quats_to_matrices(quaternions)
+    w = np.asarray(body_wrenches, dtype=float).reshape(-1, 2, 3)
+    # F_w = R F_b, T_w = R T_b for every sample
+    return np.einsum('nij,nkj->nki', rot, w).reshape(-1, 6)

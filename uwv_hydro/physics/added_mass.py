@@ -128,3 +128,38 @@ class LaggedAcceleration:
                           + (1.0 - self.alpha) * self._estimate)
         self._previous, self._time = nu, t
         return self._estimate.copy()
+
+    def update_many(self, nu, t, resets=None) -> np.ndarray:
+        """
+        Return the estimates (N, 6) of N samples in time order, as N :meth:`update` calls.
+
+        ``nu`` (N, 6), ``t`` (N,) in s; ``resets`` (N,) bool: :meth:`reset` before sample k.
+        The same floating-point operations as :meth:`update`, so the results are identical.
+        """
+        rows = np.asarray(nu, dtype=float).reshape(-1, 6).tolist()
+        times = np.asarray(t, dtype=float).reshape(-1).tolist()
+        if len(times) != len(rows):
+            raise ValueError('%d samples but %d times' % (len(rows), len(times)))
+        flags = [False] * len(rows) if resets is None else [bool(r) for r in resets]
+        alpha, beta = self.alpha, 1.0 - self.alpha
+        zero = [0.0] * 6
+        prev = None if self._previous is None else self._previous.tolist()
+        t_prev = self._time
+        est = self._estimate.tolist()
+        out = []
+        for row, tk, reset in zip(rows, times, flags):
+            if reset:
+                prev, est = None, zero
+            if prev is None:
+                prev, t_prev = row, tk
+            else:
+                dt = tk - t_prev
+                if dt > 0.0:
+                    # dsros_hydro: a_k = alpha (nu_k - nu_{k-1}) / dt + (1 - alpha) a_{k-1}
+                    est = [alpha * (x - p) / dt + beta * e for x, p, e in zip(row, prev, est)]
+                    prev, t_prev = row, tk
+            out.append(est)
+        self._previous = None if prev is None else np.array(prev)
+        self._time = t_prev
+        self._estimate = np.array(est)
+        return np.array(out).reshape(-1, 6)

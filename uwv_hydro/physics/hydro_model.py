@@ -50,9 +50,9 @@ import numpy as np
 from uwv_hydro.physics import features
 from uwv_hydro.physics.added_mass import AddedMass
 from uwv_hydro.physics.drag import Drag
-from uwv_hydro.physics.hydrostatics import Hydrostatics
+from uwv_hydro.physics.hydrostatics import Hydrostatics, surface_fractions
 from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
-from uwv_hydro.physics.rotation import cross
+from uwv_hydro.physics.rotation import cross, quats_to_matrices
 from uwv_hydro.vehicle_params import COMPONENT_NAMES
 
 
@@ -208,6 +208,52 @@ class HydroModel:
         # Superposition of the component wrenches (all about the origin)
         total = np.add.reduce(values)
         return WrenchComponents(components=components, total=total)
+
+    def wrench_many(self, nu, position=None, quaternion=None, nu_dot=None,
+                    current_world=None) -> np.ndarray:
+        """
+        Return the components of N states at once, an (N, len(COMPONENT_NAMES), 6) array.
+
+        Row k holds ``wrench(nu[k], position[k], quaternion[k], nu_dot[k],
+        current_world).components`` in COMPONENT_NAMES order: the same kernel over a
+        leading batch dimension.  ``nu`` (N, 6); ``position`` (N, 3) or None;
+        ``quaternion`` (N, 4) [w, x, y, z] or None; ``nu_dot`` (N, 6) or None; one
+        ``current_world`` (3,) for all states or None.
+        """
+        nu = np.asarray(nu, dtype=float).reshape(-1, 6)
+        n = len(nu)
+        buf = np.zeros((n, features.BUFFER_SIZE))
+        buf[:, features.ONE_INDEX] = 1.0
+        buf[:, features.Z_SLICE.start:features.Z_SLICE.start + 6] = nu
+        if quaternion is None:
+            rot = np.broadcast_to(np.eye(3), (n, 3, 3))
+        else:
+            rot = quats_to_matrices(np.asarray(quaternion, dtype=float).reshape(n, 4))
+        # Down direction d = R^T [0, 0, -1] = -R[2, :] (hydrostatics.down_direction)
+        down = buf[:, features.D_SLICE]
+        np.negative(rot[:, 2, :], out=down)
+        if position is None:
+            buf[:, features.FD_SLICE] = down
+        else:
+            depth = -np.asarray(position, dtype=float).reshape(n, 3)[:, 2]
+            fraction = surface_fractions(depth, self.hydrostatics.surface)
+            buf[:, features.FD_SLICE] = fraction[:, None] * down
+        if current_world is not None:
+            # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
+            cw = np.asarray(current_world, dtype=float).reshape(3)
+            buf[:, features.Z_SLICE.start + 6:features.Z_SLICE.stop] = (
+                rot[:, 0, :] * cw[0] + rot[:, 1, :] * cw[1] + rot[:, 2, :] * cw[2])
+        if nu_dot is None:
+            kernel = self._kernel_no_dot
+        else:
+            kernel = self._kernel_dot
+            buf[:, features.EXTRA_SLICE] = np.asarray(nu_dot, dtype=float).reshape(n, 6)
+        # Feature forms (module features), row by row: y = K buf[7:], |nu_p|, Y [|nu_p|, 1, z]
+        y = buf[:, features.LIN_START:] @ kernel.T
+        np.absolute(y[:, -6:], out=buf[:, features.ABS_SLICE])
+        values = np.einsum('nij,nj->ni', y[:, :-6].reshape(n, -1, features.U_SIZE),
+                           buf[:, :features.U_SIZE])
+        return values.reshape(n, len(COMPONENT_NAMES), 6)
 
     def dynamics_wrench(self, nu, rotation, fraction: float, current_world=None) -> np.ndarray:
         """

@@ -57,6 +57,27 @@ def surface_fraction(depth: float, surface: SurfaceTransition) -> float:
     return s * frac + (1.0 - s)
 
 
+def surface_fractions(depths, surface: SurfaceTransition) -> np.ndarray:
+    """Return :func:`surface_fraction` of every depth of an array (same rules, vectorised)."""
+    d = np.asarray(depths, dtype=float)
+    if np.any(np.isnan(d)):
+        raise ValueError('depth is not a number (index %d)' % int(np.argmax(np.isnan(d))))
+    full = float(surface.fully_submerged_depth)
+    out = float(surface.out_of_water_depth)
+    # The fully-submerged test first (a step when full == out), then out of the water
+    frac = np.where(d >= full, 1.0, 0.0)
+    mid = (d < full) & (d > out)
+    if np.any(mid):
+        # dsros_hydro VEHICLE_MODELLING.md: linear in depth between the two depths
+        f = (d[mid] - out) / (full - out)
+        if surface.model != 'continuous':
+            s = float(surface.scale_factor)
+            # dsros_hydro: f = s frac + (1 - s)
+            f = s * f + (1.0 - s)
+        frac[mid] = f
+    return frac
+
+
 class Hydrostatics:
     """Weight and buoyancy wrenches of one vehicle (precomputed constants)."""
 

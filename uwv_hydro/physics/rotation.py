@@ -98,6 +98,31 @@ def quat_to_matrix(q) -> np.ndarray:
     ])
 
 
+def quats_to_matrices(q) -> np.ndarray:
+    """
+    Return R(q_k / |q_k|) (N, 3, 3) for quaternions q (N, 4) [w, x, y, z], nonzero and finite.
+
+    The homogeneous form used by HydroModel.wrench, so unit input gives quat_to_matrix.
+    """
+    q = np.asarray(q, dtype=float).reshape(-1, 4)
+    w, x, y, z = q.T
+    norm2 = w * w + x * x + y * y + z * z
+    bad = ~(np.isfinite(norm2) & (norm2 > 0.0))
+    if np.any(bad):
+        k = int(np.argmax(bad))
+        raise ValueError('cannot normalise quaternion %r (row %d)' % (q[k].tolist(), k))
+    # Fossen 2011 eq. 2.72 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
+    s = 2.0 / norm2
+    xx, yy, zz = s * x * x, s * y * y, s * z * z
+    xy, xz, yz = s * x * y, s * x * z, s * y * z
+    wx, wy, wz = s * w * x, s * w * y, s * w * z
+    rot = np.empty((len(q), 3, 3))
+    rot[:, 0, 0], rot[:, 0, 1], rot[:, 0, 2] = 1.0 - (yy + zz), xy - wz, xz + wy
+    rot[:, 1, 0], rot[:, 1, 1], rot[:, 1, 2] = xy + wz, 1.0 - (xx + zz), yz - wx
+    rot[:, 2, 0], rot[:, 2, 1], rot[:, 2, 2] = xz - wy, yz + wx, 1.0 - (xx + yy)
+    return rot
+
+
 def matrix_to_quat(rotation) -> np.ndarray:
     """
     Return the unit quaternion [w, x, y, z] (with w >= 0) of a rotation matrix.

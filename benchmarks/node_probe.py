@@ -42,8 +42,13 @@ FORCE = 2000.0
 LOOP_KEYS = ('ticks', 'late_ticks', 'dropped_steps', 'max_update_ms', 'rate_hz')
 
 
-def measure_node(rate_hz: float = 1000.0, duration: float = 10.0):
-    """Return benchmark records [(name, value, unit, extra), ...] for the node."""
+def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = False):
+    """
+    Return benchmark records [(name, value, unit, extra), ...] for the node.
+
+    With ``floor`` the process measured is benchmarks/floor_node.py instead (figures
+    named ``floor_*``): the same probe on a minimal rclpy publisher.
+    """
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
     from geometry_msgs.msg import WrenchStamped
@@ -60,9 +65,12 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0):
     params = pathlib.Path(work) / 'p.yaml'
     params.write_text('/**:\n  ros__parameters:\n    initial_position: [0.0, 0.0, -10.0]\n'
                       '    publish_markers: false\n')
-    argv = build_command(expand_vehicle(default_path('vehicle')), rate_hz=rate_hz,
-                         params_file=str(params),
-                         description_file=str(pathlib.Path(work) / 'd.yaml'))
+    if floor:
+        argv = [sys.executable, str(REPO / 'benchmarks' / 'floor_node.py'), repr(rate_hz)]
+    else:
+        argv = build_command(expand_vehicle(default_path('vehicle')), rate_hz=rate_hz,
+                             params_file=str(params),
+                             description_file=str(pathlib.Path(work) / 'd.yaml'))
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     context = rclpy.Context()
@@ -108,7 +116,10 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0):
     finally:
         stop_node(proc)
         context.try_shutdown()
-    return _figures(rate_hz, duration, odom, flips, diags)
+    records = _figures(rate_hz, duration, odom, flips, diags)
+    if floor:  # the floor has no update loop diagnostics
+        return [('floor_' + r[0], *r[1:]) for r in records if r[0] != 'node_loop']
+    return records
 
 
 def _figures(rate_hz, duration, odom, flips, diags):
@@ -152,5 +163,5 @@ def _figures(rate_hz, duration, odom, flips, diags):
 if __name__ == '__main__':
     rate = float(sys.argv[1]) if len(sys.argv) > 1 else 1000.0
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
-    for rec in measure_node(rate, seconds):
+    for rec in measure_node(rate, seconds, floor='--floor' in sys.argv):
         print(rec)

@@ -26,6 +26,9 @@ Figures (medians and p99 in microseconds unless named otherwise):
 * node_rate_hz, node_period_jitter_p99_ms, thrust_to_odometry_latency_p99_ms
                            the node in simulate mode at 1 kHz for 10 s, measured over DDS
                            by a separate process (benchmarks/node_probe.py)
+* floor_*                  the same probe on benchmarks/floor_node.py, a minimal rclpy
+                           node that only publishes odometry at 1 kHz: what Python rclpy
+                           on both ends costs by itself (the floor under the node figures)
 
 ``--quick`` shortens every run (for a smoke test); the figures are then noisier.
 """
@@ -175,6 +178,9 @@ def bench_node(results, duration):
     """Run the node at 1 kHz and measure it from another process over DDS."""
     from node_probe import measure_node
     for rec in measure_node(rate_hz=1000.0, duration=duration):
+        emit(results, *rec[:3], **rec[3])
+    # the same probe on a minimal rclpy publisher (floor_node.py): the measurement floor
+    for rec in measure_node(rate_hz=1000.0, duration=duration, floor=True):
         emit(results, *rec[:3], **rec[3])
 
 

@@ -33,6 +33,7 @@ from typing import List
 import numpy as np
 
 from uwv_hydro.physics.dynamics import Simulator
+from uwv_hydro.physics.hydrostatics import transition_fractions
 
 # R(q / |q|) = C^T vec(q q^T) / |q|^2 (Fossen 2011 eq. 2.72, homogeneous form)
 _ROT = np.zeros((16, 9))
@@ -247,12 +248,8 @@ class BatchSimulator:
         """Return the surface fraction per vehicle (hydrostatics.surface_fraction) or 1.0."""
         if np.all(depth >= self._full):
             return 1.0
-        with np.errstate(divide='ignore', invalid='ignore'):
-            # dsros_hydro VEHICLE_MODELLING.md: linear in depth between the two depths
-            frac = (depth - self._out) / (self._full - self._out)
-        # dsros_hydro: f = s frac + (1 - s); continuous: f = frac
-        frac = np.where(self._continuous, frac, self._scale * frac + (1.0 - self._scale))
-        return np.where(depth >= self._full, 1.0, np.where(depth <= self._out, 0.0, frac))
+        return transition_fractions(depth, self._full, self._out, self._scale,
+                                    self._continuous)
 
     def _derivative(self, x: np.ndarray, tau: np.ndarray, cur) -> np.ndarray:
         """Return d/dt of the flat states x (13, N): [p_dot, q_dot, nu_dot]."""

@@ -62,20 +62,26 @@ def surface_fractions(depths, surface: SurfaceTransition) -> np.ndarray:
     d = np.asarray(depths, dtype=float)
     if np.any(np.isnan(d)):
         raise ValueError('depth is not a number (index %d)' % int(np.argmax(np.isnan(d))))
-    full = float(surface.fully_submerged_depth)
-    out = float(surface.out_of_water_depth)
-    # The fully-submerged test first (a step when full == out), then out of the water
-    frac = np.where(d >= full, 1.0, 0.0)
-    mid = (d < full) & (d > out)
-    if np.any(mid):
+    return transition_fractions(d, float(surface.fully_submerged_depth),
+                                float(surface.out_of_water_depth),
+                                float(surface.scale_factor), surface.model == 'continuous')
+
+
+def transition_fractions(depth, full, out, scale, continuous) -> np.ndarray:
+    """
+    Return the fractions of :func:`surface_fraction` with the transition as arrays.
+
+    Every argument is a scalar or an array (broadcast together): depths, the
+    fully-submerged and out-of-water depths, the dsros scale factor and whether the
+    model is ``continuous``; one vehicle per element in the batch simulator.
+    """
+    with np.errstate(divide='ignore', invalid='ignore'):
         # dsros_hydro VEHICLE_MODELLING.md: linear in depth between the two depths
-        f = (d[mid] - out) / (full - out)
-        if surface.model != 'continuous':
-            s = float(surface.scale_factor)
-            # dsros_hydro: f = s frac + (1 - s)
-            f = s * f + (1.0 - s)
-        frac[mid] = f
-    return frac
+        frac = (depth - out) / (full - out)
+    # dsros_hydro: f = s frac + (1 - s); continuous: f = frac
+    frac = np.where(continuous, frac, scale * frac + (1.0 - scale))
+    # The fully-submerged test first (a step when full == out), then out of the water
+    return np.where(depth >= full, 1.0, np.where(depth <= out, 0.0, frac))
 
 
 class Hydrostatics:

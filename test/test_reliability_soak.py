@@ -15,6 +15,9 @@
 """
 Short soak (60 simulated seconds, 60k cycles at 1 kHz under sim time) of ``make soak``.
 
+/clock advances two periods per lock-step, so every other step is a catch-up step that
+the node must still publish.
+
 Bounds: RSS grows by at most 10 MB over the run (a leak of one 1 kB object per cycle
 would be 60 MB); every one of the 60001 odometry stamps is exactly 1 ms after the
 previous (no gaps, no repeats); every position step is within |v| dt (+1 %); no
@@ -33,6 +36,7 @@ RSS_BOUND_MB = 10.0
 def test_short_soak_bounded_rss_and_continuous_odometry(spawn, tmp_path, python):
     out = tmp_path / 'soak.json'
     proc = spawn([python, str(REPO / 'soak' / 'run_soak.py'), '--sim-seconds', '60',
+                  '--clock-step-cycles', '2',
                   '--max-rss-growth-mb', str(RSS_BOUND_MB), '--json', str(out),
                   '--workdir', str(tmp_path)])
     stdout, stderr = proc.communicate(timeout=500)
@@ -41,6 +45,7 @@ def test_short_soak_bounded_rss_and_continuous_odometry(spawn, tmp_path, python)
     s = json.loads(out.read_text())
     assert s['node_alive_at_end']
     assert s['cycles'] == 60000 and s['odometry_count'] == 60001
+    assert s['clock_step_cycles'] == 2
     assert s['odometry_gaps'] == 0 and s['odometry_repeats'] == 0
     assert s['position_jumps'] == 0 and s['non_finite_odometry'] == 0
     assert s['dropped_steps'] == 0 and s['divergences'] == 0 and s['state_restores'] == 0

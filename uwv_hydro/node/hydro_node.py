@@ -565,13 +565,16 @@ class HydroNode(Node):
         tau = self._watchdog(now)
         current = self.current_world()
         nu_before = self.state.twist
-        for _ in range(steps):
+        for k in range(1, steps + 1):
             new = self._checked_step(tau, current)
             if new is None:
                 self.events['state_restores'] += 1
                 self.state = self._good_state.copy()
                 break
             self.state = new
+            if k < steps:
+                # every integration step is published, one period apart (TF: the last)
+                self._publish_odometry(self._state_ns + k * self.period_ns)
         self._good_state = self.state.copy()
         self._state_ns += steps * self.period_ns
         self._nu_dot = (self.state.twist - nu_before) / (steps * self.period_ns * 1e-9)
@@ -631,7 +634,8 @@ class HydroNode(Node):
                                                  self._nu_dot, self.current_world())
         return self._components
 
-    def _publish_state(self, stamp_ns: int) -> None:
+    def _publish_odometry(self, stamp_ns: int):
+        """Publish the state as odometry stamped ``stamp_ns``; return the message."""
         s = self.state
         msg = self._odom_msg
         conv.ns_to_stamp(msg.header.stamp, stamp_ns)
@@ -639,6 +643,11 @@ class HydroNode(Node):
         conv.fill_quaternion(msg.pose.pose.orientation, s.quaternion)
         conv.fill_twist(msg.twist.twist, s.twist)
         self.odom_pub.publish(msg)
+        return msg
+
+    def _publish_state(self, stamp_ns: int) -> None:
+        msg = self._publish_odometry(stamp_ns)
+        s = self.state
         if self.tf_pub is not None:
             t = self._tf
             t.header.stamp = msg.header.stamp

@@ -66,7 +66,8 @@ PARAMETERS = (
          'so the stiffest mode keeps |lambda| h <= 2.5 (rk4_substeps in /diagnostics)',
          bounds=(1, 1000)),
     Spec('max_catchup_steps', 10, 'most simulation steps one late update may run to keep '
-         'the state on the node clock; the rest is dropped and counted', bounds=(1, 1000)),
+         'the state on the node clock (each published as odometry); the rest is dropped '
+         'and counted', bounds=(1, 1000)),
     Spec('added_mass', 'implicit', 'wrench mode: implicit (M_A is in the simulator '
          'inertia, only C_A is emitted) or lagged (filtered backward-difference '
          'acceleration)', choices=ADDED_MASS_MODES),

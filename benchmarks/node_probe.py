@@ -18,7 +18,11 @@ Measure the running node from a separate process, over DDS (``make bench``: node
 The node runs in simulate mode on the default vehicle at ``rate_hz``.  This process:
 
 * subscribes to ``odometry``: achieved rate = messages / time; period jitter = the
-  p99 of |inter-arrival time - nominal period| at this subscriber (wall clock);
+  p99 of |inter-arrival time - nominal period| at this subscriber.  Arrival is the
+  middleware's reception timestamp of each sample (rmw MessageInfo
+  ``received_timestamp``: when Fast DDS in this process received it); the same figures
+  taken when this process's Python callback ran are reported too (``at_callback``),
+  and include the probe's own executor delays;
 * publishes a sway thrust of +-F on ``thrust`` (base frame), flipping its sign every
   50 ms: thrust -> odometry latency = time from publishing a flip to receiving the first
   odometry whose sway acceleration (difference of consecutive twists over their stamps)
@@ -75,15 +79,17 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
                             stderr=subprocess.DEVNULL)
     context = rclpy.Context()
     rclpy.init(context=context, domain_id=domain)
-    odom = []   # (receive time, stamp s, sway velocity)
+    odom = []   # (callback time s, middleware receive time s, stamp s, sway velocity)
     diags = []
     flips = []  # (publish time, sign)
     try:
         node = Node('uwv_bench_probe', context=context)
 
-        def on_odom(msg):
+        def on_odom(msg, info):
+            # every time on the system clock: rmw reception timestamps use it
             stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
-            odom.append((time.perf_counter(), stamp, msg.twist.twist.linear.y))
+            odom.append((time.time_ns() * 1e-9, info['received_timestamp'] * 1e-9, stamp,
+                         msg.twist.twist.linear.y))
 
         node.create_subscription(Odometry, 'odometry', on_odom, 1000)
         node.create_subscription(DiagnosticArray, '/diagnostics', diags.append, 10)
@@ -108,7 +114,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         while time.perf_counter() < end:
             sign = -sign
             wrench.wrench.force.y = sign * FORCE
-            flips.append((time.perf_counter(), sign))
+            flips.append((time.time_ns() * 1e-9, sign))
             pub.publish(wrench)
             time.sleep(FLIP_S)
         time.sleep(1.5)  # one more diagnostics report
@@ -122,14 +128,10 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
     return records
 
 
-def _figures(rate_hz, duration, odom, flips, diags):
-    arr = np.array(odom)
-    arr = arr[arr[:, 0] <= arr[0, 0] + duration]
-    recv, stamps, sway = arr[:, 0], arr[:, 1], arr[:, 2]
-    period = 1.0 / rate_hz
-    inter = np.diff(recv)
+def _timing(recv, stamps, sway, flips, period):
+    """Return (achieved Hz, jitter ms array, latency ms array) for arrival times ``recv``."""
     achieved = (len(recv) - 1) / (recv[-1] - recv[0])
-    jitter = np.abs(inter - period) * 1e3
+    jitter = np.abs(np.diff(recv) - period) * 1e3
     # sway acceleration between consecutive odometry messages (node stamps)
     dt = np.diff(stamps)
     ok = dt > 0
@@ -140,21 +142,32 @@ def _figures(rate_hz, duration, odom, flips, diags):
         idx = np.nonzero((recv[1:] > t_pub) & (recv[1:] < nxt[0]) & (np.sign(accel) == sign))[0]
         if len(idx):
             latencies.append((recv[1:][idx[0]] - t_pub) * 1e3)
-    lat = np.array(latencies) if latencies else np.array([np.nan])
+    return achieved, jitter, np.array(latencies) if latencies else np.array([np.nan])
+
+
+def _figures(rate_hz, duration, odom, flips, diags):
+    arr = np.array(odom)
+    arr = arr[arr[:, 0] <= arr[0, 0] + duration]
+    callback, middleware, stamps, sway = arr.T
+    period = 1.0 / rate_hz
+    achieved, jitter, lat = _timing(middleware, stamps, sway, flips, period)
+    _, jitter_cb, lat_cb = _timing(callback, stamps, sway, flips, period)
     loop = {}
     for msg in diags[-1:]:
         for status in msg.status:
             if 'update loop' in status.name:
                 loop = {kv.key: kv.value for kv in status.values}
-    extra = {'requested_hz': rate_hz, 'messages': int(len(recv)), 'seconds': duration}
+    extra = {'requested_hz': rate_hz, 'messages': int(len(middleware)), 'seconds': duration}
     return [
         ('node_rate_hz', float(achieved), 'Hz', extra),
         ('node_rate_error_pct', float(abs(achieved - rate_hz) / rate_hz * 100), '%', {}),
         ('node_period_jitter_p99_ms', float(np.percentile(jitter, 99)), 'ms',
-         {'p50': float(np.percentile(jitter, 50)), 'max': float(jitter.max())}),
-        ('thrust_to_odometry_latency_p99_ms', float(np.percentile(lat, 99)), 'ms',
-         {'p50': float(np.percentile(lat, 50)), 'flips': len(flips),
-          'measured': len(latencies)}),
+         {'p50': float(np.percentile(jitter, 50)), 'max': float(jitter.max()),
+          'at_callback_p99': float(np.percentile(jitter_cb, 99))}),
+        ('thrust_to_odometry_latency_p99_ms', float(np.nanpercentile(lat, 99)), 'ms',
+         {'p50': float(np.nanpercentile(lat, 50)), 'flips': len(flips),
+          'measured': int(np.sum(np.isfinite(lat))),
+          'at_callback_p99': float(np.nanpercentile(lat_cb, 99))}),
         ('node_loop', float(loop.get('overruns', 'nan')), 'overruns',
          {k: loop[k] for k in LOOP_KEYS if k in loop}),
     ]

@@ -17,8 +17,9 @@
 import numpy as np
 import pytest
 
-from uwv_hydro.cdr_codec import decode_odometry, decode_wrench_stamped, encode_wrench_stamped
-from uwv_hydro.rosbag_io import MessageFactory, ODOMETRY, WRENCH
+from uwv_hydro.cdr_codec import (decode_odometry, decode_wrench_stamped, encode_odometry,
+                                 encode_tf_message, encode_wrench_stamped)
+from uwv_hydro.rosbag_io import MessageFactory, ODOMETRY, TF, WRENCH
 
 FRAMES = ['', 'a', 'ab', 'abc', 'odom', 'base', 'base_link', 'frame_7ch', 'x' * 8,
           'x' * 9, 'x' * 10, 'x' * 11, 'x' * 12, 'world/ünïcode', 'ns/robot/base_link_frd']
@@ -38,6 +39,26 @@ def test_wrench_stamped_bytes_equal_rosbags(factory, frame):
         want = bytes(factory.store.serialize_cdr(factory.wrench(stamp, frame, w), WRENCH))
         got = encode_wrench_stamped(stamp // 1_000_000_000, stamp % 1_000_000_000, frame,
                                     [float(v) for v in w])
+        assert got == want
+
+
+@pytest.mark.parametrize('frame', FRAMES)
+@pytest.mark.parametrize('child', ['', 'b', 'base_link', 'x' * 7, 'x' * 8, 'x' * 11])
+def test_odometry_and_tf_bytes_equal_rosbags(factory, frame, child):
+    rng = np.random.default_rng(len(frame) + 31 * len(child))
+    for stamp in (0, 999_999_999, 1_700_000_000_123_456_789):
+        p, q, v = rng.normal(size=3) * 1e3, rng.normal(size=4), rng.normal(size=6) * 1e-3
+        v[rng.integers(0, 6)] = -0.0
+        for covariances in ((None, None), (rng.normal(size=36), rng.normal(size=36))):
+            msg = factory.odometry(stamp, frame, child, p, q, v, *covariances)
+            want = bytes(factory.store.serialize_cdr(msg, ODOMETRY))
+            got = encode_odometry(stamp // 1_000_000_000, stamp % 1_000_000_000, frame, child,
+                                  p.tolist(), [q[1], q[2], q[3], q[0]], v.tolist(),
+                                  *[None if c is None else c.tolist() for c in covariances])
+            assert got == want
+        want = bytes(factory.store.serialize_cdr(factory.tf(stamp, frame, child, p, q), TF))
+        got = encode_tf_message(stamp // 1_000_000_000, stamp % 1_000_000_000, frame, child,
+                                p.tolist(), [q[1], q[2], q[3], q[0]])
         assert got == want
 
 

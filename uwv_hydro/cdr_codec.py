@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-An exact CDR codec for the two fixed message layouts replay needs, without rosbags.
+An exact CDR codec for the fixed message layouts the offline tools need, without rosbags.
 
 ROS 2 serialises with XCDR1 / plain CDR (OMG DDS-XTypes 1.3 sec. 7.4.1; the rosbags
 ``serialize_cdr``): a 4-byte encapsulation header ``00 01 00 00`` (little endian),
@@ -27,10 +27,13 @@ UTF-8 bytes and the NUL.  Padding bytes are zero.  The layouts::
         (align 4) string child_frame_id, (align 8) float64 position.x y z,
         orientation.x y z w, covariance[36], twist.linear.x y z, angular.x y z,
         covariance[36]
+    tf2_msgs/msg/TFMessage with one transform:  uint32 count (1), int32 sec,
+        uint32 nanosec, string frame_id, (align 4) string child_frame_id, (align 8)
+        float64 translation.x y z, rotation.x y z w
 
-:func:`encode_wrench_stamped` returns exactly the bytes of rosbags'
-``serialize_cdr`` and :func:`decode_odometry` the fields of ``deserialize_cdr``
-(tested byte for byte, including odd-length frame ids).  Big-endian input is
+The encoders return exactly the bytes of rosbags' ``serialize_cdr`` and the decoders
+the fields of ``deserialize_cdr`` (tested byte for byte, including odd-length frame
+ids).  Big-endian input is
 reported as unsupported (None) so the caller can fall back to rosbags.
 """
 
@@ -64,6 +67,42 @@ def _string(value: str, pos: int, align: int) -> Tuple[bytes, int]:
 def _wrench_frame(frame_id: str) -> bytes:
     """Return the frame id of a WrenchStamped as CDR (at offset 8, padded to 8)."""
     return _string(frame_id, 8, 8)[0]
+
+
+@functools.lru_cache(maxsize=256)
+def _frame_pair(frame_id: str, child_frame_id: str, start: int) -> bytes:
+    """Return frame id and child frame id as CDR from payload offset ``start`` (8-aligned)."""
+    head, pos = _string(frame_id, start, 4)
+    return head + _string(child_frame_id, pos, 8)[0]
+
+
+_ZERO_COVARIANCE = (0.0,) * 36
+_ODOMETRY_VALUES = struct.Struct('<85d')
+_ONE = _UINT32.pack(1)
+_TRANSFORM = struct.Struct('<7d')
+
+
+def encode_odometry(sec: int, nanosec: int, frame_id: str, child_frame_id: str,
+                    position: Sequence[float], orientation_xyzw: Sequence[float],
+                    twist: Sequence[float], pose_covariance: Optional[Sequence[float]] = None,
+                    twist_covariance: Optional[Sequence[float]] = None) -> bytes:
+    """Return the CDR bytes of a nav_msgs/Odometry (covariances default to zeros)."""
+    pose_cov = _ZERO_COVARIANCE if pose_covariance is None else pose_covariance
+    twist_cov = _ZERO_COVARIANCE if twist_covariance is None else twist_covariance
+    values = (*position, *orientation_xyzw, *pose_cov, *twist, *twist_cov)
+    # Header stamp, the two frame ids (padded so the doubles start 8-aligned), 85 float64
+    return b''.join((_HEADER, _STAMP.pack(sec, nanosec),
+                     _frame_pair(frame_id, child_frame_id, 8),
+                     _ODOMETRY_VALUES.pack(*values)))
+
+
+def encode_tf_message(sec: int, nanosec: int, frame_id: str, child_frame_id: str,
+                      translation: Sequence[float], rotation_xyzw: Sequence[float]) -> bytes:
+    """Return the CDR bytes of a tf2_msgs/TFMessage holding one TransformStamped."""
+    # Sequence length 1, then the TransformStamped: stamp, frame ids, 7 float64
+    return b''.join((_HEADER, _ONE, _STAMP.pack(sec, nanosec),
+                     _frame_pair(frame_id, child_frame_id, 12),
+                     _TRANSFORM.pack(*translation, *rotation_xyzw)))
 
 
 def encode_wrench_stamped(sec: int, nanosec: int, frame_id: str,

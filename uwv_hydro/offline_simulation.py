@@ -105,14 +105,18 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
     geometry_msgs/WrenchStamped in the base frame on ``thrust_topic`` (what a thruster
     driver would publish), so ``replay --simulate`` can re-run the manoeuvre.
     """
-    from uwv_hydro.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, WRENCH
-    factory = MessageFactory()
-    with BagWriter(path, store=factory.store) as bag:
-        for t, p, q, v in zip(trajectory.t, trajectory.position, trajectory.quaternion,
-                              trajectory.twist):
+    from uwv_hydro.cdr_codec import encode_odometry, encode_tf_message, encode_wrench_stamped
+    from uwv_hydro.rosbag_io import BagWriter, ODOMETRY, TF, typestore, WRENCH
+    with BagWriter(path, store=typestore()) as bag:
+        for t, p, q, v in zip(trajectory.t.tolist(), trajectory.position.tolist(),
+                              trajectory.quaternion.tolist(), trajectory.twist.tolist()):
             ns = int(round(t * 1e9))
+            sec, nanosec = divmod(ns, 1_000_000_000)
+            xyzw = (q[1], q[2], q[3], q[0])
             if thrust is not None:
-                bag.write(thrust_topic, WRENCH, ns, factory.wrench(ns, base_frame, thrust(t)))
-            bag.write(odometry_topic, ODOMETRY, ns,
-                      factory.odometry(ns, odom_frame, base_frame, p, q, v))
-            bag.write('/tf', TF, ns, factory.tf(ns, odom_frame, base_frame, p, q))
+                bag.queue_raw(thrust_topic, WRENCH, ns, encode_wrench_stamped(
+                    sec, nanosec, base_frame, [float(f) for f in thrust(t)]))
+            bag.queue_raw(odometry_topic, ODOMETRY, ns,
+                          encode_odometry(sec, nanosec, odom_frame, base_frame, p, xyzw, v))
+            bag.queue_raw('/tf', TF, ns,
+                          encode_tf_message(sec, nanosec, odom_frame, base_frame, p, xyzw))

@@ -28,11 +28,11 @@ from typing import Dict, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.cdr_codec import decode_odometry, decode_wrench_stamped
+from uwv_hydro.cdr_codec import decode_odometry, decode_wrench_stamped, encode_odometry
 from uwv_hydro.offline_simulation import Trajectory
 from uwv_hydro.physics.dynamics import Simulator
 from uwv_hydro.progress import Progress
-from uwv_hydro.rosbag_io import (BagWriter, message_count, MessageFactory, ODOMETRY,
+from uwv_hydro.rosbag_io import (BagWriter, message_count, ODOMETRY,
                                  odometry_arrays, read_raw_messages, stamp_to_ns, typestore,
                                  WRENCH, wrench_array)
 from uwv_hydro.thrust_mux import FrameResolver
@@ -142,15 +142,19 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
         raise BagError('no odometry messages on %s' % odometry_topic, source=str(in_bag))
     recorded, predicted = _trajectory(recorded_rows), _trajectory(predicted_rows)
     if out_bag is not None:
-        factory = MessageFactory()
-        with BagWriter(out_bag, store=factory.store) as bag:
-            for k, t in enumerate(recorded.t):
+        with BagWriter(out_bag, store=store) as bag:
+            rows = {topic: (traj.position.tolist(), traj.quaternion.tolist(),
+                            traj.twist.tolist())
+                    for traj, topic in ((recorded, odometry_topic),
+                                        (predicted, '/predicted' + odometry_topic))}
+            for k, t in enumerate(recorded.t.tolist()):
                 ns = int(round(t * 1e9))
-                for traj, topic in ((recorded, odometry_topic),
-                                    (predicted, '/predicted' + odometry_topic)):
-                    bag.write(topic, ODOMETRY, ns, factory.odometry(
-                        ns, 'odom', params.base_frame, traj.position[k], traj.quaternion[k],
-                        traj.twist[k]))
+                sec, nanosec = divmod(ns, 1_000_000_000)
+                for topic, (position, quaternion, twist) in rows.items():
+                    w, x, y, z = quaternion[k]
+                    bag.queue_raw(topic, ODOMETRY, ns, encode_odometry(
+                        sec, nanosec, 'odom', params.base_frame, position[k], (x, y, z, w),
+                        twist[k]))
     dp = np.linalg.norm(predicted.position - recorded.position, axis=1)
     dv = np.linalg.norm(predicted.twist[:, :3] - recorded.twist[:, :3], axis=1)
     return SimulationReplay(recorded, predicted, float(np.sqrt(np.mean(dp ** 2))),

@@ -22,7 +22,9 @@ Figures (medians and p99 in microseconds unless named otherwise):
 * rk4_step_us              one Simulator.step (4 evaluations, implicit added mass, quaternion)
 * simulate_rtf             offline simulation of 1 h at 100 Hz, simulated s per wall s
 * replay_rtf               replay of a 1 h, 100 Hz odometry bag (wrench mode, all outputs)
-* batch_step_us_per_vehicle  N = 1000 vehicles stepped together (BatchSimulator)
+* batch_step_us_per_vehicle  N = 1000 vehicles (5 parameter sets) stepped together
+                           (BatchSimulator); batch_sweep_step_us_per_vehicle: the same with
+                           1000 different parameter sets (a parameter sweep)
 * node_rate_hz, node_period_jitter_p99_ms, thrust_to_odometry_latency_p99_ms
                            the node in simulate mode at 1 kHz for 10 s, measured over DDS
                            by a separate process (benchmarks/node_probe.py)
@@ -158,10 +160,13 @@ def bench_replay(results, seconds):
                  messages=len(res.stamps_ns), outputs_per_message=8 if components else 2)
 
 
-def bench_batch(results, n_vehicles, steps):
-    """Step N vehicles together through the vectorised simulator."""
+def bench_batch(results, n_vehicles, steps, distinct=5, name='batch_step_us_per_vehicle'):
+    """Step N vehicles (``distinct`` parameter sets) together through the batch simulator."""
     from uwv_hydro.physics.batch import BatchSimulator
-    sim = BatchSimulator([full_vehicle(seed=s % 5) for s in range(n_vehicles)], dt=0.01)
+    t0 = time.perf_counter()
+    sim = BatchSimulator([full_vehicle(seed=s % distinct) for s in range(n_vehicles)],
+                         dt=0.01)
+    setup = time.perf_counter() - t0
     state = sim.initial_state(position=np.array([0.0, 0.0, -5.0]))
     tau = np.tile([50.0, 0.0, 0.0, 0.0, 0.0, 2.0], (n_vehicles, 1))
     state = sim.step(state, tau)
@@ -170,8 +175,8 @@ def bench_batch(results, n_vehicles, steps):
         state = sim.step(state, tau)
     wall = time.perf_counter() - t0
     assert np.all(np.isfinite(state.twist))
-    emit(results, 'batch_step_us_per_vehicle', wall / steps / n_vehicles * 1e6, 'us',
-         vehicles=n_vehicles, steps=steps)
+    emit(results, name, wall / steps / n_vehicles * 1e6, 'us', vehicles=n_vehicles,
+         parameter_sets=distinct, steps=steps, setup_s=setup)
 
 
 def bench_node(results, duration):
@@ -209,7 +214,9 @@ def main(argv=None):
         'rk4': lambda r: bench_rk4(r, 1000 if quick else 10000),
         'simulate': lambda r: bench_simulate(r, 60.0 if quick else 3600.0),
         'replay': lambda r: bench_replay(r, 30.0 if quick else 3600.0),
-        'batch': lambda r: bench_batch(r, 1000, 20 if quick else 200),
+        'batch': lambda r: (bench_batch(r, 1000, 20 if quick else 200),
+                            bench_batch(r, 1000, 20 if quick else 200, distinct=1000,
+                                        name='batch_sweep_step_us_per_vehicle')),
         'node': lambda r: bench_node(r, 3.0 if quick else 10.0),
     }
     results = []

@@ -22,6 +22,9 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
 from uwv_hydro.description.xml_safe import element_path, MAX_XML_BYTES, parse_xml_string
 
+#: Longer than any rejection takes on a loaded machine, far shorter than an expansion.
+HANG_S = 30.0
+
 BILLION_LAUGHS = """<?xml version="1.0"?>
 <!DOCTYPE lolz [
  <!ENTITY lol "lol">
@@ -48,7 +51,7 @@ def test_hostile_xml_string_is_rejected_quickly(text):
     start = time.monotonic()
     with pytest.raises(DescriptionError) as info:
         load_vehicle_string(text, source='hostile.urdf')
-    assert time.monotonic() - start < 1.0
+    assert time.monotonic() - start < HANG_S  # a hang guard, not a speed target
     assert 'hostile.urdf' in str(info.value)
     assert 'forbidden' in info.value.reason
     assert 'root:' not in str(info.value)  # /etc/passwd content never leaks
@@ -61,7 +64,7 @@ def test_hostile_xml_files_are_rejected(tmp_path, suffix):
     start = time.monotonic()
     with pytest.raises(DescriptionError) as info:
         load_vehicle(str(path))
-    assert time.monotonic() - start < 1.0
+    assert time.monotonic() - start < HANG_S  # a hang guard, not a speed target
     assert info.value.source == str(path)
 
 

@@ -42,6 +42,9 @@ print(json.dumps({'outcome': outcome, 'seconds': time.monotonic() - t0,
                                     - rss0) / 1024.0}))
 """
 
+#: Longer than any rejection takes on a loaded machine, far shorter than an expansion.
+HANG_S = 30.0
+
 QUADRATIC_BLOWUP = ('<?xml version="1.0"?>\n<!DOCTYPE robot [<!ENTITY a "%s">]>\n'
                     '<robot name="q"><link name="b">%s</link></robot>\n'
                     % ('x' * 100000, '&a;' * 100000))
@@ -59,7 +62,8 @@ def test_quadratic_blowup_is_rejected_without_expansion(tmp_path):
     path.write_text(QUADRATIC_BLOWUP)
     res = probe(path)
     assert str(path) in res['outcome'] and 'forbidden' in res['outcome']
-    assert res['seconds'] < 1.0
+    # the memory bound is the check; the time bound only catches a hang (not a speed target)
+    assert res['seconds'] < HANG_S
     assert res['rss_growth_mb'] < 50  # 100k x 100 kB = 10 GB if it were expanded
 
 
@@ -78,7 +82,7 @@ def test_50_megabyte_description_is_rejected_quickly(tmp_path, suffix, filler):
     assert path.stat().st_size > 50e6
     res = probe(path)
     assert str(path) in res['outcome'] and 'larger than' in res['outcome']
-    assert res['seconds'] < 1.0
+    assert res['seconds'] < HANG_S
     assert res['rss_growth_mb'] < 20  # never read into memory
 
 
@@ -88,4 +92,4 @@ def test_deeply_nested_xml_is_an_error_not_a_crash(tmp_path):
     path.write_text('<robot name="d">' + '<a>' * depth + '</a>' * depth + '</robot>')
     res = probe(path)
     assert str(path) in res['outcome']
-    assert res['seconds'] < 10.0
+    assert res['seconds'] < HANG_S

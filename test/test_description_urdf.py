@@ -154,6 +154,21 @@ def test_bad_number_names_element():
     assert info.value.element.endswith('linear/yy')
 
 
+def test_number_attributes_required_defaulted_and_finite():
+    """<mass value> is required; a missing <inertia> term is 0; every number is finite."""
+    sensor = ('<link name="sensor"><inertial>%s<inertia ixx="1" iyy="1" izz="1"/>'
+              '</inertial></link><joint name="j" type="fixed"><parent link="base_link"/>'
+              '<child link="sensor"/></joint>')
+    with pytest.raises(DescriptionError, match='missing attribute value') as info:
+        load_vehicle_string(robot(extra_links=sensor % '<mass/>'), 'v.urdf')
+    assert info.value.element.endswith('inertial/mass') and info.value.line is not None
+    with pytest.raises(DescriptionError, match="attribute value: non-finite number 'inf'"):
+        load_vehicle_string(robot(extra_links=sensor % '<mass value="inf"/>'))
+    with pytest.raises(DescriptionError, match="attribute z: expected a number, got 'deep'"):
+        load_vehicle_string(robot(plugin=dsros(buoyancy=(
+            '<buoyancy><center x="0" y="0" z="deep"/><buoyancy>1</buoyancy></buoyancy>'))))
+
+
 def test_fixed_joint_chain_composes_frames_and_lumps_inertials():
     links = """
   <link name="mount"/>

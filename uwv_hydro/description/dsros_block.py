@@ -40,7 +40,7 @@ with the centre-of-mass velocity and expresses added mass about the centre of
 mass, so the block sets ``semantics='dsros'``, ``drag_velocity_point = com`` and
 ``added_mass_point = com``.
 """
-from typing import List
+from typing import List, Optional
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -66,31 +66,32 @@ def find_dsros_plugins(root: ET.Element) -> List[ET.Element]:
     return [e for e in root.iter('plugin') if is_dsros_plugin(e)]
 
 
+def _finite_number(text: str, what: str, source: str, elem: ET.Element) -> float:
+    """Return ``text`` as a finite float or raise DescriptionError (``what`` prefixes it)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise element_error('%sexpected a number, got %r' % (what, text), source,
+                            elem) from None
+    if not np.isfinite(value):
+        raise element_error('%snon-finite number %r' % (what, text), source, elem)
+    return value
+
+
 def float_text(elem: ET.Element, source: str) -> float:
     """Return the text of ``elem`` as a float or raise DescriptionError naming it."""
-    text = (elem.text or '').strip()
-    try:
-        value = float(text)
-    except ValueError:
-        raise element_error('expected a number, got %r' % text, source, elem) from None
-    if not np.isfinite(value):
-        raise element_error('non-finite number %r' % text, source, elem)
-    return value
+    return _finite_number((elem.text or '').strip(), '', source, elem)
 
 
-def float_attr(elem: ET.Element, name: str, source: str, default: float = 0.0) -> float:
-    """Return attribute ``name`` of ``elem`` as a float (``default`` when absent)."""
+def float_attr(elem: ET.Element, name: str, source: str,
+               default: Optional[float] = 0.0) -> float:
+    """Return attribute ``name`` of ``elem`` as a float (``default`` if absent; None: required)."""
     text = elem.get(name)
     if text is None:
+        if default is None:
+            raise element_error('missing attribute %s' % name, source, elem)
         return default
-    try:
-        value = float(text)
-    except ValueError:
-        raise element_error('attribute %s: expected a number, got %r' % (name, text),
-                            source, elem) from None
-    if not np.isfinite(value):
-        raise element_error('attribute %s: non-finite number %r' % (name, text), source, elem)
-    return value
+    return _finite_number(text, 'attribute %s: ' % name, source, elem)
 
 
 def center_xyz(elem: ET.Element, source: str) -> np.ndarray:

@@ -35,7 +35,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
 from uwv_hydro.description.dsros_block import (
-    apply_dsros_block, base_link_name, find_dsros_plugins)
+    apply_dsros_block, base_link_name, find_dsros_plugins, float_attr)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
 from uwv_hydro.vehicle_params import FixedFrame, VehicleParams
@@ -57,22 +57,6 @@ def parse_vector(elem: ET.Element, attr: str, source: str, count: int = 3,
     return np.array(values)
 
 
-def _attr_float(elem: ET.Element, attr: str, source: str, default=None) -> float:
-    text = elem.get(attr)
-    if text is None:
-        if default is None:
-            raise element_error('missing attribute %s' % attr, source, elem)
-        return default
-    try:
-        value = float(text)
-    except ValueError:
-        raise element_error('attribute %s: expected a number, got %r' % (attr, text),
-                            source, elem) from None
-    if not np.isfinite(value):
-        raise element_error('attribute %s: non-finite number %r' % (attr, text), source, elem)
-    return value
-
-
 def _origin(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:
     """Return (xyz, R) of an element's <origin> child (identity when absent)."""
     origin = elem.find('origin')
@@ -90,12 +74,12 @@ def read_inertial(link: ET.Element, source: str):
     mass_elem = inertial.find('mass')
     if mass_elem is None:
         raise element_error('<inertial> without <mass>', source, inertial)
-    mass = _attr_float(mass_elem, 'value', source)
+    mass = float_attr(mass_elem, 'value', source, default=None)
     com, rot = _origin(inertial, source)
     inertia_elem = inertial.find('inertia')
     if inertia_elem is None:
         raise element_error('<inertial> without <inertia>', source, inertial)
-    v = {k: _attr_float(inertia_elem, k, source, 0.0)
+    v = {k: float_attr(inertia_elem, k, source)
          for k in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')}
     inertia = np.array([[v['ixx'], v['ixy'], v['ixz']],
                         [v['ixy'], v['iyy'], v['iyz']],

@@ -34,6 +34,7 @@ from uwv_hydro.wrench_mode import world_wrench, world_wrenches
 
 sys.path.insert(0, str(REPO / 'benchmarks'))
 from naive_reference import full_vehicle, vehicle_variants  # noqa: E402, I100
+from naive_reference import surface_fraction as naive_surface_fraction  # noqa: E402, I100
 
 VARIANTS = dict(vehicle_variants())
 
@@ -92,15 +93,32 @@ def test_wrench_many_rejects_a_zero_quaternion_naming_the_row():
 
 
 @pytest.mark.parametrize('model', ['dsros', 'continuous'])
-def test_surface_fractions_equal_surface_fraction(model):
+def test_surface_fractions_equal_the_naive_reference(model):
     for full, out in ((1.0, -0.5), (0.3, 0.3)):
         surface = SurfaceTransition(fully_submerged_depth=full, out_of_water_depth=out,
                                     scale_factor=0.4, model=model)
         depths = np.concatenate((np.linspace(-2.0, 2.0, 97), [full, out]))
-        want = [surface_fraction(d, surface) for d in depths]
-        assert surface_fractions(depths, surface).tolist() == want
+        want = [naive_surface_fraction(d, surface) for d in depths]
+        got = surface_fractions(depths, surface)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-15)
+        assert [surface_fraction(d, surface) for d in depths] == got.tolist()
     with pytest.raises(ValueError, match='index 2'):
         surface_fractions([0.0, 1.0, float('nan')], surface)
+
+
+def _dsros_lagged_reference(nu, t, resets, alpha):
+    """Apply a_k = alpha (nu_k - nu_{k-1}) / dt + (1 - alpha) a_{k-1} (class docstring)."""
+    prev, t_prev, est, out = None, None, np.zeros(6), []
+    for k in range(len(t)):
+        if resets[k]:
+            prev, est = None, np.zeros(6)
+        if prev is None:
+            prev, t_prev = nu[k], t[k]
+        elif t[k] - t_prev > 0.0:  # dt <= 0: the previous estimate, sample not stored
+            est = alpha * (nu[k] - prev) / (t[k] - t_prev) + (1.0 - alpha) * est
+            prev, t_prev = nu[k], t[k]
+        out.append(est)
+    return np.array(out)
 
 
 def test_update_many_is_update_called_in_a_loop():
@@ -122,6 +140,7 @@ def test_update_many_is_update_called_in_a_loop():
     got = np.concatenate([many.update_many(nu[a:b], t[a:b], resets[a:b])
                           for a, b in ((0, 1), (1, 123), (123, 124), (124, n))])
     assert np.array_equal(got, np.array(want))
+    assert np.array_equal(got, _dsros_lagged_reference(nu, t, resets, 0.3))
     assert np.any(got != 0.0)
     # the state carries on: the next sample agrees too
     assert np.array_equal(many.update(nu[0], t[-1] + 0.01), one.update(nu[0], t[-1] + 0.01))

@@ -115,26 +115,14 @@ class LaggedAcceleration:
 
     def update(self, nu, t: float) -> np.ndarray:
         """Add the sample ``nu`` taken at time ``t`` (s) and return the estimate (a copy)."""
-        nu = np.array(nu, dtype=float)
-        t = float(t)
-        if self._previous is None:
-            self._previous, self._time = nu, t
-            return self._estimate.copy()
-        dt = t - self._time
-        if dt <= 0.0:
-            return self._estimate.copy()
-        # dsros_hydro: a_k = alpha (nu_k - nu_{k-1}) / dt + (1 - alpha) a_{k-1}
-        self._estimate = (self.alpha * (nu - self._previous) / dt
-                          + (1.0 - self.alpha) * self._estimate)
-        self._previous, self._time = nu, t
-        return self._estimate.copy()
+        return self.update_many(np.reshape(nu, (1, 6)), [t])[0]
 
     def update_many(self, nu, t, resets=None) -> np.ndarray:
         """
-        Return the estimates (N, 6) of N samples in time order, as N :meth:`update` calls.
+        Return the estimates (N, 6) of N samples in time order, one per sample.
 
         ``nu`` (N, 6), ``t`` (N,) in s; ``resets`` (N,) bool: :meth:`reset` before sample k.
-        The same floating-point operations as :meth:`update`, so the results are identical.
+        Split into calls anywhere, the estimates are the same.
         """
         rows = np.asarray(nu, dtype=float).reshape(-1, 6).tolist()
         times = np.asarray(t, dtype=float).reshape(-1).tolist()

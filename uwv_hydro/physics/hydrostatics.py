@@ -41,20 +41,7 @@ def surface_fraction(depth: float, surface: SurfaceTransition) -> float:
     d = float(depth)
     if d != d:  # NaN compares false with both depths and would reach the division
         raise ValueError('depth is not a number')
-    full = float(surface.fully_submerged_depth)
-    out = float(surface.out_of_water_depth)
-    if d >= full:
-        return 1.0
-    if d <= out:
-        return 0.0
-    # dsros_hydro VEHICLE_MODELLING.md: linear in depth between the two depths
-    frac = (d - out) / (full - out)
-    if surface.model == 'continuous':
-        # Continuous alternative: f = frac (no jump at the out-of-water depth)
-        return frac
-    s = float(surface.scale_factor)
-    # dsros_hydro: f = s frac + (1 - s)
-    return s * frac + (1.0 - s)
+    return float(surface_fractions(d, surface))
 
 
 def surface_fractions(depths, surface: SurfaceTransition) -> np.ndarray:

@@ -30,7 +30,8 @@ from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.hydrostatics import surface_fraction, surface_fractions
 from uwv_hydro.physics.rotation import quat_to_matrix, quats_to_matrices
 from uwv_hydro.vehicle_params import COMPONENT_NAMES, SurfaceTransition
-from uwv_hydro.wrench_mode import world_wrench, world_wrenches
+from uwv_hydro.wrench_mode import (unit_quaternion, usable_quaternions, world_wrench,
+                                   world_wrenches)
 
 sys.path.insert(0, str(REPO / 'benchmarks'))
 from naive_reference import full_vehicle, vehicle_variants  # noqa: E402, I100
@@ -161,3 +162,20 @@ def test_quats_to_matrices_and_world_wrenches():
     got = world_wrenches(wrenches, unit)
     for k in range(50):
         np.testing.assert_allclose(got[k], world_wrench(wrenches[k], unit[k]), atol=1e-13)
+
+
+def test_usable_quaternions_follow_the_node_rule():
+    """Replay's vectorised check accepts exactly what wrench_mode.unit_quaternion accepts."""
+    rng = np.random.default_rng(2)
+    unit = rng.normal(size=(6, 4))
+    unit /= np.linalg.norm(unit, axis=1)[:, None]
+    quats = np.vstack([unit * s for s in (0.0, 0.3, 0.5, 0.5000001, 1.0, 1.3, 1.9999, 2.0, 5.0)]
+                      + [[[np.nan, 0, 0, 1], [np.inf, 0, 0, 1], [1e200, 0, 0, 0]]])
+    norm, usable = usable_quaternions(quats)
+    with np.errstate(over='ignore'):  # |q|^2 of the 1e200 row overflows to inf: rejected
+        want = [unit_quaternion(q)[0] is not None for q in quats]
+    assert usable.tolist() == want
+    assert 0 < sum(want) < len(want)
+    for q, n, ok in zip(quats, norm, usable):
+        if ok:
+            np.testing.assert_allclose(n, unit_quaternion(q)[1], rtol=1e-15)

@@ -43,7 +43,7 @@ from uwv_hydro.progress import Progress
 from uwv_hydro.rosbag_io import (BagError, BagWriter, message_count, MessageFactory,
                                  ODOMETRY, read_raw_messages, WRENCH)
 from uwv_hydro.vehicle_params import COMPONENT_NAMES, VehicleParams
-from uwv_hydro.wrench_mode import QUATERNION_NORM_RANGE, world_wrenches, WrenchMode
+from uwv_hydro.wrench_mode import usable_quaternions, world_wrenches, WrenchMode
 
 #: Odometry messages evaluated together; bounds the working memory (about 5 MB).
 CHUNK = 1024
@@ -130,11 +130,8 @@ class _Replayer:
         result = self.result
         finite = np.isfinite(doubles).all(axis=1).tolist()
         wxyz = doubles[:, _WXYZ]
-        with np.errstate(invalid='ignore', over='ignore'):
-            norm = np.sqrt(np.einsum('ij,ij->i', wxyz, wxyz))
-        low, high = QUATERNION_NORM_RANGE
-        # wrench_mode.unit_quaternion: |q| outside (0.5, 2) is unusable
-        usable = ((norm > low) & (norm < high)).tolist()
+        norm, usable = usable_quaternions(wxyz)
+        usable = usable.tolist()
         keep, stamps, resets = [], [], []
         for i, (sec, nanosec, _) in enumerate(heads):
             # the node's input rules, in its order: non-finite, bad quaternion, stale stamp

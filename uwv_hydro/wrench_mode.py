@@ -56,6 +56,16 @@ def unit_quaternion(quaternion: Sequence[float]) -> Tuple[Optional[np.ndarray], 
     return q / norm, norm
 
 
+def usable_quaternions(quaternions) -> Tuple[np.ndarray, np.ndarray]:
+    """Return (|q| (N,), usable (N,) bool) of N quaternions by :func:`unit_quaternion`'s rule."""
+    q = np.asarray(quaternions, dtype=float).reshape(-1, 4)
+    with np.errstate(invalid='ignore', over='ignore'):
+        norm = np.sqrt(np.einsum('ij,ij->i', q, q))
+    low, high = QUATERNION_NORM_RANGE
+    # NaN (a non-finite component) fails both comparisons
+    return norm, (norm > low) & (norm < high)
+
+
 class WrenchMode:
     """Evaluate the published hydro wrench for a stream of odometry samples."""
 

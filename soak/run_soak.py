@@ -99,6 +99,7 @@ def run(args) -> dict:
     from rclpy.node import Node
     from rclpy.qos import QoSProfile, ReliabilityPolicy
     from rosgraph_msgs.msg import Clock
+    from uwv_hydro.node.launch_command import stop_node
     from uwv_hydro.physics.rotation import quat_to_matrix
 
     os.environ.setdefault('ROS_DOMAIN_ID', str(1 + os.getpid() % 100))
@@ -234,12 +235,7 @@ def run(args) -> dict:
         executor.spin_once(timeout_sec=0.1)
     loop = _diag(state['diag'], 'update loop') if state['diag'] else {}
     alive = node_proc.poll() is None
-    node_proc.send_signal(2)
-    try:
-        node_proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        node_proc.kill()
-        node_proc.wait()
+    stop_node(node_proc)  # SIGINT, then SIGKILL after 10 s
     executor.shutdown()
     node.destroy_node()
     rclpy.try_shutdown()

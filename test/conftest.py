@@ -75,14 +75,9 @@ def spawn(ros_env):
         return proc
 
     yield _spawn
+    from uwv_hydro.node.launch_command import stop_node
     for proc in procs:
-        if proc.poll() is None:
-            proc.send_signal(2)  # SIGINT: let rclpy shut down cleanly
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop_node(proc, timeout=5)  # SIGINT (rclpy shuts down cleanly), then SIGKILL
 
 
 @pytest.fixture

@@ -101,7 +101,7 @@ def naive_wrench(p, nu, position, quaternion, nu_dot=None, current_world=None):
 
 def full_vehicle(seed: int = 7):
     """Return a VehicleParams with every coefficient populated (dense L, Q, M_A)."""
-    from uwv_hydro.vehicle_params import SurfaceTransition, VehicleParams
+    from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
     rng = np.random.default_rng(seed)
     a = rng.normal(size=(6, 6))
     m_a = a @ a.T + 6 * np.eye(6)

@@ -128,8 +128,8 @@ def bench_rk4(results, n):
 
 def bench_simulate(results, seconds):
     """Offline simulation real-time factor at 100 Hz."""
-    from uwv_hydro.offline_simulation import simulate
-    from uwv_hydro.thrust_profile import ThrustProfile
+    from uwv_hydro.modes.offline_simulation import simulate
+    from uwv_hydro.modes.thrust_profile import ThrustProfile
     profile = ThrustProfile([0.0, 600.0, 1800.0], np.array(
         [[60, 0, 0, 0, 0, 1], [30, 5, 0, 0, 0, -1], [0, 0, 0, 0, 0, 0]], float))
     t0 = time.perf_counter()
@@ -142,9 +142,10 @@ def bench_simulate(results, seconds):
 
 def bench_replay(results, seconds):
     """Replay real-time factor on a synthetic 100 Hz odometry bag."""
-    from uwv_hydro.offline_simulation import simulate, write_bag
-    from uwv_hydro.replay import replay_wrench
-    from uwv_hydro.thrust_profile import ThrustProfile
+    from uwv_hydro.bag.trajectory_bag import write_bag
+    from uwv_hydro.modes.offline_simulation import simulate
+    from uwv_hydro.bag.replay import replay_wrench
+    from uwv_hydro.modes.thrust_profile import ThrustProfile
     params = full_vehicle()
     traj = simulate(params, seconds, dt=0.01,
                     thrust=ThrustProfile.constant([40, 0, 0, 0, 0, 1]))

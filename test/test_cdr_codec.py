@@ -17,9 +17,9 @@
 import numpy as np
 import pytest
 
-from uwv_hydro.cdr_codec import (decode_odometry, decode_wrench_stamped, encode_odometry,
-                                 encode_tf_message, encode_wrench_stamped)
-from uwv_hydro.rosbag_io import MessageFactory, ODOMETRY, TF, WRENCH
+from uwv_hydro.bag.cdr_codec import (decode_odometry, decode_wrench_stamped, encode_odometry,
+                                     encode_tf_message, encode_wrench_stamped)
+from uwv_hydro.bag.rosbag_io import MessageFactory, ODOMETRY, TF, WRENCH
 
 FRAMES = ['', 'a', 'ab', 'abc', 'odom', 'base', 'base_link', 'frame_7ch', 'x' * 8,
           'x' * 9, 'x' * 10, 'x' * 11, 'x' * 12, 'world/ünïcode', 'ns/robot/base_link_frd']

@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from uwv_hydro.physics.hydro_model import HydroModel  # noqa: E402
-from uwv_hydro.vehicle_params import COMPONENT_NAMES  # noqa: E402
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES  # noqa: E402
 
 
 def _variants():

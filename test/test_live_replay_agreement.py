@@ -49,10 +49,10 @@ uwv_hydro:
 
 def _write_bag(path, params):
     """Simulate 4 s of manoeuvring; record odometry (50 Hz), thrust (10 Hz), /clock."""
-    from uwv_hydro.offline_simulation import simulate
+    from uwv_hydro.modes.offline_simulation import simulate
     from uwv_hydro.physics.dynamics import State
-    from uwv_hydro.rosbag_io import BagWriter, CLOCK, MessageFactory, ODOMETRY, WRENCH
-    from uwv_hydro.thrust_profile import ThrustProfile
+    from uwv_hydro.bag.rosbag_io import BagWriter, CLOCK, MessageFactory, ODOMETRY, WRENCH
+    from uwv_hydro.modes.thrust_profile import ThrustProfile
     thrust = ThrustProfile([0.0, 2.0], np.array([[80, 10, -5, 0, 0, 6],
                                                  [20, -10, 0, 0, 0, -4]], float))
     start = State(position=np.array([0.0, 0.0, -8.0]),
@@ -78,7 +78,7 @@ def _write_bag(path, params):
 def test_live_node_matches_offline_replay(rclpy_context, spawn, tmp_path, rate):
     from geometry_msgs.msg import WrenchStamped
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.replay import replay_wrench
+    from uwv_hydro.bag.replay import replay_wrench
     vehicle = tmp_path / 'vehicle.yaml'
     vehicle.write_text(VEHICLE_YAML)
     params = load_vehicle(str(vehicle))

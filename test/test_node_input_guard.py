@@ -13,10 +13,10 @@
 # limitations under the License.
 
 """Input hygiene: finite checks, stamp ordering with restart threshold, jump detection."""
-from uwv_hydro.node.input_guard import (all_finite, ClockJumpDetector, DropCounter, StampGuard,
-                                        Throttle)
-from uwv_hydro.node.msg_conversions import (ns_to_stamp, stamp_to_ns, wxyz_to_xyzw,
-                                            xyzw_to_wxyz)
+from uwv_hydro.modes.input_guard import (all_finite, ClockJumpDetector, DropCounter, StampGuard,
+                                         Throttle)
+from uwv_hydro.modes.msg_conversions import (ns_to_stamp, stamp_to_ns, wxyz_to_xyzw,
+                                             xyzw_to_wxyz)
 
 
 def test_all_finite():

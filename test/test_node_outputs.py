@@ -92,7 +92,7 @@ def test_static_frames_markers_components_and_diagnostics_topics(
     from geometry_msgs.msg import WrenchStamped
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
     from tf2_msgs.msg import TFMessage
-    from uwv_hydro.vehicle_params import COMPONENT_NAMES
+    from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
     from visualization_msgs.msg import MarkerArray
     proc, log = start_node(spawn, tmp_path, {
         'robot_description': analytic_vehicle_urdf(), 'mode': 'simulate', 'rate_hz': 50.0,

@@ -16,9 +16,9 @@
 import numpy as np
 import pytest
 
+from uwv_hydro.modes.thrust_mux import FrameResolver, ThrustMux, transform_wrench
 from uwv_hydro.physics.rotation import quat_from_rpy
-from uwv_hydro.thrust_mux import FrameResolver, ThrustMux, transform_wrench
-from uwv_hydro.vehicle_params import FixedFrame, VehicleParams
+from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
 
 def _params():

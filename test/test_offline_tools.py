@@ -104,12 +104,12 @@ def test_cli_round_trip_simulate_bag_then_replay_simulate(body, tmp_path):
                    '--out', tmp_path / 'pred')
     rms = float(proc.stdout.split('RMS position error ')[1].split()[0])
     assert rms < 1e-9, proc.stdout
-    from uwv_hydro.rosbag_io import bag_topics
+    from uwv_hydro.bag.rosbag_io import bag_topics
     assert set(bag_topics(tmp_path / 'pred')) == {'/odometry', '/predicted/odometry'}
 
 
 def test_simulate_writes_a_readable_bag(body, tmp_path):
-    from uwv_hydro.rosbag_io import bag_topics, odometry_arrays, read_messages
+    from uwv_hydro.bag.rosbag_io import bag_topics, odometry_arrays, read_messages
     out = tmp_path / 'traj_bag'
     run_cli('simulate', body, '--duration', 1, '--thrust', 10, 0, 0, 0, 0, 0, '--out', out)
     assert bag_topics(out) == {'/odometry': 'nav_msgs/msg/Odometry',
@@ -142,9 +142,9 @@ def test_thrust_profile_is_held_and_bad_profiles_are_named(body, tmp_path):
 
 def _record_bag(params, path, duration=20.0, dt=0.05, frame=''):
     """Simulate a manoeuvre and record odometry + the thrust that drove it."""
-    from uwv_hydro.offline_simulation import simulate
-    from uwv_hydro.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
-    from uwv_hydro.thrust_profile import ThrustProfile
+    from uwv_hydro.modes.offline_simulation import simulate
+    from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
+    from uwv_hydro.modes.thrust_profile import ThrustProfile
     profile = ThrustProfile([0.0, 5.0, 12.0], np.array(
         [[60, 0, 5, 0, 0, 3], [20, 10, 0, 1, 0, -2], [0, 0, 0, 0, 0, 0]], float))
     traj = simulate(params, duration, dt=dt, thrust=profile)
@@ -165,7 +165,7 @@ def test_round_trip_simulate_bag_replay_simulate(body, tmp_path):
     proc = run_cli('replay', tmp_path / 'rec', '--vehicle', body, '--simulate',
                    '--out', tmp_path / 'pred', '--plot', tmp_path / 'pred.png')
     assert 'RMS position error' in proc.stdout
-    from uwv_hydro.replay_simulation import replay_simulate
+    from uwv_hydro.bag.replay_simulation import replay_simulate
     res = replay_simulate(tmp_path / 'rec', params, thrust_topics=['/thrust'],
                           progress=False)
     assert res.rms_position_error < 1e-9 and res.rms_velocity_error < 1e-9
@@ -177,7 +177,7 @@ def test_round_trip_simulate_bag_replay_simulate(body, tmp_path):
 def test_replay_wrench_equals_the_core_model_per_message(body, tmp_path):
     from uwv_hydro.physics.hydro_model import HydroModel
     from uwv_hydro.physics.rotation import quat_to_matrix
-    from uwv_hydro.rosbag_io import read_messages, stamp_to_ns, wrench_array
+    from uwv_hydro.bag.rosbag_io import read_messages, stamp_to_ns, wrench_array
     params = load(body)
     traj = _record_bag(params, tmp_path / 'rec', duration=5.0)
     run_cli('replay', tmp_path / 'rec', '--vehicle', body, '--out', tmp_path / 'out',
@@ -200,14 +200,14 @@ def test_replay_wrench_equals_the_core_model_per_message(body, tmp_path):
         assert not np.any(got['/hydro/components/weight'][k])
     plain = tmp_path / 'plain'
     run_cli('replay', tmp_path / 'rec', '--vehicle', body, '--out', plain)
-    from uwv_hydro.rosbag_io import bag_topics
+    from uwv_hydro.bag.rosbag_io import bag_topics
     assert set(bag_topics(plain)) == {'/hydro/wrench', '/hydro/wrench_world'}
 
 
 def test_replay_lagged_added_mass_recovers_a_constant_acceleration(body, tmp_path):
     """Surge u = a t: the lagged estimate converges to a, so added_mass -> -A_xx a."""
-    from uwv_hydro.replay import replay_wrench
-    from uwv_hydro.rosbag_io import BagWriter, MessageFactory, ODOMETRY
+    from uwv_hydro.bag.replay import replay_wrench
+    from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY
     params = load(body)
     factory = MessageFactory()
     a = 0.4
@@ -231,8 +231,8 @@ def test_replay_drops_what_the_node_drops(body, tmp_path):
     normalised and used.
     """
     from uwv_hydro.physics.hydro_model import HydroModel
-    from uwv_hydro.replay import replay_wrench
-    from uwv_hydro.rosbag_io import BagWriter, MessageFactory, ODOMETRY
+    from uwv_hydro.bag.replay import replay_wrench
+    from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY
     params = load(body)
     factory = MessageFactory()
     nu = [0.5, 0.1, 0.0, 0.0, 0.02, 0.1]

@@ -16,7 +16,7 @@
 import numpy as np
 
 from uwv_hydro.physics.drag import Drag, linear_drag, quadratic_drag, QuadraticDrag
-from uwv_hydro.vehicle_params import VehicleParams
+from uwv_hydro.physics.vehicle_params import VehicleParams
 
 
 def _loop_quadratic(q, nu):

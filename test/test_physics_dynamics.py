@@ -30,7 +30,7 @@ from uwv_hydro.physics.point_transform import transfer_matrix, transfer_twist, t
 from uwv_hydro.physics.rigid_body import (
     coriolis_wrench, kinetic_energy, rigid_body_mass_matrix)
 from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix, quat_to_rpy
-from uwv_hydro.vehicle_params import VehicleParams
+from uwv_hydro.physics.vehicle_params import VehicleParams
 
 DEEP = np.array([0.0, 0.0, -50.0])
 

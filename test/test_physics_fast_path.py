@@ -25,7 +25,7 @@ import pytest  # noqa: E402
 
 from uwv_hydro.physics.dynamics import Simulator, State  # noqa: E402
 from uwv_hydro.physics.rotation import quat_normalize  # noqa: E402
-from uwv_hydro.vehicle_params import VehicleParams  # noqa: E402
+from uwv_hydro.physics.vehicle_params import VehicleParams  # noqa: E402
 
 
 def _variants():

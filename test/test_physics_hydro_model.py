@@ -19,7 +19,7 @@ from uwv_hydro.physics.hydro_model import HydroModel, WrenchComponents
 from uwv_hydro.physics.point_transform import transfer_matrix
 from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
 from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
-from uwv_hydro.vehicle_params import COMPONENT_NAMES, SurfaceTransition, VehicleParams
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, SurfaceTransition, VehicleParams
 
 
 def _params(**kwargs):

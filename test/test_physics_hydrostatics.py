@@ -20,7 +20,7 @@ import pytest
 
 from uwv_hydro.physics.hydrostatics import down_direction, Hydrostatics, surface_fraction
 from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
-from uwv_hydro.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
 OUT, FULL = 0.1, 0.3
 

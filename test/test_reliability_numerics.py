@@ -35,7 +35,7 @@ import pytest
 from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.stability import (EnergyGuard, RK4_STABLE_LAMBDA_H, stable_substeps,
                                          stiffness)
-from uwv_hydro.vehicle_params import VehicleParams
+from uwv_hydro.physics.vehicle_params import VehicleParams
 
 DEEP = np.array([0.0, 0.0, -50.0])
 

@@ -26,13 +26,13 @@ from conftest import REPO
 import numpy as np
 import pytest
 
-from uwv_hydro.node.input_guard import StampGuard
+from uwv_hydro.bag.replay import CHUNK, output_topics, replay_wrench
+from uwv_hydro.bag.rosbag_io import (BagError, BagWriter, MessageFactory, ODOMETRY,
+                                     read_messages, wrench_array)
+from uwv_hydro.modes.input_guard import StampGuard
+from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
 from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.replay import CHUNK, output_topics, replay_wrench
-from uwv_hydro.rosbag_io import (BagError, BagWriter, MessageFactory, ODOMETRY,
-                                 read_messages, wrench_array)
-from uwv_hydro.vehicle_params import COMPONENT_NAMES
-from uwv_hydro.wrench_mode import unit_quaternion, world_wrench, WrenchMode
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 sys.path.insert(0, str(REPO / 'benchmarks'))
 from naive_reference import full_vehicle  # noqa: E402, I100

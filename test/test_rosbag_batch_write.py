@@ -17,7 +17,7 @@
 import numpy as np
 import pytest
 
-from uwv_hydro.rosbag_io import BagWriter, MessageFactory, read_messages, WRENCH
+from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, read_messages, WRENCH
 
 
 def _write(path, queued, storage=None):

@@ -50,9 +50,9 @@ def run_cli(*args):
 
 def record(params, path, axes=range(6), duration=60.0, dt=0.02, seed=0):
     """Simulate a random manoeuvre exciting ``axes``; write noisy odometry + thrust."""
-    from uwv_hydro.offline_simulation import simulate
-    from uwv_hydro.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
-    from uwv_hydro.thrust_profile import ThrustProfile
+    from uwv_hydro.modes.offline_simulation import simulate
+    from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
+    from uwv_hydro.modes.thrust_profile import ThrustProfile
     rng = np.random.default_rng(seed)
     times = np.arange(0.0, duration, 1.5)
     wrenches = rng.uniform(-1, 1, (times.size, 6)) * [40, 40, 40, 1.5, 1.5, 1.5]

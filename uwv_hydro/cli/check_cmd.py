@@ -30,7 +30,7 @@ import numpy as np
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.validate import mass_matrix_about_origin
-from uwv_hydro.vehicle_params import VehicleParams
+from uwv_hydro.physics.vehicle_params import VehicleParams
 
 
 def add_parser(subparsers) -> None:

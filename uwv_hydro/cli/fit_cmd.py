@@ -101,8 +101,9 @@ def run(args) -> int:
     from uwv_hydro.description.yaml_export import write_yaml
     from uwv_hydro.sysid.bag_data import load_recording
     from uwv_hydro.sysid.fit import fit_recording
-    from uwv_hydro.sysid.report import plot_fit, summary, yaml_comments
-    from uwv_hydro.thrust_profile import ThrustProfile
+    from uwv_hydro.cli.plotting import plot_fit
+    from uwv_hydro.sysid.report import summary, yaml_comments
+    from uwv_hydro.modes.thrust_profile import ThrustProfile
 
     options = _options(args)
     params = load_vehicle_from_args(args)

@@ -58,7 +58,7 @@ def run(args) -> int:
     current = finite_vector(args.current, '--current', 3)
     start = time.perf_counter()
     if args.simulate:
-        from uwv_hydro.replay_simulation import replay_simulate
+        from uwv_hydro.bag.replay_simulation import replay_simulate
         res = replay_simulate(args.in_bag, params, out_bag=args.out,
                               odometry_topic=args.odometry_topic,
                               thrust_topics=args.thrust_topics, substeps=args.substeps,
@@ -71,13 +71,13 @@ def run(args) -> int:
               'error %.6f m' % (res.rms_position_error, res.rms_velocity_error,
                                 res.final_position_error))
         if args.plot:
-            from uwv_hydro.plotting import plot_trajectory
+            from uwv_hydro.cli.plotting import plot_trajectory
             plot_trajectory(res.predicted, args.plot, reference=res.recorded,
                             title='%s: recorded vs predicted' % params.name,
                             labels=('predicted', 'recorded'))
         print('wrote %s' % args.out)
         return 0
-    from uwv_hydro.replay import replay_wrench
+    from uwv_hydro.bag.replay import replay_wrench
     res = replay_wrench(args.in_bag, params, out_bag=args.out,
                         odometry_topic=args.odometry_topic, added_mass=args.added_mass,
                         apply_weight=args.apply_weight,
@@ -95,7 +95,7 @@ def run(args) -> int:
             print('skipped %d messages with %s (as the node drops them)' % (count, why))
     if args.plot and n:
         import numpy as np
-        from uwv_hydro.plotting import plot_wrenches
+        from uwv_hydro.cli.plotting import plot_wrenches
         t = (np.array(res.stamps_ns) - res.stamps_ns[0]) * 1e-9
         plot_wrenches(t, {k: np.array(v) for k, v in res.components.items()}, args.plot,
                       title='%s: hydro wrench components' % params.name,

@@ -57,9 +57,10 @@ def add_parser(sub):
 
 def run(args) -> int:
     """Run the simulation and write its outputs."""
-    from uwv_hydro.offline_simulation import simulate, write_bag, write_csv
+    from uwv_hydro.bag.trajectory_bag import write_bag
+    from uwv_hydro.modes.offline_simulation import simulate, write_csv
     from uwv_hydro.physics.dynamics import State
-    from uwv_hydro.thrust_profile import ThrustProfile
+    from uwv_hydro.modes.thrust_profile import ThrustProfile
 
     if not args.duration >= 0 or not args.dt > 0 or args.substeps < 1:
         raise DescriptionError('need --duration >= 0, --dt > 0, --substeps >= 1',
@@ -94,7 +95,7 @@ def run(args) -> int:
     else:
         write_bag(traj, out, base_frame=params.base_frame, thrust=thrust)
     if args.plot:
-        from uwv_hydro.plotting import plot_trajectory
+        from uwv_hydro.cli.plotting import plot_trajectory
         plot_trajectory(traj, args.plot, title='%s: simulate' % params.name)
     final = traj.twist[-1]
     print('simulated %.3f s in %d steps (dt %g, %d substeps) in %.3f s: %.0fx real time'

@@ -29,7 +29,7 @@ import numpy as np
 
 from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 
 def add_parser(subparsers) -> None:

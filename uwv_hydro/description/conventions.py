@@ -39,6 +39,8 @@ URDF/SDF ``rpy`` are fixed-axis roll, pitch, yaw: R = Rz(yaw) Ry(pitch) Rx(roll)
 from typing import Optional, Sequence, Tuple
 
 import numpy as np
+from transforms3d.euler import euler2mat
+from transforms3d.quaternions import mat2quat, quat2mat
 
 #: dsros_hydro / YAML letters, index 0..5.
 DSROS_LETTERS = 'xyzrph'
@@ -91,48 +93,20 @@ def frd_to_flu_quadratic(q: np.ndarray) -> np.ndarray:
 def rpy_to_matrix(rpy: Sequence[float]) -> np.ndarray:
     """Return R = Rz(yaw) Ry(pitch) Rx(roll) for URDF/SDF fixed-axis rpy."""
     roll, pitch, yaw = (float(v) for v in rpy)
-    cr, sr = np.cos(roll), np.sin(roll)
-    cp, sp = np.cos(pitch), np.sin(pitch)
-    cy, sy = np.cos(yaw), np.sin(yaw)
-    return np.array([
-        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-        [-sp, cp * sr, cp * cr],
-    ])
+    # URDF/SDF rpy: static axes x, then y, then z (transforms3d 'sxyz')
+    return euler2mat(roll, pitch, yaw, 'sxyz')
 
 
 def quat_to_matrix(q: Sequence[float]) -> np.ndarray:
-    """Return the rotation matrix of a unit quaternion [w, x, y, z]."""
-    w, x, y, z = np.asarray(q, float) / np.linalg.norm(q)
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ])
+    """Return the rotation matrix of a quaternion [w, x, y, z] (normalised first)."""
+    q = np.asarray(q, float)
+    return quat2mat(q / np.linalg.norm(q))
 
 
 def matrix_to_quat(rot: np.ndarray) -> np.ndarray:
     """Return the unit quaternion [w, x, y, z] (w >= 0) of a rotation matrix."""
-    m = np.asarray(rot, float)
-    tr = np.trace(m)
-    if tr > 0.0:
-        s = 2.0 * np.sqrt(tr + 1.0)
-        q = [0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s,
-             (m[1, 0] - m[0, 1]) / s]
-    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
-        s = 2.0 * np.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2])
-        q = [(m[2, 1] - m[1, 2]) / s, 0.25 * s, (m[0, 1] + m[1, 0]) / s,
-             (m[0, 2] + m[2, 0]) / s]
-    elif m[1, 1] > m[2, 2]:
-        s = 2.0 * np.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2])
-        q = [(m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, 0.25 * s,
-             (m[1, 2] + m[2, 1]) / s]
-    else:
-        s = 2.0 * np.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1])
-        q = [(m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s,
-             (m[1, 2] + m[2, 1]) / s, 0.25 * s]
-    q = np.array(q)
-    q /= np.linalg.norm(q)
+    q = mat2quat(np.asarray(rot, float))
+    q = q / np.linalg.norm(q)
     return -q if q[0] < 0 else q
 
 

@@ -48,7 +48,7 @@ import numpy as np
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import element_error, element_line, element_path
-from uwv_hydro.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
 _BLOCKS = (('linear', 'linear drag', 2), ('quadratic', 'quadratic drag', 3),
            ('added_mass', 'added mass', 2))

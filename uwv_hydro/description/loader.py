@@ -30,7 +30,7 @@ from uwv_hydro.description.validate import validate
 from uwv_hydro.description.xacro_file import expand_xacro
 from uwv_hydro.description.xml_safe import parse_xml_string
 from uwv_hydro.description.yaml_params import load_yaml_file, load_yaml_string
-from uwv_hydro.vehicle_params import VehicleParams
+from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: File extensions understood by :func:`load_vehicle`.
 EXTENSIONS = ('.urdf', '.xacro', '.urdf.xacro', '.sdf', '.world', '.yaml', '.yml')
@@ -56,7 +56,8 @@ def load_vehicle_unvalidated(path: str, mappings: Optional[Dict[str, str]] = Non
     if lower.endswith(('.sdf', '.world')):
         return load_sdf_file(path)
     if lower.endswith(('.yaml', '.yml')):
-        return load_yaml_file(path, base=base, mappings=mappings)
+        return load_yaml_file(path, base=base, mappings=mappings,
+                              load_base=load_vehicle_unvalidated)
     raise DescriptionError('unknown file type; expected one of %s' % ', '.join(EXTENSIONS),
                            path)
 
@@ -75,5 +76,5 @@ def load_vehicle_string(text: str, source: str = '<robot_description>',
     if text.lstrip().startswith('<'):
         params = _xml_params(text, source)
     else:
-        params = load_yaml_string(text, source, base)
+        params = load_yaml_string(text, source, base, load_base=load_vehicle_unvalidated)
     return validate(params)

@@ -50,7 +50,7 @@ from uwv_hydro.description.gz_hydrodynamics import (
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_path, parse_xml_file, parse_xml_string)
-from uwv_hydro.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
 _INERTIA_DEFAULTS = {'ixx': 1.0, 'iyy': 1.0, 'izz': 1.0, 'ixy': 0.0, 'ixz': 0.0, 'iyz': 0.0}
 

@@ -38,7 +38,7 @@ from uwv_hydro.description.dsros_block import (
     apply_dsros_block, base_link_name, find_dsros_plugins, float_attr)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
-from uwv_hydro.vehicle_params import FixedFrame, VehicleParams
+from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
 
 def parse_vector(elem: ET.Element, attr: str, source: str, count: int = 3,

@@ -32,7 +32,7 @@ import numpy as np
 from uwv_hydro.description.conventions import (
     added_mass_about_origin, letters_to_indices, rigid_body_mass_matrix)
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.vehicle_params import DAMPING_MODELS, SURFACE_MODELS, VehicleParams
+from uwv_hydro.physics.vehicle_params import DAMPING_MODELS, SURFACE_MODELS, VehicleParams
 
 #: Relative tolerance of the inertia inequalities.
 _TOL = 1e-9

@@ -47,7 +47,7 @@ from typing import Iterable, List, Optional
 import numpy as np
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
-from uwv_hydro.vehicle_params import VehicleParams
+from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Fields that the YAML format cannot carry (see the module docstring).
 NOT_EXPORTED = ('frames', 'source', 'warnings')

@@ -51,7 +51,7 @@ I' = P I P with P = diag(1, -1, -1).
 """
 import copy
 import os
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
@@ -61,11 +61,14 @@ from uwv_hydro.description.conventions import (
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import read_text_file
-from uwv_hydro.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 import yaml
 
 #: Largest YAML file accepted (bytes).
 MAX_YAML_BYTES = 5 * 1024 * 1024
+
+#: load_base(path, mappings, base) -> VehicleParams: loads a ``base:`` file (unvalidated)
+BaseLoader = Callable[[str, Optional[Dict[str, str]], Optional[VehicleParams]], VehicleParams]
 
 VEHICLE_KEYS = (
     'mass', 'inertia', 'com', 'buoyancy_mass', 'volume', 'cob', 'surface', 'linear_drag',
@@ -251,15 +254,23 @@ def _point(value: Any, key: str, ctx: _Ctx):
 
 def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '',
                          base: Optional[VehicleParams] = None,
-                         mappings: Optional[Dict[str, str]] = None) -> VehicleParams:
-    """Build (or extend ``base``) VehicleParams from a vehicle key mapping."""
+                         mappings: Optional[Dict[str, str]] = None,
+                         load_base: Optional[BaseLoader] = None) -> VehicleParams:
+    """
+    Build (or extend ``base``) VehicleParams from a vehicle key mapping.
+
+    A ``base:`` file is loaded with ``load_base(path, mappings, base)`` (the loader
+    passes its own file loader, so that this module does not import it back).
+    """
     ctx = _Ctx(source)
     if 'base' in vehicle:
         if not isinstance(vehicle['base'], str):
             raise ctx.error('base', 'expected a file path')
-        from uwv_hydro.description.loader import load_vehicle_unvalidated
+        if load_base is None:
+            raise ctx.error('base', "a 'base' file cannot be used here (text given without "
+                            'a file loader)')
         path = os.path.join(base_dir, os.path.expanduser(vehicle['base']))
-        base = load_vehicle_unvalidated(path, mappings=mappings, base=base)
+        base = load_base(path, mappings, base)
     convention = vehicle.get('convention', 'flu')
     if convention not in ('flu', 'frd'):
         raise ctx.error('convention', "expected 'flu' or 'frd', got %r" % (convention,))
@@ -334,8 +345,8 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
 
 
 def load_yaml_string(text: str, source: str = '<yaml>', base: Optional[VehicleParams] = None,
-                     base_dir: str = '', mappings: Optional[Dict[str, str]] = None
-                     ) -> VehicleParams:
+                     base_dir: str = '', mappings: Optional[Dict[str, str]] = None,
+                     load_base: Optional[BaseLoader] = None) -> VehicleParams:
     """Parse YAML text into VehicleParams (unvalidated)."""
     ctx = _Ctx(source)
     try:
@@ -345,12 +356,13 @@ def load_yaml_string(text: str, source: str = '<yaml>', base: Optional[VehiclePa
         raise DescriptionError('malformed YAML: %s' % getattr(exc, 'problem', exc), source,
                                line=mark.line + 1 if mark is not None else None) from None
     vehicle = find_vehicle_mapping(data, ctx)
-    return vehicle_from_mapping(vehicle, source, base_dir, base, mappings)
+    return vehicle_from_mapping(vehicle, source, base_dir, base, mappings, load_base)
 
 
 def load_yaml_file(path: str, base: Optional[VehicleParams] = None,
-                   mappings: Optional[Dict[str, str]] = None) -> VehicleParams:
+                   mappings: Optional[Dict[str, str]] = None,
+                   load_base: Optional[BaseLoader] = None) -> VehicleParams:
     """Parse the YAML file at ``path`` into VehicleParams (unvalidated)."""
     text = read_text_file(path, MAX_YAML_BYTES)
     return load_yaml_string(text, path, base, os.path.dirname(os.path.abspath(path)),
-                            mappings)
+                            mappings, load_base)

@@ -59,7 +59,7 @@ Topics (relative names resolve in the node's namespace)::
     out  /diagnostics              diagnostic_msgs/DiagnosticArray
     srv  ~/reset                   std_srvs/Trigger             re-initialise state/inputs
 
-Bad input (see :mod:`uwv_hydro.node.input_guard`): a message with NaN/inf in any
+Bad input (see :mod:`uwv_hydro.modes.input_guard`): a message with NaN/inf in any
 float field it carries (odometry pose, twist and both covariances; thrust force and
 torque; the current vector, both halves of current_twist) is dropped as
 ``non_finite``; thrust in a frame that is not a fixed frame of the vehicle as
@@ -90,10 +90,12 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_srvs.srv import Trigger
 from tf2_msgs.msg import TFMessage
-from uwv_hydro.node import msg_conversions as conv
+from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.input_guard import (all_finite, ClockJumpDetector, DropCounter, StampGuard,
+                                         Throttle)
+from uwv_hydro.modes.thrust_mux import FrameResolver, ThrustMux
+from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
 from uwv_hydro.node.diagnostics import build_statuses
-from uwv_hydro.node.input_guard import (all_finite, ClockJumpDetector, DropCounter, StampGuard,
-                                        Throttle)
 from uwv_hydro.node.markers import MarkerBuilder
 from uwv_hydro.node.parameters import (check, declare, describe, PARAMETERS, SPECS,
                                        VEHICLE_PARAMETERS)
@@ -103,9 +105,7 @@ from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.rotation import quat_from_rpy
 from uwv_hydro.physics.stability import EnergyGuard, stable_substeps, stiffness
-from uwv_hydro.thrust_mux import FrameResolver, ThrustMux
-from uwv_hydro.vehicle_params import COMPONENT_NAMES
-from uwv_hydro.wrench_mode import unit_quaternion, world_wrench, WrenchMode
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'uwv_hydro'

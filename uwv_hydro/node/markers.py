@@ -23,7 +23,7 @@ from typing import Dict, List, Optional
 
 from geometry_msgs.msg import Point
 import numpy as np
-from uwv_hydro.node.msg_conversions import fill_quaternion
+from uwv_hydro.modes.msg_conversions import fill_quaternion
 from uwv_hydro.physics.rotation import matrix_to_quat
 from visualization_msgs.msg import Marker
 

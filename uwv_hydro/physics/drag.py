@@ -28,7 +28,7 @@ drag_velocity_point = com.
 import numpy as np
 
 from uwv_hydro.physics.point_transform import transfer_matrix_h
-from uwv_hydro.vehicle_params import DAMPING_MODELS
+from uwv_hydro.physics.vehicle_params import DAMPING_MODELS
 
 
 def linear_drag(linear, nu) -> np.ndarray:

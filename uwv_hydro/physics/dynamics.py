@@ -288,7 +288,7 @@ class Simulator:
         ``x`` = [position (3), quaternion [w, x, y, z] (4), twist (6)] (a list); the
         quaternion is normalised first, as :meth:`step` does.  The pose is integrated
         even in ``dynamics_only`` mode (use :meth:`step` there).  The loop of
-        :func:`uwv_hydro.offline_simulation.simulate` uses this directly.  ``substeps``
+        :func:`uwv_hydro.modes.offline_simulation.simulate` uses this directly.  ``substeps``
         overrides the RK4 sub-step count for this call.
         """
         if len(x) != 13:

@@ -53,7 +53,7 @@ from uwv_hydro.physics.drag import Drag
 from uwv_hydro.physics.hydrostatics import Hydrostatics, surface_fractions
 from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
 from uwv_hydro.physics.rotation import cross, quats_to_matrices
-from uwv_hydro.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 
 @dataclass

@@ -33,7 +33,7 @@ step at that depth (full buoyancy at d == full).
 import numpy as np
 
 from uwv_hydro.physics.rotation import cross
-from uwv_hydro.vehicle_params import SURFACE_MODELS, SurfaceTransition
+from uwv_hydro.physics.vehicle_params import SURFACE_MODELS, SurfaceTransition
 
 
 def surface_fraction(depth: float, surface: SurfaceTransition) -> float:

@@ -21,9 +21,9 @@ than 5 % of the median step the data are resampled onto a uniform grid (linear
 interpolation, quaternions sign-aligned and renormalised), since the smoothing
 filters assume uniform sampling.
 
-Thrust is handled like :mod:`uwv_hydro.replay_simulation`: every thrust topic is
+Thrust is handled like :mod:`uwv_hydro.bag.replay_simulation`: every thrust topic is
 transformed to the base frame through the description's fixed frames
-(:class:`uwv_hydro.thrust_mux.FrameResolver`) and held (zero-order hold) from
+(:class:`uwv_hydro.modes.thrust_mux.FrameResolver`) and held (zero-order hold) from
 its stamp until the next message, contributing nothing once older than
 ``thrust_timeout``; the topics are summed.
 """
@@ -33,9 +33,9 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from uwv_hydro.rosbag_io import (BagError, ODOMETRY, odometry_arrays, read_messages,
-                                 stamp_to_ns, WRENCH, wrench_array)
-from uwv_hydro.thrust_mux import FrameResolver
+from uwv_hydro.bag.rosbag_io import (BagError, ODOMETRY, odometry_arrays, read_messages,
+                                     stamp_to_ns, WRENCH, wrench_array)
+from uwv_hydro.modes.thrust_mux import FrameResolver
 
 #: Relative stamp jitter above which odometry is resampled onto a uniform grid.
 JITTER_TOLERANCE = 0.05

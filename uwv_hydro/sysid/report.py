@@ -18,7 +18,7 @@ from typing import List
 
 import numpy as np
 
-from uwv_hydro.sysid.regressors import AXIS_FORCE_UNITS, AXIS_NAMES
+from uwv_hydro.sysid.regressors import AXIS_FORCE_UNITS
 
 _WRENCH_LABELS = ('Fx', 'Fy', 'Fz', 'Tx', 'Ty', 'Tz')
 
@@ -89,45 +89,6 @@ def yaml_comments(result, options, bag: str, vehicle: str) -> List[str]:
     if result.validation is not None:
         lines += ['', _validation_line('held-out validation', result.validation)]
     return lines
-
-
-def plot_fit(result, path, title: str = '') -> None:
-    """Plot measured vs predicted hydrodynamic wrench per axis and the validation run."""
-    from uwv_hydro.plotting import pyplot, save_figure
-    plt = pyplot()
-    r = result
-    fig, axes = plt.subplots(3, 3, figsize=(15, 10))
-    flat = axes.ravel()
-    for a in range(6):
-        ax = flat[a]
-        ax.plot(r.t, r.measured[:, a], '-', lw=1.0, label='measured')
-        ax.plot(r.t, r.predicted[:, a], '--', lw=1.0, label='fitted model')
-        ax.set(title='%s hydrodynamic %s [%s] (R^2 %.4f)'
-               % (AXIS_NAMES[a], _WRENCH_LABELS[a], AXIS_FORCE_UNITS[a], r.r_squared[a]),
-               xlabel='t [s]')
-    v = r.validation
-    if v is not None:
-        series = ((v.recorded, 'recorded', '-'), (v.predicted, 'fitted model', '--'))
-        if r.prior_validation is not None:
-            series += ((r.prior_validation.predicted, 'description', ':'),)
-        for traj, label, style in series:
-            for i, name in enumerate('xyz'):
-                flat[6].plot(traj.t, traj.position[:, i], style, label='%s %s' % (name, label))
-            for i, name in enumerate('uvw'):
-                flat[7].plot(traj.t, traj.twist[:, i], style, label='%s %s' % (name, label))
-            for i, name in enumerate('pqr'):
-                flat[8].plot(traj.t, traj.twist[:, 3 + i], style,
-                             label='%s %s' % (name, label))
-        flat[6].set(title='validation: position (ENU) [m]', xlabel='t [s]')
-        flat[7].set(title='validation: body linear velocity [m/s]', xlabel='t [s]')
-        flat[8].set(title='validation: body angular velocity [rad/s]', xlabel='t [s]')
-    else:
-        for ax in flat[6:]:
-            ax.set_visible(False)
-    for ax in flat:
-        ax.grid(True)
-        ax.legend(fontsize='x-small')
-    save_figure(fig, path, title)
 
 
 def max_relative_error(result, truth) -> float:

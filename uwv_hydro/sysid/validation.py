@@ -17,7 +17,7 @@ Open-loop validation on held-out data: simulate with the recorded thrust and com
 
 From the first held-out sample (recorded pose, smoothed twist) the simulator is stepped
 sample to sample with the thrust held at each step's start, exactly like
-``replay --simulate`` (:mod:`uwv_hydro.replay_simulation`); nothing recorded is fed
+``replay --simulate`` (:mod:`uwv_hydro.bag.replay_simulation`); nothing recorded is fed
 back, so errors accumulate and measure the model, not the filter.
 """
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from uwv_hydro.offline_simulation import Trajectory
+from uwv_hydro.modes.offline_simulation import Trajectory
 from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.rotation import quat_normalize
 

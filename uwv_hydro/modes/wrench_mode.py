@@ -37,7 +37,7 @@ import numpy as np
 from uwv_hydro.physics.added_mass import LaggedAcceleration
 from uwv_hydro.physics.hydro_model import HydroModel, WrenchComponents
 from uwv_hydro.physics.rotation import quat_to_matrix, quats_to_matrices
-from uwv_hydro.vehicle_params import COMPONENT_NAMES, VehicleParams
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, VehicleParams
 
 ADDED_MASS_MODES = ('implicit', 'lagged')
 #: An odometry quaternion whose norm is outside this range (e.g. all zeros) is rejected;

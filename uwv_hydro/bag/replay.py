@@ -16,7 +16,7 @@
 Offline replay of a recorded rosbag2 through the node's wrench mode.
 
 For every odometry message the hydro wrench (and its components) is computed exactly
-as the live node's wrench mode does (:class:`uwv_hydro.wrench_mode.WrenchMode`, with
+as the live node's wrench mode does (:class:`uwv_hydro.modes.wrench_mode.WrenchMode`, with
 the message's header stamp as time) and written to the output bag on the node's topic
 names, stamped with the input stamps:
 
@@ -25,10 +25,10 @@ names, stamped with the input stamps:
 * ``<ns>/hydro/components/<name>`` for each component.
 
 Messages are taken :data:`CHUNK` at a time: the CDR float blocks of a chunk are read
-into one array (:func:`uwv_hydro.cdr_codec.odometry_layout`), the node's input rules
+into one array (:func:`uwv_hydro.bag.cdr_codec.odometry_layout`), the node's input rules
 are applied in message order, and the wrenches of the chunk are evaluated together
 (:meth:`WrenchMode.evaluate_many`, the same operations as one message at a time).
-The wrenches are encoded with the fixed-layout CDR codec of :mod:`uwv_hydro.cdr_codec`
+The wrenches are encoded with the fixed-layout CDR codec of :mod:`uwv_hydro.bag.cdr_codec`
 (the same bytes rosbags would write, tested byte for byte).
 """
 
@@ -37,13 +37,13 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.cdr_codec import encode_wrench_stamped, ODOMETRY_DOUBLES, odometry_layout
-from uwv_hydro.node.input_guard import StampGuard
-from uwv_hydro.progress import Progress
-from uwv_hydro.rosbag_io import (BagError, BagWriter, message_count, MessageFactory,
-                                 ODOMETRY, read_raw_messages, WRENCH)
-from uwv_hydro.vehicle_params import COMPONENT_NAMES, VehicleParams
-from uwv_hydro.wrench_mode import usable_quaternions, world_wrenches, WrenchMode
+from uwv_hydro.bag.cdr_codec import encode_wrench_stamped, ODOMETRY_DOUBLES, odometry_layout
+from uwv_hydro.bag.progress import Progress
+from uwv_hydro.bag.rosbag_io import (BagError, BagWriter, message_count, MessageFactory,
+                                     ODOMETRY, read_raw_messages, WRENCH)
+from uwv_hydro.modes.input_guard import StampGuard
+from uwv_hydro.modes.wrench_mode import usable_quaternions, world_wrenches, WrenchMode
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, VehicleParams
 
 #: Odometry messages evaluated together; bounds the working memory (about 5 MB).
 CHUNK = 1024

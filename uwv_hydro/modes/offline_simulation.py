@@ -26,7 +26,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.vehicle_params import VehicleParams
+from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: The CSV columns every trajectory file starts with, in this order.
 CSV_COLUMNS = ('t', 'x', 'y', 'z', 'qw', 'qx', 'qy', 'qz', 'u', 'v', 'w', 'p', 'q', 'r')
@@ -92,31 +92,3 @@ def read_csv(path) -> Trajectory:
         raise ValueError('%s: header must start with %s' % (path, ','.join(CSV_COLUMNS)))
     data = np.loadtxt(path, delimiter=',', skiprows=1, ndmin=2)[:, :len(CSV_COLUMNS)]
     return Trajectory(data[:, 0], data[:, 1:4], data[:, 4:8], data[:, 8:14])
-
-
-def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
-              base_frame: str = 'base_link', odometry_topic: str = '/odometry',
-              thrust: Optional[Callable[[float], np.ndarray]] = None,
-              thrust_topic: str = '/thrust') -> None:
-    """
-    Write nav_msgs/Odometry on ``odometry_topic`` plus /tf, stamped with t.
-
-    With ``thrust``, the body wrench applied from each sample on is recorded too, as
-    geometry_msgs/WrenchStamped in the base frame on ``thrust_topic`` (what a thruster
-    driver would publish), so ``replay --simulate`` can re-run the manoeuvre.
-    """
-    from uwv_hydro.cdr_codec import encode_odometry, encode_tf_message, encode_wrench_stamped
-    from uwv_hydro.rosbag_io import BagWriter, ODOMETRY, TF, typestore, WRENCH
-    with BagWriter(path, store=typestore()) as bag:
-        for t, p, q, v in zip(trajectory.t.tolist(), trajectory.position.tolist(),
-                              trajectory.quaternion.tolist(), trajectory.twist.tolist()):
-            ns = int(round(t * 1e9))
-            sec, nanosec = divmod(ns, 1_000_000_000)
-            xyzw = (q[1], q[2], q[3], q[0])
-            if thrust is not None:
-                bag.queue_raw(thrust_topic, WRENCH, ns, encode_wrench_stamped(
-                    sec, nanosec, base_frame, [float(f) for f in thrust(t)]))
-            bag.queue_raw(odometry_topic, ODOMETRY, ns,
-                          encode_odometry(sec, nanosec, odom_frame, base_frame, p, xyzw, v))
-            bag.queue_raw('/tf', TF, ns,
-                          encode_tf_message(sec, nanosec, odom_frame, base_frame, p, xyzw))

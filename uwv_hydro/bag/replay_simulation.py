@@ -28,15 +28,15 @@ from typing import Dict, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.cdr_codec import decode_odometry, decode_wrench_stamped, encode_odometry
-from uwv_hydro.offline_simulation import Trajectory
+from uwv_hydro.bag.cdr_codec import decode_odometry, decode_wrench_stamped, encode_odometry
+from uwv_hydro.bag.progress import Progress
+from uwv_hydro.bag.rosbag_io import (BagWriter, message_count, ODOMETRY,
+                                     odometry_arrays, read_raw_messages, stamp_to_ns, typestore,
+                                     WRENCH, wrench_array)
+from uwv_hydro.modes.offline_simulation import Trajectory
+from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.physics.dynamics import Simulator
-from uwv_hydro.progress import Progress
-from uwv_hydro.rosbag_io import (BagWriter, message_count, ODOMETRY,
-                                 odometry_arrays, read_raw_messages, stamp_to_ns, typestore,
-                                 WRENCH, wrench_array)
-from uwv_hydro.thrust_mux import FrameResolver
-from uwv_hydro.vehicle_params import VehicleParams
+from uwv_hydro.physics.vehicle_params import VehicleParams
 
 
 @dataclass
@@ -138,7 +138,7 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
         predicted_rows.append([t, *state])
     bar.close()
     if not recorded_rows:
-        from uwv_hydro.rosbag_io import BagError
+        from uwv_hydro.bag.rosbag_io import BagError
         raise BagError('no odometry messages on %s' % odometry_topic, source=str(in_bag))
     recorded, predicted = _trajectory(recorded_rows), _trajectory(predicted_rows)
     if out_bag is not None:

@@ -13,7 +13,9 @@
 # limitations under the License.
 
 """
-PNG plots (matplotlib, Agg backend): trajectories, body velocities, wrench components.
+PNG plots (matplotlib, Agg backend).
+
+Trajectories, body velocities, wrench components and system-identification fits.
 
 Recorded data is drawn solid and predictions dashed when both are given.
 """
@@ -21,6 +23,10 @@ Recorded data is drawn solid and predictions dashed when both are given.
 from typing import Dict, Optional
 
 import numpy as np
+
+from uwv_hydro.sysid.regressors import AXIS_FORCE_UNITS, AXIS_NAMES
+
+_WRENCH_LABELS = ('Fx', 'Fy', 'Fz', 'Tx', 'Ty', 'Tz')
 
 
 def pyplot():
@@ -86,4 +92,42 @@ def plot_wrenches(t: np.ndarray, components: Dict[str, np.ndarray], path,
         ax.set(title=names[i], xlabel='t [s]')
         ax.grid(True)
     axes[0, 0].legend(fontsize='small')
+    save_figure(fig, path, title)
+
+
+def plot_fit(result, path, title: str = '') -> None:
+    """Plot measured vs predicted hydrodynamic wrench per axis and the validation run."""
+    plt = pyplot()
+    r = result
+    fig, axes = plt.subplots(3, 3, figsize=(15, 10))
+    flat = axes.ravel()
+    for a in range(6):
+        ax = flat[a]
+        ax.plot(r.t, r.measured[:, a], '-', lw=1.0, label='measured')
+        ax.plot(r.t, r.predicted[:, a], '--', lw=1.0, label='fitted model')
+        ax.set(title='%s hydrodynamic %s [%s] (R^2 %.4f)'
+               % (AXIS_NAMES[a], _WRENCH_LABELS[a], AXIS_FORCE_UNITS[a], r.r_squared[a]),
+               xlabel='t [s]')
+    v = r.validation
+    if v is not None:
+        series = ((v.recorded, 'recorded', '-'), (v.predicted, 'fitted model', '--'))
+        if r.prior_validation is not None:
+            series += ((r.prior_validation.predicted, 'description', ':'),)
+        for traj, label, style in series:
+            for i, name in enumerate('xyz'):
+                flat[6].plot(traj.t, traj.position[:, i], style, label='%s %s' % (name, label))
+            for i, name in enumerate('uvw'):
+                flat[7].plot(traj.t, traj.twist[:, i], style, label='%s %s' % (name, label))
+            for i, name in enumerate('pqr'):
+                flat[8].plot(traj.t, traj.twist[:, 3 + i], style,
+                             label='%s %s' % (name, label))
+        flat[6].set(title='validation: position (ENU) [m]', xlabel='t [s]')
+        flat[7].set(title='validation: body linear velocity [m/s]', xlabel='t [s]')
+        flat[8].set(title='validation: body angular velocity [rad/s]', xlabel='t [s]')
+    else:
+        for ax in flat[6:]:
+            ax.set_visible(False)
+    for ax in flat:
+        ax.grid(True)
+        ax.legend(fontsize='x-small')
     save_figure(fig, path, title)

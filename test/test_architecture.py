@@ -1,0 +1,207 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The package's rooms and their dependency order, enforced from the import statements.
+
+physics (core, pure numpy) <- description <- modes <- {node, cli, bag, sysid}
+(docs/architecture.md).  Every import counts, also the ones inside functions: a
+lazy import is still a dependency.  Also: no import cycle between modules, the
+physics core never imports rclpy, and package.xml declares exactly what is imported.
+"""
+import ast
+import pathlib
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / 'uwv_hydro'
+
+#: room -> the rooms its modules may import (besides itself)
+ALLOWED = {
+    'physics': set(),
+    'description': {'physics'},
+    'modes': {'physics', 'description'},
+    'bag': {'physics', 'description', 'modes'},
+    'node': {'physics', 'description', 'modes'},
+    'sysid': {'physics', 'description', 'modes', 'bag'},
+    'cli': {'physics', 'description', 'modes', 'bag', 'sysid', 'node.launch_command'},
+}
+
+#: third-party imports the physics core may use
+CORE_THIRD_PARTY = {'numpy'}
+
+#: import name -> package.xml key, where they differ
+ROSDEP_KEYS = {
+    'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'transforms3d': 'python3-transforms3d',
+    'defusedxml': 'python3-defusedxml', 'matplotlib': 'python3-matplotlib',
+}
+
+#: imports with no rosdep key: installed by pip (requirements.txt) and used only by
+#: the offline bag tools, lazily, so that the node runs without them
+PIP_ONLY = {'rosbags'}
+
+#: declared for the launch files (launch/*.py), which this test also reads
+LAUNCH_FILES = sorted((ROOT / 'launch').glob('*.py'))
+
+
+def _imports(path):
+    """Yield the absolute module names imported anywhere in path."""
+    tree = ast.parse(path.read_text(encoding='utf-8'), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.module
+            for alias in node.names:  # 'from uwv_hydro.modes import wrench_mode'
+                yield node.module + '.' + alias.name
+        elif isinstance(node, ast.Call) and getattr(node.func, 'id', '') == '__import__':
+            for arg in node.args:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    yield arg.value
+
+
+def _module_name(path):
+    rel = path.relative_to(ROOT).with_suffix('')
+    parts = list(rel.parts)
+    if parts[-1] == '__init__':
+        parts.pop()
+    return '.'.join(parts)
+
+
+def _modules():
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob('*.py'))}
+
+
+def _room(module):
+    parts = module.split('.')
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ALLOWED) else None
+
+
+def _internal_edges():
+    modules = _modules()
+    edges = {}
+    for name, path in modules.items():
+        targets = set()
+        for imported in _imports(path):
+            if imported in modules and imported != name:
+                targets.add(imported)
+        edges[name] = targets
+    return edges
+
+
+def test_every_module_lives_in_a_room():
+    """Only the package entry points sit beside the rooms."""
+    loose = [m for m in _modules() if _room(m) is None]
+    assert sorted(loose) == ['uwv_hydro', 'uwv_hydro.__main__'], loose
+
+
+def test_rooms_import_only_what_lies_below_them():
+    """Each room imports only the rooms its layer may depend on."""
+    offenders = []
+    for name, targets in _internal_edges().items():
+        room = _room(name)
+        if room is None:
+            continue
+        for target in targets:
+            other = _room(target)
+            if other is None or other == room:
+                continue
+            allowed = ALLOWED[room]
+            if other in allowed or target.split('.', 1)[1] in allowed:
+                continue
+            offenders.append('%s imports %s (%s may import %s)' % (
+                name, target, room, ', '.join(sorted(allowed)) or 'nothing of the package'))
+    assert not offenders, '\n'.join(offenders)
+
+
+def test_no_import_cycle():
+    """The module import graph (lazy imports included) has no cycle."""
+    edges = _internal_edges()
+    for name in edges:  # a package's __init__ is not an edge target of its modules
+        edges[name] = {t for t in edges[name] if not name.startswith(t + '.')}
+    state, cycles = {}, []
+
+    def visit(node, stack):
+        state[node] = 'open'
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 'open':
+                cycles.append(' -> '.join(stack[stack.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                visit(nxt, stack)
+        stack.pop()
+        state[node] = 'done'
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
+    for node in sorted(edges):
+        if node not in state:
+            visit(node, [])
+    assert not cycles, '\n'.join(cycles)
+
+
+def test_physics_core_is_pure_numpy():
+    """uwv_hydro.physics imports numpy and the standard library only (never rclpy)."""
+    offenders = []
+    for name, path in _modules().items():
+        if _room(name) != 'physics':
+            continue
+        for imported in _imports(path):
+            top = imported.split('.')[0]
+            if top == 'uwv_hydro' or top in sys.stdlib_module_names:
+                continue
+            if top not in CORE_THIRD_PARTY:
+                offenders.append('%s imports %s' % (name, imported))
+    assert not offenders, offenders
+
+
+def _declared():
+    root = ET.parse(ROOT / 'package.xml').getroot()
+    return {e.text.strip() for e in root if e.tag in ('exec_depend', 'depend')}
+
+
+def _third_party_imports():
+    found = {}
+    for path in list(PACKAGE.rglob('*.py')) + LAUNCH_FILES:
+        for imported in _imports(path):
+            top = imported.split('.')[0]
+            if top in ('uwv_hydro', '__future__') or top in sys.stdlib_module_names:
+                continue
+            found.setdefault(top, path.relative_to(ROOT))
+    return found
+
+
+def test_every_import_is_declared():
+    """Each third-party module the package imports has its package.xml dependency."""
+    declared = _declared()
+    requirements = (ROOT / 'requirements.txt').read_text()
+    missing = []
+    for top, where in sorted(_third_party_imports().items()):
+        if top in PIP_ONLY:
+            if not re.search(r'^%s==' % re.escape(top), requirements, re.M):
+                missing.append('%s (pip-only, imported in %s) not in requirements.txt'
+                               % (top, where))
+        elif ROSDEP_KEYS.get(top, top) not in declared:
+            missing.append('%s (imported in %s) not in package.xml'
+                           % (ROSDEP_KEYS.get(top, top), where))
+    assert not missing, missing
+
+
+def test_every_declared_dependency_is_imported():
+    """Each package.xml run dependency is imported by the package or its launch files."""
+    imported = {ROSDEP_KEYS.get(top, top) for top in _third_party_imports()}
+    unused = sorted(_declared() - imported)
+    assert not unused, 'declared in package.xml but never imported: %s' % unused

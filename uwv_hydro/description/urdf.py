@@ -27,6 +27,7 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
 * Hydrodynamics: a dsros_hydro ``<plugin>`` anywhere in the document
   (:mod:`uwv_hydro.description.dsros_block`); without one the vehicle has no
   buoyancy or drag (use a YAML overlay with ``base:``).
+* Fins: gz-sim LiftDrag ``<plugin>`` blocks (:mod:`uwv_hydro.description.fins`).
 """
 from typing import Dict, List, Tuple
 import xml.etree.ElementTree as ET
@@ -37,6 +38,7 @@ from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
 from uwv_hydro.description.dsros_block import (
     apply_dsros_block, base_link_name, find_dsros_plugins, float_attr)
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.fins import fins_from_urdf
 from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
@@ -185,6 +187,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                      for name, (p, rot) in frames.items()}
     if plugin is not None:
         apply_dsros_block(plugin, params, source)
+    params.fins = fins_from_urdf(root, base, frames, params, source, _origin, parse_vector)
     return params
 
 

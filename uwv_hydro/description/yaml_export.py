@@ -30,7 +30,7 @@ and by rcl's parameter-file parser:
 Round trip ``load(export(p)) == p`` holds for every physical field (mass, inertia,
 com, buoyancy_mass, cob, surface, drag/added-mass coefficients, reference points,
 acceleration_alpha, gravity, fluid_density, coriolis, damping, semantics, name,
-base_frame).  Not representable in the YAML format, hence lost unless ``base`` is given:
+base_frame, fins).  Not representable in the YAML format, hence lost unless ``base`` is given:
 
 * ``frames`` (fixed links from a URDF): the YAML format has no frame key.  With
   ``base='vehicle.urdf'`` the file says ``base: vehicle.urdf`` and the loader takes the
@@ -47,6 +47,7 @@ from typing import Iterable, List, Optional
 import numpy as np
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
+from uwv_hydro.description.fins import FIN_NUMBER_KEYS, FIN_VECTOR_KEYS
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Fields that the YAML format cannot carry (see the module docstring).
@@ -129,6 +130,19 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
     for key, order in (('linear_drag', 2), ('quadratic_drag', 3), ('added_mass', 2)):
         lines.append('%s:' % key)
         lines += ['  ' + line for line in _sparse(getattr(p, key), order)]
+    return lines + _fin_lines(p.fins)
+
+
+def _fin_lines(fins) -> List[str]:
+    """Return the ``fins:`` mapping (no indentation), [] without fins."""
+    lines = ['fins:'] if fins else []
+    for fin in fins:
+        lines += ['  %s:' % yaml_string(fin.name), '    model: %s' % yaml_string(fin.model)]
+        lines += ['    %s: %s' % (key, _flow_list(np.asarray(getattr(fin, key), float)))
+                  for key in FIN_VECTOR_KEYS]
+        # An infinite servo rate limit is the default (YAML numbers must be finite)
+        lines += ['    %s: %s' % (key, yaml_float(getattr(fin, key)))
+                  for key in FIN_NUMBER_KEYS if np.isfinite(getattr(fin, key))]
     return lines
 
 

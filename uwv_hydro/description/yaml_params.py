@@ -38,6 +38,8 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   ``acceleration_alpha``, ``name``, ``base_frame``.
 * ``base``: path (relative to this file) of a URDF/xacro/SDF/YAML whose
   VehicleParams this file extends and overrides (``load_vehicle(..., base=)`` too).
+* ``fins``: control surfaces {name: {position, axis, forward, upward, area, cla, ...}}
+  (:mod:`uwv_hydro.description.fins`).
 * ``convention: flu | frd`` (default flu).  Coefficients are ALWAYS positive for
   dissipation and added mass (negate Fossen/SNAME derivatives such as X_u|u|).
 
@@ -59,6 +61,7 @@ from uwv_hydro.description.conventions import (
     DSROS_LETTERS, frd_to_flu_inertia, frd_to_flu_matrix, frd_to_flu_quadratic,
     frd_to_flu_vector)
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.fins import fins_from_mapping
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import read_text_file
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
@@ -74,7 +77,7 @@ VEHICLE_KEYS = (
     'mass', 'inertia', 'com', 'buoyancy_mass', 'volume', 'cob', 'surface', 'linear_drag',
     'quadratic_drag', 'added_mass', 'drag_center', 'drag_velocity_point',
     'added_mass_point', 'semantics', 'damping', 'coriolis', 'gravity', 'fluid_density',
-    'acceleration_alpha', 'name', 'base_frame', 'convention', 'base')
+    'acceleration_alpha', 'name', 'base_frame', 'convention', 'base', 'fins')
 SURFACE_KEYS = ('out_of_water_depth', 'fully_submerged_depth', 'scale_factor', 'model')
 _INERTIA_KEYS = ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz')
 _BLOCK_NAMES = {'linear_drag': 'linear drag', 'added_mass': 'added mass',
@@ -331,6 +334,10 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
         if not isinstance(vehicle['coriolis'], bool):
             raise ctx.error('coriolis', 'expected true or false')
         params.coriolis = vehicle['coriolis']
+    if 'fins' in vehicle:
+        params.fins = fins_from_mapping(
+            vehicle['fins'], params.fins, source, ctx.error,
+            lambda v, key: _number(v, key, ctx), lambda v, key: _vector3(v, key, ctx), vec)
     default_point = 'com' if params.semantics == 'dsros' else None
     for key in ('drag_velocity_point', 'added_mass_point'):
         point = _point(vehicle[key], key, ctx) if key in vehicle else default_point

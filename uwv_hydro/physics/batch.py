@@ -29,6 +29,8 @@ A parameter sweep where most vehicles differ would pay one product per vehicle: 
 :data:`MAX_GROUP_PRODUCTS` groups the matrices are stacked per vehicle instead and
 applied in one contraction over N (about 8.6 kB of coefficients per vehicle).
 Internally the states are feature-major, (13, N), so elementwise work runs over N.
+Fins (:mod:`uwv_hydro.physics.fins`) are evaluated per RK4 stage for each group that
+has them (vectorised over its vehicles) and enter through tau, as in Simulator.
 """
 from dataclasses import dataclass, field, fields
 from typing import List
@@ -81,7 +83,9 @@ def _params_key(params):
         if f.name in _IGNORED_FIELDS:
             continue
         value = getattr(params, f.name)
-        if value is None or isinstance(value, (bool, int, float, str)):
+        if f.name == 'fins':
+            key.append(tuple(_params_key(fin) for fin in value))
+        elif value is None or isinstance(value, (bool, int, float, str)):
             key.append(value)
         elif hasattr(value, '__dataclass_fields__'):
             key.append(tuple(getattr(value, g.name) for g in fields(value)))
@@ -134,6 +138,7 @@ class _Group:
                         float(surface.out_of_water_depth), float(surface.scale_factor),
                         surface.model == 'continuous')
         self.velocity_point = sim.model.drag.velocity_point
+        self.fins = sim.model.fins
 
 
 class BatchSimulator:
@@ -189,6 +194,14 @@ class BatchSimulator:
         self._r_v = np.array([g.velocity_point for g in self._groups])[per_vehicle].T.copy()
         self._per_vehicle_index = per_vehicle if len(self._groups) > MAX_GROUP_PRODUCTS else None
         self._stacked = {}
+        counts = {g.fins.count for g in self._groups if g.fins is not None}
+        if len(counts) > 1:
+            raise ValueError('vehicles with fins must all have the same number of fins '
+                             '(got %s) to share one fin_angles array'
+                             % ', '.join(str(c) for c in sorted(counts)))
+        #: Fins per vehicle (0: none has fins).
+        self.fin_count = counts.pop() if counts else 0
+        self._fin_angles = None
 
     def initial_state(self, position=None, quaternion=None, twist=None) -> BatchState:
         """Return a BatchState; each argument is one value for all (broadcast) or per vehicle."""
@@ -201,12 +214,15 @@ class BatchSimulator:
                           np.broadcast_to(quat, (n, 4)).copy(),
                           np.broadcast_to(nu, (n, 6)).copy())
 
-    def step(self, state: BatchState, tau=None, current_world=None) -> BatchState:
+    def step(self, state: BatchState, tau=None, current_world=None,
+             fin_angles=None) -> BatchState:
         """
         Advance all vehicles by dt; return a new BatchState.
 
         ``tau``: body wrenches (N, 6) or one (6,) for all (None: zero);
-        ``current_world``: ENU current (3,) for all or (N, 3) per vehicle (None: still).
+        ``current_world``: ENU current (3,) for all or (N, 3) per vehicle (None: still);
+        ``fin_angles``: fin deflections (rad) (N, K) or (K,) for all, held over the step
+        (None: zero; ignored for vehicles without fins).
         """
         n = self.n
         # Feature-major layout (13, N): every elementwise operation runs over N
@@ -223,9 +239,17 @@ class BatchSimulator:
                 raise ValueError('current_world must be (3,) or (%d, 3)' % n)
             if cur.ndim == 2:
                 cur = cur.T
+        angles = None
+        if self.fin_count:
+            angles = np.zeros((n, self.fin_count)) if fin_angles is None else np.broadcast_to(
+                np.asarray(fin_angles, dtype=float), (n, self.fin_count))
+            if not np.all(np.isfinite(angles)):
+                raise ValueError('fin angles must be finite')
         if self._order is not None:
             x = x[:, self._order]
             tau = tau[:, self._order]
+            angles = None if angles is None else angles[self._order]
+        self._fin_angles = angles
             if cur is not None and cur.ndim == 2:
                 cur = cur[:, self._order]
         self._normalise(x)
@@ -289,6 +313,13 @@ class BatchSimulator:
         # Down direction d = -R[2, :] (hydrostatics.down_direction)
         np.negative(rot[6:9], out=feats[9:12])
         feats[15:21] = tau
+        for g in self._groups:
+            if g.fins is not None:
+                cols = g.rows
+                # Fins see the twist relative to the water: nu_r = nu - [v_cb, 0]
+                nu_r = feats[:6, cols].T.copy()
+                nu_r[:, :3] -= feats[6:9, cols].T
+                feats[15:21, cols] += g.fins.wrench_many(nu_r, self._fin_angles[cols]).T
         z = feats[:9]
         row = 21
         for j in range(m):

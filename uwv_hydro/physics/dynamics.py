@@ -28,7 +28,9 @@ light body with large added mass is as stable as a heavy one; compare the explic
 dsros scheme (:class:`uwv_hydro.physics.added_mass.LaggedAcceleration`).
 
 Integration (uwv_dynamic_model): fixed-step classic RK4 with step dt/substeps,
-thrust held constant over the step, quaternion renormalised after every sub-step.
+thrust and fin deflections (:meth:`Simulator.set_fin_angles`) held constant over the
+step, quaternion renormalised after every sub-step.  The fin wrench
+(:mod:`uwv_hydro.physics.fins`) is evaluated at every RK4 stage from the stage twist.
 ``dynamics_only`` integrates nu only (pose frozen, uwv_dynamic_model DYNAMIC mode).
 
 :meth:`Simulator.step` evaluates nu_dot through the precomputed affine/bilinear
@@ -121,7 +123,30 @@ class Simulator:
         self._m_inv = np.linalg.inv(mass)
         self._coriolis = bool(params.coriolis)
         self._hs = self.model.hydrostatics
+        self._fins = self.model.fins
+        self._fin_angles = np.zeros(0 if self._fins is None else self._fins.count)
+        self._tau_held = np.zeros(6)
         self._init_fast_path()
+
+    @property
+    def fin_angles(self) -> np.ndarray:
+        """Return the fin deflections (rad, ``params.fins`` order) used by the next steps."""
+        return self._fin_angles.copy()
+
+    def set_fin_angles(self, angles) -> None:
+        """Hold the fin deflections (rad, ``params.fins`` order) for the following steps."""
+        a = np.array(angles, dtype=float).reshape(-1)
+        if a.shape != self._fin_angles.shape:
+            raise ValueError('expected %d fin angles, got %d' % (self._fin_angles.size, a.size))
+        if not np.all(np.isfinite(a)):
+            raise ValueError('fin angles must be finite, got %r' % (a.tolist(),))
+        self._fin_angles = a
+
+    def _add_fin_wrench(self, n0, n1, n2, n3, n4, n5, c0, c1, c2) -> None:
+        """Put tau + the fin wrench of the stage twist into the feature buffer."""
+        # Fins see the twist relative to the water: nu_r = nu - [v_cb, 0]
+        self._extra[:] = self._tau_held + self._fins.wrench(
+            [n0 - c0, n1 - c1, n2 - c2, n3, n4, n5], self._fin_angles)
 
     def _init_fast_path(self):
         """Precompute M^-1 times every feature form and the evaluation buffers."""
@@ -168,6 +193,8 @@ class Simulator:
         Two matrix-vector products, see :mod:`uwv_hydro.physics.features`.
         """
         self._feat[:] = feats
+        if self._fins is not None:
+            self._add_fin_wrench(*feats[:9])
         self._kernel_dot(self._lin, self._y)
         np.absolute(self._y_p, self._abs)
         return self._y_mat_dot(self._u).tolist()
@@ -209,6 +236,8 @@ class Simulator:
         # nu_dot from the feature forms (_fast_acceleration, inlined)
         self._feat[:] = (n0, n1, n2, n3, n4, n5, c0, c1, c2, d0, d1, d2,
                          f * d0, f * d1, f * d2)
+        if self._fins is not None:
+            self._add_fin_wrench(n0, n1, n2, n3, n4, n5, c0, c1, c2)
         self._kernel_dot(self._lin, self._y)
         np.absolute(self._y_p, self._abs)
         acc = self._y_mat_dot(self._u).tolist()
@@ -226,7 +255,8 @@ class Simulator:
 
     def acceleration(self, nu, rotation, fraction: float, tau, current_world=None) -> np.ndarray:
         """Return nu_dot for twist ``nu``, attitude matrix ``rotation`` and surface fraction."""
-        rhs = tau + self.model.dynamics_wrench(nu, rotation, fraction, current_world)
+        rhs = tau + self.model.dynamics_wrench(nu, rotation, fraction, current_world,
+                                               self._fin_angles)
         if self._coriolis:
             # Fossen 2011 eq. 3.56: -C_RB(nu) nu
             rhs += coriolis_wrench(self._m_rb, nu)
@@ -325,6 +355,8 @@ class Simulator:
             self._extra[:] = tau_body
         else:
             self._extra[:] = np.asarray(tau_body, dtype=float).reshape(6)
+        if self._fins is not None:
+            self._tau_held[:] = self._extra
 
     @staticmethod
     def _current(current_world):

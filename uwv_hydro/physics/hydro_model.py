@@ -24,6 +24,8 @@ Which velocity each component uses (nu = body twist of the origin, nu_c =
     quadratic_drag       H(drag_velocity_point) nu_r, acting at drag_center
     added_mass           H(added_mass_point) (nu_dot - nu_dot_c), about added_mass_point
     added_mass_coriolis  H(added_mass_point) nu_r, about added_mass_point
+    fins                 nu_r moved to each fin's centre of pressure (physics.fins),
+                         given the fin deflections (``fin_angles``)
 
 Every component is returned as a body-frame wrench about the body origin
 (tau_O = H(r)^T tau_p).  nu_dot_c = [-w x v_c_body, 0, 0, 0] is the body-frame rate
@@ -50,10 +52,16 @@ import numpy as np
 from uwv_hydro.physics import features
 from uwv_hydro.physics.added_mass import AddedMass
 from uwv_hydro.physics.drag import Drag
+from uwv_hydro.physics.fins import FinSet
 from uwv_hydro.physics.hydrostatics import Hydrostatics, surface_fractions
 from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
 from uwv_hydro.physics.rotation import cross, quats_to_matrices
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+
+#: Components evaluated by the feature-form kernel (all but ``fins``, which is nonlinear).
+KERNEL_COMPONENTS = tuple(name for name in COMPONENT_NAMES if name != 'fins')
+assert COMPONENT_NAMES[-1] == 'fins', 'the fins block is appended after the kernel blocks'
+_NO_FINS = np.zeros((1, 6))
 
 
 @dataclass
@@ -80,6 +88,8 @@ class HydroModel:
         self.drag = Drag(params)
         self.added_mass = AddedMass(params.added_mass, params.added_mass_point)
         self.coriolis = bool(params.coriolis)
+        #: The fins (None: the vehicle has none).
+        self.fins = FinSet(params.fins, params.fluid_density) if params.fins else None
         # Fossen 2011 eq. 3.44 with the parallel-axis inertia about the origin
         self._m_rb = rigid_body_mass_matrix(params.mass, params.inertia, params.com)
         # Fossen 2011 eq. 6.x: M = M_RB + M_A (both about the origin)
@@ -92,7 +102,7 @@ class HydroModel:
         z6, z3, z69, z699 = (np.zeros((6, 9)), np.zeros((6, 3)), np.zeros((6, 6, 9)),
                              np.zeros((6, 9, 9)))
         zero6 = np.zeros((6, 6))
-        # One 6-row block per component, in COMPONENT_NAMES order
+        # One 6-row block per kernel component, in COMPONENT_NAMES order
         blocks = {
             'weight': (z6, forms.weight, z3, zero6, z69, z699),
             'buoyancy': (z6, z3, forms.buoyancy, zero6, z69, z699),
@@ -102,7 +112,7 @@ class HydroModel:
             'added_mass': (z6, z3, z3, -forms.added_mass_origin, z69, forms.current_inertia),
             'added_mass_coriolis': (z6, z3, z3, zero6, z69, forms.added_mass_coriolis),
         }
-        parts = [np.concatenate([blocks[name][i] for name in COMPONENT_NAMES])
+        parts = [np.concatenate([blocks[name][i] for name in KERNEL_COMPONENTS])
                  for i in range(6)]
         self._kernel_dot = features.build_kernel(*parts, forms.p)
         parts[3][24:30] = 0.0
@@ -142,15 +152,22 @@ class HydroModel:
         nu_dot_c[:3] = -cross(nu[3:], v_cb)
         return nu_c, nu_dot_c
 
+    def fin_wrench(self, nu_r, fin_angles=None) -> np.ndarray:
+        """Return the fins' body wrench (6,) for relative twist nu_r (zero without fins)."""
+        if self.fins is None:
+            return np.zeros(6)
+        return self.fins.wrench(nu_r, fin_angles)
+
     def wrench(self, nu, position=None, quaternion=None, nu_dot=None,
-               current_world=None) -> WrenchComponents:
+               current_world=None, fin_angles=None) -> WrenchComponents:
         """
         Return the hydro wrench components for one state.
 
         ``nu``: body twist of the origin; ``position``: world position of the origin
         (None: fully submerged); ``quaternion``: [w, x, y, z] world <- body (None:
         level); ``nu_dot``: body twist derivative (None: added_mass is zero);
-        ``current_world``: ENU current velocity (None: still water).
+        ``current_world``: ENU current velocity (None: still water); ``fin_angles``:
+        fin deflections (rad) in ``params.fins`` order (None: zero).
         """
         n = np.asarray(nu, dtype=float).reshape(6).tolist()
         if quaternion is None:
@@ -202,15 +219,21 @@ class HydroModel:
         # Feature forms (module features): y = K buf[7:], |nu_p|, out = Y [|nu_p|, 1, z]
         y = kernel.dot(buf[features.LIN_START:])
         np.absolute(y[-6:], buf[features.ABS_SLICE])
-        values = y[:-6].reshape(len(COMPONENT_NAMES), 6, features.U_SIZE).dot(
+        values = y[:-6].reshape(len(KERNEL_COMPONENTS), 6, features.U_SIZE).dot(
             buf[:features.U_SIZE])
+        fins = _NO_FINS
+        if self.fins is not None:
+            # Fins see the twist relative to the water: nu_r = nu - [v_cb, 0]
+            fins = self.fins.wrench_many([n[0] - c0, n[1] - c1, n[2] - c2, n[3], n[4], n[5]],
+                                         fin_angles)
+        values = np.concatenate((values, fins))
         components = dict(zip(COMPONENT_NAMES, values))
         # Superposition of the component wrenches (all about the origin)
         total = np.add.reduce(values)
         return WrenchComponents(components=components, total=total)
 
     def wrench_many(self, nu, position=None, quaternion=None, nu_dot=None,
-                    current_world=None) -> np.ndarray:
+                    current_world=None, fin_angles=None) -> np.ndarray:
         """
         Return the components of N states at once, an (N, len(COMPONENT_NAMES), 6) array.
 
@@ -218,7 +241,8 @@ class HydroModel:
         current_world).components`` in COMPONENT_NAMES order: the same kernel over a
         leading batch dimension.  ``nu`` (N, 6); ``position`` (N, 3) or None;
         ``quaternion`` (N, 4) [w, x, y, z] or None; ``nu_dot`` (N, 6) or None; one
-        ``current_world`` (3,) for all states or None.
+        ``current_world`` (3,) for all states or None; ``fin_angles`` (K,) for all or
+        (N, K) per state, or None (zero).
         """
         nu = np.asarray(nu, dtype=float).reshape(-1, 6)
         n = len(nu)
@@ -252,16 +276,24 @@ class HydroModel:
         y = buf[:, features.LIN_START:] @ kernel.T
         np.absolute(y[:, -6:], out=buf[:, features.ABS_SLICE])
         values = np.einsum('nij,nj->ni', y[:, :-6].reshape(n, -1, features.U_SIZE),
-                           buf[:, :features.U_SIZE])
-        return values.reshape(n, len(COMPONENT_NAMES), 6)
+                           buf[:, :features.U_SIZE]).reshape(n, len(KERNEL_COMPONENTS), 6)
+        fins = np.zeros((n, 6))
+        if self.fins is not None:
+            # Fins see the twist relative to the water: nu_r = nu - [v_cb, 0]
+            nu_r = nu.copy()
+            nu_r[:, :3] -= buf[:, features.Z_SLICE.start + 6:features.Z_SLICE.stop]
+            fins = self.fins.wrench_many(nu_r, fin_angles)
+        return np.concatenate((values, fins[:, None, :]), axis=1)
 
-    def dynamics_wrench(self, nu, rotation, fraction: float, current_world=None) -> np.ndarray:
+    def dynamics_wrench(self, nu, rotation, fraction: float, current_world=None,
+                        fin_angles=None) -> np.ndarray:
         """
         Return the hydro wrench for the equations of motion with implicit added mass.
 
         The sum of all components except ``added_mass``, plus M_A nu_dot_c (the part
         of -M_A nu_dot_r that does not depend on the unknown nu_dot, Fossen 2011
-        sec. 10.3).  ``rotation`` is R(q) and ``fraction`` the surface fraction.
+        sec. 10.3).  ``rotation`` is R(q), ``fraction`` the surface fraction and
+        ``fin_angles`` the fin deflections (None: zero).
         """
         down = -rotation[2, :]
         nu_c, nu_dot_c = self.current_twist(rotation, nu, current_world)
@@ -277,4 +309,6 @@ class HydroModel:
         if nu_dot_c is not None and not self.added_mass.is_zero:
             # Fossen 2011 sec. 10.3: M_A nu_dot_c moved to the right-hand side
             total += self.added_mass.origin_matrix @ nu_dot_c
+        if self.fins is not None:
+            total += self.fins.wrench(nu_r, fin_angles)
         return total

@@ -51,8 +51,12 @@ DEFAULT_ACCELERATION_ALPHA = 0.3
 #: Names of the wrench components, in the order they are reported.
 COMPONENT_NAMES = (
     'weight', 'buoyancy', 'linear_drag', 'quadratic_drag', 'added_mass',
-    'added_mass_coriolis',
+    'added_mass_coriolis', 'fins',
 )
+
+#: Lift/drag models of a fin: gz-sim LiftDrag's two-line model with stall, and
+#: uuv_simulator's quadratic model.
+FIN_MODELS = ('two_line', 'quadratic')
 
 #: Surface transition models.
 SURFACE_MODELS = ('dsros', 'continuous')
@@ -86,6 +90,51 @@ class FixedFrame:
     translation: np.ndarray = field(default_factory=lambda: np.zeros(3))
     #: Rotation base <- frame as a unit quaternion [w, x, y, z].
     rotation: np.ndarray = field(default_factory=lambda: np.array([1.0, 0.0, 0.0, 0.0]))
+
+
+@dataclass
+class Fin:
+    """
+    A control surface: a revolute joint with a lift/drag model (gz-sim LiftDrag names).
+
+    Geometry in the body frame at zero deflection: ``position`` is the joint origin,
+    ``axis`` the unit deflection axis, ``cp`` the centre of pressure relative to the
+    joint origin, ``forward`` (chord, zero angle of attack) and ``upward`` (positive
+    lift) unit vectors.  A deflection delta rotates cp, forward and upward about
+    ``axis`` by delta (right-hand rule), so the flow sees alpha = flow angle + delta
+    when the axis is forward x upward.  Coefficients are per radian of alpha.
+    """
+
+    name: str
+    position: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    axis: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 1.0]))
+    cp: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    forward: np.ndarray = field(default_factory=lambda: np.array([1.0, 0.0, 0.0]))
+    upward: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 1.0]))
+    #: 'two_line' (gz-sim LiftDrag) or 'quadratic' (uuv_simulator).
+    model: str = 'two_line'
+    #: Planform area (m^2) of the two-line model.
+    area: float = 1.0
+    #: Two-line model: lift and drag slopes below the stall (1/rad), stall angle (rad),
+    #: slopes past it, zero-lift angle offset a0 (rad) -- gz-sim LiftDrag defaults.
+    cla: float = 1.0
+    cda: float = 0.01
+    alpha_stall: float = 0.5 * np.pi
+    cla_stall: float = 0.0
+    cda_stall: float = 1.0
+    a0: float = 0.0
+    #: Extra lift coefficient per radian of deflection (gz-sim); 0: geometry only.
+    control_joint_rad_to_cl: float = 0.0
+    #: Quadratic model: lift = lift_constant alpha U^2, drag = drag_constant alpha^2 U^2.
+    lift_constant: float = 0.0
+    drag_constant: float = 0.0
+    #: Deflection limits (rad), servo rate limit (rad/s, inf: none), servo lag (s).
+    lower: float = -np.pi
+    upper: float = np.pi
+    velocity: float = float('inf')
+    time_constant: float = 0.0
+    #: Where the fin was described (for messages).
+    source: str = ''
 
 
 @dataclass
@@ -131,6 +180,8 @@ class VehicleParams:
     frames: Dict[str, FixedFrame] = field(default_factory=dict)
     #: Physically odd but legal findings of validation.
     warnings: List[str] = field(default_factory=list)
+    #: Control surfaces (the ``fins`` wrench component); empty: none.
+    fins: List[Fin] = field(default_factory=list)
 
     def resolved_drag_center(self) -> np.ndarray:
         """Return the drag application point (defaults to the centre of mass)."""

@@ -38,6 +38,10 @@ def assert_same(a, b, skip=NOT_EXPORTED):
             for name in va:
                 np.testing.assert_array_equal(va[name].translation, vb[name].translation)
                 np.testing.assert_array_equal(va[name].rotation, vb[name].rotation)
+        elif f.name == 'fins':
+            assert [fin.name for fin in va] == [fin.name for fin in vb]
+            for fa, fb in zip(va, vb):
+                assert_same(fa, fb, skip=('source',))
         elif isinstance(va, np.ndarray) or isinstance(vb, np.ndarray):
             assert va is not None and vb is not None, f.name
             np.testing.assert_array_equal(np.asarray(va), np.asarray(vb), err_msg=f.name)

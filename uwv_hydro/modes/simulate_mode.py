@@ -33,6 +33,9 @@ Rules:
   round((now - state time) / dt) steps, at most ``max_catchup_steps`` (the rest is
   dropped and counted as ``dropped_steps``, the state time jumping over them); after
   a restore the update's remaining steps are skipped.
+* **Fins.**  With :attr:`SimulateMode.servos` set (a
+  :class:`~uwv_hydro.modes.fin_servos.FinServos`), the servos advance by dt at the
+  start of every step and their angles are held over it (RK4 stages included).
 """
 import math
 from typing import Callable, Dict, Optional
@@ -99,6 +102,8 @@ class SimulateMode:
         self.events: Dict[str, int] = {'divergences': 0, 'state_restores': 0,
                                        'dropped_steps': 0}
         self.initial = initial if initial is not None else rest_state()
+        #: Fin servos stepped with the vehicle (None: fins stay as set on :attr:`sim`).
+        self.servos = None
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -138,7 +143,8 @@ class SimulateMode:
         if self._components is None:
             s = self.state
             self._components = self.sim.model.wrench(s.twist, s.position, s.quaternion,
-                                                     self.nu_dot, current_world)
+                                                     self.nu_dot, current_world,
+                                                     self.sim.fin_angles)
         return self._components
 
     # ------------------------------------------------------------------ stepping
@@ -215,6 +221,10 @@ class SimulateMode:
             steps = self.max_catchup_steps
         nu_before = self._x[7:]
         for k in range(1, steps + 1):
+            if self.servos is not None:
+                # The servos move over the step; the vehicle sees their angles held
+                t = (self.state_ns + (k - 1) * self.period_ns) * 1e-9
+                self.sim.set_fin_angles(self.servos.step(self.dt, t))
             if not self.step(tau, current):
                 break
             if k < steps and on_step is not None:

@@ -80,6 +80,9 @@ class WrenchMode:
         self.apply_weight = apply_weight
         alpha = params.acceleration_alpha if acceleration_alpha is None else acceleration_alpha
         self.estimator = LaggedAcceleration(alpha)
+        #: Fin deflections (rad, ``params.fins`` order) the wrench is evaluated with
+        #: (None: centred); the node's fin servos set them every update.
+        self.fin_angles = None
 
     def reset(self) -> None:
         """Forget the acceleration history (e.g. after a clock jump backwards)."""
@@ -92,7 +95,7 @@ class WrenchMode:
         nu = np.asarray(twist, float)
         nu_dot = self.estimator.update(nu, t) if self.added_mass == 'lagged' else None
         wc = self.model.wrench(nu, position=position, quaternion=quaternion, nu_dot=nu_dot,
-                               current_world=current_world)
+                               current_world=current_world, fin_angles=self.fin_angles)
         if not self.apply_weight:
             wc.components['weight'] = np.zeros(6)
             wc.total = sum(wc.components.values())
@@ -113,7 +116,8 @@ class WrenchMode:
         elif resets is not None and np.any(resets):
             self.reset()
         comps = self.model.wrench_many(nu, position=position, quaternion=quaternion,
-                                       nu_dot=nu_dot, current_world=current_world)
+                                       nu_dot=nu_dot, current_world=current_world,
+                                       fin_angles=self.fin_angles)
         if not self.apply_weight:
             comps[:, _WEIGHT] = 0.0
         return comps

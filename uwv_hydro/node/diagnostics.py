@@ -82,4 +82,16 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
         message = ('stale: ' + ', '.join(stale)) if stale else 'all thrust inputs fresh or idle'
         out.append(_status(prefix + ': thrust watchdog', vehicle, level, message,
                            dict(watchdog)))
+    fins = snap.get('fins')
+    if fins:
+        stale = sorted(n for n, f in fins['fins'].items() if f['state'] == 'stale')
+        values = {'on_timeout': fins['on_timeout'], 'timeout_s': fins['timeout_s'],
+                  'rejected': fins['rejected'], 'clamped': fins['clamped']}
+        for name, fin in sorted(fins['fins'].items()):
+            values.update({name + '.state': fin['state'], name + '.command_rad': fin['command'],
+                           name + '.angle_rad': fin['angle']})
+        message = ('stale (%s): %s' % (fins['on_timeout'], ', '.join(stale)) if stale
+                   else 'all fin commands fresh or idle')
+        out.append(_status(prefix + ': fin servos', vehicle, WARN if stale else OK, message,
+                           values))
     return out

@@ -89,6 +89,7 @@ from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGua
 from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.node.current_input import CurrentInput
 from uwv_hydro.node.diagnostics import build_statuses
+from uwv_hydro.node.fin_io import FinIO
 from uwv_hydro.node.markers import MarkerBuilder
 from uwv_hydro.node.node_part import locked
 from uwv_hydro.node.parameters import check, declare, describe, PARAMETERS, VEHICLE_PARAMETERS
@@ -200,6 +201,10 @@ class HydroNode(Node):
         # the mode's topics: one part per mode
         self.io = SimulateIO(self) if self.mode == 'simulate' else WrenchIO(self)
         self.parts = [self.io, self.current]
+        # fin servos: commands in, JointState out (vehicles with fins)
+        self.fins = FinIO(self) if self.vehicle.fins else None
+        if self.fins is not None:
+            self.parts.append(self.fins)
         self.create_service(Trigger, '~/reset', self._on_reset)
         self.component_pubs = {}
         if cfg['publish_components']:
@@ -350,6 +355,8 @@ class HydroNode(Node):
         self._loop['ticks'] += 1
         try:
             self.io.update(now)
+            if self.fins is not None:
+                self.fins.update(now)
         except Exception as exc:  # noqa: B902 - the node must keep running
             self.events['update_errors'] += 1
             if self.throttle.ready('update_error'):

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+from uwv_hydro.modes.fin_servos import TIMEOUT_ACTIONS as FIN_TIMEOUT_ACTIONS
 
 MODES = ('simulate', 'wrench')
 ADDED_MASS_MODES = ('implicit', 'lagged')
@@ -81,6 +82,15 @@ PARAMETERS = (
          'link, summed in the base frame)'),
     Spec('thrust_timeout', 0.5, 'a thrust topic silent this long contributes zero '
          '(s, node clock)', read_only=False, bounds=(0.0, 3600.0)),
+    Spec('fin_command_topic', 'fins/{joint}/cmd_pos', 'std_msgs/Float64 fin angle command '
+         'topic (rad); {joint} = the fin joint, {model} = the vehicle name (gz-sim: '
+         '/model/{model}/joint/{joint}/0/cmd_pos)'),
+    Spec('fin_command_timeout', 0.5, 'a fin whose last command is older than this is stale '
+         '(s, node clock; 0 = never)', bounds=(0.0, 3600.0)),
+    Spec('fin_timeout_action', 'hold', 'what a stale fin does: hold (its last command) or '
+         'centre (zero)', choices=FIN_TIMEOUT_ACTIONS),
+    Spec('fin_joint_state_topic', 'joint_states', 'sensor_msgs/JointState of the actual fin '
+         'angles (for robot_state_publisher)'),
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s); the '
          'current topics override it once they publish', read_only=False),
     Spec('odom_frame', 'odom', 'parent frame of odometry and TF (not prefixed)'),

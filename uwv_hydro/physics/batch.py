@@ -249,9 +249,9 @@ class BatchSimulator:
             x = x[:, self._order]
             tau = tau[:, self._order]
             angles = None if angles is None else angles[self._order]
-        self._fin_angles = angles
             if cur is not None and cur.ndim == 2:
                 cur = cur[:, self._order]
+        self._fin_angles = angles
         self._normalise(x)
         h = self._h
         f = self._derivative

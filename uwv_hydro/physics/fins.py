@@ -86,12 +86,13 @@ class FinSet:
             bad = names[int(np.argmax(dots))]
             raise ValueError('fin %s: forward and upward must be perpendicular' % bad)
         span = np.cross(forward, upward)
-        self.position = rows('position')
-        # Rodrigues split v(d) = par + perp cos d + kxv sin d for each rotated vector
+        #: Joint origins, component-major (3, K).
+        self.position = rows('position').T.copy()
+        # Rodrigues split v(d) = par + perp cos d + kxv sin d, component-major (3, 3, K)
         self._rot = {}
         for key, v in (('cp', rows('cp')), ('f', forward), ('u', upward), ('s', span)):
             par = k * np.einsum('ki,ki->k', k, v)[:, None]
-            self._rot[key] = (par, v - par, np.cross(k, v))
+            self._rot[key] = np.array([par.T, (v - par).T, np.cross(k, v).T])
         self.two_line = np.array([f.model == 'two_line' for f in fins])
         self.area = column('area')
         self.cla, self.cda = column('cla'), column('cda')
@@ -103,10 +104,10 @@ class FinSet:
         self.drag_constant = column('drag_constant')
 
     def _rotated(self, key: str, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
-        """Return vector ``key`` of every fin rotated by its deflection, (N, K, 3)."""
+        """Return vector ``key`` of every fin rotated by its deflection, (3, N, K)."""
         par, perp, kxv = self._rot[key]
         # Rodrigues' rotation formula about the joint axis
-        return par + perp * cos[..., None] + kxv * sin[..., None]
+        return par[:, None, :] + perp[:, None, :] * cos + kxv[:, None, :] * sin
 
     def angles_array(self, angles, n: int) -> np.ndarray:
         """Return deflections as (n, K) (None: zero; (K,) is used for every state)."""
@@ -128,43 +129,44 @@ class FinSet:
         deflections (K,) or (N, K) in radians (None: zero).  Points and forces are in
         the body frame; alpha is the angle of attack of each fin.
         """
+        r, force, alpha = self._forces(nu_r, angles)
+        return r.transpose(1, 2, 0), force.transpose(1, 2, 0), alpha
+
+    def _forces(self, nu_r, angles):
+        """Return points and forces component-major (3, N, K) and alpha (N, K)."""
         nu_r = np.asarray(nu_r, dtype=float).reshape(-1, 6)
-        n = nu_r.shape[0]
-        delta = self.angles_array(angles, n)
+        delta = self.angles_array(angles, nu_r.shape[0])
         cos, sin = np.cos(delta), np.sin(delta)
-        r = self.position + self._rotated('cp', cos, sin)
+        r = self.position[:, None, :] + self._rotated('cp', cos, sin)
         f = self._rotated('f', cos, sin)
         u = self._rotated('u', cos, sin)
         s = self._rotated('s', cos, sin)
-        w = nu_r[:, None, 3:]
+        vx, vy, vz, wx, wy, wz = (c[:, None] for c in nu_r.T)
         # Velocity of the centre of pressure through the water: v_r + w x r
-        v = nu_r[:, None, :3] + np.cross(w, r)
-        speed2 = np.einsum('nki,nki->nk', v, v)
-        vs = np.einsum('nki,nki->nk', v, s)
+        v = np.array([vx + wy * r[2] - wz * r[1], vy + wz * r[0] - wx * r[2],
+                      vz + wx * r[1] - wy * r[0]])
+        speed2 = (v * v).sum(axis=0)
+        vs = (v * s).sum(axis=0)
         # Flow in the lift/drag plane: v - (v.s) s
-        v_p = v - vs[..., None] * s
-        p2 = np.einsum('nki,nki->nk', v_p, v_p)
+        v_p = v - vs * s
+        p2 = (v_p * v_p).sum(axis=0)
         active = (speed2 > MIN_SPEED * MIN_SPEED) & (p2 > 1e-24)
-        safe_p2 = np.where(active, p2, 1.0)
         # gz-sim LiftDrag: alpha = a0 + angle between the in-plane flow and forward
-        alpha = self.a0 + np.arctan2(-np.einsum('nki,nki->nk', v, u),
-                                     np.einsum('nki,nki->nk', v, f))
+        alpha = self.a0 + np.arctan2(-(v * u).sum(axis=0), (v * f).sum(axis=0))
         alpha = np.mod(alpha + 0.5 * np.pi, np.pi) - 0.5 * np.pi
         # gz-sim LiftDrag sweep correction 1 - sin^2(sweep), sin(sweep) = s.v / |v|
-        sin_sweep2 = np.minimum(vs * vs / np.where(active, speed2, 1.0), 1.0)
-        sweep = 1.0 - sin_sweep2
+        sweep = 1.0 - np.minimum(vs * vs / np.where(active, speed2, 1.0), 1.0)
         lift, drag = self._coefficients(alpha, sweep, delta)
         # Dynamic pressure q = 1/2 rho |v_p|^2 times the area (two-line model)
         qa = 0.5 * self.rho * p2 * self.area
         lift_force = np.where(self.two_line, lift * qa, self.lift_constant * alpha * p2)
         drag_force = np.where(self.two_line, drag * qa,
                               self.drag_constant * alpha * alpha * p2)
-        inv = 1.0 / np.sqrt(safe_p2)
+        inv = np.where(active, 1.0 / np.sqrt(np.where(active, p2, 1.0)), 0.0)
         # Lift along s x v_p / |v_p| (perpendicular to the flow), drag along -v_p / |v_p|
-        lift_dir = np.cross(s, v_p) * inv[..., None]
-        drag_dir = -v_p * inv[..., None]
-        force = lift_force[..., None] * lift_dir + drag_force[..., None] * drag_dir
-        force[~active] = 0.0
+        lift_dir = np.array([s[1] * v_p[2] - s[2] * v_p[1], s[2] * v_p[0] - s[0] * v_p[2],
+                             s[0] * v_p[1] - s[1] * v_p[0]])
+        force = (lift_force * inv) * lift_dir - (drag_force * inv) * v_p
         return r, force, alpha
 
     def _coefficients(self, alpha, sweep, delta):
@@ -187,11 +189,13 @@ class FinSet:
 
     def wrench_many(self, nu_r, angles=None) -> np.ndarray:
         """Return the fins' body wrenches about the origin, (N, 6), for N relative twists."""
-        r, force, _ = self.forces(nu_r, angles)
-        out = np.empty((force.shape[0], 6))
-        out[:, :3] = force.sum(axis=1)
+        r, f, _ = self._forces(nu_r, angles)
+        out = np.empty((f.shape[1], 6))
+        out[:, :3] = f.sum(axis=2).T
         # Force at r moved to the origin: torque r x F (Fossen 2011, tau_O = H(r)^T tau_r)
-        out[:, 3:] = np.cross(r, force).sum(axis=1)
+        out[:, 3] = (r[1] * f[2] - r[2] * f[1]).sum(axis=1)
+        out[:, 4] = (r[2] * f[0] - r[0] * f[2]).sum(axis=1)
+        out[:, 5] = (r[0] * f[1] - r[1] * f[0]).sum(axis=1)
         return out
 
     def wrench(self, nu_r, angles=None) -> np.ndarray:

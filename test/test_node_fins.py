@@ -1,0 +1,121 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Fins over DDS: the node flies the REMUS-like vehicle from Float64 fin commands.
+
+The test drives /clock one update at a time (use_sim_time): it reads the odometry of
+update k, runs the autopilot of test/fin_flight.py on it, publishes the four fin angle
+commands and then the clock of update k + 1.  The node's trajectory must equal the
+offline flight (SimulateMode + FinServos, the same autopilot) to rounding.
+"""
+import math
+import pathlib
+
+from fin_flight import (Autopilot, CRUISE_SPEED, CRUISE_THRUST, euler_zyx,  # noqa: I100
+                        fly_offline)
+from nodes.harness import diag_values, Probe, start_node
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.ros
+
+REMUS = pathlib.Path(__file__).resolve().parents[1] / 'config' / 'remus100.yaml'
+DT = 0.02
+T0_NS = 1000 * 10 ** 9
+FINS = ('rudder_upper', 'rudder_lower', 'stern_port', 'stern_starboard')
+
+
+def _ns(stamp):
+    return stamp.sec * 10 ** 9 + stamp.nanosec
+
+
+def _state(msg):
+    p, q, v, w = (msg.pose.pose.position, msg.pose.pose.orientation, msg.twist.twist.linear,
+                  msg.twist.twist.angular)
+    return [p.x, p.y, p.z, q.w, q.x, q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z]
+
+
+def test_dds_flight_equals_offline_flight(rclpy_context, spawn, tmp_path):
+    from builtin_interfaces.msg import Time
+    from diagnostic_msgs.msg import DiagnosticArray
+    from geometry_msgs.msg import WrenchStamped
+    from nav_msgs.msg import Odometry
+    from rosgraph_msgs.msg import Clock
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Float64
+    from uwv_hydro.description.loader import load_vehicle
+    duration, start_depth, depth, turn_at = 12.0, 4.0, 5.0, 10.0
+    proc, log = start_node(spawn, tmp_path, {
+        'vehicle_file': str(REMUS), 'mode': 'simulate', 'rate_hz': 1.0 / DT,
+        'use_sim_time': True, 'initial_position': [0.0, 0.0, -start_depth],
+        'initial_velocity': [CRUISE_SPEED, 0.0, 0.0, 0.0, 0.0, 0.0],
+        'thrust_timeout': 3600.0, 'fin_command_timeout': 0.0, 'publish_markers': False,
+        'diagnostics_period': 0.2})
+    probe = Probe(rclpy_context)
+    odom = probe.collect(Odometry, 'odometry', keep=50)
+    joints = probe.collect(JointState, 'joint_states', keep=5)
+    diags = probe.collect(DiagnosticArray, '/diagnostics', keep=5)
+    clock_pub = probe.publisher(Clock, '/clock')
+    thrust_pub = probe.publisher(WrenchStamped, 'thrust')
+    fin_pubs = [probe.publisher(Float64, 'fins/%s/cmd_pos' % name) for name in FINS]
+    thrust = WrenchStamped()
+    thrust.wrench.force.x = CRUISE_THRUST
+
+    def publish_clock(ns):
+        clock_pub.publish(Clock(clock=Time(sec=ns // 10 ** 9, nanosec=ns % 10 ** 9)))
+
+    def stamped(ns):
+        return lambda: any(_ns(m.header.stamp) == ns for m in odom)
+
+    # The thrust is constant: it reaches the node before the clock starts
+    assert probe.spin_until(lambda: thrust_pub.get_subscription_count() > 0 and all(
+        p.get_subscription_count() > 0 for p in fin_pubs), timeout=60.0, proc=proc, log=log)
+    for _ in range(5):
+        thrust_pub.publish(thrust)
+        probe.spin_for(0.02)
+    now = T0_NS
+    assert probe.spin_until(stamped(now), timeout=60.0, proc=proc, log=log,
+                            action=lambda: publish_clock(now)), 'no odometry under sim time'
+    pilot = Autopilot(depth, turn_at, math.pi / 2, DT)
+    period = int(round(DT * 1e9))
+    states = []
+    for _ in range(int(round(duration / DT))):
+        msg = next(m for m in odom if _ns(m.header.stamp) == now)
+        x = _state(msg)
+        states.append(x)
+        for pub, angle in zip(fin_pubs, pilot((now - T0_NS) * 1e-9, x[:3], x[3:7], x[7:])):
+            pub.publish(Float64(data=angle))
+        probe.spin_for(0.005)   # the commands arrive before the next clock tick
+        now += period
+        assert probe.spin_until(stamped(now), timeout=30.0, proc=proc, log=log,
+                                action=lambda: publish_clock(now)), 'no odometry at %d' % now
+    states = np.array(states)
+    _, offline, _ = fly_offline(load_vehicle(str(REMUS)), duration, DT, start_depth, depth,
+                                     turn_at, math.pi / 2, t0_ns=T0_NS)
+    assert np.allclose(states, offline, rtol=1e-12, atol=1e-12), np.abs(states - offline).max()
+    # The run did something: the vehicle dived and began its turn on its fins
+    yaw = euler_zyx(states[-1, 3:7])[2]
+    assert -states[-1, 2] > start_depth + 0.3 and math.degrees(yaw) > 5.0
+    # JointState carries the actual fin angles of the servos
+    assert probe.spin_until(lambda: joints and _ns(joints[-1].header.stamp) == now,
+                            timeout=10.0)
+    assert list(joints[-1].name) == list(FINS)
+    assert np.abs(np.array(joints[-1].position)).max() > 0.01
+    assert probe.spin_until(lambda: diags and diag_values(diags[-1], 'fin servos'),
+                            timeout=30.0, proc=proc, log=log, action=lambda: publish_clock(now))
+    values = diag_values(diags[-1], 'fin servos')
+    assert values['rudder_upper.state'] == 'ok' and values['on_timeout'] == 'hold'
+    probe.close()

@@ -1,0 +1,117 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+Fin servo I/O: one std_msgs/Float64 angle command per fin in, sensor_msgs/JointState out.
+
+Commands are joint positions in radians (ds_sim servo / gz-sim JointPositionController
+semantics) on ``fin_command_topic`` with ``{joint}`` (the fin's joint name) and
+``{model}`` (the vehicle name) substituted: ``fins/{joint}/cmd_pos`` by default,
+``/model/{model}/joint/{joint}/0/cmd_pos`` as gz-sim's JointPositionController names
+them.  The servos (:class:`uwv_hydro.modes.fin_servos.FinServos`: joint limits, rate
+limit, first-order lag, watchdog) step once per update: in simulate mode inside
+:class:`~uwv_hydro.modes.simulate_mode.SimulateMode` (before every integration step),
+in wrench mode here, handing their angles to the wrench evaluation.  The actual angles
+go out as JointState on ``fin_joint_state_topic`` (robot_state_publisher moves the fin
+links); /diagnostics shows each fin's command, angle and watchdog state.
+"""
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64
+
+from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.fin_servos import FinServos
+from uwv_hydro.node.node_part import locked, NodePart
+
+
+class FinIO(NodePart):
+    """Fin command subscriptions, the servos and the JointState publisher."""
+
+    def __init__(self, node):
+        super().__init__(node)
+        cfg = self.cfg
+        fins = node.vehicle.fins
+        self.servos = FinServos(fins, cfg['fin_command_timeout'], cfg['fin_timeout_action'])
+        mode = node.io.mode
+        #: simulate mode steps the servos with the vehicle; wrench mode steps them here
+        self._in_simulation = hasattr(mode, 'servos')
+        if self._in_simulation:
+            mode.servos = self.servos
+        self._last_ns = None
+        self.topics = {}
+        for k, fin in enumerate(fins):
+            if fin.lower == fin.upper:
+                continue  # a fixed lifting surface has no servo
+            try:
+                topic = cfg['fin_command_topic'].format(joint=fin.name,
+                                                        model=node.vehicle.name)
+            except (KeyError, IndexError, ValueError) as exc:
+                raise ValueError('fin_command_topic %r: only {joint} and {model} can be '
+                                 'substituted (%s)' % (cfg['fin_command_topic'], exc)) from None
+            if topic in self.topics.values():
+                raise ValueError('fin_command_topic %r gives two fins the topic %r: use '
+                                 '{joint}' % (cfg['fin_command_topic'], topic))
+            self.topics[fin.name] = topic
+            self.add_input(topic)
+            node.create_subscription(
+                Float64, topic, lambda msg, k=k, topic=topic: self._on_fin_command(msg, k, topic),
+                10)
+        self.joint_pub = node.create_publisher(JointState, cfg['fin_joint_state_topic'], 10)
+        self._joint_msg = JointState(name=list(self.servos.names))
+
+    @locked
+    def _on_fin_command(self, msg: Float64, index: int, topic: str) -> None:
+        node = self.node
+        now = node.now_ns()
+        if not self.servos.command(index, msg.data, now * 1e-9):
+            node.drop(topic, 'non_finite')
+            return
+        node.inputs[topic].received(now)
+
+    def reset(self) -> None:
+        """Centre the fins and forget the commands."""
+        fins = self.node.vehicle.fins
+        timeout, action = self.servos.timeout, self.servos.on_timeout
+        self.servos.__init__(fins, timeout, action)
+        self._last_ns = None
+
+    def update(self, now: int) -> None:
+        """Step the servos (wrench mode) and publish the actual fin angles."""
+        if not self._in_simulation:
+            if self._last_ns is not None and now > self._last_ns:
+                self.servos.step((now - self._last_ns) * 1e-9, self._last_ns * 1e-9)
+            self._last_ns = now
+            self.node.io.mode.fin_angles = self.servos.angles
+        msg = self._joint_msg
+        conv.ns_to_stamp(msg.header.stamp, now)
+        msg.position = [float(a) for a in self.servos.angles]
+        msg.velocity = [float(r) for r in self.servos.rates]
+        self.joint_pub.publish(msg)
+
+    def snapshot(self, snap: dict) -> None:
+        """Add each fin's command, angle and watchdog state."""
+        now = self.node.now_ns() * 1e-9
+        stale = self.servos.stale(now)
+        fins = {}
+        for k, name in enumerate(self.servos.names):
+            fins[name] = {'command': float(self.servos.commands[k]),
+                          'angle': float(self.servos.angles[k]),
+                          'state': 'stale' if stale[k] else 'ok'}
+            topic = self.topics.get(name)
+            if topic is not None and topic in snap['inputs'] and stale[k]:
+                snap['inputs'][topic]['state'] = 'stale'
+        snap['fins'] = {'fins': fins, 'on_timeout': self.servos.on_timeout,
+                        'timeout_s': self.servos.timeout, 'rejected': self.servos.rejected,
+                        'clamped': self.servos.clamped}
+

@@ -104,7 +104,7 @@ def test_dds_flight_equals_offline_flight(rclpy_context, spawn, tmp_path):
                                 action=lambda: publish_clock(now)), 'no odometry at %d' % now
     states = np.array(states)
     _, offline, _ = fly_offline(load_vehicle(str(REMUS)), duration, DT, start_depth, depth,
-                                     turn_at, math.pi / 2, t0_ns=T0_NS)
+                                turn_at, math.pi / 2, t0_ns=T0_NS)
     assert np.allclose(states, offline, rtol=1e-12, atol=1e-12), np.abs(states - offline).max()
     # The run did something: the vehicle dived and began its turn on its fins
     yaw = euler_zyx(states[-1, 3:7])[2]

@@ -35,10 +35,10 @@ RHO = 1025.0
 
 def _fin(**kw):
     """Return a fin at the origin, chord along x, lift along z (spanwise -y)."""
-    values = dict(name='fin', position=np.zeros(3), axis=np.array([0.0, -1.0, 0.0]),
-                  forward=np.array([1.0, 0.0, 0.0]), upward=np.array([0.0, 0.0, 1.0]),
-                  area=0.02, cla=3.0, cda=0.4, alpha_stall=0.3, cla_stall=-1.5,
-                  cda_stall=1.2)
+    values = {'name': 'fin', 'position': np.zeros(3), 'axis': np.array([0.0, -1.0, 0.0]),
+              'forward': np.array([1.0, 0.0, 0.0]), 'upward': np.array([0.0, 0.0, 1.0]),
+              'area': 0.02, 'cla': 3.0, 'cda': 0.4, 'alpha_stall': 0.3, 'cla_stall': -1.5,
+              'cda_stall': 1.2}
     values.update(kw)
     return Fin(**values)
 
@@ -271,7 +271,7 @@ def test_wrench_many_and_current_with_fins():
 
 
 def test_batch_simulator_with_fins_matches_simulator():
-    """BatchSimulator with per-vehicle fin angles equals one Simulator per vehicle."""
+    """The batch integrator with per-vehicle fin angles equals one Simulator per vehicle."""
     params = load_vehicle(str(REMUS))
     finless = VehicleParams(mass=10.0, inertia=np.eye(3), buoyancy_mass=10.0)
     batch = BatchSimulator([params, finless, params], dt=0.02)

@@ -55,7 +55,7 @@ import numpy as np
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_error
-from uwv_hydro.physics.vehicle_params import FIN_MODELS, Fin, VehicleParams
+from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS, VehicleParams
 
 #: Vector keys of a fin (YAML lists of 3, LiftDrag "x y z" text).
 FIN_VECTOR_KEYS = ('position', 'axis', 'cp', 'forward', 'upward')
@@ -92,7 +92,7 @@ def check_fin(fin: Fin, error: ErrorFactory) -> Fin:
         raise error('upward', 'forward %s and upward %s must be perpendicular'
                     % (np.round(fin.forward, 6).tolist(), np.round(fin.upward, 6).tolist()))
     if fin.model not in FIN_MODELS:
-        raise error('model', "expected one of %s, got %r" % (', '.join(FIN_MODELS), fin.model))
+        raise error('model', 'expected one of %s, got %r' % (', '.join(FIN_MODELS), fin.model))
     if fin.model == 'two_line' and not fin.area > 0.0:
         raise error('area', 'area must be positive, got %g' % fin.area)
     if not fin.alpha_stall > 0.0:
@@ -176,8 +176,10 @@ def _vector_text(elem: ET.Element, source: str) -> np.ndarray:
     return values
 
 
-def fins_from_urdf(root: ET.Element, base: str, frame_poses: Dict[str, Tuple[np.ndarray,
-                                                                            np.ndarray]],
+Pose = Tuple[np.ndarray, np.ndarray]
+
+
+def fins_from_urdf(root: ET.Element, base: str, frame_poses: Dict[str, Pose],
                    params: VehicleParams, source: str,
                    origin: Callable[[ET.Element, str], Tuple[np.ndarray, np.ndarray]],
                    parse_vector: Callable[..., np.ndarray]) -> List[Fin]:
@@ -195,7 +197,7 @@ def fins_from_urdf(root: ET.Element, base: str, frame_poses: Dict[str, Tuple[np.
     for block in (e for e in root.iter('plugin') if is_liftdrag_plugin(e)):
         for child in block:
             if child.tag not in LIFTDRAG_KEYS:
-                raise element_error("unknown LiftDrag element <%s>; expected one of %s"
+                raise element_error('unknown LiftDrag element <%s>; expected one of %s'
                                     % (child.tag, ', '.join(sorted(LIFTDRAG_KEYS))),
                                     source, child)
         fins.append(_liftdrag_fin(block, joints, poses, params, source, origin,
@@ -270,8 +272,8 @@ def _liftdrag_fin(block, joints, poses, params, source, origin, parse_vector) ->
     density = values.pop('air_density', None)
     if density is not None and abs(density - params.fluid_density) > 0.01 * density:
         params.warnings.append('LiftDrag %s: air_density %g ignored; the fins use the '
-                               'vehicle fluid density %g' % (fin.name, density,
-                                                            params.fluid_density))
+                               'vehicle fluid density %g'
+                               % (fin.name, density, params.fluid_density))
     for key, value in values.items():
         setattr(fin, key, value)
     for key in ('cp', 'forward', 'upward'):

@@ -114,4 +114,3 @@ class FinIO(NodePart):
         snap['fins'] = {'fins': fins, 'on_timeout': self.servos.on_timeout,
                         'timeout_s': self.servos.timeout, 'rejected': self.servos.rejected,
                         'clamped': self.servos.clamped}
-

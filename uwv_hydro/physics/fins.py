@@ -43,7 +43,7 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-from uwv_hydro.physics.vehicle_params import FIN_MODELS, Fin
+from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS
 
 #: Below this fin speed through the water (m/s) the fin has no force (gz-sim LiftDrag).
 MIN_SPEED = 0.01
@@ -123,7 +123,9 @@ class FinSet:
 
     def forces(self, nu_r, angles=None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """
-        Return (points (N, K, 3), forces (N, K, 3), alpha (N, K)) for N relative twists.
+        Return the centres of pressure, forces and angles of attack for N relative twists.
+
+        Shapes: points (N, K, 3), forces (N, K, 3), alpha (N, K).
 
         ``nu_r``: (N, 6) or (6,) body twists relative to the water; ``angles``: fin
         deflections (K,) or (N, K) in radians (None: zero).  Points and forces are in

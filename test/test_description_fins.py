@@ -160,3 +160,19 @@ def test_remus_fins_from_frd():
     assert np.allclose(port.position, [-0.638, 0.135, 0.0])
     assert np.allclose(port.axis, [0.0, -1.0, 0.0]) and np.allclose(port.upward, [0, 0, 1])
     assert upper.upper == pytest.approx(math.radians(30.0), rel=1e-4)
+
+
+def test_remus_urdf_fins_equal_the_yaml_fins():
+    """urdf/remus100.urdf's LiftDrag fins are config/remus100.yaml's (density aside)."""
+    urdf = load_vehicle(str(REMUS.parents[1] / 'urdf' / 'remus100.urdf'))
+    yaml_params = load_vehicle(str(REMUS))
+    assert [f.name for f in urdf.fins] == [f.name for f in yaml_params.fins]
+    rng = np.random.default_rng(2)
+    # The URDF's dsros block gives no fluid density (1025 by default), the YAML 1030
+    ratio = yaml_params.fluid_density / urdf.fluid_density
+    for _ in range(20):
+        nu = rng.normal(0.0, 0.3, 6) + [1.5, 0, 0, 0, 0, 0]
+        angles = rng.uniform(-0.5, 0.5, 4)
+        a = HydroModel(urdf).wrench(nu, fin_angles=angles).components['fins']
+        b = HydroModel(yaml_params).wrench(nu, fin_angles=angles).components['fins']
+        assert np.allclose(a * ratio, b, rtol=1e-12, atol=1e-12)

@@ -119,3 +119,82 @@ def test_dds_flight_equals_offline_flight(rclpy_context, spawn, tmp_path):
     values = diag_values(diags[-1], 'fin servos')
     assert values['rudder_upper.state'] == 'ok' and values['on_timeout'] == 'hold'
     probe.close()
+
+
+def test_wrench_mode_fins_and_watchdog(rclpy_context, spawn, tmp_path):
+    """Wrench mode: the fins component uses the servos' angles; stale fins centre."""
+    from diagnostic_msgs.msg import DiagnosticArray
+    from geometry_msgs.msg import WrenchStamped
+    from nav_msgs.msg import Odometry
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Float64
+    from uwv_hydro.description.loader import load_vehicle
+    from uwv_hydro.physics.hydro_model import HydroModel
+    nu = [1.5, 0.05, -0.02, 0.01, 0.02, -0.03]
+    proc, log = start_node(spawn, tmp_path, {
+        'vehicle_file': str(REMUS), 'mode': 'wrench', 'rate_hz': 50.0,
+        'publish_components': True,
+        'fin_command_topic': '/model/{model}/joint/{joint}/cmd_pos',
+        'fin_command_timeout': 0.3, 'fin_timeout_action': 'centre', 'publish_markers': False,
+        'diagnostics_period': 0.2})
+    probe = Probe(rclpy_context)
+    fins = probe.collect(WrenchStamped, 'hydro/components/fins', keep=5)
+    joints = probe.collect(JointState, 'joint_states', keep=5)
+    diags = probe.collect(DiagnosticArray, '/diagnostics', keep=5)
+    odom_pub = probe.publisher(Odometry, 'odometry')
+    rudders = [probe.publisher(Float64, '/model/remus100/joint/%s/cmd_pos' % name)
+               for name in FINS[:2]]
+    odom = Odometry()
+    odom.header.frame_id, odom.child_frame_id = 'odom', 'base_link'
+    odom.pose.pose.position.z = -5.0
+    odom.pose.pose.orientation.w = 1.0
+    t = odom.twist.twist
+    t.linear.x, t.linear.y, t.linear.z = nu[:3]
+    t.angular.x, t.angular.y, t.angular.z = nu[3:]
+
+    def drive(command=None):
+        def action():
+            odom.header.stamp = probe.node.get_clock().now().to_msg()
+            odom_pub.publish(odom)
+            if command is not None:
+                for pub in rudders:
+                    pub.publish(Float64(data=command))
+        return action
+
+    def settled(target):
+        return bool(joints) and np.abs(np.array(joints[-1].position)
+                                       - [target, target, 0.0, 0.0]).max() < 1e-12
+
+    assert probe.spin_until(lambda: settled(0.2) and fins, timeout=60.0, proc=proc, log=log,
+                            action=drive(0.2)), 'the rudders did not reach 0.2 rad'
+    model = HydroModel(load_vehicle(str(REMUS)))
+
+    def fins_match(angles):
+        want = model.wrench(nu, [0.0, 0.0, -5.0], [1.0, 0, 0, 0],
+                            fin_angles=angles).components['fins']
+        w = fins[-1].wrench
+        got = [w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z]
+        return np.allclose(got, want, rtol=0, atol=1e-9)
+
+    assert probe.spin_until(lambda: fins_match([0.2, 0.2, 0.0, 0.0]), timeout=10.0,
+                            action=drive(0.2))
+    assert not fins_match([0.0] * 4)
+    # Commands stop: after fin_command_timeout the rudders centre and /diagnostics says so
+    assert probe.spin_until(lambda: settled(0.0) and fins_match([0.0] * 4), timeout=30.0,
+                            proc=proc, log=log, action=drive())
+    assert probe.spin_until(
+        lambda: diags and diag_values(diags[-1], 'fin servos').get('rudder_upper.state')
+        == 'stale', timeout=10.0, action=drive())
+    probe.close()
+
+
+@pytest.mark.parametrize('pattern,words', [('fins/cmd', 'use {joint}'),
+                                           ('fins/{joint}/{axis}', 'only {joint} and {model}'),
+                                           ('fins/{joint}/0/cmd_pos', 'gives fin')])
+def test_bad_fin_topic_pattern_is_refused(spawn, tmp_path, pattern, words):
+    """A pattern that cannot give each fin its own valid topic stops the node with a reason."""
+    from nodes.harness import read_log
+    proc, log = start_node(spawn, tmp_path, {'vehicle_file': str(REMUS),
+                                             'fin_command_topic': pattern})
+    assert proc.wait(timeout=60) != 0
+    assert words in read_log(log)

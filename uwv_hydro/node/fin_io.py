@@ -18,9 +18,10 @@ Fin servo I/O: one std_msgs/Float64 angle command per fin in, sensor_msgs/JointS
 
 Commands are joint positions in radians (ds_sim servo / gz-sim JointPositionController
 semantics) on ``fin_command_topic`` with ``{joint}`` (the fin's joint name) and
-``{model}`` (the vehicle name) substituted: ``fins/{joint}/cmd_pos`` by default,
-``/model/{model}/joint/{joint}/0/cmd_pos`` as gz-sim's JointPositionController names
-them.  The servos (:class:`uwv_hydro.modes.fin_servos.FinServos`: joint limits, rate
+``{model}`` (the vehicle name) substituted: ``fins/{joint}/cmd_pos`` by default, or
+gz-style ``/model/{model}/joint/{joint}/cmd_pos`` (gz-sim's JointPositionController
+listens on ``.../joint/{joint}/0/cmd_pos``, which is no valid ROS 2 name: a bridge maps
+it).  The servos (:class:`uwv_hydro.modes.fin_servos.FinServos`: joint limits, rate
 limit, first-order lag, watchdog) step once per update: in simulate mode inside
 :class:`~uwv_hydro.modes.simulate_mode.SimulateMode` (before every integration step),
 in wrench mode here, handing their angles to the wrench evaluation.  The actual angles
@@ -63,10 +64,14 @@ class FinIO(NodePart):
                 raise ValueError('fin_command_topic %r gives two fins the topic %r: use '
                                  '{joint}' % (cfg['fin_command_topic'], topic))
             self.topics[fin.name] = topic
+            try:
+                node.create_subscription(
+                    Float64, topic,
+                    lambda msg, k=k, topic=topic: self._on_fin_command(msg, k, topic), 10)
+            except Exception as exc:  # noqa: B902 - rclpy's invalid-name exceptions
+                raise ValueError('fin_command_topic %r gives fin %s the topic %r: %s'
+                                 % (cfg['fin_command_topic'], fin.name, topic, exc)) from None
             self.add_input(topic)
-            node.create_subscription(
-                Float64, topic, lambda msg, k=k, topic=topic: self._on_fin_command(msg, k, topic),
-                10)
         self.joint_pub = node.create_publisher(JointState, cfg['fin_joint_state_topic'], 10)
         self._joint_msg = JointState(name=list(self.servos.names))
 

@@ -83,8 +83,8 @@ PARAMETERS = (
     Spec('thrust_timeout', 0.5, 'a thrust topic silent this long contributes zero '
          '(s, node clock)', read_only=False, bounds=(0.0, 3600.0)),
     Spec('fin_command_topic', 'fins/{joint}/cmd_pos', 'std_msgs/Float64 fin angle command '
-         'topic (rad); {joint} = the fin joint, {model} = the vehicle name (gz-sim: '
-         '/model/{model}/joint/{joint}/0/cmd_pos)'),
+         'topic (rad); {joint} = the fin joint, {model} = the vehicle name (gz-style: '
+         '/model/{model}/joint/{joint}/cmd_pos)'),
     Spec('fin_command_timeout', 0.5, 'a fin whose last command is older than this is stale '
          '(s, node clock; 0 = never)', bounds=(0.0, 3600.0)),
     Spec('fin_timeout_action', 'hold', 'what a stale fin does: hold (its last command) or '

@@ -146,6 +146,24 @@ def test_flow_at_the_centre_of_pressure_includes_rotation():
     assert alpha[0, 0] == pytest.approx(math.atan(0.8 * r), rel=1e-12)
 
 
+def test_one_state_path_equals_the_vectorised_path():
+    """FinSet.wrench (plain floats) equals wrench_many (numpy) over stall, reverse flow, rates."""
+    fins = FinSet([_fin(position=np.array([-0.6, 0.1, 0.2]), cp=np.array([0.02, 0, 0.01])),
+                   _fin(name='b', model='quadratic', lift_constant=5.0, drag_constant=1.0,
+                        axis=np.array([0.0, 0.0, 1.0]), upward=np.array([0.0, 1.0, 0.0])),
+                   _fin(name='c', a0=0.05, control_joint_rad_to_cl=2.0,
+                        position=np.array([0.3, -0.2, 0.0]))], RHO)
+    rng = np.random.default_rng(7)
+    nu = rng.normal(0.0, 1.0, (300, 6))
+    nu[:100, 0] += 1.5            # mostly forward flow
+    nu[100:150] *= 0.004          # below the 1 cm/s threshold for some fins
+    angles = rng.uniform(-1.2, 1.2, (300, 3))
+    many = fins.wrench_many(nu, angles)
+    for k in range(300):
+        assert np.allclose(fins.wrench(nu[k], angles[k]), many[k], rtol=1e-12, atol=1e-13)
+    assert np.abs(many).max() > 1.0
+
+
 def test_quadratic_model():
     """uuv_simulator's quadratic model: L = k_L alpha U^2, D = k_D alpha^2 U^2."""
     fins = FinSet([_fin(model='quadratic', lift_constant=7.0, drag_constant=2.0)], RHO)

@@ -39,6 +39,7 @@ Per fin and state (gz-sim LiftDrag's geometry, all vectors in the body frame):
 
 Fin rates (delta_dot) are not in the flow: a quasi-steady model, as gz-sim and uuv.
 """
+import math
 from typing import Sequence, Tuple
 
 import numpy as np
@@ -102,6 +103,16 @@ class FinSet:
         self.k_cl = column('control_joint_rad_to_cl')
         self.lift_constant = column('lift_constant')
         self.drag_constant = column('drag_constant')
+        # Per-fin floats of the one-state evaluation (:meth:`wrench`): Python floats beat
+        # numpy's per-call overhead for a handful of fins
+        self._one = []
+        for j in range(self.count):
+            vectors = [float(c) for c in self.position[:, j]]
+            for key in ('cp', 'f', 'u', 's'):
+                vectors += [float(c) for c in self._rot[key][:, :, j].reshape(9)]
+            self._one.append((vectors, bool(self.two_line[j]), *(float(a[j]) for a in (
+                self.area, self.cla, self.cda, self.alpha_stall, self.cla_stall,
+                self.cda_stall, self.a0, self.k_cl, self.lift_constant, self.drag_constant))))
 
     def _rotated(self, key: str, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
         """Return vector ``key`` of every fin rotated by its deflection, (3, N, K)."""
@@ -201,5 +212,77 @@ class FinSet:
         return out
 
     def wrench(self, nu_r, angles=None) -> np.ndarray:
-        """Return the fins' body wrench about the origin (6,) for one relative twist."""
-        return self.wrench_many(nu_r, angles)[0]
+        """
+        Return the fins' body wrench about the origin (6,) for one relative twist.
+
+        The same model as :meth:`wrench_many`, in plain floats (the integrator's hot path).
+        """
+        vx, vy, vz, wx, wy, wz = (float(v) for v in np.asarray(nu_r, dtype=float).reshape(6))
+        if angles is None:
+            deltas = [0.0] * self.count
+        else:
+            deltas = [float(a) for a in np.asarray(angles, dtype=float).reshape(self.count)]
+        out = [0.0] * 6
+        half_rho = 0.5 * self.rho
+        for (vec, two_line, area, cla, cda, a_s, cla_s, cda_s, a0, k_cl, k_lift,
+             k_drag), delta in zip(self._one, deltas):
+            c, sn = math.cos(delta), math.sin(delta)
+            # Rodrigues' rotation of cp, forward, upward, spanwise about the joint axis
+            r0 = vec[0] + vec[3] + vec[6] * c + vec[9] * sn
+            r1 = vec[1] + vec[4] + vec[7] * c + vec[10] * sn
+            r2 = vec[2] + vec[5] + vec[8] * c + vec[11] * sn
+            f0 = vec[12] + vec[15] * c + vec[18] * sn
+            f1 = vec[13] + vec[16] * c + vec[19] * sn
+            f2 = vec[14] + vec[17] * c + vec[20] * sn
+            u0 = vec[21] + vec[24] * c + vec[27] * sn
+            u1 = vec[22] + vec[25] * c + vec[28] * sn
+            u2 = vec[23] + vec[26] * c + vec[29] * sn
+            s0 = vec[30] + vec[33] * c + vec[36] * sn
+            s1 = vec[31] + vec[34] * c + vec[37] * sn
+            s2 = vec[32] + vec[35] * c + vec[38] * sn
+            # Velocity of the centre of pressure through the water: v_r + w x r
+            v0 = vx + wy * r2 - wz * r1
+            v1 = vy + wz * r0 - wx * r2
+            v2 = vz + wx * r1 - wy * r0
+            speed2 = v0 * v0 + v1 * v1 + v2 * v2
+            vs = v0 * s0 + v1 * s1 + v2 * s2
+            # Flow in the lift/drag plane: v - (v.s) s
+            p0, p1, p2 = v0 - vs * s0, v1 - vs * s1, v2 - vs * s2
+            pp = p0 * p0 + p1 * p1 + p2 * p2
+            if not (speed2 > MIN_SPEED * MIN_SPEED and pp > 1e-24):
+                continue
+            # gz-sim LiftDrag: alpha = a0 + angle between the in-plane flow and forward
+            alpha = a0 + math.atan2(-(v0 * u0 + v1 * u1 + v2 * u2), v0 * f0 + v1 * f1 + v2 * f2)
+            alpha = (alpha + 0.5 * math.pi) % math.pi - 0.5 * math.pi
+            if two_line:
+                # gz-sim sweep correction 1 - sin^2(sweep) and the two-line coefficients
+                sweep = 1.0 - min(vs * vs / speed2, 1.0)
+                if alpha > a_s:
+                    cl = max((cla * a_s + cla_s * (alpha - a_s)) * sweep, 0.0)
+                    cd = (cda * a_s + cda_s * (alpha - a_s)) * sweep
+                elif alpha < -a_s:
+                    cl = min((-cla * a_s + cla_s * (alpha + a_s)) * sweep, 0.0)
+                    cd = (-cda * a_s + cda_s * (alpha + a_s)) * sweep
+                else:
+                    cl = cla * alpha * sweep
+                    cd = cda * alpha * sweep
+                # L = C_L q A, D = |C_D| q A with q = 1/2 rho |v_p|^2
+                qa = half_rho * pp * area
+                lift, drag = (cl + k_cl * delta) * qa, abs(cd) * qa
+            else:
+                # uuv_simulator quadratic model
+                lift, drag = k_lift * alpha * pp, k_drag * alpha * alpha * pp
+            inv = 1.0 / math.sqrt(pp)
+            # Lift along s x v_p / |v_p|, drag along -v_p / |v_p|
+            a, b = lift * inv, drag * inv
+            g0 = a * (s1 * p2 - s2 * p1) - b * p0
+            g1 = a * (s2 * p0 - s0 * p2) - b * p1
+            g2 = a * (s0 * p1 - s1 * p0) - b * p2
+            out[0] += g0
+            out[1] += g1
+            out[2] += g2
+            # Force at r moved to the origin: torque r x F (Fossen 2011)
+            out[3] += r1 * g2 - r2 * g1
+            out[4] += r2 * g0 - r0 * g2
+            out[5] += r0 * g1 - r1 * g0
+        return np.array(out)

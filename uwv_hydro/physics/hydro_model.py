@@ -224,8 +224,8 @@ class HydroModel:
         fins = _NO_FINS
         if self.fins is not None:
             # Fins see the twist relative to the water: nu_r = nu - [v_cb, 0]
-            fins = self.fins.wrench_many([n[0] - c0, n[1] - c1, n[2] - c2, n[3], n[4], n[5]],
-                                         fin_angles)
+            fins = self.fins.wrench([n[0] - c0, n[1] - c1, n[2] - c2, n[3], n[4], n[5]],
+                                    fin_angles)[None]
         values = np.concatenate((values, fins))
         components = dict(zip(COMPONENT_NAMES, values))
         # Superposition of the component wrenches (all about the origin)

@@ -21,42 +21,14 @@ carries the stamp of an accepted input, there is exactly one per accepted input,
 order, and each equals the offline ``replay`` of the same messages to 1e-12 (lagged
 added mass: the acceleration history must match too; implicit with a current).
 """
-from nodes.harness import start_node
+from nodes.harness import COUPLED_VEHICLE_YAML, manoeuvre, start_node
 import numpy as np
 import pytest
 
 pytestmark = pytest.mark.ros
 
-VEHICLE_YAML = """
-uwv_hydro:
-  ros__parameters:
-    vehicle:
-      name: lockstep_body
-      mass: 40.0
-      com: [0.02, 0.0, -0.03]
-      inertia: {ixx: 1.5, iyy: 4.0, izz: 4.2}
-      buoyancy_mass: 40.4
-      cob: [0.0, 0.0, 0.04]
-      linear_drag: {xx: 5.0, yy: 20.0, zz: 20.0, rr: 2.0, pp: 4.0, hh: 4.0, xh: 0.5}
-      quadratic_drag: {xxx: 30.0, yyy: 80.0, zzz: 80.0, hhh: 6.0, xyy: 2.0}
-      added_mass: {xx: 4.0, yy: 30.0, zz: 30.0, rr: 0.3, pp: 2.0, hh: 2.0, yh: 0.7, hy: 0.7}
-      drag_center: [-0.05, 0.0, 0.0]
-"""
 START_NS = 10 ** 9
 BAD = {40: 'non_finite', 90: 'stale'}  # sample index -> a message the node drops
-
-
-def _trajectory(params):
-    from uwv_hydro.modes.offline_simulation import simulate
-    from uwv_hydro.modes.thrust_profile import ThrustProfile
-    from uwv_hydro.physics.dynamics import State
-    thrust = ThrustProfile([0.0, 0.6], np.array([[80, 10, -5, 0, 2, 6],
-                                                 [20, -10, 5, 1, 0, -4]], float))
-    start = State(position=np.array([0.0, 0.0, -8.0]),
-                  quaternion=np.array([0.99, 0.05, -0.05, 0.1]) / np.linalg.norm(
-                      [0.99, 0.05, -0.05, 0.1]),
-                  twist=np.array([0.4, 0.1, 0.0, 0.05, 0.0, 0.1]))
-    return simulate(params, 1.5, dt=0.01, thrust=thrust, initial=start)
 
 
 @pytest.mark.parametrize('added_mass,current', [('lagged', None),
@@ -68,9 +40,9 @@ def test_one_wrench_per_odometry_stamped_like_it_equal_to_replay(
     from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY
     from uwv_hydro.description.loader import load_vehicle
     vehicle = tmp_path / 'vehicle.yaml'
-    vehicle.write_text(VEHICLE_YAML)
+    vehicle.write_text(COUPLED_VEHICLE_YAML)
     params = load_vehicle(str(vehicle))
-    traj = _trajectory(params)
+    traj, _ = manoeuvre(params, 1.5)
     inputs = []  # (stamp ns, position, quaternion, twist) in sending order
     for k in range(len(traj.t)):
         stamp = START_NS + int(round(traj.t[k] * 1e9))

@@ -111,7 +111,7 @@ class HydroModel:
         self._kernel_dot = features.build_kernel(*parts, forms.p)
         # An engine carrying M_A integrates (M_RB + M_A) nu_dot + C_A(nu) nu itself; left
         # for the wrench: C_A(nu) nu - C_A(nu_r) nu_r and M_A,O nu_dot_c (Fossen 2011
-        # sec. 10.3); the extra input carries -[R^T dv_c/dt, 0] (see _extra_input)
+        # sec. 10.3); the extra input then holds -[R^T dv_c/dt, 0] (a changing current)
         i = COMPONENT_NAMES.index('added_mass_coriolis')
         rows = slice(6 * i, 6 * i + 6)
         engine = [part.copy() for part in parts]

@@ -23,7 +23,9 @@ simulate (implicit added mass, RK4) of the same vehicle, start and thrust.
 * implicit: M_A folded into MuJoCo's mass and inertia (exact for this vehicle:
   isotropic translational, diagonal rotational added mass, CoM at the link origin);
 * lagged: MuJoCo carries the bare rigid body, the node adds -M_A a_hat;
-* each with and without a 0.3 m/s world current.
+* each with and without a 0.3 m/s world current;
+* lagged with the CoM 5 cm off the link origin (MuJoCo's body inertial at the CoM, the
+  wrench's torque moved there; the project's M_RB about the origin by parallel axes).
 
 Bars: final position within 1 cm (implicit) / 2 cm (lagged), attitude within 0.01 rad.
 The only difference left between the loop and the reference is the engine's
@@ -68,10 +70,10 @@ def thrust(t):
     return np.zeros(6)
 
 
-def _load(tmp_path):
+def _load(tmp_path, com=(0.0, 0.0, 0.0)):
     from uwv_hydro.description.loader import load_vehicle
     path = tmp_path / 'cosim_body.yaml'
-    path.write_text(VEHICLE_YAML)
+    path.write_text(VEHICLE_YAML.replace('com: [0.0, 0.0, 0.0]', 'com: %s' % list(com)))
     return path, load_vehicle(str(path))
 
 
@@ -125,15 +127,17 @@ def test_mujoco_conventions_the_harness_relies_on(tmp_path):
 
 
 @pytest.mark.ros
-@pytest.mark.parametrize('added_mass,current', [
-    ('implicit', None), ('lagged', None), ('implicit', CURRENT), ('lagged', CURRENT)])
+@pytest.mark.parametrize('added_mass,current,com', [
+    ('implicit', None, None), ('lagged', None, None), ('implicit', CURRENT, None),
+    ('lagged', CURRENT, None), ('lagged', None, (0.05, 0.02, -0.04))],
+    ids=['implicit', 'lagged', 'implicit-current', 'lagged-current', 'lagged-com-offset'])
 def test_cosimulation_with_mujoco_matches_simulate(rclpy_context, spawn, tmp_path,
-                                                   added_mass, current):
+                                                   added_mass, current, com):
     from cosim.lock_step import LockStep
     from cosim.mujoco_engine import MujocoBody
     from uwv_hydro.modes.offline_simulation import simulate
     from uwv_hydro.physics.dynamics import State
-    path, params = _load(tmp_path)
+    path, params = _load(tmp_path, com or (0.0, 0.0, 0.0))
     node_params = {'vehicle_file': str(path), 'mode': 'wrench', 'added_mass': added_mass,
                    'apply_weight': True, 'use_sim_time': True, 'publish_on': 'odometry',
                    'rate_hz': 1.0 / DT}
@@ -151,9 +155,10 @@ def test_cosimulation_with_mujoco_matches_simulate(rclpy_context, spawn, tmp_pat
     position_error = float(np.linalg.norm(positions[-1] - ref.position[-1]))
     attitude_error = _attitude_error(quaternions[-1], ref.quaternion[-1])
     travelled = float(np.linalg.norm(ref.position[-1] - ref.position[0]))
-    print('%s current=%s: final position error %.2f mm, attitude error %.2e rad, '
-          'travelled %.2f m, %.2f ms wall per lock-step'
-          % (added_mass, current, position_error * 1e3, attitude_error, travelled, wall * 1e3))
+    print('%s current=%s com=%s: final position error %.2f mm, attitude error %.2e rad, '
+          'travelled %.2f m, %.2f ms wall per lock-step' % (
+              added_mass, current, com, position_error * 1e3, attitude_error, travelled,
+              wall * 1e3))
     assert travelled > 5.0 and _attitude_error(ref.quaternion[-1], ref.quaternion[0]) > 0.5
     assert position_error <= (0.01 if added_mass == 'implicit' else 0.02)
     assert attitude_error <= 0.01

@@ -29,6 +29,7 @@ import xml.etree.ElementTree as ET
 
 from conftest import REPO
 import pytest
+from test_ros_environment import _type_hash_of
 import yaml
 
 #: Keys ros_gz_bridge's YAML config parser reads (ros_gz_bridge/src/bridge_config.cpp).
@@ -80,19 +81,6 @@ def test_types_are_ones_the_bridge_converts_and_exist(entries):
         assert hasattr(cls, 'get_fields_and_field_types')
 
 
-def _rclpy_type_hash(msg_type):
-    import rclpy
-    from rclpy.node import Node
-    context = rclpy.Context()
-    rclpy.init(context=context, domain_id=102)
-    try:
-        node = Node('gz_type_hash_probe', context=context)
-        node.create_publisher(msg_type, 'gz_type_hash_probe', 1)
-        return str(node.get_publishers_info_by_topic('gz_type_hash_probe')[0].topic_type_hash)
-    finally:
-        context.try_shutdown()
-
-
 def test_entity_wrench_hashes_like_ros_gz():
     from ros_gz_interfaces.msg import Entity, EntityWrench
     from rosbags.typesys import get_typestore, get_types_from_msg, Stores
@@ -102,7 +90,7 @@ def test_entity_wrench_hashes_like_ros_gz():
                                     'ros_gz_interfaces/msg/EntityWrench'))
     store.register(types)
     for msg_type, name in ((Entity, 'Entity'), (EntityWrench, 'EntityWrench')):
-        assert _rclpy_type_hash(msg_type) == store.hash_rihs01('ros_gz_interfaces/msg/' + name)
+        assert _type_hash_of(msg_type) == store.hash_rihs01('ros_gz_interfaces/msg/' + name)
     # the entity types of gz.msgs.Entity the node and ApplyLinkWrench use
     assert (Entity.NONE, Entity.MODEL, Entity.LINK) == (0, 2, 3)
 

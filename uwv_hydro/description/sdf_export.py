@@ -30,8 +30,8 @@ The SDF loader reads the output back to the same M_RB and M_A (tested).
 * The model carries gz-sim's OdometryPublisher (``dimensions`` 3, odometry of the
   model = the link, which sits at the model origin); a world adds Physics (DART),
   ApplyLinkWrench, SceneBroadcaster and UserCommands and the vehicle's gravity.
-  Buoyancy, drag and added-mass Coriolis come from the node: no Buoyancy or
-  Hydrodynamics system is added (they would count those terms twice).
+  Buoyancy and drag come from the node: no Buoyancy or Hydrodynamics system is added
+  (they would count those terms twice).
 """
 from typing import Optional, Sequence
 import xml.etree.ElementTree as ET

@@ -29,6 +29,8 @@ node.  :func:`bridge_yaml` writes the list ros_gz_bridge's ``config_file`` reads
 """
 from typing import Dict, List
 
+from uwv_hydro.description.yaml_export import yaml_string
+
 #: The node's EntityWrench output (relative: resolved in the node's namespace).
 ENTITY_WRENCH_TOPIC = 'hydro/entity_wrench'
 #: The node's odometry input.
@@ -71,6 +73,7 @@ def bridge_yaml(model: str, world: str) -> str:
              % (world, model),
              '# Written by `uwv-hydro export-sdf VEHICLE --bridge-config FILE`.']
     for entry in bridge_entries(model, world):
-        lines.append('- ' + '\n  '.join('%s: "%s"' % item if item[0] != 'direction'
-                                        else '%s: %s' % item for item in entry.items()))
+        lines.append('- ' + '\n  '.join('%s: %s' % (key, value if key == 'direction' else
+                                                    yaml_string(value))
+                                        for key, value in entry.items()))
     return '\n'.join(lines) + '\n'

@@ -113,3 +113,11 @@ def test_node_command_carries_every_parameter(tmp_path):
                     '-p', 'gz_entity_wrench:=true']
     default = gz.build_node_command('<robot/>', description_file=desc, executable='x')
     assert 'rate_hz:=1000.0' in default and 'gz_model_name:=dsros_vehicle' in default
+
+
+def test_launch_file_runs_where_launch_ros_exists():
+    pytest.importorskip('launch_ros')
+    import runpy
+    description = runpy.run_path(str(LAUNCH_FILE))['generate_launch_description']()
+    declared = {a.name for a in description.entities if hasattr(a, 'default_value')}
+    assert declared == set(gz.GZ_LAUNCH_ARGUMENTS)

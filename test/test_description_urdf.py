@@ -107,7 +107,8 @@ def test_dsros_drag_center_defaults_to_com():
 
 
 def test_dsros_mass_mismatch_warns():
-    buoy = '<buoyancy><mass>90</mass><buoyancy>100</buoyancy></buoyancy>'
+    buoy = ('<buoyancy><center x="0" y="0" z="0"/><mass>90</mass><buoyancy>100</buoyancy>'
+            '</buoyancy>')
     params = load_vehicle_string(robot(plugin=dsros(buoyancy=buoy)))
     assert any('90' in w and 'URDF' in w for w in params.warnings)
 

@@ -42,7 +42,7 @@ from uwv_hydro.description.xml_safe import element_error
 XML_CHILDREN = {
     # URDF spec (wiki.ros.org/urdf/XML) plus elements other tools put there.
     'urdf/robot': ('link', 'joint', 'material', 'gazebo', 'transmission', 'sensor',
-                   'ros2_control'),
+                   'ros2_control', 'plugin'),
     'urdf/link': ('inertial', 'visual', 'collision'),
     'urdf/inertial': ('origin', 'mass', 'inertia'),
     'urdf/joint': ('parent', 'child', 'origin', 'axis', 'calibration', 'dynamics', 'limit',

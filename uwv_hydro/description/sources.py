@@ -29,6 +29,7 @@ Every loader records in ``params.origins`` which file and block gave each field;
 the node logs it at start-up).
 """
 import copy
+import re
 from typing import Dict, Iterable, List
 
 import numpy as np
@@ -47,6 +48,8 @@ HYDRO_FIELDS = ('buoyancy_mass', 'cob', 'surface', 'linear_drag', 'quadratic_dra
 REPORTED_FIELDS = RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS + HYDRO_FIELDS
 
 DEFAULT = 'default'
+#: An origin 'file:line (kind)'.
+_LINE = re.compile(r'^(.*):(\d+) (\(.*\))$')
 
 
 def set_origin(params: VehicleParams, fields: Iterable[str], origin: str) -> None:
@@ -78,9 +81,17 @@ def field_sources(params: VehicleParams) -> Dict[str, str]:
 
 
 def format_field_sources(params: VehicleParams) -> List[str]:
-    """Return one line per source, e.g. 'from v.yaml: mass, inertia' (for start-up logs)."""
+    """
+    Return one line per source (for start-up logs and ``check``).
+
+    E.g. 'from v.yaml (YAML): mass (line 3), inertia (line 4)' and 'defaults: ...'.
+    """
     grouped: Dict[str, List[str]] = {}
     for name, origin in field_sources(params).items():
+        match = _LINE.match(origin)
+        if match:
+            origin = '%s %s' % (match.group(1), match.group(3))
+            name = '%s (line %s)' % (name, match.group(2))
         grouped.setdefault(origin, []).append(name)
     lines = ['from %s: %s' % (origin, ', '.join(names))
              for origin, names in grouped.items() if origin != DEFAULT]

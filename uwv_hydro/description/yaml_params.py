@@ -371,7 +371,7 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
     given = [k for k in vehicle if k not in ('base', 'convention')]
     for key in given:
         set_origin(params, [{'volume': 'buoyancy_mass'}.get(key, key)],
-                   'YAML %s' % ctx.where(key))
+                   '%s (YAML)' % ctx.where(key))
     if 'allow_nonphysical' in vehicle:
         if not isinstance(vehicle['allow_nonphysical'], bool):
             raise ctx.error('allow_nonphysical', 'expected true or false')
@@ -433,7 +433,7 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
         if point is not None:
             setattr(params, key, np.array(point, float))
             if key not in vehicle:
-                set_origin(params, [key], 'YAML %s (semantics: dsros)' % ctx.where('semantics'))
+                set_origin(params, [key], '%s (YAML semantics)' % ctx.where('semantics'))
     for key, reader in YAML_SECTIONS.items():
         if key in vehicle:
             reader(vehicle[key], ctx, params)

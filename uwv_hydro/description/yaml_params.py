@@ -210,7 +210,8 @@ def find_vehicle_mapping(data: Any, ctx: _Ctx) -> YamlMap:
     for key, value in params.items():
         if key in known and not (key == 'added_mass' and isinstance(value, str)):
             vehicle[key], vehicle.key_lines[key] = value, params.line_of(key)
-        elif key != 'vehicle' and closest(key, known + ('vehicle',), _FLAT_TYPO_CUTOFF):
+        elif key not in known + ('vehicle',) and closest(key, known + ('vehicle',),
+                                                         _FLAT_TYPO_CUTOFF):
             raise ctx.error(key, unknown_reason('key', key, known + ('vehicle',)) +
                             ' -- not a vehicle key; a node parameter would be ignored here')
     ctx.mapping = vehicle

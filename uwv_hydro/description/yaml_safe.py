@@ -29,10 +29,10 @@ overflow the stack.  Limits, each an error naming the file and line:
 
 Mappings come back as :class:`YamlMap` (a dict with ``line`` and ``key_lines``),
 sequences as :class:`YamlList` (a list with ``line``); lines are 1-based.
-:func:`check_yaml_file` is the same guard for a ROS parameter file the node is
-given (``--params-file``), before rcl parses it.
+:func:`check_params_files` is the same guard for the ROS parameter files a node is
+given (``--params-file`` in its arguments), to call before rcl parses them.
 """
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 import yaml
 
@@ -199,11 +199,16 @@ def load_yaml_text_file(path: str) -> Any:
     return parse_yaml(read_text_file(path, MAX_YAML_BYTES), path)
 
 
-def check_yaml_file(path: str) -> Any:
+def params_files(argv: Sequence[str]) -> List[str]:
+    """Return the paths given with ``--params-file`` in a ROS command line."""
+    return [argv[i + 1] for i, arg in enumerate(argv[:-1]) if arg == '--params-file']
+
+
+def check_params_files(argv: Sequence[str]) -> List[Any]:
     """
-    Guard a YAML file given to the node (e.g. ``--params-file``) before rcl reads it.
+    Guard the ``--params-file`` YAML files of ``argv`` before rcl reads them.
 
     Raises DescriptionError (file, line, reason) on anything :func:`parse_yaml`
-    rejects; returns the parsed document.
+    rejects (size, depth, key count, aliases, tags, syntax); returns the documents.
     """
-    return load_yaml_text_file(path)
+    return [load_yaml_text_file(path) for path in params_files(argv)]

@@ -82,14 +82,14 @@ UUV_URDF = """<?xml version="1.0"?>
 
 
 def uuv_urdf(**over):
-    values = dict(rho=RHO, volume=VOLUME, height=HEIGHT, cob=_numbers(COB),
-                  added=_numbers(ADDED), linear=_numbers(LINEAR), quad=_numbers(QUAD))
+    values = {'rho': RHO, 'volume': VOLUME, 'height': HEIGHT, 'cob': _numbers(COB),
+              'added': _numbers(ADDED), 'linear': _numbers(LINEAR), 'quad': _numbers(QUAD)}
     values.update(over)
     return UUV_URDF.format(**values)
 
 
 def equivalent_yaml():
-    """What a user writes from the same numbers: FRD, uwv_hydro's positive signs."""
+    """Return what a user writes from the same numbers: FRD, positive signs."""
     def rows(m):
         return '[' + ', '.join('[%s]' % ', '.join(repr(float(v)) for v in row)
                                for row in m) + ']'
@@ -193,7 +193,7 @@ def test_neutrally_buoyant_and_quadratic_off_diagonals():
     (('<volume>', '<metacentric_width>1</metacentric_width><volume>'), 'surface-vessel'),
     (('<link name="base_link">\n        <neutrally', '<link name="thruster">\n        <neu'
       'trally'), "only the base link 'base_link'"),
-    (('<quadratic_damping>', '<quadratic_dampin>'), "did you mean <quadratic_damping>"),
+    (('<quadratic_damping>', '<quadratic_dampin>'), 'did you mean <quadratic_damping>'),
 ])
 def test_unread_uuv_content_is_an_error(change, match):
     text = uuv_urdf()

@@ -23,11 +23,10 @@ source -- never a RecursionError or another exception.
 
 from hypothesis import given, HealthCheck, settings, strategies as st
 import pytest
-import yaml
-
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.yaml_safe import (
     check_params_files, LOADER, MAX_DEPTH, params_files, parse_yaml)
+import yaml
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10 ** 20, 10 ** 20),
                     st.floats(allow_nan=False), st.text(max_size=12))

@@ -47,7 +47,7 @@ Every element and ``<center>`` attribute is checked against the known set
 As dsros_hydro does, a ``<buoyancy>`` without ``<center>`` is an error and a missing
 ``<linear>``, ``<quadratic>`` or ``<added_mass>`` is a warning.
 """
-from typing import List, Optional
+from typing import Optional
 import xml.etree.ElementTree as ET
 
 import numpy as np

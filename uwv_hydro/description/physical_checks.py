@@ -113,13 +113,13 @@ def _check_linear(params: VehicleParams, out: _Findings) -> None:
     pairs = [(sym[i, j] ** 2 - sym[i, i] * sym[j, j], i, j)
              for i in axes for j in axes if i < j]
     _, i, j = max(pairs) if pairs else (0.0, axes[0], axes[0])
+    pair = '%s and %s' % (_text(params, 'linear_drag', (i, j), lin[i, j]),
+                          _text(params, 'linear_drag', (j, i), lin[j, i]))
     out.add('linear_drag', (i, j), (
         'the symmetric part of the linear drag is not positive semi-definite (eigenvalue '
-        '%.6g along %s): %s and %s couple %s and %s more strongly than their diagonals '
-        'damp, so drag injects energy at %.3g |nu|^2 W for motion along that direction'
-        % (eig[0], np.array2string(v, precision=3), _text(params, 'linear_drag', (i, j),
-                                                           lin[i, j]),
-           _text(params, 'linear_drag', (j, i), lin[j, i]), _AXES[i], _AXES[j], -eig[0])))
+        '%.6g along %s; largest coupling there: %s, between %s and %s): drag injects '
+        'energy at %.3g |nu|^2 W for motion along that direction instead of damping it'
+        % (eig[0], np.array2string(v, precision=3), pair, _AXES[i], _AXES[j], -eig[0])))
 
 
 def _check_quadratic(params: VehicleParams, out: _Findings) -> None:

@@ -52,7 +52,7 @@ from uwv_hydro.description.gz_hydrodynamics import (
     is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
 from uwv_hydro.description.known_names import (
     check_children, foreign_plugin_error, is_hydro_plugin)
-from uwv_hydro.description.sources import HYDRO_FIELDS, RIGID_BODY_FIELDS, set_origin
+from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_path, parse_xml_file, parse_xml_string)

@@ -163,7 +163,7 @@ def _merge(out: YamlMap, key: str, value: Any, line: Optional[int], ctx: _Ctx,
 
 
 def _check_ros_parameters_spelling(data: dict, ctx: _Ctx) -> None:
-    """A node entry whose 'ros__parameters' is misspelt would drop the whole file."""
+    """Reject a misspelt 'ros__parameters' (it would drop the whole file silently)."""
     for node, value in data.items():
         if not isinstance(value, dict):
             continue

@@ -34,10 +34,9 @@ given (``--params-file`` in its arguments), to call before rcl parses them.
 """
 from typing import Any, Dict, List, Optional, Sequence
 
-import yaml
-
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import read_text_file
+import yaml
 
 #: Largest YAML text accepted (bytes).
 MAX_YAML_BYTES = 5 * 1024 * 1024
@@ -149,7 +148,7 @@ class _Builder:
             container.key_lines[frame[1]] = frame[2]
             frame[1] = _NO_KEY
 
-    def open(self, container, event) -> None:
+    def push(self, container, event) -> None:
         if event.tag not in _COLLECTION_TAGS:
             raise self.error('unsupported YAML tag %s' % event.tag, event)
         if len(self.stack) >= MAX_DEPTH:
@@ -163,9 +162,9 @@ class _Builder:
         if isinstance(event, yaml.ScalarEvent):
             self.add(_scalar(event, self.source), event)
         elif isinstance(event, yaml.MappingStartEvent):
-            self.open(YamlMap(_line(event)), event)
+            self.push(YamlMap(_line(event)), event)
         elif isinstance(event, yaml.SequenceStartEvent):
-            self.open(YamlList(_line(event)), event)
+            self.push(YamlList(_line(event)), event)
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             self.stack.pop()
 

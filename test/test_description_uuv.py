@@ -212,3 +212,10 @@ def test_foreign_hydro_plugin_is_an_error_naming_it(filename):
     with pytest.raises(DescriptionError, match='is not read by uwv_hydro') as info:
         load_vehicle_string(text, 'foreign.urdf')
     assert filename in str(info.value) and info.value.line is not None
+
+
+def test_fin_and_thruster_plugins_are_not_taken_for_hull_hydrodynamics():
+    fins = ('<plugin name="fin" filename="gz-sim-lift-drag-system"><a0>0</a0></plugin>'
+            '<plugin name="t" filename="libuuv_thruster_ros_plugin.so"/>')
+    text = uuv_urdf().replace('</gazebo>', fins + '</gazebo>')
+    assert load_vehicle_string(text, 'fins.urdf').linear_drag.any()

@@ -158,6 +158,7 @@ def format_summary(s: Dict[str, Any]) -> str:
         'sources:',
     ]
     lines += ['  %s' % line for line in s['source_report']]
+    lines += ['note: %s' % note for note in s.get('notes', ())]
     if s['warnings']:
         lines.append('warnings:')
         lines += ['  - %s' % w for w in s['warnings']]
@@ -170,7 +171,7 @@ def format_summary(s: Dict[str, Any]) -> str:
 def run(args) -> int:
     """Load, validate and summarise ``args.vehicle``; return 0 (invalid raises)."""
     try:
-        params, _ = load_vehicle_with_notes(args)
+        params, notes = load_vehicle_with_notes(args)
     except DescriptionError as exc:
         if args.json:
             print(json.dumps({'valid': False, 'error': exc.describe(), 'source': exc.source,
@@ -178,5 +179,6 @@ def run(args) -> int:
                               'reason': exc.reason}))
         raise
     summary = summarize(params)
+    summary['notes'] = [n for n in notes if not n.startswith('vehicle fields ')]
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0

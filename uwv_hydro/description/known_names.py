@@ -29,7 +29,8 @@ are registries, so a new description section is ONE additive entry:
   keys of nested YAML mappings in :data:`YAML_NESTED_KEYS` here.
 * :data:`HYDRO_PLUGIN_MARKERS` -- substrings that mark a hydrodynamics or buoyancy
   plugin; one that no reader claims is an error naming it (its coefficients would
-  otherwise be lost without a word).
+  otherwise be lost without a word).  :data:`NOT_HULL_PLUGIN_MARKERS` exempts the
+  plugins of other parts (fins' lift-drag, thrusters), read by their own sections.
 """
 import difflib
 from typing import Iterable, Optional
@@ -89,6 +90,9 @@ YAML_NESTED_KEYS = {
 #: or buoyancy plugin (whose numbers matter to uwv_hydro).
 HYDRO_PLUGIN_MARKERS = ('hydro', 'buoyan', 'underwater', 'added_mass', 'addedmass',
                         'fluid', 'drag', 'damping')
+#: Substrings of plugins that are not hull hydrodynamics although a marker matches
+#: (fins / control surfaces, thrusters): their own readers own them.  One entry each.
+NOT_HULL_PLUGIN_MARKERS = ('liftdrag', 'lift-drag', 'lift_drag', 'thruster')
 
 
 def closest(name: str, known: Iterable[str], cutoff: float = 0.6) -> Optional[str]:
@@ -130,7 +134,8 @@ def check_attributes(elem: ET.Element, context: str, source: str) -> None:
 def is_hydro_plugin(elem: ET.Element) -> bool:
     """Return True for a <plugin> whose filename or name marks it as hydro/buoyancy."""
     text = (elem.get('filename', '') + ' ' + elem.get('name', '')).lower()
-    return any(marker in text for marker in HYDRO_PLUGIN_MARKERS)
+    return (any(marker in text for marker in HYDRO_PLUGIN_MARKERS)
+            and not any(marker in text for marker in NOT_HULL_PLUGIN_MARKERS))
 
 
 def foreign_plugin_error(elem: ET.Element, source: str, readers: str) -> DescriptionError:

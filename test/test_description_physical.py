@@ -89,7 +89,7 @@ CASES = [
     ('negative dsros linear xx', '.urdf', urdf(xx='-40'),
      ['linear drag', 'is negative', 'injects energy'], '/drag/linear/xx'),
     ('positive gz-sim xU', '.sdf', SDF.format(xu='3.0'),
-     ['linear drag', 'is negative', 'gz-sim sign'], '/xU'),
+     ['linear drag', 'is negative', 'gz-sim xU = 3.0'], '/xU'),
     ('sym(L) not PSD', '.urdf', urdf(linear='<xy>70</xy><yx>70</yx>'),
      ['not positive semi-definite', 'injects energy'], '/drag/linear/xy'),
     ('negative quadratic diagonal', '.urdf', urdf(xxx='-100'),

@@ -110,8 +110,8 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
         if tag in seen:
             raise element_error('duplicate <%s>' % tag, source, child)
         seen.add(tag)
-        where = ('%s (gz-sim sign: negative damps)' % element_path(child),
-                 element_line(child))
+        where = ('%s (gz-sim %s = %s; uwv_hydro uses its negative)'
+                 % (element_path(child), tag, (child.text or '').strip()), element_line(child))
         m = _LINEAR.match(tag)
         if m:
             idx = (fi(m.group(1)), vi(m.group(2)))

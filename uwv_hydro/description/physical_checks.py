@@ -65,9 +65,19 @@ def _where(params: VehicleParams, field: str, idx: Tuple[int, ...]
     return (name + (' (from %s)' % origin if origin else ''), None)
 
 
-def _text(params, field, idx, value) -> str:
-    element, line = _where(params, field, idx)
-    return '%s%s = %.6g' % (element, ' (line %d)' % line if line is not None else '', value)
+def _text(params, field, idx, value, with_line: bool = False) -> str:
+    """Return e.g. "xx = -40" or "linear_drag.yh (line 7) = 2" for a message."""
+    labels = params.coefficient_labels.get(field, {})
+    if tuple(idx) not in labels:
+        given = ' (not given)' if labels else ''
+        return '%s[%s]%s = %.6g' % (field, ', '.join(DSROS_LETTERS[i] for i in idx), given,
+                                    value)
+    element, line = labels[tuple(idx)]
+    short = element.rsplit('/', 1)[-1]
+    for marker in ('vehicle.', 'ros__parameters.'):
+        short = short.split(marker, 1)[-1]
+    where = ' (line %d)' % line if with_line and line is not None else ''
+    return '%s%s = %.6g' % (short, where, value)
 
 
 class _Findings:
@@ -113,8 +123,8 @@ def _check_linear(params: VehicleParams, out: _Findings) -> None:
     pairs = [(sym[i, j] ** 2 - sym[i, i] * sym[j, j], i, j)
              for i in axes for j in axes if i < j]
     _, i, j = max(pairs) if pairs else (0.0, axes[0], axes[0])
-    pair = '%s and %s' % (_text(params, 'linear_drag', (i, j), lin[i, j]),
-                          _text(params, 'linear_drag', (j, i), lin[j, i]))
+    pair = '%s and %s' % (_text(params, 'linear_drag', (i, j), lin[i, j], True),
+                          _text(params, 'linear_drag', (j, i), lin[j, i], True))
     out.add('linear_drag', (i, j), (
         'the symmetric part of the linear drag is not positive semi-definite (eigenvalue '
         '%.6g along %s; largest coupling there: %s, between %s and %s): drag injects '
@@ -157,8 +167,8 @@ def _check_added_mass(params: VehicleParams, out: _Findings) -> None:
             'symmetric (it derives from the fluid kinetic energy), and without it the '
             'motion conserves no energy: a drag-free body gains or loses energy. Give both '
             'halves of the pair the same value'
-            % (_text(params, 'added_mass', (i, j), added[i, j]),
-               _text(params, 'added_mass', (j, i), added[j, i]))))
+            % (_text(params, 'added_mass', (i, j), added[i, j], True),
+               _text(params, 'added_mass', (j, i), added[j, i], True))))
 
 
 def check_physical(params: VehicleParams) -> VehicleParams:

@@ -284,7 +284,8 @@ def _inertia(value: Any, ctx: _Ctx) -> np.ndarray:
 
 
 def coefficient_array(value: Any, key: str, order: int, ctx: _Ctx,
-                      labels: Optional[Dict[tuple, str]] = None) -> np.ndarray:
+                      labels: Optional[Dict[tuple, Tuple[str, Optional[int]]]] = None
+                      ) -> np.ndarray:
     """
     Parse a 6**order coefficient set from nested/flat lists or a sparse map.
 
@@ -411,6 +412,8 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
             arr = coefficient_array(vehicle[key], key, order, ctx, labels)
             if frd:
                 arr = frd_to_flu_quadratic(arr) if order == 3 else frd_to_flu_matrix(arr)
+                for idx, (path, line) in labels.items():
+                    labels[idx] = (path + ' (FRD, value shown in FLU)', line)
             setattr(params, key, arr)
     if 'drag_center' in vehicle:
         params.drag_center = vec(_vector3(vehicle['drag_center'], 'drag_center', ctx))

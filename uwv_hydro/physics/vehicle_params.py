@@ -137,9 +137,10 @@ class VehicleParams:
     #: Field name -> where its value came from (file and block); see
     #: ``uwv_hydro.description.sources``.
     origins: Dict[str, str] = field(default_factory=dict)
-    #: Coefficient set ('linear_drag', ...) -> {index tuple: how the source names it},
-    #: so that validation errors quote the user's own element or key.
-    coefficient_labels: Dict[str, Dict[Tuple[int, ...], str]] = field(default_factory=dict)
+    #: Coefficient set ('linear_drag', ...) -> {index tuple: (element or key path, line)}
+    #: naming it as the source does, so that validation errors quote the user's own words.
+    coefficient_labels: Dict[str, Dict[Tuple[int, ...], Tuple[str, Optional[int]]]] = field(
+        default_factory=dict)
 
     def resolved_drag_center(self) -> np.ndarray:
         """Return the drag application point (defaults to the centre of mass)."""

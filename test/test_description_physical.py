@@ -27,23 +27,14 @@ import pathlib
 import numpy as np
 import pytest
 
+from description_texts import box_robot
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.physics.dynamics import Simulator, State
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
-URDF = """<?xml version="1.0"?>
-<robot name="signs">
-  <link name="base_link">
-    <inertial>
-      <origin xyz="0 0 0" rpy="0 0 0"/>
-      <mass value="100.0"/>
-      <inertia ixx="10" ixy="0" ixz="0" iyy="20" iyz="0" izz="25"/>
-    </inertial>
-  </link>
-  <gazebo>
-    <plugin name="dsros_hydro" filename="libdsros_hydro.so">
+URDF = box_robot('signs', """    <plugin name="dsros_hydro" filename="libdsros_hydro.so">
       <base_link>base_link</base_link>
       <buoyancy><center x="0" y="0" z="0"/><buoyancy>100.0</buoyancy></buoyancy>
       <drag>
@@ -52,10 +43,7 @@ URDF = """<?xml version="1.0"?>
         <quadratic><xxx>{xxx}</xxx></quadratic>
         <added_mass><xx>{axx}</xx><yy>50</yy><hh>5</hh>{added}</added_mass>
       </drag>
-    </plugin>
-  </gazebo>
-</robot>
-"""
+    </plugin>""")
 
 SDF = """<?xml version="1.0"?>
 <sdf version="1.10">

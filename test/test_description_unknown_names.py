@@ -23,23 +23,15 @@ import pathlib
 
 import pytest
 
+from description_texts import box_robot
+from test_fuzz_descriptions import GZ_SDF as SDF
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 
-URDF = """<?xml version="1.0"?>
-<robot name="typo">
-  <link name="base_link">
-    <inertial>
-      <origin xyz="0 0 0" rpy="0 0 0"/>
-      <mass value="100.0"/>
-      <inertia ixx="10" ixy="0" ixz="0" iyy="20" iyz="0" izz="25"/>
-    </inertial>
-  </link>
-  <gazebo>
-    <plugin name="dsros_hydro" filename="libdsros_hydro.so">
+URDF = box_robot('typo', """    <plugin name="dsros_hydro" filename="libdsros_hydro.so">
       <base_link>base_link</base_link>
       <buoyancy>
         <center x="0" y="0" z="0.1"/>
@@ -51,31 +43,7 @@ URDF = """<?xml version="1.0"?>
         <quadratic><xxx>100</xxx></quadratic>
         <added_mass><xx>10</xx><yy>50</yy></added_mass>
       </drag>
-    </plugin>
-  </gazebo>
-</robot>
-"""
-
-SDF = """<?xml version="1.0"?>
-<sdf version="1.10">
-  <model name="auv">
-    <link name="body">
-      <inertial>
-        <mass>50.0</mass>
-        <inertia><ixx>2.0</ixx><iyy>4.0</iyy><izz>4.5</izz></inertia>
-      </inertial>
-    </link>
-    <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
-      <link_name>body</link_name>
-      <xU>-3.0</xU><xUabsU>-6.0</xUabsU>
-    </plugin>
-    <plugin filename="uwv_hydro" name="uwv_hydro">
-      <buoyancy_mass>50.5</buoyancy_mass>
-      <center_of_buoyancy>0 0 0.02</center_of_buoyancy>
-    </plugin>
-  </model>
-</sdf>
-"""
+    </plugin>""")
 
 YAML_NESTED = """uwv_hydro:
   ros__parameters:

@@ -101,19 +101,26 @@ def _inertia_along(params: VehicleParams, i: int) -> float:
     return float(m_rb[i, i] + m_a[i, i])
 
 
+def _negative_diagonal(values: np.ndarray) -> Optional[int]:
+    """Return the first i with values[i, i(, i)] < -tol (None if none)."""
+    diagonal = np.array([values[(i,) * values.ndim] for i in range(6)])
+    below = np.flatnonzero(diagonal < -RTOL * _scale(values))
+    return int(below[0]) if below.size else None
+
+
 def _check_linear(params: VehicleParams, out: _Findings) -> None:
     lin = np.asarray(params.linear_drag, float)
     if params.damping == 'quadratic_only' or not np.any(lin):
         return
     tol = RTOL * _scale(lin)
-    for i in range(6):
-        if lin[i, i] < -tol:
-            out.add('linear_drag', (i, i), (
-                'linear drag %s is negative: it pushes %s along the motion and injects '
-                'energy instead of damping (a lone %s motion grows as exp(%.3g t))'
-                % (_text(params, 'linear_drag', (i, i), lin[i, i]), _AXES[i], _AXES[i],
-                   -lin[i, i] / _inertia_along(params, i))))
-            return
+    i = _negative_diagonal(lin)
+    if i is not None:
+        out.add('linear_drag', (i, i), (
+            'linear drag %s is negative: it pushes %s along the motion and injects energy '
+            'instead of damping (a lone %s motion grows as exp(%.3g t))'
+            % (_text(params, 'linear_drag', (i, i), lin[i, i]), _AXES[i], _AXES[i],
+               -lin[i, i] / _inertia_along(params, i))))
+        return
     sym = 0.5 * (lin + lin.T)
     eig, vec = np.linalg.eigh(sym)
     if eig[0] >= -tol:
@@ -136,31 +143,27 @@ def _check_quadratic(params: VehicleParams, out: _Findings) -> None:
     quad = np.asarray(params.quadratic_drag, float)
     if not np.any(quad):
         return
-    tol = RTOL * _scale(quad)
-    for i in range(6):
-        if quad[i, i, i] < -tol:
-            out.add('quadratic_drag', (i, i, i), (
-                'quadratic drag %s is negative: F = +|Q| |v| v pushes %s along the motion, '
-                'which then blows up in finite time instead of being damped'
-                % (_text(params, 'quadratic_drag', (i, i, i), quad[i, i, i]), _AXES[i])))
-            return
+    i = _negative_diagonal(quad)
+    if i is not None:
+        out.add('quadratic_drag', (i, i, i), (
+            'quadratic drag %s is negative: F = +|Q| |v| v pushes %s along the motion, which '
+            'then blows up in finite time instead of being damped'
+            % (_text(params, 'quadratic_drag', (i, i, i), quad[i, i, i]), _AXES[i])))
 
 
 def _check_added_mass(params: VehicleParams, out: _Findings) -> None:
     added = np.asarray(params.added_mass, float)
     if not np.any(added):
         return
-    tol = RTOL * _scale(added)
-    for i in range(6):
-        if added[i, i] < -tol:
-            out.add('added_mass', (i, i), (
-                'added mass %s is negative: the fluid would push the vehicle along its %s '
-                'acceleration' % (_text(params, 'added_mass', (i, i), added[i, i]),
-                                  _AXES[i])))
-            return
+    i = _negative_diagonal(added)
+    if i is not None:
+        out.add('added_mass', (i, i), (
+            'added mass %s is negative: the fluid would push the vehicle along its %s '
+            'acceleration' % (_text(params, 'added_mass', (i, i), added[i, i]), _AXES[i])))
+        return
     asym = np.abs(added - added.T)
     i, j = np.unravel_index(int(np.argmax(asym)), asym.shape)
-    if asym[i, j] > tol:
+    if asym[i, j] > RTOL * _scale(added):
         i, j = min(i, j), max(i, j)
         out.add('added_mass', (i, j), (
             'added mass is not symmetric: %s but %s; a potential-flow added mass is '

@@ -24,10 +24,9 @@ while its symmetric part does.
 import json
 import pathlib
 
+from description_texts import box_robot
 import numpy as np
 import pytest
-
-from description_texts import box_robot
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.physics.dynamics import Simulator, State

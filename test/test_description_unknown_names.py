@@ -21,9 +21,8 @@ now ``check`` exits 2 and says "did you mean".
 
 import pathlib
 
-import pytest
-
 from description_texts import box_robot
+import pytest
 from test_fuzz_descriptions import GZ_SDF as SDF
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError

@@ -213,7 +213,8 @@ def find_vehicle_mapping(data: Any, ctx: _Ctx) -> YamlMap:
         elif key not in known + ('vehicle',) and closest(key, known + ('vehicle',),
                                                          _FLAT_TYPO_CUTOFF):
             raise ctx.error(key, unknown_reason('key', key, known + ('vehicle',)) +
-                            ' -- not a vehicle key; a node parameter would be ignored here')
+                            '; in the flat layout a key this close to a vehicle key is '
+                            'taken for a typo, not for a node parameter')
     ctx.mapping = vehicle
     return vehicle
 

@@ -122,30 +122,30 @@ def test_liftdrag_errors_name_the_problem(change, words):
     assert words in str(err.value)
 
 
-@pytest.mark.parametrize('entry,words', [
-    ('      wingspan: 3.0\n', 'fins.plane_joint.wingspan'),
-    ('      area: -1.0\n', 'area must be positive'),
-    ('      model: linear\n', 'two_line, quadratic'),
-    ('      position: [1.0, 2.0]\n', 'fins.plane_joint.position'),
+@pytest.mark.parametrize('change,words', [
+    (('area: 0.004', 'wingspan: 3.0'), 'fins.plane_joint.wingspan'),
+    (('area: 0.004', 'area: -1.0'), 'area must be positive'),
+    (('area: 0.004', 'model: linear'), 'two_line, quadratic'),
+    (('position: [-0.6, 0.12, 0.02]', 'position: [1.0, 2.0]'), 'fins.plane_joint.position'),
+    (('position: [-0.6, 0.12, 0.02]', 'a0: 0.0'), 'needs a position'),
 ])
-def test_yaml_fin_errors_name_the_key(entry, words):
+def test_yaml_fin_errors_name_the_key(change, words):
     """Unknown keys and bad values of a YAML fin name the key path."""
     with pytest.raises(DescriptionError) as err:
-        load_vehicle_string(YAML + entry)
+        load_vehicle_string(YAML.replace(*change))
     assert words in str(err.value)
 
 
-def test_yaml_overlay_updates_a_urdf_fin(tmp_path):
-    """A YAML file with ``base:`` tunes a fin of the URDF by its name and can add fins."""
+def test_yaml_with_a_base_gives_its_own_fins(tmp_path):
+    """Like its other hydro blocks, a base's fins are not kept: the YAML gives the fins."""
     (tmp_path / 'v.urdf').write_text(URDF % '')
+    (tmp_path / 'bare.yaml').write_text('vehicle:\n  base: v.urdf\n')
+    assert load_vehicle(str(tmp_path / 'bare.yaml')).fins == []
     (tmp_path / 'o.yaml').write_text(
-        'vehicle:\n  base: v.urdf\n  fins:\n    plane_joint: {cla: 2.5, time_constant: 0.2}\n'
+        'vehicle:\n  base: v.urdf\n  fins:\n'
         '    fixed_keel: {position: [0.0, 0.0, -0.1], forward: [1.0, 0.0, 0.0],\n'
         '                 upward: [0.0, 1.0, 0.0], area: 0.01, lower: 0.0, upper: 0.0}\n')
-    params = load_vehicle(str(tmp_path / 'o.yaml'))
-    plane, keel = params.fins
-    assert (plane.name, plane.cla, plane.cda, plane.time_constant) == (
-        'plane_joint', 2.5, 0.3, 0.2)
+    (keel,) = load_vehicle(str(tmp_path / 'o.yaml')).fins
     assert keel.name == 'fixed_keel' and keel.lower == keel.upper == 0.0
 
 

@@ -22,11 +22,12 @@ commands and then the clock of update k + 1.  The node's trajectory must equal t
 offline flight (SimulateMode + FinServos, the same autopilot) to rounding.
 """
 import math
+import os
 import pathlib
 
 from fin_flight import (Autopilot, CRUISE_SPEED, CRUISE_THRUST, euler_zyx,  # noqa: I100
                         fly_offline)
-from nodes.harness import diag_values, Probe, start_node
+from nodes.harness import diag_values, node_command, Probe, write_params
 import numpy as np
 import pytest
 
@@ -36,6 +37,21 @@ REMUS = pathlib.Path(__file__).resolve().parents[1] / 'config' / 'remus100.yaml'
 DT = 0.02
 T0_NS = 1000 * 10 ** 9
 FINS = ('rudder_upper', 'rudder_lower', 'stern_port', 'stern_starboard')
+
+
+def _start(spawn, tmp_path, params):
+    """Start the node in a namespace of its own, /clock included; return (proc, log, ns).
+
+    Concurrent test runs may share a ROS domain: their /clock, /thrust or /odometry must
+    not reach this node.
+    """
+    ns = '/fins_test_%d' % os.getpid()
+    params_file = write_params(tmp_path / 'params.yaml', params)
+    log = tmp_path / 'node.log'
+    with open(log, 'w') as out:
+        proc = spawn(node_command(params_file, ns, ['-r', '/clock:=%s/clock' % ns]),
+                     stdout=out, stderr=out)
+    return proc, log, ns
 
 
 def _ns(stamp):
@@ -58,19 +74,19 @@ def test_dds_flight_equals_offline_flight(rclpy_context, spawn, tmp_path):
     from std_msgs.msg import Float64
     from uwv_hydro.description.loader import load_vehicle
     duration, start_depth, depth, turn_at = 12.0, 4.0, 5.0, 10.0
-    proc, log = start_node(spawn, tmp_path, {
+    proc, log, ns = _start(spawn, tmp_path, {
         'vehicle_file': str(REMUS), 'mode': 'simulate', 'rate_hz': 1.0 / DT,
         'use_sim_time': True, 'initial_position': [0.0, 0.0, -start_depth],
         'initial_velocity': [CRUISE_SPEED, 0.0, 0.0, 0.0, 0.0, 0.0],
         'thrust_timeout': 3600.0, 'fin_command_timeout': 0.0, 'publish_markers': False,
         'diagnostics_period': 0.2})
     probe = Probe(rclpy_context)
-    odom = probe.collect(Odometry, 'odometry', keep=50)
-    joints = probe.collect(JointState, 'joint_states', keep=5)
-    diags = probe.collect(DiagnosticArray, '/diagnostics', keep=5)
-    clock_pub = probe.publisher(Clock, '/clock')
-    thrust_pub = probe.publisher(WrenchStamped, 'thrust')
-    fin_pubs = [probe.publisher(Float64, 'fins/%s/cmd_pos' % name) for name in FINS]
+    odom = probe.collect(Odometry, ns + '/odometry', keep=50)
+    joints = probe.collect(JointState, ns + '/joint_states', keep=5)
+    diags = probe.collect(DiagnosticArray, '/diagnostics', keep=20)
+    clock_pub = probe.publisher(Clock, ns + '/clock')
+    thrust_pub = probe.publisher(WrenchStamped, ns + '/thrust')
+    fin_pubs = [probe.publisher(Float64, '%s/fins/%s/cmd_pos' % (ns, name)) for name in FINS]
     thrust = WrenchStamped()
     thrust.wrench.force.x = CRUISE_THRUST
 
@@ -98,7 +114,7 @@ def test_dds_flight_equals_offline_flight(rclpy_context, spawn, tmp_path):
         states.append(x)
         for pub, angle in zip(fin_pubs, pilot((now - T0_NS) * 1e-9, x[:3], x[3:7], x[7:])):
             pub.publish(Float64(data=angle))
-        probe.spin_for(0.005)   # the commands arrive before the next clock tick
+        probe.spin_for(0.01)   # the commands arrive before the next clock tick
         now += period
         assert probe.spin_until(stamped(now), timeout=30.0, proc=proc, log=log,
                                 action=lambda: publish_clock(now)), 'no odometry at %d' % now
@@ -114,9 +130,10 @@ def test_dds_flight_equals_offline_flight(rclpy_context, spawn, tmp_path):
                             timeout=10.0)
     assert list(joints[-1].name) == list(FINS)
     assert np.abs(np.array(joints[-1].position)).max() > 0.01
-    assert probe.spin_until(lambda: diags and diag_values(diags[-1], 'fin servos'),
+    status = ns + '/uwv_hydro: fin servos'
+    assert probe.spin_until(lambda: any(diag_values(d, status) for d in diags),
                             timeout=30.0, proc=proc, log=log, action=lambda: publish_clock(now))
-    values = diag_values(diags[-1], 'fin servos')
+    values = next(diag_values(d, status) for d in reversed(diags) if diag_values(d, status))
     assert values['rudder_upper.state'] == 'ok' and values['on_timeout'] == 'hold'
     probe.close()
 
@@ -131,18 +148,18 @@ def test_wrench_mode_fins_and_watchdog(rclpy_context, spawn, tmp_path):
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.physics.hydro_model import HydroModel
     nu = [1.5, 0.05, -0.02, 0.01, 0.02, -0.03]
-    proc, log = start_node(spawn, tmp_path, {
+    proc, log, ns = _start(spawn, tmp_path, {
         'vehicle_file': str(REMUS), 'mode': 'wrench', 'rate_hz': 50.0,
         'publish_components': True,
-        'fin_command_topic': '/model/{model}/joint/{joint}/cmd_pos',
+        'fin_command_topic': 'model/{model}/joint/{joint}/cmd_pos',
         'fin_command_timeout': 0.3, 'fin_timeout_action': 'centre', 'publish_markers': False,
         'diagnostics_period': 0.2})
     probe = Probe(rclpy_context)
-    fins = probe.collect(WrenchStamped, 'hydro/components/fins', keep=5)
-    joints = probe.collect(JointState, 'joint_states', keep=5)
-    diags = probe.collect(DiagnosticArray, '/diagnostics', keep=5)
-    odom_pub = probe.publisher(Odometry, 'odometry')
-    rudders = [probe.publisher(Float64, '/model/remus100/joint/%s/cmd_pos' % name)
+    fins = probe.collect(WrenchStamped, ns + '/hydro/components/fins', keep=5)
+    joints = probe.collect(JointState, ns + '/joint_states', keep=5)
+    diags = probe.collect(DiagnosticArray, '/diagnostics', keep=20)
+    odom_pub = probe.publisher(Odometry, ns + '/odometry')
+    rudders = [probe.publisher(Float64, '%s/model/remus100/joint/%s/cmd_pos' % (ns, name))
                for name in FINS[:2]]
     odom = Odometry()
     odom.header.frame_id, odom.child_frame_id = 'odom', 'base_link'
@@ -182,9 +199,10 @@ def test_wrench_mode_fins_and_watchdog(rclpy_context, spawn, tmp_path):
     # Commands stop: after fin_command_timeout the rudders centre and /diagnostics says so
     assert probe.spin_until(lambda: settled(0.0) and fins_match([0.0] * 4), timeout=30.0,
                             proc=proc, log=log, action=drive())
+    status = ns + '/uwv_hydro: fin servos'
     assert probe.spin_until(
-        lambda: diags and diag_values(diags[-1], 'fin servos').get('rudder_upper.state')
-        == 'stale', timeout=10.0, action=drive())
+        lambda: any(diag_values(d, status).get('rudder_upper.state') == 'stale'
+                    for d in diags), timeout=10.0, action=drive())
     probe.close()
 
 
@@ -194,7 +212,7 @@ def test_wrench_mode_fins_and_watchdog(rclpy_context, spawn, tmp_path):
 def test_bad_fin_topic_pattern_is_refused(spawn, tmp_path, pattern, words):
     """A pattern that cannot give each fin its own valid topic stops the node with a reason."""
     from nodes.harness import read_log
-    proc, log = start_node(spawn, tmp_path, {'vehicle_file': str(REMUS),
-                                             'fin_command_topic': pattern})
+    proc, log, _ = _start(spawn, tmp_path, {'vehicle_file': str(REMUS),
+                                            'fin_command_topic': pattern})
     assert proc.wait(timeout=60) != 0
     assert words in read_log(log)

@@ -33,7 +33,8 @@ the command topic and JointState)::
 Keys: :data:`FIN_KEYS` (``cp`` is an extra centre-of-pressure offset from the joint
 origin, ``model`` ``two_line`` or ``quadratic``; the rest as gz-sim LiftDrag and
 uuv_simulator name them, plus the servo's ``velocity`` (rad/s) and ``time_constant``
-(s)).  An entry whose name is already a fin (e.g. from a ``base:`` URDF) updates it.
+(s)).  A new fin needs at least ``position``; a YAML file with ``base:`` does not keep
+the base's fins (like its other hydro blocks): it gives its own.
 
 URDF: a gz-sim LiftDrag ``<plugin>`` (``gz-sim-lift-drag-system``, also the Ignition and
 Gazebo-classic LiftDrag plugins) in ``<gazebo>`` with ``<control_joint_name>``: the
@@ -131,6 +132,8 @@ def fins_from_mapping(value: Any, existing: List[Fin], source: str, error: Error
             raise error(path, 'expected a mapping of fin keys')
         fin = by_name.get(name)
         if fin is None:
+            if 'position' not in entry:
+                raise error(path, 'a new fin needs a position (its centre of pressure)')
             fin = Fin(name=name, source=source)
             fins.append(fin)
             by_name[name] = fin

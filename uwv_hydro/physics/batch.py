@@ -73,7 +73,7 @@ MAX_GROUP_PRODUCTS = 16
 
 #: VehicleParams fields that do not change the dynamics (ignored when grouping).
 _IGNORED_FIELDS = {'name', 'base_frame', 'source', 'semantics', 'frames', 'warnings',
-                   'acceleration_alpha'}
+                   'acceleration_alpha', 'origins', 'coefficient_labels'}
 
 
 def _params_key(params):

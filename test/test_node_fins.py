@@ -40,7 +40,8 @@ FINS = ('rudder_upper', 'rudder_lower', 'stern_port', 'stern_starboard')
 
 
 def _start(spawn, tmp_path, params):
-    """Start the node in a namespace of its own, /clock included; return (proc, log, ns).
+    """
+    Start the node in a namespace of its own, /clock included; return (proc, log, ns).
 
     Concurrent test runs may share a ROS domain: their /clock, /thrust or /odometry must
     not reach this node.
@@ -83,7 +84,7 @@ def test_dds_flight_equals_offline_flight(rclpy_context, spawn, tmp_path):
     probe = Probe(rclpy_context)
     odom = probe.collect(Odometry, ns + '/odometry', keep=50)
     joints = probe.collect(JointState, ns + '/joint_states', keep=5)
-    diags = probe.collect(DiagnosticArray, '/diagnostics', keep=20)
+    diags = probe.collect(DiagnosticArray, '/diagnostics', keep=50)
     clock_pub = probe.publisher(Clock, ns + '/clock')
     thrust_pub = probe.publisher(WrenchStamped, ns + '/thrust')
     fin_pubs = [probe.publisher(Float64, '%s/fins/%s/cmd_pos' % (ns, name)) for name in FINS]
@@ -96,12 +97,23 @@ def test_dds_flight_equals_offline_flight(rclpy_context, spawn, tmp_path):
     def stamped(ns):
         return lambda: any(_ns(m.header.stamp) == ns for m in odom)
 
-    # The thrust is constant: it reaches the node before the clock starts
-    assert probe.spin_until(lambda: thrust_pub.get_subscription_count() > 0 and all(
-        p.get_subscription_count() > 0 for p in fin_pubs), timeout=60.0, proc=proc, log=log)
-    for _ in range(5):
+    # Before the clock starts, the node has received the (constant) thrust and a centred
+    # command on every fin topic, as its /diagnostics input counts show
+    inputs = ['thrust'] + ['fins/%s/cmd_pos' % name for name in FINS]
+
+    def received():
+        for topic in inputs:
+            name = '%s/uwv_hydro: input %s' % (ns, topic)
+            if not any(int(diag_values(d, name).get('count', 0)) > 0 for d in diags):
+                return False
+        return True
+
+    def send_inputs():
         thrust_pub.publish(thrust)
-        probe.spin_for(0.02)
+        for pub in fin_pubs:
+            pub.publish(Float64(data=0.0))
+    assert probe.spin_until(received, timeout=60.0, proc=proc, log=log, action=send_inputs,
+                            period=0.05), 'the node did not receive thrust and fin commands'
     now = T0_NS
     assert probe.spin_until(stamped(now), timeout=60.0, proc=proc, log=log,
                             action=lambda: publish_clock(now)), 'no odometry under sim time'

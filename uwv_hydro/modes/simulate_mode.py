@@ -144,7 +144,7 @@ class SimulateMode:
             s = self.state
             self._components = self.sim.model.wrench(s.twist, s.position, s.quaternion,
                                                      self.nu_dot, current_world,
-                                                     self.sim.fin_angles)
+                                                     fin_angles=self.sim.fin_angles)
         return self._components
 
     # ------------------------------------------------------------------ stepping

@@ -57,6 +57,10 @@ class FinServos:
         self.time_constant = np.array([f.time_constant for f in fins], dtype=float)
         self.timeout = float(timeout)
         self.on_timeout = on_timeout
+        self.reset()
+
+    def reset(self) -> None:
+        """Centre the fins, forget the commands and zero the counters."""
         #: Actual deflections (rad) and their rates (rad/s) over the last step.
         self.angles = np.zeros(len(self.names))
         self.rates = np.zeros(len(self.names))

@@ -86,9 +86,7 @@ class FinIO(NodePart):
 
     def reset(self) -> None:
         """Centre the fins and forget the commands."""
-        fins = self.node.vehicle.fins
-        timeout, action = self.servos.timeout, self.servos.on_timeout
-        self.servos.__init__(fins, timeout, action)
+        self.servos.reset()
         self._last_ns = None
 
     def update(self, now: int) -> None:

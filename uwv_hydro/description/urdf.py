@@ -37,6 +37,7 @@ from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
 from uwv_hydro.description.dsros_block import (
     apply_dsros_block, base_link_name, find_dsros_plugins, float_attr)
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
@@ -64,6 +65,13 @@ def _origin(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:
         return np.zeros(3), np.eye(3)
     rpy = parse_vector(origin, 'rpy', source)
     return parse_vector(origin, 'xyz', source), rpy_to_matrix(rpy)
+
+
+def joint_frame(joint: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (xyz, R, axis) of a <joint>: origin, orientation, axis (URDF default x)."""
+    axis = joint.find('axis')
+    xyz, rot = _origin(joint, source)
+    return xyz, rot, np.eye(3)[0] if axis is None else parse_vector(axis, 'xyz', source)
 
 
 def read_inertial(link: ET.Element, source: str):
@@ -185,6 +193,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                      for name, (p, rot) in frames.items()}
     if plugin is not None:
         apply_dsros_block(plugin, params, source)
+    params.thrusters = read_urdf_thrusters(root, params, source, joint_frame)
     return params
 
 

@@ -41,6 +41,8 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from uwv_hydro.physics.thruster import ThrusterSpec
+
 #: Default gravitational acceleration (m/s^2), Gazebo's default magnitude rounded.
 DEFAULT_GRAVITY = 9.81
 #: Default fluid density (kg/m^3), sea water.
@@ -131,6 +133,8 @@ class VehicleParams:
     frames: Dict[str, FixedFrame] = field(default_factory=dict)
     #: Physically odd but legal findings of validation.
     warnings: List[str] = field(default_factory=list)
+    #: Thrusters (joints with a thrust model), see uwv_hydro.physics.thruster.
+    thrusters: Tuple[ThrusterSpec, ...] = ()
 
     def resolved_drag_center(self) -> np.ndarray:
         """Return the drag application point (defaults to the centre of mass)."""

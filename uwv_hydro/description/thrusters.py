@@ -1,0 +1,308 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Read thrusters from a URDF (gz-sim Thruster ``<plugin>`` blocks) or a YAML list.
+
+URDF: a thruster is a joint -- its origin the point of application, its axis the
+thrust direction -- named by the ``<joint_name>`` of a gz-sim Thruster plugin block
+(usually inside ``<gazebo>``), exactly as gz-sim reads it::
+
+    <gazebo>
+      <plugin filename="gz-sim-thruster-system" name="gz::sim::systems::Thruster">
+        <joint_name>propeller_joint</joint_name>
+        <thrust_coefficient>0.004</thrust_coefficient>
+        <propeller_diameter>0.2</propeller_diameter>
+        <fluid_density>1025</fluid_density>
+        <time_constant>0.1</time_constant>          (uwv_hydro extension)
+      </plugin>
+    </gazebo>
+
+The joint's parent must be the base link or a link fixed to it.  gz-sim's own
+elements that concern its physics engine's propeller joint (``velocity_control``,
+``p_gain``, ``i_gain``, ``d_gain``, ``power_load``, ``battery_name``) are accepted
+and unused; uwv_hydro's extensions (:data:`EXTENSION_KEYS`) sit next to gz-sim's,
+which gz-sim ignores.  Unknown elements are errors.
+
+YAML (``vehicle.thrusters``): a list of mappings with the same keys plus the joint
+itself: ``xyz`` (origin), ``rpy`` and ``axis`` (in the joint frame, default
+[1, 0, 0]) relative to ``parent`` (a frame of the vehicle, default the base).
+"""
+import math
+from typing import Any, Callable, Dict, List, Optional, Tuple
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from uwv_hydro.description.conventions import matrix_to_quat, quat_to_matrix, rpy_to_matrix
+from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.xml_safe import element_error
+from uwv_hydro.physics.thruster import ThrusterSpec
+from uwv_hydro.physics.vehicle_params import VehicleParams
+
+#: gz-sim Thruster system parameters modelled here, with their meaning.
+GZ_KEYS = {
+    'joint_name': 'the thruster joint (required)',
+    'namespace': 'topic namespace (default: the vehicle name)',
+    'topic': 'command topic under the namespace (default /model/{ns}/joint/{joint}/cmd_thrust)',
+    'use_angvel_cmd': 'commands are rotor angular velocities (rad/s)',
+    'thrust_coefficient': 'Ct of T = Ct rho D^4 omega|omega|',
+    'propeller_diameter': 'D (m)',
+    'fluid_density': 'rho (kg/m^3, default: the vehicle fluid density)',
+    'wake_fraction': 'w of Va = (1 - w) u_a',
+    'alpha_1': 'Ct = alpha_1 + alpha_2 J without a thrust_coefficient',
+    'alpha_2': 'Ct = alpha_1 + alpha_2 J without a thrust_coefficient',
+    'max_thrust_cmd': 'largest command',
+    'min_thrust_cmd': 'smallest command',
+    'deadband': '|thrust| (N) below which there is no thrust',
+}
+#: gz-sim parameters for its physics engine's propeller joint: accepted, unused.
+GZ_UNUSED_KEYS = frozenset(('velocity_control', 'p_gain', 'i_gain', 'd_gain', 'power_load',
+                            'battery_name'))
+#: uwv_hydro's additions (rotor dynamics, lookup table, reaction torque).
+EXTENSION_KEYS = {
+    'time_constant': 'first-order lag of the commanded quantity (s)',
+    'max_cmd_rate': 'rate limit of the commanded quantity (units/s)',
+    'lookup_command': 'table commands, strictly increasing',
+    'lookup_thrust': 'table thrusts (N), monotone, crossing zero',
+    'torque_coefficient': 'K_Q of the reaction torque Q = K_Q rho D^5 omega|omega|',
+    'torque_per_thrust': 'reaction torque per thrust (m), table model',
+    'spin_direction': '+1/-1: rotor spin about the axis under positive thrust',
+}
+#: YAML-only keys: the joint's pose and axis.
+YAML_POSE_KEYS = {
+    'xyz': 'joint origin [x, y, z] in the parent frame (m)',
+    'rpy': 'joint frame orientation [roll, pitch, yaw] (rad)',
+    'axis': 'thrust direction in the joint frame (default [1, 0, 0])',
+    'parent': 'frame the joint is attached to (default: the base)',
+}
+#: Every key a URDF thruster block may hold.
+URDF_THRUSTER_KEYS = frozenset(GZ_KEYS) | GZ_UNUSED_KEYS | frozenset(EXTENSION_KEYS)
+#: Every key a YAML thruster mapping may hold.
+YAML_THRUSTER_KEYS = frozenset(GZ_KEYS) | frozenset(EXTENSION_KEYS) | frozenset(YAML_POSE_KEYS)
+
+_FLOAT_KEYS = ('thrust_coefficient', 'propeller_diameter', 'fluid_density', 'wake_fraction',
+               'alpha_1', 'alpha_2', 'max_thrust_cmd', 'min_thrust_cmd', 'deadband',
+               'time_constant', 'max_cmd_rate', 'torque_coefficient', 'torque_per_thrust')
+_STRING_KEYS = ('joint_name', 'namespace', 'topic')
+_LIST_KEYS = ('lookup_command', 'lookup_thrust')
+
+#: error(key, reason) -> DescriptionError pointing at the key.
+ErrorFactory = Callable[[str, str], DescriptionError]
+
+
+def is_thruster_plugin(elem: ET.Element) -> bool:
+    """Return True for a gz-sim (or Ignition Gazebo) Thruster system <plugin>."""
+    filename, name = elem.get('filename', ''), elem.get('name', '')
+    return elem.tag == 'plugin' and ('thruster-system' in filename
+                                     or name.endswith('systems::Thruster'))
+
+
+def _float(value: Any, key: str, error: ErrorFactory, text: bool) -> float:
+    if text and isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise error(key, 'expected a number, got %r' % value) from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise error(key, 'expected a number, got %r' % (value,))
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) and not (key == 'max_cmd_rate' and number == math.inf):
+        raise error(key, 'non-finite number %r' % (value,))
+    return number
+
+
+def _floats(value: Any, key: str, error: ErrorFactory, text: bool) -> Tuple[float, ...]:
+    if text and isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, (list, tuple)):
+        raise error(key, 'expected a list of numbers, got %r' % (value,))
+    return tuple(_float(v, key, error, text) for v in value)
+
+
+def _bool(value: Any, key: str, error: ErrorFactory, text: bool) -> bool:
+    if text and isinstance(value, str) and value.strip().lower() in ('true', '1', 'false', '0'):
+        return value.strip().lower() in ('true', '1')
+    if not isinstance(value, bool):
+        raise error(key, 'expected true or false, got %r' % (value,))
+    return value
+
+
+def spec_from_values(values: Dict[str, Any], pose: Tuple[np.ndarray, np.ndarray, np.ndarray],
+                     error: ErrorFactory, text: bool = False) -> ThrusterSpec:
+    """
+    Build and validate a ThrusterSpec from raw key values.
+
+    ``pose`` is (origin in the base, rotation base <- joint, axis in the joint frame);
+    ``text`` accepts XML element text for numbers and booleans.
+    """
+    fields: Dict[str, Any] = {}
+    for key, value in values.items():
+        if key in _FLOAT_KEYS:
+            fields[key] = _float(value, key, error, text)
+        elif key in _LIST_KEYS:
+            fields[key] = _floats(value, key, error, text)
+        elif key in _STRING_KEYS:
+            if not isinstance(value, str) or (key == 'joint_name' and not value.strip()):
+                raise error(key, 'expected a non-empty string, got %r' % (value,))
+            fields[key] = value.strip()
+        elif key == 'use_angvel_cmd':
+            fields[key] = _bool(value, key, error, text)
+        elif key == 'spin_direction':
+            number = _float(value, key, error, text)
+            if number not in (1.0, -1.0):
+                raise error(key, 'expected 1 or -1, got %r' % (value,))
+            fields[key] = int(number)
+    if 'joint_name' not in fields:
+        raise error('joint_name', 'a thruster needs a <joint_name>')
+    origin, rotation, axis = pose
+    norm = float(np.linalg.norm(axis))
+    if not norm > 0.0:
+        raise error('axis', 'the thrust axis is the zero vector')
+    spec = ThrusterSpec(translation=tuple(float(v) for v in origin),
+                        rotation=tuple(float(v) for v in matrix_to_quat(rotation)),
+                        axis=tuple(float(v) for v in np.asarray(axis) / norm), **fields)
+    for key, reason in spec.problems():
+        raise error(key, 'thruster %r: %s' % (spec.joint_name, reason))
+    return spec
+
+
+def _parent_pose(params: VehicleParams, parent: str) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+    try:
+        t, q = params.frame_transform(parent)
+    except KeyError:
+        return None
+    return np.asarray(t, float), quat_to_matrix(q)
+
+
+def _check_unique(specs: List[ThrusterSpec], error: ErrorFactory) -> None:
+    seen = set()
+    for spec in specs:
+        if spec.joint_name in seen:
+            raise error('joint_name', 'joint %r drives two thrusters' % spec.joint_name)
+        seen.add(spec.joint_name)
+
+
+#: joint_frame(joint, source) -> (origin xyz, R parent <- joint, axis in the joint frame)
+JointFrame = Callable[[ET.Element, str], Tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
+def _urdf_joint_pose(root: ET.Element, params: VehicleParams, name: str, source: str,
+                     block: ET.Element, joint_frame: JointFrame
+                     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    joints = [j for j in root.findall('joint') if j.get('name') == name]
+    if not joints:
+        raise element_error('thruster joint %r is not a joint of the robot' % name, source,
+                            block)
+    joint = joints[0]
+    parent_elem = joint.find('parent')
+    parent = parent_elem.get('link', '') if parent_elem is not None else ''
+    parent_pose = _parent_pose(params, parent)
+    if parent_pose is None:
+        raise element_error('thruster joint %r hangs from link %r, which is not the base link '
+                            '%r nor fixed to it' % (name, parent, params.base_frame), source,
+                            joint)
+    xyz, rot, axis = joint_frame(joint, source)
+    p_par, r_par = parent_pose
+    # Pose composition: T_base_joint = T_base_parent T_parent_joint
+    return p_par + r_par @ xyz, r_par @ rot, axis
+
+
+def read_urdf_thrusters(root: ET.Element, params: VehicleParams, source: str,
+                        joint_frame: JointFrame) -> tuple:
+    """Return the ThrusterSpecs of every gz-sim Thruster block in a URDF document."""
+    specs = []
+    for block in root.iter('plugin'):
+        if not is_thruster_plugin(block):
+            continue
+        values: Dict[str, Any] = {}
+        children: Dict[str, ET.Element] = {}
+        for child in block:
+            if child.tag not in URDF_THRUSTER_KEYS:
+                raise element_error('unknown thruster element <%s>; expected one of %s'
+                                    % (child.tag, ', '.join(sorted(URDF_THRUSTER_KEYS))),
+                                    source, child)
+            if child.tag in children:
+                raise element_error('<%s> given twice' % child.tag, source, child)
+            children[child.tag] = child
+            if child.tag not in GZ_UNUSED_KEYS:
+                values[child.tag] = (child.text or '').strip()
+
+        def error(key: str, reason: str, _block=block, _children=children) -> DescriptionError:
+            return element_error(reason, source, _children.get(key, _block))
+
+        if not values.get('joint_name'):
+            raise error('joint_name', 'a gz-sim Thruster plugin needs a <joint_name>')
+        pose = _urdf_joint_pose(root, params, values['joint_name'], source, block,
+                                joint_frame)
+        specs.append(spec_from_values(values, pose, error, text=True))
+        _warn_ignored_alphas(values, params)
+    _check_unique(specs, lambda key, reason: DescriptionError(reason, source, 'thrusters'))
+    return tuple(specs)
+
+
+def _warn_ignored_alphas(values: Dict[str, Any], params: VehicleParams) -> None:
+    if 'thrust_coefficient' in values and ({'alpha_1', 'alpha_2'} & set(values)):
+        # gz-sim warns the same way: a given thrust_coefficient wins over the alphas
+        params.warnings.append('thruster %r: alpha_1/alpha_2 are ignored because a '
+                               'thrust_coefficient is given (as in gz-sim)'
+                               % values['joint_name'])
+
+
+def read_yaml_thrusters(value: Any, params: VehicleParams, source: str,
+                        frd: bool = False) -> tuple:
+    """Return the ThrusterSpecs of a YAML ``thrusters`` list (FRD positions converted)."""
+    if not isinstance(value, list):
+        raise DescriptionError('expected a list of thruster mappings', source, 'thrusters')
+    flip = np.diag([1.0, -1.0, -1.0])
+    specs = []
+    for index, item in enumerate(value):
+        where = 'thrusters[%d]' % index
+
+        def error(key: str, reason: str, _where=where) -> DescriptionError:
+            return DescriptionError(reason, source, '%s.%s' % (_where, key))
+
+        if not isinstance(item, dict):
+            raise DescriptionError('expected a mapping', source, where)
+        for key in item:
+            if key not in YAML_THRUSTER_KEYS:
+                raise error(str(key), "unknown key '%s'; expected one of %s"
+                            % (key, ', '.join(sorted(YAML_THRUSTER_KEYS))))
+        parent = item.get('parent', params.base_frame)
+        parent_pose = _parent_pose(params, parent) if isinstance(parent, str) else None
+        if parent_pose is None:
+            raise error('parent', 'unknown frame %r (the base %r or a frame fixed to it)'
+                        % (parent, params.base_frame))
+        xyz = _vector(item.get('xyz', [0.0, 0.0, 0.0]), 'xyz', error)
+        rot = rpy_to_matrix(_vector(item.get('rpy', [0.0, 0.0, 0.0]), 'rpy', error))
+        axis = _vector(item.get('axis', [1.0, 0.0, 0.0]), 'axis', error)
+        if frd:
+            # FRD -> FLU: points and axes r' = P r, rotations R' = P R P, P = diag(1, -1, -1)
+            xyz, axis, rot = flip @ xyz, flip @ axis, flip @ rot @ flip
+        p_par, r_par = parent_pose
+        pose = (p_par + r_par @ xyz, r_par @ rot, axis)
+        values = {k: v for k, v in item.items() if k not in YAML_POSE_KEYS}
+        specs.append(spec_from_values(values, pose, error))
+    _check_unique(specs, lambda key, reason: DescriptionError(reason, source, 'thrusters'))
+    return tuple(specs)
+
+
+def _vector(value: Any, key: str, error: ErrorFactory) -> np.ndarray:
+    numbers = _floats(value, key, error, text=False)
+    if len(numbers) != 3:
+        raise error(key, 'expected [x, y, z], got %d numbers' % len(numbers))
+    return np.array(numbers)

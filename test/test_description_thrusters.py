@@ -14,12 +14,14 @@
 
 """Thrusters from gz-sim Thruster blocks in a URDF and from YAML; to the base as the mux does."""
 import copy
+import json
 import pathlib
 import re
 
 import numpy as np
 import pytest
 
+from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.urdf import load_urdf_string
@@ -218,3 +220,18 @@ def test_example_vehicles_have_their_thrusters():
     bank.step([3.86], 1.0)
     # Prestero (2001): 3.86 N of thrust with a roll torque K_prop = -0.543 N m
     assert bank.wrench()[3] == pytest.approx(-0.543, rel=0.01)
+
+
+def test_check_lists_the_thrusters(capsys):
+    assert main(['check', str(CONFIG / 'remus100.yaml')]) == 0
+    out = capsys.readouterr().out
+    # +-10 N commands through Ct: the thrust range is the command range
+    assert ('thrusters:      1\n  - propeller_joint: coefficient model, thrust N in [-10, 10], '
+            'thrust [-10, 10] N, at [-0.72, 0, 0] m along [1, 0, 0], dynamics first order '
+            '0.2 s') in out
+    assert main(['check', str(CONFIG / 'bluerov2.yaml'), '--json']) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert [t['joint_name'] for t in summary['thrusters']] == [
+        'thruster%d_joint' % k for k in range(1, 7)]
+    assert summary['thrusters'][4]['direction'] == [0.0, 0.0, 1.0]
+    assert summary['thrusters'][0]['thrust_range'] == [-40.0, 51.0]

@@ -18,7 +18,8 @@
 The summary: mass, weight, buoyancy, CoM, CoB, BG, principal inertia, the
 equivalent solid box, eigenvalues of M_RB + M_A about the origin, natural roll and
 pitch periods T = 2 pi sqrt((I + A) / (W BG_z)) (small-angle pendulum, Fossen 2011
-sec. 4.x), fixed frames and warnings.  ``--json`` prints the same as JSON.  Exit
+sec. 4.x), fixed frames, thrusters (joint, model, command range, thrust range,
+point, direction, dynamics) and warnings.  ``--json`` prints the same as JSON.  Exit
 code 0 when valid, 2 when invalid (DescriptionError naming file, element, line).
 """
 import json
@@ -29,6 +30,7 @@ import numpy as np
 
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.thrusters import describe_thruster
 from uwv_hydro.description.validate import mass_matrix_about_origin
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -97,6 +99,7 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
                     'scale_factor': params.surface.scale_factor,
                     'model': params.surface.model},
         'frames': sorted(params.frames),
+        'thrusters': [describe_thruster(t, params.fluid_density) for t in params.thrusters],
         'warnings': list(params.warnings),
     }
 
@@ -129,7 +132,12 @@ def format_summary(s: Dict[str, Any]) -> str:
         'roll period:    %s' % period(s['roll_period']),
         'pitch period:   %s' % period(s['pitch_period']),
         'fixed frames:   %s' % (', '.join(s['frames']) or '(none)'),
+        'thrusters:      %s' % (len(s['thrusters']) or '(none)'),
     ]
+    lines += ['  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s'
+              % (t['joint_name'], t['model'], ('%s %s' % (t['command'], t['command_unit'])
+                                               ).strip(), _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
+                 _fmt(t['direction']), t['dynamics']) for t in s['thrusters']]
     if s['warnings']:
         lines.append('warnings:')
         lines += ['  - %s' % w for w in s['warnings']]

@@ -48,7 +48,7 @@ import numpy as np
 from uwv_hydro.description.conventions import matrix_to_quat, quat_to_matrix, rpy_to_matrix
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_error
-from uwv_hydro.physics.thruster import ThrusterSpec
+from uwv_hydro.physics.thruster import ThrusterBank, ThrusterSpec
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: gz-sim Thruster system parameters modelled here, with their meaning.
@@ -306,3 +306,32 @@ def _vector(value: Any, key: str, error: ErrorFactory) -> np.ndarray:
     if len(numbers) != 3:
         raise error(key, 'expected [x, y, z], got %d numbers' % len(numbers))
     return np.array(numbers)
+
+
+def describe_thruster(spec: ThrusterSpec, fluid_density: float) -> Dict[str, Any]:
+    """Return a plain summary of one thruster (``check`` prints it)."""
+    bank = ThrusterBank([spec], fluid_density)
+    low, high = spec.command_limits()
+    thrusts = []
+    for command in (low, high):
+        bank.state[:] = command  # steady state at the command limit
+        bank.evaluate()
+        thrusts.append(float(bank.thrust[0]))
+    unit = 'rad/s' if spec.use_angvel_cmd else 'N' if spec.model == 'coefficient' else ''
+    dynamics = [name for name, on in (('first order %g s' % spec.time_constant,
+                                       spec.time_constant > 0.0),
+                                      ('rate limit %g/s' % spec.max_cmd_rate,
+                                       math.isfinite(spec.max_cmd_rate))) if on]
+    return {
+        'joint_name': spec.joint_name,
+        'model': spec.model,
+        'command': 'angular velocity' if spec.use_angvel_cmd else
+                   'thrust' if spec.model == 'coefficient' else 'table command',
+        'command_unit': unit,
+        'command_limits': [low, high],
+        'thrust_range': thrusts,
+        'point': spec.point().tolist(),
+        'direction': (np.round(spec.direction(), 12) + 0.0).tolist(),
+        'dynamics': ', '.join(dynamics) or 'none',
+        'deadband': spec.deadband,
+    }

@@ -181,6 +181,24 @@ def test_yaml_thrusters_same_keys_and_frd():
     np.testing.assert_allclose(frd.thrusters[1].direction(), [0.0, 0.0, 1.0], atol=1e-15)
 
 
+def test_yaml_mapping_form_equals_the_list_form():
+    listed = load_yaml_string(_yaml("""    - joint_name: p
+      xyz: [-0.5, 0.0, 0.1]
+      rpy: [0.1, 0.2, 0.3]
+      thrust_coefficient: 0.002
+    - {joint_name: q, lookup_command: [-1, 1], lookup_thrust: [-2, 3]}
+"""))
+    mapped = load_yaml_string(_yaml("""    p: {xyz: [-0.5, 0.0, 0.1], rpy: [0.1, 0.2, 0.3], thrust_coefficient: 0.002}
+    q: {lookup_command: [-1, 1], lookup_thrust: [-2, 3]}
+"""))
+    assert listed.thrusters == mapped.thrusters
+    with pytest.raises(DescriptionError, match="joint_name 'r' differs from its key 'p'"):
+        load_yaml_string(_yaml('    p: {joint_name: r}\n'))
+    with pytest.raises(DescriptionError, match='thrusters.p.deadband') as info:
+        load_yaml_string(_yaml('    p: {deadband: -1.0}\n'))
+    assert 'must be >= 0' in info.value.reason
+
+
 def test_yaml_thruster_errors_name_the_key():
     for item, where, words in (
             ('    - {joint_name: a, thrust_coeficient: 1}', 'thrusters[0].thrust_coeficient',

@@ -35,9 +35,11 @@ elements that concern its physics engine's propeller joint (``velocity_control``
 and unused; uwv_hydro's extensions (:data:`EXTENSION_KEYS`) sit next to gz-sim's,
 which gz-sim ignores.  Unknown elements are errors.
 
-YAML (``vehicle.thrusters``): a list of mappings with the same keys plus the joint
+YAML (``vehicle.thrusters``): a mapping joint name -> the same keys plus the joint
 itself: ``xyz`` (origin), ``rpy`` and ``axis`` (in the joint frame, default
-[1, 0, 0]) relative to ``parent`` (a frame of the vehicle, default the base).
+[1, 0, 0]) relative to ``parent`` (a frame of the vehicle, default the base).  That
+form is also a valid ROS 2 parameters file (``vehicle.thrusters.<joint>.xyz``); a
+list of mappings with ``joint_name`` is accepted too.
 """
 import math
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -265,14 +267,30 @@ def _warn_ignored_alphas(values: Dict[str, Any], params: VehicleParams) -> None:
 
 def read_yaml_thrusters(value: Any, params: VehicleParams, source: str,
                         frd: bool = False) -> tuple:
-    """Return the ThrusterSpecs of a YAML ``thrusters`` list (FRD positions converted)."""
-    if not isinstance(value, list):
-        raise DescriptionError('expected a list of thruster mappings', source, 'thrusters')
+    """
+    Return the ThrusterSpecs of a YAML ``thrusters`` entry (FRD poses converted).
+
+    Either a mapping keyed by joint name (each value a mapping of the keys; a valid
+    ROS 2 parameters file: ``vehicle.thrusters.<joint>.<key>``) or a list of mappings
+    with ``joint_name``.
+    """
+    if isinstance(value, dict):
+        items = []
+        for name, item in value.items():
+            if isinstance(item, dict) and item.get('joint_name', name) != name:
+                raise DescriptionError('joint_name %r differs from its key %r'
+                                       % (item['joint_name'], name), source,
+                                       'thrusters.%s.joint_name' % name)
+            entry = dict(item, joint_name=str(name)) if isinstance(item, dict) else item
+            items.append(('thrusters.%s' % name, entry))
+    elif isinstance(value, list):
+        items = [('thrusters[%d]' % k, item) for k, item in enumerate(value)]
+    else:
+        raise DescriptionError('expected a mapping {joint_name: {...}} or a list of '
+                               'mappings', source, 'thrusters')
     flip = np.diag([1.0, -1.0, -1.0])
     specs = []
-    for index, item in enumerate(value):
-        where = 'thrusters[%d]' % index
-
+    for where, item in items:
         def error(key: str, reason: str, _where=where) -> DescriptionError:
             return DescriptionError(reason, source, '%s.%s' % (_where, key))
 

@@ -253,3 +253,20 @@ def test_check_lists_the_thrusters(capsys):
         'thruster%d_joint' % k for k in range(1, 7)]
     assert summary['thrusters'][4]['direction'] == [0.0, 0.0, 1.0]
     assert summary['thrusters'][0]['thrust_range'] == [-40.0, 51.0]
+
+
+def test_yaml_export_round_trip_keeps_the_thrusters(tmp_path):
+    from uwv_hydro.description.yaml_export import write_yaml
+    for name in ('bluerov2.yaml', 'remus100.yaml'):
+        params = load_vehicle(str(CONFIG / name))
+        path = tmp_path / name
+        write_yaml(params, path)
+        again = load_vehicle(str(path))
+        assert [s.joint_name for s in again.thrusters] == [s.joint_name for s in params.thrusters]
+        for a, b in zip(params.thrusters, again.thrusters):
+            np.testing.assert_allclose(b.point(), a.point(), atol=1e-15)
+            np.testing.assert_allclose(b.direction(), a.direction(), atol=1e-15)
+            fields = ('lookup_command', 'lookup_thrust', 'thrust_coefficient', 'time_constant',
+                      'torque_coefficient', 'torque_per_thrust', 'spin_direction',
+                      'max_thrust_cmd', 'min_thrust_cmd', 'use_angvel_cmd', 'max_cmd_rate')
+            assert [getattr(b, f) for f in fields] == [getattr(a, f) for f in fields]

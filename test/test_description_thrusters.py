@@ -270,3 +270,43 @@ def test_yaml_export_round_trip_keeps_the_thrusters(tmp_path):
                       'torque_coefficient', 'torque_per_thrust', 'spin_direction',
                       'max_thrust_cmd', 'min_thrust_cmd', 'use_angvel_cmd', 'max_cmd_rate')
             assert [getattr(b, f) for f in fields] == [getattr(a, f) for f in fields]
+
+
+def _pwm_for(thrust, command, table):
+    """Invert the T200-like table (outside its flat zero band) for a desired thrust."""
+    c, t = np.asarray(command), np.asarray(table)
+    if thrust > 0.0:
+        keep = t > 0.0
+        return float(np.interp(thrust, np.r_[0.0, t[keep]], np.r_[c[~keep][-1], c[keep]]))
+    if thrust < 0.0:
+        keep = t < 0.0
+        return float(np.interp(thrust, np.r_[t[keep], 0.0], np.r_[c[keep], c[~keep][0]]))
+    return 1500.0
+
+
+def test_bluerov2_depth_hold_in_the_loop_through_pwm_commands():
+    from uwv_hydro.physics.dynamics import Simulator, State
+    params = load_vehicle(str(CONFIG / 'bluerov2.yaml'))
+    bank = ThrusterBank(params.thrusters, params.fluid_density)
+    spec = params.thrusters[4]
+    sim = Simulator(params, dt=0.01)
+    state = State(position=np.array([0.0, 0.0, -2.0]))
+    target, integral, depths = -5.0, 0.0, []
+    for k in range(6000):  # 60 s: PID on depth -> vertical force -> PWM per thruster
+        error = target - state.position[2]
+        if abs(error) < 0.3:  # conditional integration (anti-windup)
+            integral += error * 0.01
+        w_world = (quat_to_matrix(state.quaternion) @ state.twist[:3])[2]
+        force = 20.0 * error - 25.0 * w_world + 2.0 * integral
+        pwm = _pwm_for(float(np.clip(force / 2.0, -40.0, 51.0)), spec.lookup_command,
+                       spec.lookup_thrust)
+        tau = bank.step([1500.0] * 4 + [pwm, pwm], 0.01, state.twist)
+        state = sim.step(state, tau)
+        depths.append(state.position[2])
+    # settles at the target: the integral holds the net buoyancy (+1.96 N) down
+    assert abs(depths[-1] - target) < 0.005, depths[-1]
+    assert np.ptp(depths[-500:]) < 0.002
+    assert min(depths) > target - 0.1  # little overshoot
+    # the verticals push down by the net buoyancy, split between the two
+    net = params.buoyancy() - params.weight()
+    assert bank.thrust[4] + bank.thrust[5] == pytest.approx(-net, rel=0.02)

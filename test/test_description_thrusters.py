@@ -188,7 +188,8 @@ def test_yaml_mapping_form_equals_the_list_form():
       thrust_coefficient: 0.002
     - {joint_name: q, lookup_command: [-1, 1], lookup_thrust: [-2, 3]}
 """))
-    mapped = load_yaml_string(_yaml("""    p: {xyz: [-0.5, 0.0, 0.1], rpy: [0.1, 0.2, 0.3], thrust_coefficient: 0.002}
+    mapped = load_yaml_string(_yaml("""    p:
+      {xyz: [-0.5, 0.0, 0.1], rpy: [0.1, 0.2, 0.3], thrust_coefficient: 0.002}
     q: {lookup_command: [-1, 1], lookup_thrust: [-2, 3]}
 """))
     assert listed.thrusters == mapped.thrusters

@@ -103,6 +103,7 @@ def _run(spawn, rclpy_context, tmp_path, python, name, driver_args):
     from std_msgs.msg import Float64
     from builtin_interfaces.msg import Time
     from diagnostic_msgs.msg import DiagnosticArray
+    from uwv_hydro.node.launch_command import stop_node
     vehicle = tmp_path / 'duo.urdf'
     vehicle.write_text(VEHICLE)
     proc, log = start_node(spawn, tmp_path, {
@@ -127,18 +128,26 @@ def _run(spawn, rclpy_context, tmp_path, python, name, driver_args):
     assert driver.stdout.readline().strip() == 'ready'
     assert probe.spin_until(lambda: all(probe.node.count_publishers(t.split('=')[0]) > 0
                                         for t in driver_args[1:]), timeout=30.0)
-    tick(T0_NS)  # starts the node's clock: the state is stamped T0
-    assert probe.spin_until(lambda: odom, timeout=30.0, proc=proc, log=log)
-    probe.spin_for(0.5)  # the driver's commands arrive (node clock still at T0)
+    # starts the node's clock: the state is stamped T0 (repeated until seen: a repeated
+    # /clock time does not advance the node)
+    assert probe.spin_until(lambda: odom, timeout=30.0, proc=proc, log=log,
+                            action=lambda: tick(T0_NS), period=0.05)
+    # the driver's commands reach the node (its clock still at T0): /diagnostics counts them
+    inputs = [t.split('=')[0] for t in driver_args[1:]]
+
+    def received():
+        return diags and all(int(diag_values(diags[-1], 'input ' + name).get('count', 0)) > 0
+                             for name in inputs)
+    assert probe.spin_until(received, timeout=30.0, proc=proc, log=log), 'no input counted'
 
     def stamp(msg):
         return msg.header.stamp.sec * 10 ** 9 + msg.header.stamp.nanosec
 
     for k in range(1, TICKS + 1):
         ns = T0_NS + k * PERIOD_NS
-        tick(ns)
         assert probe.spin_until(lambda: odom and stamp(odom[-1]) == ns, timeout=10.0,
-                                proc=proc, log=log), 'no odometry for tick %d' % k
+                                proc=proc, log=log, action=lambda: tick(ns)), \
+            'no odometry for tick %d' % k
     states = np.array([[m.pose.pose.position.x, m.pose.pose.position.y,
                         m.pose.pose.position.z, m.pose.pose.orientation.w,
                         m.pose.pose.orientation.x, m.pose.pose.orientation.y,
@@ -151,7 +160,6 @@ def _run(spawn, rclpy_context, tmp_path, python, name, driver_args):
     if driver_args[0] == 'float64':
         # the driver dies: 0.6 s of node time later both thrusters are stale and neutral
         driver.kill()
-        driver.wait()
         for k in range(TICKS + 1, TICKS + 61):
             tick(T0_NS + k * PERIOD_NS)
             probe.spin_for(0.005)
@@ -164,11 +172,14 @@ def _run(spawn, rclpy_context, tmp_path, python, name, driver_args):
         extras['force_after'] = force[-1].data
         extras['input'] = diag_values(diags[-1], 'input /model/duo/joint/stern_joint/cmd_thrust')
     probe.close()
+    stop_node(proc, timeout=5)  # the next run's /clock must drive its own node only
+    driver.kill()
+    driver.wait()
     return states, extras
 
 
-def test_float64_thruster_commands_equal_the_equivalent_wrenches(spawn, rclpy_context,
-                                                                  tmp_path, python):
+def test_float64_thruster_commands_equal_the_equivalent_wrenches(
+        spawn, rclpy_context, tmp_path, python):
     wrenches, side_thrust, omega_stern = _equivalent_wrenches()
     commands, commanded = _run(spawn, rclpy_context, tmp_path, python, 'float64', [
         'float64', '/model/duo/joint/stern_joint/cmd_thrust=%r' % STERN_THRUST,

@@ -50,7 +50,8 @@ def test_stale_command_goes_neutral_through_the_dynamics_and_recovers():
     drive.command('b', 1900.0, 0)
     for k in range(1, 21):
         wrench, stale, back = drive.step(0.01, k * 10 * MS)
-    assert drive.bank.thrust[0] == pytest.approx(10.0 * (1.0 - np.exp(-2.0)), rel=1e-12) and drive.bank.thrust[1] == 50.0
+    assert drive.bank.thrust[0] == pytest.approx(10.0 * (1.0 - np.exp(-2.0)), rel=1e-12)
+    assert drive.bank.thrust[1] == 50.0
     assert wrench[0] == drive.bank.thrust[0] + drive.bank.thrust[1]
     wrench, stale, back = drive.step(0.01, 210 * MS)  # 0.21 s since the commands
     assert stale == ['a', 'b'] and drive.state('a') == 'stale'

@@ -135,8 +135,8 @@ def format_summary(s: Dict[str, Any]) -> str:
         'thrusters:      %s' % (len(s['thrusters']) or '(none)'),
     ]
     lines += ['  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s'
-              % (t['joint_name'], t['model'], ('%s %s' % (t['command'], t['command_unit'])
-                                               ).strip(), _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
+              % (t['joint_name'], t['model'], ' '.join((t['command'], t['command_unit'])).strip(),
+                 _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
                  _fmt(t['direction']), t['dynamics']) for t in s['thrusters']]
     if s['warnings']:
         lines.append('warnings:')

@@ -160,7 +160,8 @@ class ThrusterSpec:
             if not value > 0.0:
                 out.append((key, 'must be positive, got %g' % value))
         if not abs(self.propeller_diameter) < 1e30:
-            out.append(('propeller_diameter', 'implausible diameter %g m' % self.propeller_diameter))
+            out.append(('propeller_diameter',
+                        'implausible diameter %g m' % self.propeller_diameter))
         for key in ('deadband', 'time_constant', 'torque_coefficient', 'torque_per_thrust'):
             if not getattr(self, key) >= 0.0:
                 out.append((key, 'must be >= 0, got %g' % getattr(self, key)))

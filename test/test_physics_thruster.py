@@ -143,6 +143,9 @@ def test_command_limits_and_deadband():
         assert bank.thrust[0] == thrust, command
     bank.step([1.0], 0.01)
     assert bank.omega[0] == 0.0  # gz-sim: no spin in the deadband either
+    bank.deadband_enabled[0] = False  # gz-sim's enable_deadband topic
+    bank.step([1.0], 0.01)
+    assert bank.thrust[0] == 1.0
     bank = _bank()  # gz-sim's defaults: +-1000
     bank.step([5000.0], 0.01)
     assert bank.thrust[0] == 1000.0

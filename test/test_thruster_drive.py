@@ -27,13 +27,15 @@ def test_topics_follow_gz_sim():
     assert thruster_topics(spec, 'tethys') == {
         'command': '/model/tethys/joint/propeller_joint/cmd_thrust',
         'force': '/model/tethys/joint/propeller_joint/force',
-        'ang_vel': '/model/tethys/joint/propeller_joint/ang_vel'}
+        'ang_vel': '/model/tethys/joint/propeller_joint/ang_vel',
+        'enable_deadband': '/model/tethys/joint/propeller_joint/enable_deadband'}
     spec = ThrusterSpec(joint_name='j', use_angvel_cmd=True, namespace='auv1')
     assert thruster_topics(spec, 'tethys')['command'] == '/model/auv1/joint/j/cmd_vel'
     spec = ThrusterSpec(joint_name='j', topic='thrusters/0/', namespace='/auv1')
     assert thruster_topics(spec, 'tethys') == {
         'command': '/auv1/thrusters/0', 'force': '/auv1/thrusters/0/force',
-        'ang_vel': '/auv1/thrusters/0/ang_vel'}
+        'ang_vel': '/auv1/thrusters/0/ang_vel',
+        'enable_deadband': '/auv1/thrusters/0/enable_deadband'}
     relative = thruster_topics(ThrusterSpec(joint_name='j'), 'rov', 'thrusters/{joint}/{cmd}')
     assert relative['command'] == 'thrusters/j/cmd_thrust'
 

@@ -25,7 +25,8 @@ is reported once, as the WrenchStamped inputs' watchdog does
 Topic names follow gz-sim's Thruster system: ``/model/{ns}/joint/{joint}/cmd_thrust``
 (``cmd_vel`` with ``use_angvel_cmd``) with ``ns`` the thruster's ``namespace`` or
 the vehicle name; a thruster ``topic`` gives ``{ns}/{topic}``.  Feedback as gz-sim:
-``ang_vel`` (rotor speed) and ``force`` (applied thrust) next to the command.
+``ang_vel`` (rotor speed) and ``force`` (applied thrust) next to the command, and
+gz-sim's ``enable_deadband`` switch (std_msgs/Bool) beside them.
 """
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -47,16 +48,19 @@ def _clean(topic: str) -> str:
 
 def thruster_topics(spec: ThrusterSpec, vehicle_name: str,
                     pattern: str = GZ_TOPIC_PATTERN) -> Dict[str, str]:
-    """Return the 'command', 'force' and 'ang_vel' topics of a thruster."""
+    """Return the 'command', 'force', 'ang_vel' and 'enable_deadband' topics of a thruster."""
     ns = spec.namespace or vehicle_name
     if spec.topic:
         base = '%s/%s' % (ns, spec.topic)
-        topics = {'command': base, 'force': base + '/force', 'ang_vel': base + '/ang_vel'}
+        topics = {key: base + suffix for key, suffix in (
+            ('command', ''), ('force', '/force'), ('ang_vel', '/ang_vel'),
+            ('enable_deadband', '/enable_deadband'))}
     else:
         cmd = 'cmd_vel' if spec.use_angvel_cmd else 'cmd_thrust'
         topics = {key: pattern.format(ns=ns, joint=spec.joint_name, cmd=name)
                   for key, name in (('command', cmd), ('force', 'force'),
-                                    ('ang_vel', 'ang_vel'))}
+                                    ('ang_vel', 'ang_vel'),
+                                    ('enable_deadband', 'enable_deadband'))}
     return {key: _clean(topic) for key, topic in topics.items()}
 
 

@@ -24,13 +24,14 @@ integration step and their wrench is held over the step
 for ``thruster_timeout`` goes to its neutral command (zero thrust) and shows as stale
 in /diagnostics.  After each update the applied thrust is published on ``.../force``
 and the rotor speed on ``.../ang_vel`` (gz-sim's feedback topics; no ``ang_vel`` for
-a lookup-table thruster, which has no rotor speed).
+a lookup-table thruster, which has no rotor speed); a std_msgs/Bool on
+``.../enable_deadband`` switches the thruster's deadband off and on, as in gz-sim.
 """
 import math
 from typing import Callable, Optional
 
 import numpy as np
-from std_msgs.msg import Float64
+from std_msgs.msg import Bool, Float64
 
 from uwv_hydro.modes.thruster_drive import thruster_topics, ThrusterDrive
 from uwv_hydro.node.node_part import locked, NodePart
@@ -58,6 +59,10 @@ class ThrusterIO(NodePart):
                 Float64, topic,
                 lambda msg, name=spec.joint_name, topic=topic: self._on_command(msg, name, topic),
                 10)
+            node.create_subscription(
+                Bool, topics['enable_deadband'],
+                lambda msg, k=len(self.command_topics) - 1: self._on_enable_deadband(msg, k),
+                10)
             self._force_pubs.append(node.create_publisher(Float64, topics['force'], 10))
             has_speed = spec.model != 'table'
             self._ang_vel_pubs.append(
@@ -74,6 +79,13 @@ class ThrusterIO(NodePart):
         now = self.node.now_ns()
         self.drive.command(name, msg.data, now)
         self.node.inputs[topic].received(now)
+
+    @locked
+    def _on_enable_deadband(self, msg: Bool, index: int) -> None:
+        # gz-sim: a Bool on .../enable_deadband switches the deadband at run time
+        self.drive.bank.deadband_enabled[index] = bool(msg.data)
+        self.logger.info('thruster %s: deadband %s' % (
+            self.drive.names[index], 'enabled' if msg.data else 'disabled'))
 
     def set_timeout(self, timeout_s: float) -> None:
         """Take a new ``thruster_timeout`` (s)."""

@@ -257,6 +257,8 @@ class ThrusterBank:
         self.cmd_min, self.cmd_max = limits[:, 0], limits[:, 1]
         self.neutral = np.array([s.neutral_command() for s in self.specs], dtype=float)
         self.deadband = np.array([s.deadband for s in self.specs], dtype=float)
+        #: gz-sim's enable_deadband switch, per thruster (on at start)
+        self.deadband_enabled = np.ones(len(self.specs), dtype=bool)
         self.time_constant = np.array([s.time_constant for s in self.specs], dtype=float)
         self.max_rate = np.array([s.max_cmd_rate for s in self.specs], dtype=float)
         self._table = [k for k, s in enumerate(self.specs) if s.model == 'table']
@@ -356,7 +358,7 @@ class ThrusterBank:
             thrust[k] = np.interp(x[k], spec.lookup_command, spec.lookup_thrust)
             # Reaction torque: Q = -s k T
             torque[k] = -self._table_k[j] * thrust[k]
-        dead = np.abs(thrust) < self.deadband
+        dead = (np.abs(thrust) < self.deadband) & self.deadband_enabled
         if np.any(dead):
             # gz-sim deadband: no thrust and no spin below it
             thrust[dead] = 0.0

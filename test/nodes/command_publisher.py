@@ -28,12 +28,12 @@ from rclpy.node import Node
 from std_msgs.msg import Float64
 
 
-def main():
-    rate, kind = float(sys.argv[1]), sys.argv[2]
+def run(rate: float, kind: str, items) -> None:
+    """Publish the ``items`` (TOPIC=VALUE) of ``kind`` at ``rate`` Hz until interrupted."""
     rclpy.init()
     node = Node('command_publisher')
     outputs = []
-    for item in sys.argv[3:]:
+    for item in items:
         topic, _, value = item.partition('=')
         if kind == 'float64':
             msg = Float64(data=float(value))
@@ -64,4 +64,4 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    run(float(sys.argv[1]), sys.argv[2], sys.argv[3:])

@@ -22,6 +22,7 @@ a WrenchStamped in the base frame.  Prints 'ready' once its publishers exist.
 """
 import sys
 
+from driver_process import spin_ready
 from geometry_msgs.msg import WrenchStamped
 import rclpy
 from rclpy.node import Node
@@ -53,14 +54,7 @@ def run(rate: float, kind: str, items) -> None:
             pub.publish(msg)
 
     node.create_timer(1.0 / rate, _publish)
-    print('ready', flush=True)
-    try:
-        rclpy.spin(node)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    spin_ready(node)
 
 
 if __name__ == '__main__':

@@ -220,6 +220,8 @@ class SimulateMode:
         for k in range(1, steps + 1):
             tau_k = tau if thrust is None else (
                 thrust(self._x) if tau is None else np.asarray(tau, float) + thrust(self._x))
+            #: the body wrench of the latest step (thrust included)
+            self.last_tau = tau_k
             if not self.step(tau_k, current):
                 break
             if k < steps and on_step is not None:

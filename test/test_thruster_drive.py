@@ -16,7 +16,7 @@
 import numpy as np
 import pytest
 
-from uwv_hydro.modes.thruster_drive import thruster_topics, ThrusterDrive
+from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN, thruster_topics, ThrusterDrive
 from uwv_hydro.physics.thruster import ThrusterSpec
 
 MS = 10 ** 6
@@ -67,3 +67,12 @@ def test_stale_command_goes_neutral_through_the_dynamics_and_recovers():
     assert list(drive.counts) == [2, 1]
     drive.reset()
     assert drive.state('a') == 'waiting' and not drive.bank.wrench().any()
+
+
+def test_topic_pattern_parameter_is_checked():
+    from uwv_hydro.node.parameters import check
+    assert check({'thruster_topic_pattern': GZ_TOPIC_PATTERN}) == []
+    assert check({'thruster_topic_pattern': 'thrusters/{joint}/{cmd}'}) == []
+    for bad in ('/x/{foo}', '/x/{cmd}', '/x/{joint'):
+        (problem,) = check({'thruster_topic_pattern': bad})
+        assert 'thruster_topic_pattern' in problem and bad in problem

@@ -174,8 +174,16 @@ def check(values: Dict[str, Any]) -> List[str]:
         if name in values and len(values[name]) != size:
             problems.append('%s must have %d elements, got %d'
                             % (name, size, len(values[name])))
-    if 'thruster_topic_pattern' in values and '{joint}' not in values['thruster_topic_pattern']:
-        problems.append('thruster_topic_pattern must contain {joint} (one topic per thruster)')
+    pattern = values.get('thruster_topic_pattern')
+    if pattern is not None:
+        try:
+            unique = pattern.format(ns='n', joint='j', cmd='c') != pattern.format(
+                ns='n', joint='k', cmd='c')
+        except (KeyError, IndexError, ValueError):
+            unique = False
+        if not unique:
+            problems.append('thruster_topic_pattern %r: use {ns}, {joint} and {cmd} only, and '
+                            '{joint} (one topic per thruster)' % pattern)
     if 'thrust_topics' in values and len(set(values['thrust_topics'])) != len(
             values['thrust_topics']):
         problems.append('thrust_topics has duplicates')

@@ -311,3 +311,44 @@ def test_bluerov2_depth_hold_in_the_loop_through_pwm_commands():
     # the verticals push down by the net buoyancy, split between the two
     net = params.buoyancy() - params.weight()
     assert bank.thrust[4] + bank.thrust[5] == pytest.approx(-net, rel=0.02)
+
+
+DSROS_BLOCK = """<plugin name="stbd" filename="libdsros_thruster.so">
+      <thruster_link>thruster_stbd</thruster_link>
+      <pose>-0.5 -0.4 0.1 0 0 0.2</pose>
+      <forward><gain>2.0</gain><offset>-1.0</offset><max_cmd>10</max_cmd>
+        <quad_gain>0.5</quad_gain><speed_gain>-0.3</speed_gain></forward>
+      <reverse><gain>1.5</gain><offset>-1.0</offset><max_cmd>8</max_cmd></reverse>
+      <cmd_topic>/sentry/thrusters/stbd/cmd</cmd_topic>
+      <propdir>-1</propdir>
+    </plugin>"""
+
+
+def test_dsros_thruster_block_and_its_polynomials():
+    params = load_urdf_string(_urdf(extra='<gazebo>%s</gazebo>' % DSROS_BLOCK))
+    stbd = params.thrusters[1]
+    assert stbd.joint_name == 'thruster_stbd' and stbd.model == 'dsros'
+    assert stbd.command_limits() == (-8.0, 10.0)
+    np.testing.assert_allclose(stbd.point(), [-0.5, -0.4, 0.1])
+    np.testing.assert_allclose(stbd.direction(), [np.cos(0.2), np.sin(0.2), 0.0], atol=1e-15)
+    bank = ThrusterBank([stbd], params.fluid_density)
+    d = stbd.direction()
+    for command, v, expected in (
+            (4.0, 0.0, 0.5 * 16 + 2.0 * 4 - 1.0),             # quad c^2 + gain c + offset
+            (4.0, 1.0, 0.5 * 16 + 2.0 * 4 - 1.0 - 0.3 * 4),   # + speed_gain c s
+            (4.0, -1.0, 0.5 * 16 + 2.0 * 4 - 1.0),            # moving against it: s = 0
+            (30.0, 0.0, 0.5 * 100 + 2.0 * 10 - 1.0),          # |c| limited to max_cmd
+            (0.3, 0.0, 0.0),                                   # negative value -> 0
+            (-4.0, 0.0, -(1.5 * 4 - 1.0))):                    # reverse polynomial
+        bank.step([command], 0.01, np.concatenate((v * d, np.zeros(3))))
+        assert bank.thrust[0] == pytest.approx(expected, rel=1e-14), command
+    with pytest.raises(DescriptionError, match="missing 'max_cmd'"):
+        load_urdf_string(_urdf(extra='<gazebo>%s</gazebo>' % DSROS_BLOCK.replace(
+            '<max_cmd>8</max_cmd>', '')))
+    text = _yaml("""    p: {dsros_forward: {gain: 2.0, offset: 0.0, max_cmd: 5.0}, xyz: [0, 0, 0]}
+""")
+    (p,) = load_yaml_string(text).thrusters
+    assert p.dsros_terms() == ((0.0, 2.0, 0.0, 0.0, 0.0, 5.0),) * 2
+    from uwv_hydro.description.yaml_export import export_yaml
+    again = load_yaml_string(export_yaml(params)).thrusters[1]
+    assert again.dsros_terms() == stbd.dsros_terms()

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-Read thrusters from a URDF (gz-sim Thruster ``<plugin>`` blocks) or a YAML list.
+Read thrusters from a URDF (gz-sim Thruster or ds_sim dsros_thruster blocks) or YAML.
 
 URDF: a thruster is a joint -- its origin the point of application, its axis the
 thrust direction -- named by the ``<joint_name>`` of a gz-sim Thruster plugin block
@@ -35,6 +35,12 @@ elements that concern its physics engine's propeller joint (``velocity_control``
 and unused; uwv_hydro's extensions (:data:`EXTENSION_KEYS`) sit next to gz-sim's,
 which gz-sim ignores.  Unknown elements are errors.
 
+A ds_sim ``<plugin filename="libdsros_thruster.so">`` block is read too: the thruster
+is named by ``<thruster_link>``, pushes along the x axis of ``<pose>`` (in the base
+link) at its position, with the ``<forward>``/``<reverse>`` polynomials (the
+``dsros`` model); its own topic elements are accepted and unused (commands arrive as
+std_msgs/Float64 on the node's thruster topics).
+
 YAML (``vehicle.thrusters``): a mapping joint name -> the same keys plus the joint
 itself: ``xyz`` (origin), ``rpy`` and ``axis`` (in the joint frame, default
 [1, 0, 0]) relative to ``parent`` (a frame of the vehicle, default the base).  That
@@ -50,7 +56,7 @@ import numpy as np
 from uwv_hydro.description.conventions import matrix_to_quat, quat_to_matrix, rpy_to_matrix
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_error
-from uwv_hydro.physics.thruster import ThrusterBank, ThrusterSpec
+from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterBank, ThrusterSpec
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: gz-sim Thruster system parameters modelled here, with their meaning.
@@ -81,7 +87,20 @@ EXTENSION_KEYS = {
     'torque_coefficient': 'K_Q of the reaction torque Q = K_Q rho D^5 omega|omega|',
     'torque_per_thrust': 'reaction torque per thrust (m), table model',
     'spin_direction': '+1/-1: rotor spin about the axis under positive thrust',
+    'dsros_forward': 'ds_sim thrust polynomial for commands >= 0: gain, offset, max_cmd, '
+                     'quad_gain, speed_gain, speed_offset',
+    'dsros_reverse': 'the same for commands < 0 (default: the forward one)',
 }
+#: Elements of ds_sim's dsros_thruster <plugin> and what they become.
+DSROS_THRUSTER_KEYS = {
+    'thruster_link': 'the thruster name (joint_name)',
+    'pose': 'x y z roll pitch yaw in the base link: point and orientation, thrust along x',
+    'forward': 'dsros_forward', 'reverse': 'dsros_reverse',
+}
+#: dsros_thruster elements about its own ROS topics: accepted, unused (commands here
+#: are std_msgs/Float64 on the thruster topic pattern).
+DSROS_UNUSED_KEYS = frozenset(('cmd_topic', 'state_topic', 'viz_topic', 'updateRate',
+                               'sim_param_namespace', 'propdir'))
 #: YAML-only keys: the joint's pose and axis.
 YAML_POSE_KEYS = {
     'xyz': 'joint origin [x, y, z] in the parent frame (m)',
@@ -102,6 +121,11 @@ _LIST_KEYS = ('lookup_command', 'lookup_thrust')
 
 #: error(key, reason) -> DescriptionError pointing at the key.
 ErrorFactory = Callable[[str, str], DescriptionError]
+
+
+def is_dsros_thruster_plugin(elem: ET.Element) -> bool:
+    """Return True for a ds_sim dsros_thruster <plugin>."""
+    return elem.tag == 'plugin' and 'dsros_thruster' in elem.get('filename', '')
 
 
 def is_thruster_plugin(elem: ET.Element) -> bool:
@@ -136,6 +160,20 @@ def _floats(value: Any, key: str, error: ErrorFactory, text: bool) -> Tuple[floa
     return tuple(_float(v, key, error, text) for v in value)
 
 
+def _dsros_terms(value: Any, key: str, error: ErrorFactory, text: bool) -> Tuple[float, ...]:
+    """Return a ds_sim polynomial (DSROS_TERMS order) from a mapping of its terms."""
+    if not isinstance(value, dict):
+        raise error(key, 'expected a mapping of %s' % ', '.join(DSROS_TERMS))
+    for term in value:
+        if term not in DSROS_TERMS:
+            raise error(key, 'unknown term %r; expected %s' % (term, ', '.join(DSROS_TERMS)))
+    for term in ('gain', 'offset', 'max_cmd'):  # required by dsros_thruster
+        if term not in value:
+            raise error(key, 'missing %r (ds_sim requires gain, offset and max_cmd)' % term)
+    return tuple(_float(value.get(term, 0.0), '%s.%s' % (key, term), error, text)
+                 for term in DSROS_TERMS)
+
+
 def _bool(value: Any, key: str, error: ErrorFactory, text: bool) -> bool:
     if text and isinstance(value, str) and value.strip().lower() in ('true', '1', 'false', '0'):
         return value.strip().lower() in ('true', '1')
@@ -158,6 +196,8 @@ def spec_from_values(values: Dict[str, Any], pose: Tuple[np.ndarray, np.ndarray,
             fields[key] = _float(value, key, error, text)
         elif key in _LIST_KEYS:
             fields[key] = _floats(value, key, error, text)
+        elif key in ('dsros_forward', 'dsros_reverse'):
+            fields[key] = _dsros_terms(value, key, error, text)
         elif key in _STRING_KEYS:
             if not isinstance(value, str) or (key == 'joint_name' and not value.strip()):
                 raise error(key, 'expected a non-empty string, got %r' % (value,))
@@ -241,7 +281,9 @@ def read_urdf_thrusters(root: ET.Element, params: VehicleParams, source: str,
             if child.tag in children:
                 raise element_error('<%s> given twice' % child.tag, source, child)
             children[child.tag] = child
-            if child.tag not in GZ_UNUSED_KEYS:
+            if child.tag in ('dsros_forward', 'dsros_reverse'):
+                values[child.tag] = {g.tag: (g.text or '').strip() for g in child}
+            elif child.tag not in GZ_UNUSED_KEYS:
                 values[child.tag] = (child.text or '').strip()
 
         def error(key: str, reason: str, _block=block, _children=children) -> DescriptionError:
@@ -253,8 +295,43 @@ def read_urdf_thrusters(root: ET.Element, params: VehicleParams, source: str,
                                 joint_frame)
         specs.append(spec_from_values(values, pose, error, text=True))
         _warn_ignored_alphas(values, params)
+    specs += [_dsros_thruster(block, source) for block in root.iter('plugin')
+              if is_dsros_thruster_plugin(block)]
     _check_unique(specs, lambda key, reason: DescriptionError(reason, source, 'thrusters'))
     return tuple(specs)
+
+
+def _dsros_thruster(block: ET.Element, source: str) -> ThrusterSpec:
+    """Return the thruster of a ds_sim dsros_thruster <plugin> (pose in the base link)."""
+    values: Dict[str, Any] = {}
+    children: Dict[str, ET.Element] = {}
+    for child in block:
+        if child.tag not in DSROS_THRUSTER_KEYS and child.tag not in DSROS_UNUSED_KEYS:
+            raise element_error('unknown dsros_thruster element <%s>; expected one of %s'
+                                % (child.tag, ', '.join(sorted(set(DSROS_THRUSTER_KEYS)
+                                                               | DSROS_UNUSED_KEYS))),
+                                source, child)
+        children[child.tag] = child
+    names = {'thruster_link': 'joint_name', 'forward': 'dsros_forward',
+             'reverse': 'dsros_reverse'}
+
+    def error(key: str, reason: str) -> DescriptionError:
+        back = {v: k for k, v in names.items()}
+        return element_error(reason, source, children.get(back.get(key, key), block))
+
+    for tag, key in names.items():
+        if tag in children:
+            child = children[tag]
+            values[key] = ({g.tag: (g.text or '').strip() for g in child}
+                           if tag != 'thruster_link' else (child.text or '').strip())
+    if 'pose' not in children or 'forward' not in children:
+        raise error('pose', 'a dsros_thruster plugin needs <pose> and <forward> (ds_sim)')
+    pose = _floats((children['pose'].text or ''), 'pose', error, text=True)
+    if len(pose) != 6:
+        raise error('pose', 'expected x y z roll pitch yaw, got %d numbers' % len(pose))
+    # dsros_thruster: thrust along the pose's x axis, applied at the pose's position
+    return spec_from_values(values, (np.array(pose[:3]), rpy_to_matrix(pose[3:]),
+                                     np.eye(3)[0]), error, text=True)
 
 
 def _warn_ignored_alphas(values: Dict[str, Any], params: VehicleParams) -> None:
@@ -344,7 +421,7 @@ def describe_thruster(spec: ThrusterSpec, fluid_density: float) -> Dict[str, Any
         'joint_name': spec.joint_name,
         'model': spec.model,
         'command': 'angular velocity' if spec.use_angvel_cmd else
-                   'thrust' if spec.model == 'coefficient' else 'table command',
+                   'thrust' if spec.model == 'coefficient' else spec.model + ' command',
         'command_unit': unit,
         'command_limits': [low, high],
         'thrust_range': thrusts,

@@ -53,7 +53,7 @@ import numpy as np
 from transforms3d.euler import quat2euler
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
-from uwv_hydro.physics.thruster import ThrusterSpec
+from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Fields that the YAML format cannot carry (see the module docstring).
@@ -160,6 +160,9 @@ def thruster_lines(spec: ThrusterSpec) -> List[str]:
             text = str(value)
         elif isinstance(value, str):
             text = yaml_string(value)
+        elif f.name in ('dsros_forward', 'dsros_reverse'):
+            text = '{%s}' % ', '.join('%s: %s' % (term, yaml_float(v))
+                                      for term, v in zip(DSROS_TERMS, value))
         elif isinstance(value, tuple):
             text = _flow_list(value)
         else:

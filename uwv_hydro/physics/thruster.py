@@ -40,13 +40,18 @@ update of length dt (the wrench is then held over the integration step):
      T = piecewise-linear interpolation of (lookup_command, lookup_thrust), held
      at the end values outside; the table must be monotone and cross zero thrust
      (its zero is the neutral command); no rotor speed (reported as NaN);
+   * ``dsros`` model (ds_sim's dsros_thruster): for c = |u| limited to max_cmd and
+     the apparent speed s = |u_a| (0 when the vehicle moves against the command),
+     T = +-max(0, quad_gain c^2 + gain c + offset + speed_gain c s + speed_offset s)
+     with the ``dsros_forward`` coefficients for u >= 0 and ``dsros_reverse`` (default
+     the forward ones) for u < 0; no rotor speed;
 
 4. deadband (gz-sim): |T| < deadband gives T = 0 and omega = 0;
 5. reaction torque on the vehicle about the axis, opposite to the rotor's spin:
    Q = -K_Q rho D^5 omega |omega| (Fossen's propeller torque, K_Q =
    ``torque_coefficient``) for the coefficient model, Q = -s k T for the table
-   model (k = ``torque_per_thrust`` in m, s = ``spin_direction``: +1 when the
-   rotor turns positively about the axis under positive thrust);
+   and dsros models (k = ``torque_per_thrust`` in m, s = ``spin_direction``: +1 when
+   the rotor turns positively about the axis under positive thrust);
 6. base wrench: F = T d, torque = r x F + Q d with d the axis and r the joint
    origin in the base frame, i.e. tau = A T + A_Q Q with the allocation matrix
    A = [d; r x d] (Fossen 2011 eq. 12.x) and A_Q = [0; d].
@@ -58,6 +63,9 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from uwv_hydro.physics.rotation import quat_to_matrix
+
+#: Terms of a ds_sim thrust polynomial (dsros_thruster's DsrosThrusterModel).
+DSROS_TERMS = ('quad_gain', 'gain', 'offset', 'speed_gain', 'speed_offset', 'max_cmd')
 
 #: gz-sim's defaults for the Thruster system parameters.
 GZ_DEFAULT_MAX_THRUST_CMD = 1000.0
@@ -107,6 +115,9 @@ class ThrusterSpec:
     #: Reaction torque per thrust (m) and spin direction (+1/-1) (table model).
     torque_per_thrust: float = 0.0
     spin_direction: int = 1
+    #: ds_sim thrust polynomials (DSROS_TERMS order); the dsros model when non-empty.
+    dsros_forward: Tuple[float, ...] = ()
+    dsros_reverse: Tuple[float, ...] = ()
     #: Command topic relative to ``namespace`` (gz-sim ``topic``); '' -> gz pattern.
     topic: str = ''
     #: gz-sim ``namespace`` (default: the vehicle's name).
@@ -114,8 +125,14 @@ class ThrusterSpec:
 
     @property
     def model(self) -> str:
-        """Return 'table' or 'coefficient'."""
-        return 'table' if self.lookup_command else 'coefficient'
+        """Return 'table', 'dsros' or 'coefficient'."""
+        if self.lookup_command:
+            return 'table'
+        return 'dsros' if self.dsros_forward else 'coefficient'
+
+    def dsros_terms(self) -> Tuple[Tuple[float, ...], Tuple[float, ...]]:
+        """Return the (forward, reverse) ds_sim polynomials, reverse defaulted."""
+        return self.dsros_forward, self.dsros_reverse or self.dsros_forward
 
     def point(self) -> np.ndarray:
         """Return the point of application in the base frame."""
@@ -129,6 +146,10 @@ class ThrusterSpec:
         """Return (min, max) command with the defaults resolved."""
         if self.model == 'table':
             low, high = self.lookup_command[0], self.lookup_command[-1]
+        elif self.model == 'dsros':
+            forward, reverse = self.dsros_terms()
+            low, high = -reverse[DSROS_TERMS.index('max_cmd')], forward[
+                DSROS_TERMS.index('max_cmd')]
         else:
             low, high = GZ_DEFAULT_MIN_THRUST_CMD, GZ_DEFAULT_MAX_THRUST_CMD
         low = low if self.min_thrust_cmd is None else self.min_thrust_cmd
@@ -137,7 +158,7 @@ class ThrusterSpec:
 
     def neutral_command(self) -> float:
         """Return the command giving zero thrust (0, or the table's zero)."""
-        if self.model == 'coefficient':
+        if self.model != 'table':
             return 0.0
         return table_zero(self.lookup_command, self.lookup_thrust)
 
@@ -169,19 +190,35 @@ class ThrusterSpec:
             out.append(('wake_fraction', 'must be in [0, 1), got %g' % self.wake_fraction))
         if self.spin_direction not in (1, -1):
             out.append(('spin_direction', 'must be 1 or -1, got %r' % (self.spin_direction,)))
-        if self.model == 'table':
-            out.extend(table_problems(self.lookup_command, self.lookup_thrust))
+        if self.model == 'dsros':
+            for key, terms in (('dsros_forward', self.dsros_forward),
+                               ('dsros_reverse', self.dsros_reverse)):
+                if terms and len(terms) != len(DSROS_TERMS):
+                    out.append((key, 'expected the %d terms %s' % (len(DSROS_TERMS),
+                                                                   ', '.join(DSROS_TERMS))))
+                elif terms and not terms[DSROS_TERMS.index('max_cmd')] >= 0.0:
+                    out.append((key, 'max_cmd must be >= 0'))
+            if self.lookup_thrust:
+                out.append(('lookup_thrust', 'given without lookup_command'))
+        if self.model in ('table', 'dsros'):
+            if self.model == 'table':
+                out.extend(table_problems(self.lookup_command, self.lookup_thrust))
+            if self.dsros_forward and self.model == 'table':
+                out.append(('dsros_forward', 'give a lookup table or the ds_sim polynomials, '
+                            'not both'))
             if self.use_angvel_cmd:
-                out.append(('use_angvel_cmd', 'a lookup table maps its own command to thrust; '
-                            'use_angvel_cmd needs the thrust_coefficient model'))
+                out.append(('use_angvel_cmd', 'the %s model maps its own command to thrust; '
+                            'use_angvel_cmd needs the thrust_coefficient model' % self.model))
             if self.torque_coefficient:
-                out.append(('torque_coefficient', 'the table model has no rotor speed; give '
-                            'torque_per_thrust and spin_direction instead'))
+                out.append(('torque_coefficient', 'the %s model has no rotor speed; give '
+                            'torque_per_thrust and spin_direction instead' % self.model))
         else:
+            if self.dsros_reverse:
+                out.append(('dsros_reverse', 'given without dsros_forward'))
             if self.lookup_thrust:
                 out.append(('lookup_thrust', 'given without lookup_command'))
             if self.torque_per_thrust:
-                out.append(('torque_per_thrust', 'only for the table model; give '
+                out.append(('torque_per_thrust', 'only for the table and dsros models; give '
                             'torque_coefficient (K_Q) for the thrust_coefficient model'))
             if self.thrust_coefficient is None and not self.alpha_1 > 0.0:
                 out.append(('alpha_1', 'must be positive without a thrust_coefficient, '
@@ -228,6 +265,19 @@ def table_zero(command: Sequence[float], thrust: Sequence[float]) -> float:
     return float(c[k] - t[k] * (c[k + 1] - c[k]) / (t[k + 1] - t[k]))
 
 
+def dsros_thrust(spec: ThrusterSpec, command: float, inflow: float) -> float:
+    """Return ds_sim's thrust for ``command`` at the axial apparent speed ``inflow``."""
+    forward, reverse = spec.dsros_terms()
+    quad, gain, offset, speed_gain, speed_offset, max_cmd = forward if command >= 0.0 \
+        else reverse
+    # ds_sim: moving against the command counts as no apparent speed
+    speed = 0.0 if inflow * command < 0.0 else abs(inflow)
+    c = min(abs(command), max_cmd)
+    # dsros_thruster: T = quad c^2 + gain c + offset + speed_gain c s + speed_offset s, >= 0
+    value = quad * c * c + gain * c + offset + speed_gain * c * speed + speed_offset * speed
+    return max(value, 0.0) if command >= 0.0 else -max(value, 0.0)
+
+
 class ThrusterBank:
     """
     The thrusters of one vehicle, vectorised: rotor states, thrust, torque, base wrench.
@@ -262,6 +312,8 @@ class ThrusterBank:
         self.time_constant = np.array([s.time_constant for s in self.specs], dtype=float)
         self.max_rate = np.array([s.max_cmd_rate for s in self.specs], dtype=float)
         self._table = [k for k, s in enumerate(self.specs) if s.model == 'table']
+        self._dsros = [k for k, s in enumerate(self.specs) if s.model == 'dsros']
+        self._no_speed = self._table + self._dsros
         coeff = [k for k, s in enumerate(self.specs) if s.model == 'coefficient']
         self._coeff = np.array(coeff, dtype=int)
         self._angvel = np.array([self.specs[k].use_angvel_cmd for k in coeff], dtype=bool)
@@ -278,7 +330,7 @@ class ThrusterBank:
         self._wake = np.array([self.specs[k].wake_fraction for k in coeff], dtype=float)
         self._kq = np.array([self.specs[k].torque_coefficient for k in coeff], dtype=float)
         self._table_k = np.array([self.specs[k].torque_per_thrust * self.specs[k].spin_direction
-                                  for k in self._table], dtype=float)
+                                  for k in self._no_speed], dtype=float)
         self.reset()
 
     def __len__(self) -> int:
@@ -290,7 +342,7 @@ class ThrusterBank:
         self.state = self.neutral.copy()
         self.thrust = np.zeros(n)
         self.omega = np.zeros(n)
-        self.omega[self._table] = np.nan
+        self.omega[self._no_speed] = np.nan
         self.torque = np.zeros(n)
 
     def clamp(self, commands) -> np.ndarray:
@@ -352,10 +404,15 @@ class ThrusterBank:
             thrust[k], omega[k] = t, w
             # Propeller reaction torque on the hull: Q = -K_Q rho D^5 w|w| (Fossen)
             torque[k] = -self._kq * self._rho_d5 * w * np.abs(w)
-        for j, k in enumerate(self._table):
+        for k in self._table:
             spec = self.specs[k]
             # Piecewise-linear lookup, held at the end values (uuv LinearInterp)
             thrust[k] = np.interp(x[k], spec.lookup_command, spec.lookup_thrust)
+        if self._dsros:
+            u_a = self.inflow(nu_r)
+            for k in self._dsros:
+                thrust[k] = dsros_thrust(self.specs[k], x[k], u_a[k])
+        for j, k in enumerate(self._no_speed):
             # Reaction torque: Q = -s k T
             torque[k] = -self._table_k[j] * thrust[k]
         dead = (np.abs(thrust) < self.deadband) & self.deadband_enabled

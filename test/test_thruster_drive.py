@@ -76,3 +76,25 @@ def test_topic_pattern_parameter_is_checked():
     for bad in ('/x/{foo}', '/x/{cmd}', '/x/{joint'):
         (problem,) = check({'thruster_topic_pattern': bad})
         assert 'thruster_topic_pattern' in problem and bad in problem
+
+
+def test_rotors_advance_once_per_integration_step_also_in_catch_up():
+    from uwv_hydro.description.loader import load_vehicle
+    from uwv_hydro.modes.simulate_mode import SimulateMode
+    import pathlib
+    params = load_vehicle(str(pathlib.Path(__file__).resolve().parents[1] / 'config'
+                              / 'remus100.yaml'))
+    runs = []
+    for period_per_call in (1, 5):  # five updates of one step, or one update of five
+        mode = SimulateMode(params, dt=0.01, max_catchup_steps=10)
+        drive = ThrusterDrive(params.thrusters, params.fluid_density, timeout_s=10.0)
+        drive.command('propeller_joint', 8.0, 0)
+        mode.advance(0)
+        for call in range(1, 5 // period_per_call + 1):
+            now = call * period_per_call * 10 * MS
+            mode.advance(now, thrust=lambda x, now=now: drive.step(0.01, now, x[7:13])[0])
+        runs.append((np.array(mode.x), drive.bank.thrust[0]))
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    # five first-order steps of 0.01 s towards 8 N with tau = 0.2 s
+    assert runs[0][1] == runs[1][1] == pytest.approx(8.0 * (1.0 - np.exp(-0.25)), rel=1e-12)
+    assert runs[0][0][7] > 0.0  # and it pushed the vehicle forward

@@ -112,7 +112,7 @@ class ThrusterSpec:
     max_cmd_rate: float = math.inf
     #: K_Q of Q = K_Q rho D^5 omega|omega| (coefficient model).
     torque_coefficient: float = 0.0
-    #: Reaction torque per thrust (m) and spin direction (+1/-1) (table model).
+    #: Reaction torque per thrust (m) and spin direction (+1/-1) (table, dsros models).
     torque_per_thrust: float = 0.0
     spin_direction: int = 1
     #: ds_sim thrust polynomials (DSROS_TERMS order); the dsros model when non-empty.
@@ -165,6 +165,11 @@ class ThrusterSpec:
     def problems(self) -> List[Tuple[str, str]]:
         """Return (parameter, reason) for every inconsistency (empty when valid)."""
         out: List[Tuple[str, str]] = []
+        for key, terms in (('dsros_forward', self.dsros_forward),
+                           ('dsros_reverse', self.dsros_reverse)):
+            if terms and len(terms) != len(DSROS_TERMS):
+                return [(key, 'expected the %d terms %s' % (len(DSROS_TERMS),
+                                                            ', '.join(DSROS_TERMS)))]
         norm = float(np.linalg.norm(self.axis))
         if not abs(norm - 1.0) < 1e-9:
             out.append(('axis', 'expected a unit vector, norm %g' % norm))
@@ -193,10 +198,7 @@ class ThrusterSpec:
         if self.model == 'dsros':
             for key, terms in (('dsros_forward', self.dsros_forward),
                                ('dsros_reverse', self.dsros_reverse)):
-                if terms and len(terms) != len(DSROS_TERMS):
-                    out.append((key, 'expected the %d terms %s' % (len(DSROS_TERMS),
-                                                                   ', '.join(DSROS_TERMS))))
-                elif terms and not terms[DSROS_TERMS.index('max_cmd')] >= 0.0:
+                if terms and not terms[DSROS_TERMS.index('max_cmd')] >= 0.0:
                     out.append((key, 'max_cmd must be >= 0'))
             if self.lookup_thrust:
                 out.append(('lookup_thrust', 'given without lookup_command'))
@@ -363,8 +365,9 @@ class ThrusterBank:
             # Exact first-order hold: x+ = x + (1 - exp(-dt/tau)) (u - x)
             gain = -np.expm1(-dt / self.time_constant[lag])
             target[lag] = x[lag] + gain * (u[lag] - x[lag])
-        # Rate limit: |x+ - x| <= r dt
-        step = np.clip(target - x, -self.max_rate * dt, self.max_rate * dt)
+        # Rate limit: |x+ - x| <= r dt (no limit where r is infinite, also for dt = 0)
+        bound = np.where(np.isfinite(self.max_rate), self.max_rate * dt, np.inf)
+        step = np.clip(target - x, -bound, bound)
         self.state = x + step
         return self.state
 

@@ -192,7 +192,8 @@ class SimulateMode:
         return True
 
     def advance(self, now_ns: int, tau=None, current=None,
-                on_step: Optional[Callable[[int], None]] = None) -> Optional[int]:
+                on_step: Optional[Callable[[int], None]] = None,
+                thrust: Optional[Callable[[list], np.ndarray]] = None) -> Optional[int]:
         """
         Bring the state to the clock time ``now_ns``; return the state's stamp or None.
 
@@ -201,7 +202,9 @@ class SimulateMode:
         ``max_catchup_steps``; the rest is dropped and counted) and returns the new
         state time, or None when no step was due.  ``on_step(stamp_ns)`` is called
         after every step but the last, with :attr:`state` at that step, so that every
-        integration step can be published one period apart.
+        integration step can be published one period apart.  ``thrust(x)``, when given,
+        is called before every step with the state (13 floats) and returns a body wrench
+        added to ``tau`` over that step (the thruster models advance once per step).
         """
         if self.state_ns is None:
             self.state_ns = int(now_ns)
@@ -215,7 +218,11 @@ class SimulateMode:
             steps = self.max_catchup_steps
         nu_before = self._x[7:]
         for k in range(1, steps + 1):
-            if not self.step(tau, current):
+            tau_k = tau if thrust is None else (
+                thrust(self._x) if tau is None else np.asarray(tau, float) + thrust(self._x))
+            #: the body wrench of the latest step (thrust included)
+            self.last_tau = tau_k
+            if not self.step(tau_k, current):
                 break
             if k < steps and on_step is not None:
                 on_step(self.state_ns + k * self.period_ns)

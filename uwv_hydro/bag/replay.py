@@ -17,8 +17,9 @@ Offline replay of a recorded rosbag2 through the node's wrench mode.
 
 For every odometry message the hydro wrench (and its components) is computed exactly
 as the live node's wrench mode does (:class:`uwv_hydro.modes.wrench_mode.WrenchMode`, with
-the message's header stamp as time) and written to the output bag on the node's topic
-names, stamped with the input stamps:
+the message's header stamp as time, or its record time when the stamp is zero, as the
+node uses the receipt time: :func:`uwv_hydro.modes.input_guard.message_time_ns`) and
+written to the output bag on the node's topic names, stamped with those times:
 
 * ``<ns>/hydro/wrench`` (body frame, about base_link),
 * ``<ns>/hydro/wrench_world`` (world-frame force and torque about the link origin),
@@ -141,8 +142,9 @@ class _Replayer:
             if not usable[i]:
                 result.skipped_bad_quaternion += 1
                 continue
-            stamp = int(sec) * 1_000_000_000 + int(nanosec)
-            verdict = self.stamps.check('odometry', stamp)
+            # a zero stamp is used at the bag's record time, as the node uses receipt time
+            verdict, stamp = self.stamps.admit('odometry', int(sec) * 1_000_000_000
+                                               + int(nanosec), messages[i][0])
             if verdict == 'stale_stamp':
                 result.skipped_stale_stamp += 1
                 continue

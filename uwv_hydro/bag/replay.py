@@ -67,7 +67,7 @@ def output_topics(namespace: str = '') -> Dict[str, str]:
 class ReplayResult:
     """What replay computed, one row per odometry message it used (in bag order)."""
 
-    #: Header stamps [ns], int64 (N,).
+    #: Times used [ns], int64 (N,): header stamps, the record time for a zero stamp.
     stamps_ns: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     #: Body-frame total wrench about base_link (N, 6).
     total: np.ndarray = field(default_factory=lambda: np.zeros((0, 6)))
@@ -209,7 +209,8 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
 
     Messages the node would drop are skipped and counted by the same rules: non-finite
     fields, an unusable quaternion, a stamp going back by up to
-    ``stamp_reset_threshold`` (further back is a restart: the estimate is reset).
+    ``stamp_reset_threshold`` (further back is a restart: the estimate is reset).  A
+    zero stamp is used at the message's record time, as the node uses its receipt time.
     When ``out_bag`` is given the outputs are written there: the wrench and the world
     wrench, plus one topic per component when ``components`` is true (the node's
     ``publish_components``).  The returned result always holds the components.

@@ -16,13 +16,16 @@
 Model validation from a bag: drive the simulate mode with recorded thrust.
 
 The first recorded odometry sets the initial state.  Between consecutive odometry
-times one Simulator advances one step of the recorded length with the thrust held at
-the step's start (the node's simulate mode does the same at its timer): each thrust
+times the node's simulate mode (:class:`uwv_hydro.modes.simulate_mode.SimulateMode`, one
+instance for the whole bag) advances one checked step of the recorded length with the
+thrust held at the step's start (the node does the same at its timer): each thrust
 topic contributes its last wrench stamped at or before that time (transformed to the
 base frame) unless older than the watchdog timeout.  An interval of any length is one
 step of at least ``substeps`` RK4 sub-steps, and of more when the stiffest mode of the
-vehicle needs them (:func:`uwv_hydro.physics.stability.stable_substeps`, the node's rule):
-a gap in the recording is split, never integrated in one unstable RK4 step.
+vehicle needs them (|lambda| h <= 2.5, the node's rule,
+:func:`uwv_hydro.physics.stability.stable_substeps`): a gap in the recording is split,
+never integrated in one unstable RK4 step.  A step that diverges is retried and, failing
+that, the last good state restored, as in the node (counted in ``events``).
 
 Inputs pass the node's input rules (:mod:`uwv_hydro.modes.input_guard`): odometry with
 non-finite fields or an unusable quaternion is skipped, as is a message (odometry or
@@ -39,7 +42,7 @@ estimate them.  Memory does not grow with the bag unless the trajectories are ke
 """
 
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import math
 from typing import Dict, Optional, Sequence
 
@@ -52,9 +55,10 @@ from uwv_hydro.bag.rosbag_io import (BagError, BagWriter, message_count, ODOMETR
                                      WRENCH, wrench_array)
 from uwv_hydro.modes.input_guard import StampGuard
 from uwv_hydro.modes.offline_simulation import Trajectory
+from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.modes.wrench_mode import QUATERNION_NORM_RANGE
-from uwv_hydro.physics.dynamics import Simulator
+from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.stability import RK4_STABLE_LAMBDA_H, stiffness
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -84,6 +88,8 @@ class SimulationReplay:
     restarts: int = 0
     #: Longest RK4 sub-step (s): |lambda_max| h <= RK4_STABLE_LAMBDA_H.
     max_substep: float = 0.0
+    #: The simulate mode's counters (divergences, state_restores).
+    events: Dict[str, int] = field(default_factory=dict)
 
 
 def _wrench(raw, store):
@@ -175,13 +181,12 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
     """Simulate from the bag's thrust and compare with its odometry (see the module doc)."""
     frames = FrameResolver(params)
     h_max = max_substep(params)
-    # One Simulator for every recorded interval: sub-steps of at most h_max, >= substeps
-    sim = Simulator(params, dt=h_max * substeps, substeps=substeps)
+    # One simulate mode for every recorded interval: sub-steps of at most h_max, >= substeps
+    mode = SimulateMode(params, dt=h_max * substeps, substeps=substeps)
     guard = StampGuard(stamp_reset_threshold)
     latest: Dict[str, list] = {}
     res = SimulationReplay(None, None, 0.0, 0.0, 0.0, 0, max_substep=h_max)
     comparison = _Comparison(keep_trajectories)
-    state = None
     t_prev = None
     store = typestore()
     current = None if current_world is None else np.asarray(current_world, float)
@@ -225,18 +230,19 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
                 res.skipped_stale_stamp += 1
                 continue
             recorded = [*position, *(c / norm for c in quat), *twist]
-            if state is None or verdict == 'stamp_jump':
-                res.restarts += state is not None
-                state = recorded
+            if t_prev is None or verdict == 'stamp_jump':
+                res.restarts += t_prev is not None
+                mode.reset(State(recorded[:3], recorded[3:7], recorded[7:]))
             elif t_ns > t_prev:
                 tau = np.zeros(6)
                 for history in latest.values():
                     held = _held(history, t_prev)
                     if held is not None and (t_prev - held[0]) * 1e-9 <= thrust_timeout:
                         tau = tau + held[1]
-                # One step of the recorded length (int ns, as the stamps)
-                state = sim.step_flat(state, tau, current, dt=(t_ns - t_prev) * 1e-9)
+                # One checked step of the recorded length (int ns, as the stamps)
+                mode.step(tau, current, dt=(t_ns - t_prev) * 1e-9)
             t_prev = t_ns
+            state = mode.x
             comparison.add(t_ns * 1e-9, recorded, state)
             if writer is not None:
                 writer.queue_raw(odometry_topic, ODOMETRY, bag_ns, bytes(raw))
@@ -257,4 +263,5 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
     res.rms_position_error = math.sqrt(comparison.sum_dp2 / comparison.n)
     res.rms_velocity_error = math.sqrt(comparison.sum_dv2 / comparison.n)
     res.final_position_error = comparison.last_dp
+    res.events = dict(mode.events)
     return res

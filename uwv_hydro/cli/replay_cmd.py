@@ -85,6 +85,10 @@ def run(args) -> int:
         if res.dropped_thrust:
             print('dropped %d thrust messages (non-finite, unknown frame or stamp going '
                   'backwards)' % res.dropped_thrust)
+        if res.events.get('divergences'):
+            print('%d steps diverged and were recomputed with more sub-steps, %d of them '
+                  'restored to the last good state (as the node does)'
+                  % (res.events['divergences'], res.events.get('state_restores', 0)))
         if res.restarts:
             print('restarted the prediction %d times from the recording (stamp jumped '
                   'back)' % res.restarts)

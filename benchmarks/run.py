@@ -191,7 +191,7 @@ def bench_replay(results, seconds):
 
 
 def bench_replay_simulate(results, seconds, jitter_s=2e-4):
-    """replay --simulate of a 100 Hz bag with and without stamp jitter, in the same run."""
+    """Time replay --simulate on a 100 Hz bag with and without stamp jitter, same run."""
     from uwv_hydro.bag.replay_simulation import replay_simulate
     from uwv_hydro.bag.trajectory_bag import write_bag
     from uwv_hydro.modes.offline_simulation import simulate, Trajectory

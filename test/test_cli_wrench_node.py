@@ -83,14 +83,14 @@ def _cli(capsys, nu, *options):
     return json.loads(capsys.readouterr().out)['total']
 
 
-def test_wrench_command_defaults_print_the_node_s_default_output(rclpy_context, spawn,
-                                                                  tmp_path, capsys):
+def test_wrench_command_defaults_print_the_node_s_default_output(
+        rclpy_context, spawn, tmp_path, capsys):
     node = _node_wrenches(rclpy_context, spawn, tmp_path, {}, [(NU, 10 ** 9)])
     np.testing.assert_allclose(_cli(capsys, NU), node[-1], rtol=0, atol=1e-9)
 
 
-def test_wrench_command_lagged_with_weight_prints_the_node_s_output(rclpy_context, spawn,
-                                                                     tmp_path, capsys):
+def test_wrench_command_lagged_with_weight_prints_the_node_s_output(
+        rclpy_context, spawn, tmp_path, capsys):
     alpha = 0.4
     node = _node_wrenches(rclpy_context, spawn, tmp_path, {
         'added_mass': 'lagged', 'apply_weight': True, 'acceleration_alpha': alpha},

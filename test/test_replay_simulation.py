@@ -28,10 +28,10 @@ import tracemalloc
 import numpy as np
 import pytest
 
+from uwv_hydro.bag.cdr_codec import decode_odometry
 from uwv_hydro.bag.replay_simulation import replay_simulate
 from uwv_hydro.bag.rosbag_io import (BagWriter, MessageFactory, ODOMETRY, read_raw_messages,
                                      WRENCH)
-from uwv_hydro.bag.cdr_codec import decode_odometry
 from uwv_hydro.physics.dynamics import Simulator
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -40,7 +40,7 @@ STEP = 10_000_000   # 100 Hz
 
 
 def _vehicle():
-    """A coupled, slightly positive body (drag, added mass, CoB above CoM)."""
+    """Return a coupled, slightly positive body (drag, added mass, CoB above CoM)."""
     lin = np.diag([8.0, 20.0, 20.0, 2.0, 4.0, 4.0])
     lin[0, 5] = 0.5
     quad = np.zeros((6, 6, 6))
@@ -155,8 +155,8 @@ def test_stamp_jitter_does_not_grow_memory(params, tmp_path):
     rng = np.random.default_rng(0)
     n = 400
     plain = [T0 + k * STEP for k in range(n)]
-    jitter = [T0] + [s + int(j) for s, j in zip(plain[1:], rng.integers(-200_000, 200_000,
-                                                                          n - 1))]
+    offsets = rng.integers(-200_000, 200_000, n - 1)
+    jitter = [T0] + [s + int(j) for s, j in zip(plain[1:], offsets)]
     states = np.tile([0.0, 0.0, -8.0, 1.0, 0.0, 0.0, 0.0, 0.4, 0, 0, 0, 0, 0.1], (n, 1))
     _write(tmp_path / 'plain', states, plain)
     _write(tmp_path / 'jitter', states, jitter)

@@ -26,8 +26,9 @@ Nothing that arrives on a topic may crash the node or reach the state unchecked:
   message is used at its receipt time (:func:`message_time_ns`): the node's clock on
   arrival, the bag's record time in the offline replays.
 
-The node and the offline replays (:mod:`uwv_hydro.bag.replay`,
-:mod:`uwv_hydro.bag.replay_simulation`) apply these rules through :meth:`StampGuard.admit`.
+The offline replays (:mod:`uwv_hydro.bag.replay`, :mod:`uwv_hydro.bag.replay_simulation`)
+apply these rules through :meth:`StampGuard.admit`, the bag's record time standing for
+the receipt time; the node applies the same rules with its clock on arrival.
 
 :class:`ClockJumpDetector` spots the node clock going backwards (sim time of a
 looping bag): the node then resets like a tf2 buffer does.

@@ -142,34 +142,36 @@ class SimulateMode:
         return self._components
 
     # ------------------------------------------------------------------ stepping
-    def _try(self, tau, current, substeps: Optional[int]):
+    def _try(self, tau, current, substeps: Optional[int], dt: Optional[float] = None):
         """Return (13 floats or None, s after, 'ok' / 'non_finite' / 'implausible')."""
         try:
-            new = self.sim.step_flat(self._x, tau, current, substeps)
+            new = self.sim.step_flat(self._x, tau, current, substeps, dt)
         except (ArithmeticError, ValueError):  # e.g. NaN depth after an overflow
             return None, 0.0, 'non_finite'
         if not all(math.isfinite(v) for v in new):
             return None, 0.0, 'non_finite'
         with np.errstate(over='ignore', invalid='ignore'):
             s_after = self.guard.norm(new[7:])
-            bound = self.guard.max_norm(self._s, tau, self.dt, current)
+            bound = self.guard.max_norm(self._s, tau, self.dt if dt is None else dt, current)
         if not s_after <= bound:  # also catches a NaN norm
             return None, 0.0, 'implausible'
         return new, s_after, 'ok'
 
-    def step(self, tau=None, current=None) -> bool:
+    def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
         """
         Advance one checked step of dt under the body wrench ``tau`` (held over the step).
 
         Return False when the step diverged even when retried: the last good state
-        (the state before the step) is then restored.
+        (the state before the step) is then restored.  ``dt`` overrides the step length
+        (``replay --simulate``: one recorded interval), in sub-steps no longer than the
+        mode's (:meth:`uwv_hydro.physics.dynamics.Simulator.substeps_for`).
         """
         self._components = None
-        new, s_after, verdict = self._try(tau, current, None)
+        new, s_after, verdict = self._try(tau, current, None, dt)
         if new is None:
             self.events['divergences'] += 1
             retry = min(self.sim.substeps * RETRY_SUBSTEP_FACTOR, MAX_SUBSTEPS * 16)
-            new, s_after, second = self._try(tau, current, retry)
+            new, s_after, second = self._try(tau, current, retry, dt)
             if new is None:
                 self.events['state_restores'] += 1
                 self._x = list(self._good)

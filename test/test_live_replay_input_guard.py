@@ -31,10 +31,10 @@ import threading
 import time
 
 from bag_player import BagPlayer
-from nodes.harness import Probe, start_node
+from nodes.harness import COUPLED_VEHICLE_YAML, Probe, start_node
 import numpy as np
 import pytest
-from test_live_replay_agreement import matched_outputs, VEHICLE_YAML
+from test_live_replay_agreement import matched_outputs
 
 pytestmark = pytest.mark.ros
 
@@ -86,7 +86,7 @@ def test_node_and_replay_agree_on_stale_and_unstamped_odometry(rclpy_context, sp
     from uwv_hydro.bag.replay import replay_wrench
     from uwv_hydro.description.loader import load_vehicle
     vehicle = tmp_path / 'vehicle.yaml'
-    vehicle.write_text(VEHICLE_YAML)
+    vehicle.write_text(COUPLED_VEHICLE_YAML)
     params = load_vehicle(str(vehicle))
     bag = tmp_path / 'recording'
     unstamped, stale = _write_bag(bag, params)

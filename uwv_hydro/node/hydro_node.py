@@ -253,12 +253,17 @@ class HydroNode(Node):
             self.get_logger().warning('dropped a message on %s: %s%s (%d so far)' % (
                 source, reason, detail, self.drops.by_source()[source][reason]))
 
-    def stamp_ok(self, source: str, header) -> bool:
-        """Apply the stamp rules to an input's message; False when it is dropped."""
-        verdict = self.stamps.check(source, conv.stamp_to_ns(header.stamp))
+    def admit(self, source: str, header, now_ns: int) -> Optional[int]:
+        """
+        Apply the stamp rules (the shared input guard) to an input's message.
+
+        Return the time the message is used at (its stamp, or ``now_ns`` when it
+        carries none, as replay uses the record time), None when it is dropped.
+        """
+        verdict, t_ns = self.stamps.admit(source, conv.stamp_to_ns(header.stamp), now_ns)
         if verdict == 'stale_stamp':
             self.drop(source, 'stale_stamp', ' (header stamp went backwards)')
-            return False
+            return None
         if verdict == 'stamp_jump':
             self.drops.count(source, 'stamp_jump')
             self.events['stamp_resets'] += 1
@@ -268,7 +273,11 @@ class HydroNode(Node):
                     % (source, self.cfg['stamp_reset_threshold']))
             if source == 'odometry':
                 self.io.restart_input()
-        return True
+        return t_ns
+
+    def stamp_ok(self, source: str, header) -> bool:
+        """Apply the stamp rules to an input's message; False when it is dropped."""
+        return self.admit(source, header, self.now_ns()) is not None
 
     def publish_components(self, components, stamp_ns: int) -> None:
         """Publish hydro/components/<name> (when enabled)."""

@@ -89,10 +89,10 @@ class WrenchIO(NodePart):
         if unit is None:
             node.drop('odometry', 'bad_quaternion', ' (|q| = %g)' % norm)
             return
-        if not node.stamp_ok('odometry', msg.header):
-            return
         now = node.now_ns()
-        stamp_ns = conv.stamp_to_ns(msg.header.stamp) or now
+        stamp_ns = node.admit('odometry', msg.header, now)
+        if stamp_ns is None:
+            return
         if abs(norm - 1.0) > QUATERNION_TOLERANCE:
             node.events['normalised_quaternions'] += 1
             if node.throttle.ready(('odometry', 'normalised_quaternion')):

@@ -37,6 +37,7 @@ from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
 from uwv_hydro.description.dsros_block import (
     apply_dsros_block, base_link_name, find_dsros_plugins, float_attr)
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
 from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
@@ -185,6 +186,8 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                      for name, (p, rot) in frames.items()}
     if plugin is not None:
         apply_dsros_block(plugin, params, source)
+    params.sensors = sensors_from_urdf(root, source, base)
+    check_sensor_links(params.sensors, params, source)
     return params
 
 

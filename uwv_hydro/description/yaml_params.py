@@ -38,6 +38,8 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   ``acceleration_alpha``, ``name``, ``base_frame``.
 * ``base``: path (relative to this file) of a URDF/xacro/SDF/YAML whose
   VehicleParams this file extends and overrides (``load_vehicle(..., base=)`` too).
+* ``sensors``: name -> navigation sensor (:mod:`uwv_hydro.description.sensors`); a
+  sensor named as one of the ``base``'s replaces it, the others are kept.
 * ``convention: flu | frd`` (default flu).  Coefficients are ALWAYS positive for
   dissipation and added mass (negate Fossen/SNAME derivatives such as X_u|u|).
 
@@ -59,6 +61,7 @@ from uwv_hydro.description.conventions import (
     DSROS_LETTERS, frd_to_flu_inertia, frd_to_flu_matrix, frd_to_flu_quadratic,
     frd_to_flu_vector)
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.sensors import check_sensor_links, merge_sensors, sensors_from_yaml
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import read_text_file
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
@@ -74,7 +77,7 @@ VEHICLE_KEYS = (
     'mass', 'inertia', 'com', 'buoyancy_mass', 'volume', 'cob', 'surface', 'linear_drag',
     'quadratic_drag', 'added_mass', 'drag_center', 'drag_velocity_point',
     'added_mass_point', 'semantics', 'damping', 'coriolis', 'gravity', 'fluid_density',
-    'acceleration_alpha', 'name', 'base_frame', 'convention', 'base')
+    'acceleration_alpha', 'name', 'base_frame', 'convention', 'base', 'sensors')
 SURFACE_KEYS = ('out_of_water_depth', 'fully_submerged_depth', 'scale_factor', 'model')
 _INERTIA_KEYS = ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz')
 _BLOCK_NAMES = {'linear_drag': 'linear drag', 'added_mass': 'added mass',
@@ -341,6 +344,11 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
             point = vec(point)
         if point is not None:
             setattr(params, key, np.array(point, float))
+    if 'sensors' in vehicle:
+        params.sensors = merge_sensors(params.sensors,
+                                       sensors_from_yaml(vehicle['sensors'], source,
+                                                         params.base_frame))
+        check_sensor_links(params.sensors, params, source)
     return params
 
 

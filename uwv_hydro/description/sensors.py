@@ -1,0 +1,405 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Navigation sensors of a vehicle description (URDF ``<gazebo>`` sensors or YAML ``sensors:``).
+
+URDF, as gz-sim / SDF write sensors (the sensor frame is the referenced link, which must
+be the base or rigidly attached to it through fixed joints)::
+
+    <gazebo reference="imu_link">
+      <sensor name="imu" type="imu">
+        <update_rate>100</update_rate>
+        <topic>imu/data</topic>
+        <imu>
+          <angular_velocity>
+            <x><noise type="gaussian"><stddev>2e-4</stddev>
+                 <dynamic_bias_stddev>1e-5</dynamic_bias_stddev></noise></x>
+            ...
+          </angular_velocity>
+          <linear_acceleration>...</linear_acceleration>
+        </imu>
+      </sensor>
+    </gazebo>
+
+YAML (``vehicle: sensors:``): a mapping sensor name -> the same tree, plus ``link``::
+
+    sensors:
+      imu: {type: imu, link: imu_link, update_rate: 100,
+            imu: {angular_velocity: {noise: {stddev: 2.0e-4}}}}
+
+An axis block (``angular_velocity``, ``linear_acceleration``, ``orientation``, DVL
+``velocity``) holds ``x``/``y``/``z`` each with a ``noise``, or one ``noise`` for all
+three axes.  ``noise`` keys are SDF's: ``type`` (gaussian | none), ``mean``, ``stddev``,
+``bias_mean``, ``bias_stddev``, ``dynamic_bias_stddev``, ``dynamic_bias_correlation_time``.
+Per type (:data:`SENSOR_SCHEMA` lists every key):
+
+* ``imu``: ``angular_velocity``, ``linear_acceleration``, ``orientation`` (axis blocks),
+  ``enable_orientation`` (gz name);
+* ``fluid_pressure``: ``atmospheric_pressure`` (Pa), ``pressure: {noise}`` (Pa);
+* ``dvl``: ``seabed_depth``, ``max_altitude``, ``min_altitude`` (m), ``velocity`` (axis);
+* ``navsat``: datum ``latitude_deg``, ``longitude_deg``, ``elevation`` (gz
+  ``<spherical_coordinates>`` names), ``surfaced_depth``, ``position_sensing:
+  {horizontal: {noise}, vertical: {noise}}`` (gz names; metres).
+
+Common keys: ``name`` (XML attribute), ``type``, ``link`` (YAML; default the base),
+``update_rate`` (Hz, required), ``topic`` (default the sensor name), ``seed`` (default a
+CRC-32 of the name, so runs repeat), and gz's ``always_on`` / ``visualize`` (accepted,
+ignored).  ``<gazebo>`` sensors of other types (cameras, sonars) are not ours and are
+skipped; an unknown key inside one of ours is an error naming it.
+"""
+import math
+import zlib
+import xml.etree.ElementTree as ET
+from typing import Any, Dict, List, Optional, Tuple
+
+from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.xml_safe import element_line, element_path
+from uwv_hydro.physics.sensor_params import (
+    DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SENSOR_TYPES,
+    SensorParams)
+
+#: Keys of a ``noise`` block (SDF <noise>).
+NOISE_KEYS = {'type': None, 'mean': None, 'stddev': None, 'bias_mean': None,
+              'bias_stddev': None, 'dynamic_bias_stddev': None,
+              'dynamic_bias_correlation_time': None}
+_NOISE = {'noise': NOISE_KEYS}
+#: Keys of an axis block: one noise for all axes, or one per axis.
+AXIS_KEYS = {'noise': NOISE_KEYS, 'x': _NOISE, 'y': _NOISE, 'z': _NOISE}
+#: Keys of each sensor type's block (nested dicts; None marks a leaf).
+TYPE_KEYS = {
+    'imu': {'angular_velocity': AXIS_KEYS, 'linear_acceleration': AXIS_KEYS,
+            'orientation': AXIS_KEYS, 'enable_orientation': None},
+    'fluid_pressure': {'atmospheric_pressure': None, 'pressure': _NOISE},
+    'dvl': {'seabed_depth': None, 'max_altitude': None, 'min_altitude': None,
+            'velocity': AXIS_KEYS},
+    'navsat': {'latitude_deg': None, 'longitude_deg': None, 'elevation': None,
+               'surfaced_depth': None,
+               'position_sensing': {'horizontal': _NOISE, 'vertical': _NOISE}},
+}
+#: Keys common to every sensor (the type's own block is keyed by the type name).
+COMMON_KEYS = {'name': None, 'type': None, 'link': None, 'update_rate': None,
+               'topic': None, 'seed': None, 'always_on': None, 'visualize': None}
+#: Every key a sensor may have, per type: the schema unknown-key checks use.
+SENSOR_SCHEMA = {t: dict(COMMON_KEYS, **{t: TYPE_KEYS[t]}) for t in SENSOR_TYPES}
+
+
+class _Ctx:
+    """Error location: the source and, for XML, the element of every key path."""
+
+    def __init__(self, source: str, prefix: str, elements: Optional[Dict[str, Any]] = None):
+        self.source = source
+        self.prefix = prefix
+        self.elements = elements
+        self.xml = elements is not None
+
+    def error(self, path: str, reason: str) -> DescriptionError:
+        if self.elements is not None:
+            elem = self.elements.get(path)
+            while elem is None and '.' in path:
+                path = path.rsplit('.', 1)[0]
+                elem = self.elements.get(path)
+            if elem is None:
+                return DescriptionError(reason, self.source, path)
+            return DescriptionError(reason, self.source, element_path(elem), element_line(elem))
+        return DescriptionError(reason, self.source, self.prefix + path)
+
+
+def _join(path: str, key: str) -> str:
+    return key if not path else path + '.' + key
+
+
+def _check_keys(value: Any, schema: Dict[str, Any], path: str, ctx: _Ctx) -> Dict[str, Any]:
+    """Return ``value`` (a mapping) after checking its keys against ``schema``, recursively."""
+    if not isinstance(value, dict):
+        raise ctx.error(path, 'expected a mapping, got %r' % (value,))
+    for key, sub in value.items():
+        if key not in schema:
+            raise ctx.error(_join(path, str(key)), "unknown key '%s'; expected one of %s"
+                            % (key, ', '.join(schema)))
+        if schema[key] is not None:
+            _check_keys(_mapping(sub), schema[key], _join(path, key), ctx)
+    return value
+
+
+def _mapping(value: Any) -> Any:
+    """Return {} for an empty block (YAML ``key:`` or an empty XML element), else value."""
+    return {} if value is None or value == '' else value
+
+
+def _number(value: Any, path: str, ctx: _Ctx, minimum: Optional[float] = None,
+            positive: bool = False, allow_inf: bool = False) -> float:
+    if isinstance(value, str) and ctx.xml:
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise ctx.error(path, 'expected a number, got %r' % value) from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ctx.error(path, 'expected a number, got %r' % (value,))
+    number = float(value)
+    if math.isnan(number) or (math.isinf(number) and not allow_inf):
+        raise ctx.error(path, 'expected a finite number, got %r' % (value,))
+    if positive and not number > 0.0:
+        raise ctx.error(path, 'must be positive, got %r' % (value,))
+    if minimum is not None and number < minimum:
+        raise ctx.error(path, 'must be >= %g, got %r' % (minimum, value))
+    return number
+
+
+def _bool(value: Any, path: str, ctx: _Ctx) -> bool:
+    if isinstance(value, str) and ctx.xml and value.strip() in ('true', '1', 'false', '0'):
+        return value.strip() in ('true', '1')
+    if not isinstance(value, bool):
+        raise ctx.error(path, 'expected true or false, got %r' % (value,))
+    return value
+
+
+def _string(value: Any, path: str, ctx: _Ctx) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ctx.error(path, 'expected a non-empty string, got %r' % (value,))
+    return value.strip()
+
+
+def _noise(block: Optional[Dict[str, Any]], path: str, ctx: _Ctx) -> NoiseParams:
+    """Return the NoiseParams of a ``noise`` block (absent or empty: noise free)."""
+    block = _mapping(block)
+    if not block:
+        return NoiseParams()
+    kind = block.get('type', 'gaussian')
+    if kind not in ('gaussian', 'none'):
+        raise ctx.error(_join(path, 'type'), "expected 'gaussian' or 'none', got %r" % (kind,))
+    if kind == 'none':
+        return NoiseParams()
+    values = {}
+    for key in ('mean', 'bias_mean'):
+        if key in block:
+            values[key] = _number(block[key], _join(path, key), ctx)
+    for key in ('stddev', 'bias_stddev', 'dynamic_bias_stddev'):
+        if key in block:
+            values[key] = _number(block[key], _join(path, key), ctx, minimum=0.0)
+    key = 'dynamic_bias_correlation_time'
+    if key in block:
+        values[key] = _number(block[key], _join(path, key), ctx, positive=True,
+                              allow_inf=True)
+    return NoiseParams(**values)
+
+
+def _axes(block: Optional[Dict[str, Any]], path: str, ctx: _Ctx) -> Tuple[NoiseParams, ...]:
+    """Return three NoiseParams (x, y, z) of an axis block."""
+    block = _mapping(block)
+    if not block:
+        return (NoiseParams(), NoiseParams(), NoiseParams())
+    if 'noise' in block and any(a in block for a in 'xyz'):
+        raise ctx.error(path, "give one 'noise' for all axes or 'x'/'y'/'z', not both")
+    if 'noise' in block:
+        common = _noise(block['noise'], _join(path, 'noise'), ctx)
+        return (common, NoiseParams(**vars(common)), NoiseParams(**vars(common)))
+    return tuple(_noise(_mapping(block.get(a)).get('noise'), _join(path, a + '.noise'), ctx)
+                 for a in 'xyz')
+
+
+def _imu(block: Dict[str, Any], path: str, ctx: _Ctx) -> ImuParams:
+    out = ImuParams(angular_velocity=_axes(block.get('angular_velocity'),
+                                           _join(path, 'angular_velocity'), ctx),
+                    linear_acceleration=_axes(block.get('linear_acceleration'),
+                                              _join(path, 'linear_acceleration'), ctx),
+                    orientation=_axes(block.get('orientation'),
+                                      _join(path, 'orientation'), ctx))
+    if 'enable_orientation' in block:
+        out.enable_orientation = _bool(block['enable_orientation'],
+                                       _join(path, 'enable_orientation'), ctx)
+    return out
+
+
+def _fluid_pressure(block: Dict[str, Any], path: str, ctx: _Ctx) -> FluidPressureParams:
+    out = FluidPressureParams()
+    if 'atmospheric_pressure' in block:
+        out.atmospheric_pressure = _number(block['atmospheric_pressure'],
+                                           _join(path, 'atmospheric_pressure'), ctx,
+                                           minimum=0.0)
+    out.pressure = _noise(_mapping(block.get('pressure')).get('noise'),
+                          _join(path, 'pressure.noise'), ctx)
+    return out
+
+
+def _dvl(block: Dict[str, Any], path: str, ctx: _Ctx) -> DvlParams:
+    out = DvlParams(velocity=_axes(block.get('velocity'), _join(path, 'velocity'), ctx))
+    if 'seabed_depth' in block:
+        out.seabed_depth = _number(block['seabed_depth'], _join(path, 'seabed_depth'), ctx,
+                                   positive=True)
+    if 'max_altitude' in block:
+        out.max_altitude = _number(block['max_altitude'], _join(path, 'max_altitude'), ctx,
+                                   positive=True, allow_inf=True)
+    if 'min_altitude' in block:
+        out.min_altitude = _number(block['min_altitude'], _join(path, 'min_altitude'), ctx,
+                                   minimum=0.0)
+    if out.min_altitude > out.max_altitude:
+        raise ctx.error(_join(path, 'min_altitude'), 'min_altitude %g is above max_altitude %g'
+                        % (out.min_altitude, out.max_altitude))
+    if out.seabed_depth is None and 'max_altitude' in block:
+        raise ctx.error(_join(path, 'max_altitude'),
+                        'max_altitude needs seabed_depth (the depth of the flat seabed)')
+    return out
+
+
+def _navsat(block: Dict[str, Any], path: str, ctx: _Ctx) -> NavSatParams:
+    out = NavSatParams()
+    if 'latitude_deg' in block:
+        out.latitude_deg = _number(block['latitude_deg'], _join(path, 'latitude_deg'), ctx)
+        if abs(out.latitude_deg) > 90.0:
+            raise ctx.error(_join(path, 'latitude_deg'), 'latitude must be within [-90, 90]')
+    if 'longitude_deg' in block:
+        out.longitude_deg = _number(block['longitude_deg'], _join(path, 'longitude_deg'), ctx)
+        if abs(out.longitude_deg) > 180.0:
+            raise ctx.error(_join(path, 'longitude_deg'),
+                            'longitude must be within [-180, 180]')
+    if 'elevation' in block:
+        out.elevation = _number(block['elevation'], _join(path, 'elevation'), ctx)
+    if 'surfaced_depth' in block:
+        out.surfaced_depth = _number(block['surfaced_depth'], _join(path, 'surfaced_depth'),
+                                     ctx)
+    sensing = _mapping(block.get('position_sensing'))
+    out.horizontal = _noise(_mapping(sensing.get('horizontal')).get('noise'),
+                            _join(path, 'position_sensing.horizontal.noise'), ctx)
+    out.vertical = _noise(_mapping(sensing.get('vertical')).get('noise'),
+                          _join(path, 'position_sensing.vertical.noise'), ctx)
+    return out
+
+
+_TYPE_PARSERS = {'imu': _imu, 'fluid_pressure': _fluid_pressure, 'dvl': _dvl,
+                 'navsat': _navsat}
+
+
+def default_seed(name: str) -> int:
+    """Return the default noise seed of a sensor: CRC-32 of its name (repeatable runs)."""
+    # CRC-32 (zlib): a stable hash across Python runs, unlike hash()
+    return zlib.crc32(name.encode('utf-8'))
+
+
+def sensor_from_mapping(name: str, block: Any, ctx: _Ctx, base_frame: str) -> SensorParams:
+    """Return the SensorParams of one sensor's key tree (YAML mapping or converted XML)."""
+    if not isinstance(block, dict):
+        raise ctx.error(name, 'expected a mapping, got %r' % (block,))
+    kind = block.get('type')
+    if kind not in SENSOR_TYPES:
+        raise ctx.error(_join(name, 'type'), "unknown sensor type %r; expected one of %s"
+                        % (kind, ', '.join(SENSOR_TYPES)))
+    schema = SENSOR_SCHEMA[kind]
+    for key in block:
+        if key not in schema:
+            raise ctx.error(_join(name, str(key)), "unknown key '%s' for a %s sensor; "
+                            "expected one of %s" % (key, kind, ', '.join(schema)))
+    for key, sub in schema.items():
+        if sub is not None and key in block:
+            _check_keys(_mapping(block[key]), sub, _join(name, key), ctx)
+    if 'update_rate' not in block:
+        raise ctx.error(name, "missing 'update_rate' (Hz)")
+    rate = _number(block['update_rate'], _join(name, 'update_rate'), ctx, positive=True)
+    link = _string(block['link'], _join(name, 'link'), ctx) if 'link' in block else base_frame
+    topic = _string(block['topic'], _join(name, 'topic'), ctx) if 'topic' in block else name
+    if 'seed' in block:
+        seed = block['seed']
+        if ctx.xml and isinstance(seed, str) and seed.strip().isdigit():
+            seed = int(seed.strip())
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ctx.error(_join(name, 'seed'), 'expected a non-negative integer, got %r'
+                            % (seed,))
+    else:
+        seed = default_seed(name)
+    model = _TYPE_PARSERS[kind](_mapping(block.get(kind)), _join(name, kind), ctx)
+    return SensorParams(name=name, type=kind, link=link, update_rate=rate, topic=topic,
+                        seed=seed, model=model)
+
+
+def sensors_from_yaml(value: Any, source: str, base_frame: str) -> List[SensorParams]:
+    """Return the sensors of a YAML ``sensors:`` mapping (name -> sensor)."""
+    ctx = _Ctx(source, 'sensors.')
+    if not isinstance(value, dict):
+        raise DescriptionError('expected a mapping sensor name -> sensor', source, 'sensors')
+    return [sensor_from_mapping(str(name), block, ctx, base_frame)
+            for name, block in value.items()]
+
+
+def _xml_tree(elem: ET.Element, path: str, elements: Dict[str, Any]) -> Any:
+    """Return an element's children as a nested mapping (leaf text as str), recording paths."""
+    elements[path] = elem
+    children = [c for c in elem if isinstance(c.tag, str)]  # no comments
+    attributes = {k: v for k, v in elem.attrib.items() if k != 'name'}
+    text = (elem.text or '').strip()
+    if not children and not attributes and text:
+        return text
+    for key in attributes:
+        elements[_join(path, key)] = elem
+    for child in children:
+        if child.tag in attributes:
+            raise DescriptionError('duplicate <%s>' % child.tag, '', element_path(child),
+                                   element_line(child))
+        attributes[child.tag] = _xml_tree(child, _join(path, child.tag), elements)
+    return attributes
+
+
+def sensors_from_urdf(root: ET.Element, source: str, base_frame: str
+                      ) -> List[SensorParams]:
+    """Return the sensors of our types in ``<gazebo reference="link"><sensor>`` elements."""
+    sensors: List[SensorParams] = []
+    for gazebo in root.iter('gazebo'):
+        link = gazebo.get('reference') or base_frame
+        for sensor in gazebo.findall('sensor'):
+            if sensor.get('type') not in SENSOR_TYPES:
+                continue  # cameras, sonars, gz plugins: not simulated here
+            name = sensor.get('name')
+            if not name:
+                raise DescriptionError('<sensor> without a name attribute', source,
+                                       element_path(sensor), element_line(sensor))
+            for tag in ('pose', 'link'):
+                if sensor.find(tag) is not None:
+                    raise DescriptionError(
+                        '<%s> inside a sensor is not supported: the sensor frame is the '
+                        '<gazebo reference> link (give the sensor its own link and a fixed '
+                        'joint, so its frame is in TF)' % tag, source,
+                        element_path(sensor.find(tag)), element_line(sensor.find(tag)))
+            elements: Dict[str, Any] = {}
+            try:
+                tree = _xml_tree(sensor, name, elements)
+            except DescriptionError as exc:
+                raise DescriptionError(exc.reason, source, exc.element, exc.line) from None
+            tree['link'] = link
+            elements[_join(name, 'link')] = gazebo
+            ctx = _Ctx(source, '', elements)
+            sensors.append(sensor_from_mapping(name, tree, ctx, base_frame))
+    return sensors
+
+
+def merge_sensors(base: List[SensorParams], overlay: List[SensorParams]
+                  ) -> List[SensorParams]:
+    """Return ``base``'s sensors with those of ``overlay`` replacing same-named ones."""
+    names = {s.name for s in overlay}
+    return [s for s in base if s.name not in names] + list(overlay)
+
+
+def check_sensor_links(sensors: List[SensorParams], params, source: str) -> None:
+    """Raise DescriptionError if a sensor's link is neither the base nor a fixed frame."""
+    names = set()
+    for sensor in sensors:
+        if sensor.name in names:
+            raise DescriptionError('duplicate sensor name %r' % sensor.name, source,
+                                   'sensors.' + sensor.name)
+        names.add(sensor.name)
+        if sensor.link != params.base_frame and sensor.link not in params.frames:
+            raise DescriptionError(
+                'sensor %r: link %r is not the base link %r nor rigidly attached to it '
+                'through fixed joints (known frames: %s)'
+                % (sensor.name, sensor.link, params.base_frame,
+                   ', '.join(sorted(params.frames)) or 'none'),
+                source, 'sensors.' + sensor.name + '.link')

@@ -35,7 +35,7 @@ N = 10000
 
 def _sensor(kind, model, seed=3):
     params = VehicleParams(mass=1.0, inertia=np.eye(3))
-    return build_sensor(SensorParams(name='s', type=kind, link='base_link', update_rate=50.0,
+    return build_sensor(SensorParams(name='s', kind=kind, link='base_link', update_rate=50.0,
                                      topic='s', seed=seed, model=model), params)
 
 
@@ -93,7 +93,7 @@ def test_pressure_dvl_and_navsat_noise_match_the_configured_stddev():
 
 
 def test_bias_random_walk_variance_grows_linearly_in_time():
-    """tau = inf: Var b(t) = sigma_b^2 t; checked at 0.25 s, 1 s and 4 s over 20k axes."""
+    """Random walk (tau = inf): Var b(t) = sigma_b^2 t at 0.25, 1 and 4 s over 20k axes."""
     sigma_b, dt, axes = 0.003, 0.01, 20000
     noise = NoiseModel([NoiseParams(dynamic_bias_stddev=sigma_b)] * axes,
                        np.random.default_rng(11))

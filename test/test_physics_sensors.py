@@ -44,7 +44,7 @@ def _vehicle(r, rpy) -> VehicleParams:
 
 
 def _spec(kind, model, name='s', rate=10.0, seed=1) -> SensorParams:
-    return SensorParams(name=name, type=kind, link='sensor_link', update_rate=rate,
+    return SensorParams(name=name, kind=kind, link='sensor_link', update_rate=rate,
                         topic=name, seed=seed, model=model)
 
 
@@ -100,7 +100,7 @@ def test_imu_at_rest_reads_plus_g_up_and_zero_rate_in_any_attitude(seed):
 
 
 def test_imu_specific_force_at_lever_arm_equals_second_derivative_of_its_position():
-    """f = a_P - g at the lever arm, a_P from finite differences of the point's track."""
+    """Specific force a_P - g at the lever arm, a_P by differentiating the point's track."""
     r, rpy_s = np.array([0.8, -0.3, 0.25]), (math.pi, 0.1, math.pi / 2)
     q_bs = quat_from_rpy(*rpy_s)
     imu = build_sensor(_spec('imu', ImuParams()), _vehicle(r, rpy_s))
@@ -127,7 +127,7 @@ def test_imu_specific_force_at_lever_arm_equals_second_derivative_of_its_positio
 
 
 def test_pressure_at_ten_metres_and_above_the_surface():
-    """p = p_atm + rho g 10 m with the sensor at 10 m (lever arm, tilt), p_atm above water."""
+    """Pressure p_atm + rho g 10 m at 10 m (lever arm, tilt); p_atm above the water."""
     r, rpy = np.array([0.5, 0.2, -0.4]), (0.3, -0.2, 1.0)
     model = FluidPressureParams(atmospheric_pressure=101325.0)
     sensor = build_sensor(_spec('fluid_pressure', model), _vehicle(r, (0.0, 0.0, 0.0)))

@@ -60,9 +60,9 @@ ignored).  ``<gazebo>`` sensors of other types (cameras, sonars) are not ours an
 skipped; an unknown key inside one of ours is an error naming it.
 """
 import math
-import zlib
-import xml.etree.ElementTree as ET
 from typing import Any, Dict, List, Optional, Tuple
+import xml.etree.ElementTree as ET
+import zlib
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_line, element_path
@@ -293,13 +293,14 @@ def sensor_from_mapping(name: str, block: Any, ctx: _Ctx, base_frame: str) -> Se
         raise ctx.error(name, 'expected a mapping, got %r' % (block,))
     kind = block.get('type')
     if kind not in SENSOR_TYPES:
-        raise ctx.error(_join(name, 'type'), "unknown sensor type %r; expected one of %s"
+        raise ctx.error(_join(name, 'type'), 'unknown sensor type %r; expected one of %s'
                         % (kind, ', '.join(SENSOR_TYPES)))
     schema = SENSOR_SCHEMA[kind]
     for key in block:
         if key not in schema:
-            raise ctx.error(_join(name, str(key)), "unknown key '%s' for a %s sensor; "
-                            "expected one of %s" % (key, kind, ', '.join(schema)))
+            raise ctx.error(_join(name, str(key)),
+                            "unknown key '%s' for sensor type %s; expected one of %s"
+                            % (key, kind, ', '.join(schema)))
     for key, sub in schema.items():
         if sub is not None and key in block:
             _check_keys(_mapping(block[key]), sub, _join(name, key), ctx)
@@ -318,7 +319,7 @@ def sensor_from_mapping(name: str, block: Any, ctx: _Ctx, base_frame: str) -> Se
     else:
         seed = default_seed(name)
     model = _TYPE_PARSERS[kind](_mapping(block.get(kind)), _join(name, kind), ctx)
-    return SensorParams(name=name, type=kind, link=link, update_rate=rate, topic=topic,
+    return SensorParams(name=name, kind=kind, link=link, update_rate=rate, topic=topic,
                         seed=seed, model=model)
 
 

@@ -113,8 +113,8 @@ class SensorParams:
     """One sensor: where it is, how often it measures, where it publishes, its model."""
 
     name: str
-    #: One of SENSOR_TYPES.
-    type: str
+    #: One of SENSOR_TYPES (the ``type`` key of a description).
+    kind: str
     #: The sensor link (a fixed frame of the vehicle, or the base link).
     link: str
     #: Measurements per second (gz ``update_rate``).
@@ -123,5 +123,5 @@ class SensorParams:
     topic: str
     #: Seed of the sensor's own random generator.
     seed: int
-    #: ImuParams, FluidPressureParams, DvlParams or NavSatParams, as ``type`` says.
+    #: ImuParams, FluidPressureParams, DvlParams or NavSatParams, as ``kind`` says.
     model: object = None

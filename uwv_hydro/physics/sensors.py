@@ -297,13 +297,13 @@ class NavSatModel(SensorModel):
 def build_sensor(spec: SensorParams, params) -> SensorModel:
     """Return the model of ``spec`` mounted on ``params`` (VehicleParams)."""
     translation, rotation = params.frame_transform(spec.link)
-    if spec.type == 'imu':
+    if spec.kind == 'imu':
         return ImuModel(spec, translation, rotation, params.gravity)
-    if spec.type == 'fluid_pressure':
+    if spec.kind == 'fluid_pressure':
         return FluidPressureModel(spec, translation, rotation, params.gravity,
                                   params.fluid_density)
-    if spec.type == 'dvl':
+    if spec.kind == 'dvl':
         return DvlModel(spec, translation, rotation)
-    if spec.type == 'navsat':
+    if spec.kind == 'navsat':
         return NavSatModel(spec, translation, rotation)
-    raise ValueError('unknown sensor type %r' % (spec.type,))
+    raise ValueError('unknown sensor type %r' % (spec.kind,))

@@ -13,12 +13,14 @@
 # limitations under the License.
 
 """Sensors in vehicle descriptions: URDF <gazebo> sensors, YAML sensors:, errors."""
+import json
 import math
 import pathlib
 
 import numpy as np
 import pytest
 
+from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
 from uwv_hydro.description.sensors import default_seed, SENSOR_SCHEMA
@@ -201,3 +203,19 @@ def test_schema_lists_every_key_each_type_accepts():
     for kind, schema in SENSOR_SCHEMA.items():
         assert {'type', 'update_rate', 'link', 'topic', 'seed', kind} <= set(schema)
     assert 'dynamic_bias_stddev' in SENSOR_SCHEMA['imu']['imu']['angular_velocity']['noise']
+
+
+def test_check_prints_the_sensors_it_found(capsys):
+    """`uwv-hydro check` lists each sensor (text) and gives its fields (--json)."""
+    assert main(['check', str(XACRO), '--set', 'sensors:=true']) == 0
+    out = capsys.readouterr().out
+    assert 'sensors:\n  - imu (imu) in imu_link at 100 Hz -> imu/data; gyro sigma' in out
+    assert '  - dvl (dvl) in dvl_link at 5 Hz -> dvl/twist; seabed 60 m, lock at altitude ' \
+        '0.5..80 m' in out
+    assert main(['check', str(XACRO), '--set', 'sensors:=true', '--json']) == 0
+    data = json.loads(capsys.readouterr().out)
+    gps = next(s for s in data['sensors'] if s['name'] == 'gps')
+    assert (gps['type'], gps['link'], gps['model']['latitude_deg']) == ('navsat', 'gps_link',
+                                                                      41.524)
+    assert main(['check', str(XACRO)]) == 0
+    assert 'sensors:        (none)' in capsys.readouterr().out

@@ -29,6 +29,7 @@ import numpy as np
 
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.sensors import describe_sensor, sensor_summary
 from uwv_hydro.description.validate import mass_matrix_about_origin
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -97,6 +98,8 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
                     'scale_factor': params.surface.scale_factor,
                     'model': params.surface.model},
         'frames': sorted(params.frames),
+        'sensors': [sensor_summary(sensor) for sensor in params.sensors],
+        'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
         'warnings': list(params.warnings),
     }
 
@@ -129,7 +132,9 @@ def format_summary(s: Dict[str, Any]) -> str:
         'roll period:    %s' % period(s['roll_period']),
         'pitch period:   %s' % period(s['pitch_period']),
         'fixed frames:   %s' % (', '.join(s['frames']) or '(none)'),
+        'sensors:' + ('' if s['sensor_lines'] else '        (none)'),
     ]
+    lines += ['  - %s' % line for line in s['sensor_lines']]
     if s['warnings']:
         lines.append('warnings:')
         lines += ['  - %s' % w for w in s['warnings']]

@@ -59,6 +59,7 @@ CRC-32 of the name, so runs repeat), and gz's ``always_on`` / ``visualize`` (acc
 ignored).  ``<gazebo>`` sensors of other types (cameras, sonars) are not ours and are
 skipped; an unknown key inside one of ours is an error naming it.
 """
+from dataclasses import asdict
 import math
 from typing import Any, Dict, List, Optional, Tuple
 import xml.etree.ElementTree as ET
@@ -404,3 +405,62 @@ def check_sensor_links(sensors: List[SensorParams], params, source: str) -> None
                 % (sensor.name, sensor.link, params.base_frame,
                    ', '.join(sorted(params.frames)) or 'none'),
                 source, 'sensors.' + sensor.name + '.link')
+
+
+def _finite_or_none(value: Any) -> Any:
+    """Return plain data with infinite floats as None (JSON has no infinity)."""
+    if isinstance(value, dict):
+        return {k: _finite_or_none(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_or_none(v) for v in value]
+    if isinstance(value, float) and math.isinf(value):
+        return None
+    return value
+
+
+def sensor_summary(sensor: SensorParams) -> Dict[str, Any]:
+    """Return a sensor as plain data (``check --json``); infinite values are null."""
+    data = _finite_or_none(asdict(sensor))
+    data['type'] = data.pop('kind')
+    return data
+
+
+def _sigmas(axes) -> str:
+    return '[%s]' % ', '.join('%.3g' % a.stddev for a in axes)
+
+
+def describe_sensor(sensor: SensorParams) -> str:
+    """Return one line naming a sensor, its frame, rate, topic and noise (``check``)."""
+    m = sensor.model
+    if sensor.kind == 'imu':
+        detail = 'gyro sigma %s rad/s, accel sigma %s m/s^2, orientation %s' % (
+            _sigmas(m.angular_velocity), _sigmas(m.linear_acceleration),
+            'on' if m.enable_orientation else 'off')
+    elif sensor.kind == 'fluid_pressure':
+        detail = 'p_atm %.6g Pa, sigma %.3g Pa' % (m.atmospheric_pressure, m.pressure.stddev)
+    elif sensor.kind == 'dvl':
+        seabed = ('seabed %g m, lock at altitude %g..%g m'
+                  % (m.seabed_depth, m.min_altitude, m.max_altitude)
+                  if m.seabed_depth is not None else 'seabed always in range')
+        detail = '%s, sigma %s m/s' % (seabed, _sigmas(m.velocity))
+    else:
+        detail = ('datum %.7f, %.7f, %g m, fix above %g m depth, sigma %.3g m horizontal, '
+                  '%.3g m vertical' % (m.latitude_deg, m.longitude_deg, m.elevation,
+                                       m.surfaced_depth, m.horizontal.stddev,
+                                       m.vertical.stddev))
+    bias = any(not (a.bias_mean == a.bias_stddev == a.dynamic_bias_stddev == 0.0)
+               for a in _all_noise(sensor))
+    return '%s (%s) in %s at %g Hz -> %s; %s%s' % (
+        sensor.name, sensor.kind, sensor.link, sensor.update_rate, sensor.topic, detail,
+        ', with bias' if bias else '')
+
+
+def _all_noise(sensor: SensorParams) -> List[NoiseParams]:
+    m = sensor.model
+    if sensor.kind == 'imu':
+        return list(m.angular_velocity + m.linear_acceleration + m.orientation)
+    if sensor.kind == 'fluid_pressure':
+        return [m.pressure]
+    if sensor.kind == 'dvl':
+        return list(m.velocity)
+    return [m.horizontal, m.vertical]

@@ -57,3 +57,26 @@ def test_schedule_restarts_after_reset_and_counts_missed_samples():
     assert schedule.due(799) is False and schedule.due(800) is True
     schedule.reset()
     assert schedule.due(5) is False and schedule.due(100) is True
+
+
+def test_acceleration_is_evaluated_only_when_an_imu_is_due():
+    """A callable nu_dot runs once per IMU sample and never for the other sensors."""
+    params = VehicleParams(mass=1.0, inertia=np.eye(3))
+    params.sensors = [
+        SensorParams('imu', 'imu', 'base_link', 10.0, 'imu', 1, ImuParams()),
+        SensorParams('p', 'fluid_pressure', 'base_link', 50.0, 'p', 2, FluidPressureParams()),
+    ]
+    suite = SensorSuite(params)
+    calls = []
+
+    def nu_dot():
+        calls.append(1)
+        return np.array([0.5, 0.0, 0.0, 0.0, 0.0, 0.0])
+
+    readings = []
+    for k in range(100):
+        readings += suite.sample(k * 10_000_000, State(), nu_dot)
+    imu = [r for m, r in readings if m.spec.name == 'imu']
+    assert len(calls) == len(imu) == 10
+    # The acceleration reaches the specific force: 0.5 m/s^2 forward, g up
+    assert np.allclose(imu[0].linear_acceleration, [0.5, 0.0, params.gravity])

@@ -68,10 +68,18 @@ class SensorSuite:
         return len(self.models)
 
     def sample(self, t_ns: int, state, nu_dot) -> List[Tuple[SensorModel, object]]:
-        """Return [(model, reading)] of the sensors due at ``t_ns`` for ``state``."""
+        """
+        Return [(model, reading)] of the sensors due at ``t_ns`` for ``state``.
+
+        ``nu_dot`` is the body acceleration at ``state`` (6 floats), or a function
+        returning it, called at most once and only when an IMU is due (the node
+        evaluates the equations of motion at the published state only then).
+        """
         out = []
         for model, schedule in zip(self.models, self.schedules):
             if schedule.due(t_ns):
+                if callable(nu_dot) and model.needs_acceleration:
+                    nu_dot = nu_dot()
                 reading = model.measure(t_ns * 1e-9, state.position, state.quaternion,
                                         state.twist, nu_dot)
                 out.append((model, reading))

@@ -128,6 +128,9 @@ class NavSatReading:
 class SensorModel:
     """Common part: mount (lever arm r, axes R_bs), seeded generator, sample clock."""
 
+    #: True if :meth:`measure` uses nu_dot (the IMU); others accept None.
+    needs_acceleration = False
+
     def __init__(self, spec: SensorParams, translation, rotation_wxyz):
         self.spec = spec
         self.r = np.asarray(translation, dtype=float).reshape(3)
@@ -155,6 +158,8 @@ class SensorModel:
 
 class ImuModel(SensorModel):
     """REP-145 IMU: specific force, angular rate and orientation of the sensor frame."""
+
+    needs_acceleration = True
 
     def __init__(self, spec: SensorParams, translation, rotation_wxyz, gravity: float):
         super().__init__(spec, translation, rotation_wxyz)

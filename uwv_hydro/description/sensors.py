@@ -71,6 +71,9 @@ from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SENSOR_TYPES,
     SensorParams)
 
+#: Accepted sensor rates (Hz): a period of at most a day, at least a microsecond.
+MIN_RATE_HZ = 1.0 / 86400.0
+MAX_RATE_HZ = 1e6
 #: Keys of a ``noise`` block (SDF <noise>).
 NOISE_KEYS = {'type': None, 'mean': None, 'stddev': None, 'bias_mean': None,
               'bias_stddev': None, 'dynamic_bias_stddev': None,
@@ -308,6 +311,9 @@ def sensor_from_mapping(name: str, block: Any, ctx: _Ctx, base_frame: str) -> Se
     if 'update_rate' not in block:
         raise ctx.error(name, "missing 'update_rate' (Hz)")
     rate = _number(block['update_rate'], _join(name, 'update_rate'), ctx, positive=True)
+    if not MIN_RATE_HZ <= rate <= MAX_RATE_HZ:
+        raise ctx.error(_join(name, 'update_rate'), 'must be within [%g, %g] Hz, got %g'
+                        % (MIN_RATE_HZ, MAX_RATE_HZ, rate))
     link = _string(block['link'], _join(name, 'link'), ctx) if 'link' in block else base_frame
     topic = _string(block['topic'], _join(name, 'topic'), ctx) if 'topic' in block else name
     if 'seed' in block:

@@ -200,6 +200,9 @@ class HydroNode(Node):
         # the mode's topics: one part per mode
         self.io = SimulateIO(self) if self.mode == 'simulate' else WrenchIO(self)
         self.parts = [self.io, self.current]
+        if self.mode != 'simulate' and self.vehicle.sensors:
+            self.get_logger().info('the vehicle has %d navigation sensors: they are published '
+                                   'in simulate mode only' % len(self.vehicle.sensors))
         self.create_service(Trigger, '~/reset', self._on_reset)
         self.component_pubs = {}
         if cfg['publish_components']:

@@ -79,8 +79,8 @@ def _state(odom):
     return p, q, nu
 
 
-def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(rclpy_context, spawn,
-                                                                tmp_path):
+def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
+        rclpy_context, spawn, tmp_path):
     """IMU, pressure, DVL, NavSat over DDS during a steady turn with sway, vs odometry."""
     from diagnostic_msgs.msg import DiagnosticArray
     from geometry_msgs.msg import TwistWithCovarianceStamped, WrenchStamped

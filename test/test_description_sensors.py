@@ -201,6 +201,16 @@ def test_yaml_sensor_errors_name_the_key(sensor, match):
     assert 'sensors.s1' in str(info.value)
 
 
+def test_two_sensors_on_one_topic_are_an_error():
+    """Each sensor needs its own topic (a second publisher could even have another type)."""
+    text = ('mass: 1.0\ninertia: {ixx: 1, iyy: 1, izz: 1}\nsensors:\n'
+            '  a: {type: imu, update_rate: 10, topic: nav}\n'
+            '  b: {type: dvl, update_rate: 10, topic: nav}\n')
+    with pytest.raises(DescriptionError, match="sensors 'a' and 'b' publish on the same "
+                                               "topic 'nav'"):
+        load_vehicle_string(text, 'v.yaml')
+
+
 def test_schema_lists_every_key_each_type_accepts():
     """The schema the unknown-key checks use covers the common keys and the type block."""
     for kind, schema in SENSOR_SCHEMA.items():

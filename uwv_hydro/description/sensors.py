@@ -397,13 +397,18 @@ def merge_sensors(base: List[SensorParams], overlay: List[SensorParams]
 
 
 def check_sensor_links(sensors: List[SensorParams], params, source: str) -> None:
-    """Raise DescriptionError if a sensor's link is neither the base nor a fixed frame."""
-    names = set()
+    """Raise DescriptionError for a repeated name or topic, or a link not fixed to the base."""
+    names, topics = set(), {}
     for sensor in sensors:
         if sensor.name in names:
             raise DescriptionError('duplicate sensor name %r' % sensor.name, source,
                                    'sensors.' + sensor.name)
         names.add(sensor.name)
+        if sensor.topic in topics:
+            raise DescriptionError('sensors %r and %r publish on the same topic %r'
+                                   % (topics[sensor.topic], sensor.name, sensor.topic),
+                                   source, 'sensors.' + sensor.name + '.topic')
+        topics[sensor.topic] = sensor.name
         if sensor.link != params.base_frame and sensor.link not in params.frames:
             raise DescriptionError(
                 'sensor %r: link %r is not the base link %r nor rigidly attached to it '

@@ -96,7 +96,7 @@ def test_imu_at_rest_reads_plus_g_up_and_zero_rate_in_any_attitude(seed):
     # The reported orientation carries the reading back to world up
     up = quat_to_matrix(reading.orientation) @ reading.linear_acceleration
     assert np.max(np.abs(up - [0.0, 0.0, G])) < 1e-12
-    assert reading.linear_acceleration_covariance == [0.0] * 9
+    assert reading.linear_acceleration_covariance == (0.0,) * 9
 
 
 def test_imu_specific_force_at_lever_arm_equals_second_derivative_of_its_position():
@@ -211,3 +211,22 @@ def test_noise_free_sensors_are_exact_and_noise_seeded():
     assert np.array_equal(a.measure(0.0, *args).angular_velocity, ra.angular_velocity)
     assert ra.angular_velocity_covariance == pytest.approx(
         [1e-4, 0, 0, 0, 1e-4, 0, 0, 0, 1e-4])
+
+
+def test_state_acceleration_fast_path_equals_the_term_by_term_derivative():
+    """Simulator.state_acceleration (what the IMU uses) equals derivative().twist."""
+    from uwv_hydro.description.loader import load_vehicle
+    from uwv_hydro.physics.dynamics import Simulator, State
+    import pathlib
+    vehicle = load_vehicle(str(pathlib.Path(__file__).resolve().parents[1] / 'urdf'
+                               / 'dsros_vehicle.urdf.xacro'))
+    sim = Simulator(vehicle, dt=0.01)
+    rng = np.random.default_rng(4)
+    for depth in (-20.0, -0.1, 0.3):
+        state = State(position=[1.0, 2.0, depth], quaternion=quat_normalize(rng.normal(size=4)),
+                      twist=rng.normal(size=6))
+        tau, current = rng.normal(size=6) * 100.0, rng.normal(size=3) * 0.3
+        x = state.position.tolist() + state.quaternion.tolist() + state.twist.tolist()
+        fast = np.array(sim.state_acceleration(x, tau, current))
+        reference = sim.derivative(state, tau, current).twist
+        assert np.max(np.abs(fast - reference)) < 1e-12 * max(1.0, np.max(np.abs(reference)))

@@ -38,6 +38,7 @@ state's time, ``header.frame_id`` = ``frame_prefix`` + the sensor link:
 from typing import Dict
 
 from geometry_msgs.msg import TwistWithCovarianceStamped
+import numpy as np
 from sensor_msgs.msg import FluidPressure, Imu, NavSatFix, NavSatStatus
 
 from uwv_hydro.modes import msg_conversions as conv
@@ -74,7 +75,8 @@ class SensorIO(NodePart):
     def sample(self, stamp_ns: int, state, tau, current) -> None:
         """Publish the samples due at ``stamp_ns`` of ``state`` (tau, current of its step)."""
         def nu_dot():
-            return self.sim.derivative(state, tau, current).twist
+            x = state.position.tolist() + state.quaternion.tolist() + state.twist.tolist()
+            return np.array(self.sim.state_acceleration(x, tau, current))
         for model, reading in self.suite.sample(stamp_ns, state, nu_dot):
             name = model.spec.name
             status = self.status[name]

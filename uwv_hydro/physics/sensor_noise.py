@@ -50,6 +50,8 @@ class NoiseModel:
         self.stddev = np.array([a.stddev for a in self.axes], float)
         self._sigma_b = np.array([a.dynamic_bias_stddev for a in self.axes], float)
         self._tau = np.array([a.dynamic_bias_correlation_time for a in self.axes], float)
+        self._finite_tau = np.isfinite(self._tau)
+        self._transition = (None, None, None)  # (dt, phi, scale) of the last dt
         self.zero = all(a.is_zero() for a in self.axes)
         self.turn_on_bias = np.zeros(len(self.axes))
         self.dynamic_bias = np.zeros(len(self.axes))
@@ -74,26 +76,30 @@ class NoiseModel:
         """Return the white-noise variance of each axis (what a covariance field reports)."""
         return self.stddev ** 2
 
-    def _step_bias(self, dt: float) -> None:
+    def _step_bias(self, dt: float, normals: np.ndarray) -> None:
         """Advance the dynamic bias by dt (exact Gauss-Markov / random-walk transition)."""
-        tau = self._tau
-        finite = np.isfinite(tau)
-        safe_tau = np.where(finite, tau, 1.0)
-        # Gauss-Markov: phi = exp(-dt/tau); random walk (tau = inf): phi = 1
-        phi = np.where(finite, np.exp(-dt / safe_tau), 1.0)
-        # Var(w) = sigma_b^2 tau/2 (1 - exp(-2 dt/tau)) = -sigma_b^2 tau/2 expm1(-2 dt/tau)
-        var = np.where(finite, -0.5 * safe_tau * np.expm1(-2.0 * dt / safe_tau), dt)
-        self.dynamic_bias = (phi * self.dynamic_bias
-                             + self._sigma_b * np.sqrt(var) * self._rng.standard_normal(
-                                 len(self.axes)))
+        last_dt, phi, scale = self._transition
+        if dt != last_dt:
+            finite = self._finite_tau
+            safe_tau = np.where(finite, self._tau, 1.0)
+            # Gauss-Markov: phi = exp(-dt/tau); random walk (tau = inf): phi = 1
+            phi = np.where(finite, np.exp(-dt / safe_tau), 1.0)
+            # Var(w) = sigma_b^2 tau/2 (1 - exp(-2 dt/tau)) = -sigma_b^2 tau/2 expm1(-2dt/tau)
+            var = np.where(finite, -0.5 * safe_tau * np.expm1(-2.0 * dt / safe_tau), dt)
+            scale = self._sigma_b * np.sqrt(var)
+            self._transition = (dt, phi, scale)
+        self.dynamic_bias = phi * self.dynamic_bias + scale * normals
 
     def apply(self, values, dt: float) -> np.ndarray:
         """Return ``values`` + noise of one sample taken ``dt`` seconds after the last one."""
         values = np.asarray(values, dtype=float)
         if self.zero:
             return values.copy()
-        if self._dynamic and dt > 0.0 and math.isfinite(dt):
-            self._step_bias(dt)
+        n = len(self.axes)
+        step_bias = self._dynamic and dt > 0.0 and math.isfinite(dt)
+        normals = self._rng.standard_normal(2 * n if step_bias else n)
+        if step_bias:
+            self._step_bias(dt, normals[n:])
         # gz-sensors: y = x + bias + N(mean, stddev^2), plus the dynamic bias
-        white = self.mean + self.stddev * self._rng.standard_normal(len(self.axes))
+        white = self.mean + self.stddev * normals[:n]
         return values + self.turn_on_bias + self.dynamic_bias + white

@@ -49,8 +49,6 @@ from uwv_hydro.physics.sensor_noise import NoiseModel
 from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, NavSatParams, SensorParams)
 
-_Z = np.array([0.0, 0.0, 1.0])
-
 
 def point_acceleration(nu, nu_dot, r) -> np.ndarray:
     """Return the inertial acceleration of the body point r in body axes."""
@@ -64,8 +62,8 @@ def point_acceleration(nu, nu_dot, r) -> np.ndarray:
 def specific_force(quaternion, nu, nu_dot, r, gravity: float) -> np.ndarray:
     """Return the specific force at r in body axes: a_P - g_world (+g up at rest)."""
     rot = quat_to_matrix(quat_normalize(quaternion))
-    # f = a_P - R^T g_vec with g_vec = (0, 0, -g) in ENU: f = a_P + g R^T z
-    return point_acceleration(nu, nu_dot, r) + gravity * (rot.T @ _Z)
+    # f = a_P - R^T g_vec with g_vec = (0, 0, -g) in ENU: f = a_P + g R^T z (R^T z = row 2)
+    return point_acceleration(nu, nu_dot, r) + gravity * rot[2]
 
 
 def point_position(position, quaternion, r) -> np.ndarray:
@@ -75,9 +73,9 @@ def point_position(position, quaternion, r) -> np.ndarray:
     return np.asarray(position, dtype=float) + rot @ np.asarray(r, dtype=float)
 
 
-def _covariance(variances) -> list:
+def _covariance(variances) -> tuple:
     """Return a row-major 3x3 diagonal covariance as 9 floats."""
-    return np.diag(np.asarray(variances, dtype=float)).reshape(9).tolist()
+    return tuple(np.diag(np.asarray(variances, dtype=float)).reshape(9).tolist())
 
 
 @dataclass
@@ -87,9 +85,9 @@ class ImuReading:
     orientation: Optional[np.ndarray]  # [w, x, y, z] world <- sensor, None if disabled
     angular_velocity: np.ndarray
     linear_acceleration: np.ndarray
-    orientation_covariance: list
-    angular_velocity_covariance: list
-    linear_acceleration_covariance: list
+    orientation_covariance: tuple
+    angular_velocity_covariance: tuple
+    linear_acceleration_covariance: tuple
     valid: bool = True
 
 
@@ -108,7 +106,7 @@ class DvlReading:
     """One bottom-track sample: velocity in the sensor frame, or no lock (valid False)."""
 
     velocity: Optional[np.ndarray]
-    covariance: list
+    covariance: tuple
     altitude: float
     valid: bool
 
@@ -120,7 +118,7 @@ class NavSatReading:
     latitude: float
     longitude: float
     altitude: float
-    position_covariance: list
+    position_covariance: tuple
     depth: float
     valid: bool
 
@@ -169,6 +167,11 @@ class ImuModel(SensorModel):
         self.gyro = NoiseModel(p.angular_velocity, self.rng)
         self.accel = NoiseModel(p.linear_acceleration, self.rng)
         self.attitude = NoiseModel(p.orientation, self.rng)
+        # sensor_msgs/Imu: orientation_covariance[0] = -1 means no orientation
+        self._covariances = ((-1.0,) + (0.0,) * 8 if not self.enable_orientation
+                             else _covariance(self.attitude.variance()),
+                             _covariance(self.gyro.variance()),
+                             _covariance(self.accel.variance()))
 
     def _noises(self):
         return (self.gyro, self.accel, self.attitude)
@@ -176,13 +179,15 @@ class ImuModel(SensorModel):
     def measure(self, t: float, position, quaternion, nu, nu_dot) -> ImuReading:
         """Return the IMU sample at time t (s) of the state (p, q, nu) with derivative nu_dot."""
         dt = self._dt(t)
-        q = quat_normalize(quaternion)
+        q = np.asarray(quaternion, dtype=float)
+        q = q / math.sqrt(float(q @ q))  # unit quaternion (the state's is unit already)
         nu = np.asarray(nu, dtype=float)
-        force = self.r_bs.T @ specific_force(q, nu, nu_dot, self.r, self.gravity)
+        # Specific force at the sensor (see specific_force), R^T z = row 2 of R
+        force = self.r_bs.T @ (point_acceleration(nu, nu_dot, self.r)
+                               + self.gravity * quat_to_matrix(q)[2])
         # Angular rate in the sensor frame: w_s = R_bs^T w
         rate = self.r_bs.T @ nu[3:]
         orientation = None
-        orientation_cov = [-1.0] + [0.0] * 8  # sensor_msgs/Imu: -1 = no orientation
         if self.enable_orientation:
             # World <- sensor: q_ws = q_wb (x) q_bs
             orientation = quat_multiply(q, self.q_bs)
@@ -193,14 +198,13 @@ class ImuModel(SensorModel):
                     # Attitude error as a small rotation in the sensor frame: q (x) exp(dtheta)
                     orientation = quat_multiply(orientation,
                                                 quat_from_axis_angle(dtheta, angle))
-            orientation_cov = _covariance(self.attitude.variance())
         return ImuReading(
             orientation=orientation,
             angular_velocity=self.gyro.apply(rate, dt),
             linear_acceleration=self.accel.apply(force, dt),
-            orientation_covariance=orientation_cov,
-            angular_velocity_covariance=_covariance(self.gyro.variance()),
-            linear_acceleration_covariance=_covariance(self.accel.variance()))
+            orientation_covariance=self._covariances[0],
+            angular_velocity_covariance=self._covariances[1],
+            linear_acceleration_covariance=self._covariances[2])
 
 
 class FluidPressureModel(SensorModel):

@@ -22,7 +22,8 @@ message is evaluated when it arrives; the loop publishes the latest result at
 
 Topics: in ``odometry`` (nav_msgs/Odometry); out ``hydro/wrench`` (body frame, about
 base) and ``hydro/wrench_world`` (world-frame force and torque about the link origin,
-for gz-sim ApplyLinkWrench).
+for gz-sim ApplyLinkWrench), and with ``gz_entity_wrench`` the same as
+``hydro/entity_wrench`` (:mod:`uwv_hydro.node.gz_io`).
 """
 from geometry_msgs.msg import WrenchStamped
 from nav_msgs.msg import Odometry
@@ -31,6 +32,7 @@ import numpy as np
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import all_finite
 from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
+from uwv_hydro.node.gz_io import GzEntityWrench
 from uwv_hydro.node.node_part import locked, NodePart
 
 #: ||q| - 1| above which an accepted odometry quaternion counts as normalised.
@@ -52,6 +54,8 @@ class WrenchIO(NodePart):
         node.create_subscription(Odometry, 'odometry', self._on_odometry, 10)
         self.wrench_pub = node.create_publisher(WrenchStamped, 'hydro/wrench', 10)
         self.wrench_world_pub = node.create_publisher(WrenchStamped, 'hydro/wrench_world', 10)
+        self.gz = GzEntityWrench(node, node.vehicle, cfg['gz_model_name'], cfg['gz_link_name'],
+                                 cfg['gz_wrench_point']) if cfg['gz_entity_wrench'] else None
 
     def reset(self) -> None:
         """Forget the odometry and the lagged-acceleration history."""
@@ -121,6 +125,9 @@ class WrenchIO(NodePart):
         world = WrenchStamped()
         world.header.stamp = msg.header.stamp
         world.header.frame_id = world_frame or node.odom_frame
-        conv.fill_wrench(world.wrench, world_wrench(total, quaternion))
+        total_world = world_wrench(total, quaternion)
+        conv.fill_wrench(world.wrench, total_world)
         self.wrench_world_pub.publish(world)
+        if self.gz is not None:
+            self.gz.publish(world.header, total_world, quaternion)
         node.publish_components(wc.components, now)

@@ -59,16 +59,23 @@ def point_acceleration(nu, nu_dot, r) -> np.ndarray:
     return nu_dot[:3] + cross(w, v) + cross(nu_dot[3:], r) + cross(w, cross(w, r))
 
 
+def _unit(quaternion) -> np.ndarray:
+    """Return q / |q| (a state's attitude: finite and nonzero)."""
+    q = np.asarray(quaternion, dtype=float)
+    # Unit quaternion: q / |q|
+    return q / math.sqrt(float(q @ q))
+
+
 def specific_force(quaternion, nu, nu_dot, r, gravity: float) -> np.ndarray:
     """Return the specific force at r in body axes: a_P - g_world (+g up at rest)."""
-    rot = quat_to_matrix(quat_normalize(quaternion))
+    rot = quat_to_matrix(_unit(quaternion))
     # f = a_P - R^T g_vec with g_vec = (0, 0, -g) in ENU: f = a_P + g R^T z (R^T z = row 2)
     return point_acceleration(nu, nu_dot, r) + gravity * rot[2]
 
 
 def point_position(position, quaternion, r) -> np.ndarray:
     """Return the world position of the body point r: p + R r."""
-    rot = quat_to_matrix(quat_normalize(quaternion))
+    rot = quat_to_matrix(_unit(quaternion))
     # p_P = p + R(q) r
     return np.asarray(position, dtype=float) + rot @ np.asarray(r, dtype=float)
 
@@ -179,12 +186,9 @@ class ImuModel(SensorModel):
     def measure(self, t: float, position, quaternion, nu, nu_dot) -> ImuReading:
         """Return the IMU sample at time t (s) of the state (p, q, nu) with derivative nu_dot."""
         dt = self._dt(t)
-        q = np.asarray(quaternion, dtype=float)
-        q = q / math.sqrt(float(q @ q))  # unit quaternion (the state's is unit already)
+        q = _unit(quaternion)
         nu = np.asarray(nu, dtype=float)
-        # Specific force at the sensor (see specific_force), R^T z = row 2 of R
-        force = self.r_bs.T @ (point_acceleration(nu, nu_dot, self.r)
-                               + self.gravity * quat_to_matrix(q)[2])
+        force = self.r_bs.T @ specific_force(q, nu, nu_dot, self.r, self.gravity)
         # Angular rate in the sensor frame: w_s = R_bs^T w
         rate = self.r_bs.T @ nu[3:]
         orientation = None

@@ -87,7 +87,9 @@ def test_urdf_gazebo_sensor_is_read_with_gz_noise_names():
 @pytest.mark.parametrize('reference, extra, match', [
     ('wheel', '', "link 'wheel' is not the base link"),
     ('nowhere', '', "link 'nowhere'"),
-    ('imu_link', '<pose>0 0 0 0 0 0</pose>', '<pose> inside a sensor is not supported'),
+    ('imu_link', '<pose>0 0 0</pose>', 'expected 6 finite numbers'),
+    ('imu_link', '<pose relative_to="mount">0 0 0 0 0 0</pose>', 'relative to its link'),
+    ('imu_link', '<link>mount</link>', '<link> inside a sensor is not supported'),
     ('imu_link', '<rate>3</rate>', "unknown key 'rate' for sensor type imu"),
     ('imu_link', '<seed>-2</seed>', 'non-negative integer'),
 ])
@@ -96,6 +98,29 @@ def test_urdf_sensor_errors_name_the_problem(reference, extra, match):
     with pytest.raises(DescriptionError, match=match) as info:
         load_vehicle_string(URDF % (IMU % (reference, extra)))
     assert 'sensor' in str(info.value)
+
+
+def test_sensor_pose_in_its_link_gives_a_frame_of_its_own():
+    """A <pose> as gz and ds_sim write it (degrees too): the mount composes link and pose."""
+    from uwv_hydro.physics.rotation import quat_from_rpy, quat_multiply, quat_to_matrix
+    from uwv_hydro.physics.sensors import sensor_mount
+    text = URDF % (IMU % ('mount', '<pose degrees="true">0.2 0 -0.1 0 180 90</pose>'))
+    params = load_vehicle_string(text)
+    imu = params.sensors[0]
+    assert imu.pose == pytest.approx((0.2, 0.0, -0.1, 0.0, math.pi, math.pi / 2))
+    assert (imu.link, imu.frame_id()) == ('mount', 'imu')
+    t, q = sensor_mount(imu, params)
+    t_l, q_l = params.frame_transform('mount')
+    assert np.allclose(t, t_l + quat_to_matrix(q_l) @ [0.2, 0.0, -0.1], atol=1e-12)
+    assert np.allclose(quat_to_matrix(q), quat_to_matrix(
+        quat_multiply(q_l, quat_from_rpy(0.0, math.pi, math.pi / 2))), atol=1e-12)
+    yaml_text = ('mass: 1.0\ninertia: {ixx: 1, iyy: 1, izz: 1}\nsensors:\n'
+                 '  d: {type: dvl, update_rate: 5, pose: [0.5, 0, -0.3, 3.14159, 0, 0], '
+                 'frame_id: dvl_transducer}\n')
+    dvl = load_vehicle_string(yaml_text, 'v.yaml').sensors[0]
+    assert (dvl.link, dvl.frame_id(), dvl.pose[0]) == ('base_link', 'dvl_transducer', 0.5)
+    assert load_vehicle_string(URDF % (IMU % ('imu_link', ''))).sensors[0].frame_id() == \
+        'imu_link'
 
 
 def test_urdf_sensor_error_points_at_the_element_line():

@@ -36,15 +36,13 @@ SENSORS = """
   <link name="dvl_link"/>
   <joint name="dvl_joint" type="fixed"><parent link="base_link"/><child link="dvl_link"/>
     <origin xyz="0.6 0.3 -0.25" rpy="3.141592653589793 0 0.7853981633974483"/></joint>
-  <link name="depth_link"/>
-  <joint name="depth_joint" type="fixed"><parent link="base_link"/><child link="depth_link"/>
-    <origin xyz="-0.3 0 0.45"/></joint>
   <gazebo reference="imu_link">
     <sensor name="imu" type="imu"><update_rate>100</update_rate><topic>imu/data</topic>
     </sensor>
   </gazebo>
-  <gazebo reference="depth_link">
-    <sensor name="depth" type="fluid_pressure"><update_rate>10</update_rate></sensor>
+  <gazebo reference="base_link">
+    <sensor name="depth" type="fluid_pressure"><update_rate>10</update_rate>
+      <pose>-0.3 0 0.45 0 0 0</pose></sensor>
   </gazebo>
   <gazebo reference="dvl_link">
     <sensor name="dvl" type="dvl"><update_rate>20</update_rate><topic>dvl/twist</topic>
@@ -88,7 +86,10 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
     from sensor_msgs.msg import FluidPressure, Imu, NavSatFix
     from uwv_hydro.description.loader import load_vehicle_string
     from uwv_hydro.physics.geodesy import WGS84_A, WGS84_E2
+    from tf2_msgs.msg import TFMessage
+    from uwv_hydro.node.hydro_node import TF_STATIC_QOS
     from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.sensors import sensor_mount
     vehicle = load_vehicle_string(_urdf())
     params = {'robot_description': _urdf(), 'mode': 'simulate', 'rate_hz': 200.0,
               'initial_position': [0.0, 0.0, -10.0], 'publish_markers': False}
@@ -101,6 +102,7 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
            'dvl_far': probe.collect(TwistWithCovarianceStamped, 'dvl_far'),
            'gps': probe.collect(NavSatFix, 'gps/fix')}
     diags = probe.collect(DiagnosticArray, '/diagnostics', keep=5)
+    static = probe.collect(TFMessage, '/tf_static', qos=TF_STATIC_QOS)
     pub = probe.publisher(WrenchStamped, 'thrust')
     thrust = WrenchStamped()
     thrust.header.frame_id = 'thruster_stern'
@@ -127,12 +129,12 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
         messages[:] = matched
     g, rho = vehicle.gravity, vehicle.fluid_density
 
-    def mount(link):
-        t, q = vehicle.frame_transform(link)
+    def mount(name):
+        t, q = sensor_mount(next(s for s in vehicle.sensors if s.name == name), vehicle)
         return np.asarray(t), quat_to_matrix(q)
 
     # Each sensor at its own rate: stamps exactly one period apart, in its own frame
-    for name, period_ms, frame in (('imu', 10, 'imu_link'), ('depth', 100, 'depth_link'),
+    for name, period_ms, frame in (('imu', 10, 'imu_link'), ('depth', 100, 'depth'),
                                    ('dvl', 50, 'dvl_link'), ('gps', 500, 'base_link')):
         stamps = [_stamp(m) for m in got[name]]
         assert len(stamps) >= 3, '%s: %d messages' % (name, len(stamps))
@@ -140,7 +142,7 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
         assert {m.header.frame_id for m in got[name]} == {frame}
     assert got['dvl_far'] == [], 'a DVL 20 m above the seabed with max_altitude 5 published'
 
-    r, r_bs = mount('imu_link')
+    r, r_bs = mount('imu')
     worst_rate = worst_force = 0.0
     for msg in got['imu']:
         p, q, nu = _state(by_stamp[_stamp(msg)])
@@ -156,7 +158,7 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
         assert msg.orientation_covariance[0] == 0.0
     assert worst_rate < 1e-12 and worst_force < 1e-5, (worst_rate, worst_force)
 
-    r, r_bs = mount('dvl_link')
+    r, r_bs = mount('dvl')
     for msg in got['dvl']:
         p, q, nu = _state(by_stamp[_stamp(msg)])
         expected = r_bs.T @ (nu[:3] + np.cross(nu[3:], r))
@@ -165,7 +167,7 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
         assert msg.twist.covariance[0] == 0.0 and msg.twist.covariance[21] == -1.0
     assert np.linalg.norm(np.cross(nu[3:], r)) > 0.5  # the lever arm matters in this turn
 
-    r, _ = mount('depth_link')
+    r, _ = mount('depth')
     for msg in got['depth']:
         p, q, nu = _state(by_stamp[_stamp(msg)])
         depth = -(p + quat_to_matrix(q) @ r)[2]
@@ -182,6 +184,11 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
         assert msg.longitude == pytest.approx(
             -70.7 + math.degrees(p[0] / (n_radius * math.cos(math.radians(41.5)))), abs=1e-8)
 
+    # The depth sensor's frame (a pose in base_link) is on /tf_static
+    frames = {(t.header.frame_id, t.child_frame_id): t for m in static for t in m.transforms}
+    depth_tf = frames[('base_link', 'depth')].transform
+    assert (depth_tf.translation.x, depth_tf.translation.z, depth_tf.rotation.w) == (
+        -0.3, 0.45, 1.0)
     probe.spin_until(lambda: diags and diag_values(diags[-1], 'sensor dvl_far'),
                      timeout=10.0, proc=proc, log=log)
     far = diag_values(diags[-1], 'sensor dvl_far')

@@ -15,7 +15,7 @@
 """
 Navigation sensors of a vehicle description (URDF ``<gazebo>`` sensors or YAML ``sensors:``).
 
-URDF, as gz-sim / SDF write sensors (the sensor frame is the referenced link, which must
+URDF, as gz-sim / SDF write sensors (the sensor sits on the referenced link, which must
 be the base or rigidly attached to it through fixed joints)::
 
     <gazebo reference="imu_link">
@@ -55,9 +55,13 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
 
 Common keys: ``name`` (XML attribute), ``type``, ``link`` (YAML; default the base),
 ``update_rate`` (Hz, required), ``topic`` (default the sensor name), ``seed`` (default a
-CRC-32 of the name, so runs repeat), and gz's ``always_on`` / ``visualize`` (accepted,
-ignored).  ``<gazebo>`` sensors of other types (cameras, sonars) are not ours and are
-skipped; an unknown key inside one of ours is an error naming it.
+CRC-32 of the name, so runs repeat), ``pose`` (x y z roll pitch yaw in the link, as gz and
+ds_sim sensor xacros write it; ``degrees="true"`` accepted): the sensor then measures in
+a frame of its own, ``frame_id`` (default the sensor name), which the node publishes on
+/tf_static; without a pose the sensor frame is the link.  gz's ``always_on`` and
+``visualize`` are accepted and ignored.  ``<gazebo>`` sensors of other types (cameras,
+sonars) are not ours and are skipped; an unknown key inside one of ours is an error
+naming it.
 """
 from dataclasses import asdict
 import math
@@ -93,8 +97,9 @@ TYPE_KEYS = {
                'position_sensing': {'horizontal': _NOISE, 'vertical': _NOISE}},
 }
 #: Keys common to every sensor (the type's own block is keyed by the type name).
-COMMON_KEYS = {'name': None, 'type': None, 'link': None, 'update_rate': None,
-               'topic': None, 'seed': None, 'always_on': None, 'visualize': None}
+COMMON_KEYS = {'name': None, 'type': None, 'link': None, 'pose': None, 'frame_id': None,
+               'update_rate': None, 'topic': None, 'seed': None, 'always_on': None,
+               'visualize': None}
 #: Every key a sensor may have, per type: the schema unknown-key checks use.
 SENSOR_SCHEMA = {t: dict(COMMON_KEYS, **{t: TYPE_KEYS[t]}) for t in SENSOR_TYPES}
 
@@ -325,9 +330,22 @@ def sensor_from_mapping(name: str, block: Any, ctx: _Ctx, base_frame: str) -> Se
                             % (seed,))
     else:
         seed = default_seed(name)
+    pose = _pose(block['pose'], _join(name, 'pose'), ctx) if 'pose' in block else None
+    frame = name if pose is not None else ''
+    if 'frame_id' in block:
+        frame = _string(block['frame_id'], _join(name, 'frame_id'), ctx)
     model = _TYPE_PARSERS[kind](_mapping(block.get(kind)), _join(name, kind), ctx)
     return SensorParams(name=name, kind=kind, link=link, update_rate=rate, topic=topic,
-                        seed=seed, model=model)
+                        seed=seed, model=model, pose=pose, frame=frame)
+
+
+def _pose(value: Any, path: str, ctx: _Ctx) -> Tuple[float, ...]:
+    """Return (x, y, z, roll, pitch, yaw) of a pose: 6 numbers (list, or XML text)."""
+    if isinstance(value, str) and ctx.xml:
+        value = value.split()
+    if not isinstance(value, (list, tuple)) or len(value) != 6:
+        raise ctx.error(path, 'expected 6 numbers x y z roll pitch yaw, got %r' % (value,))
+    return tuple(_number(v, path, ctx) for v in value)
 
 
 def sensors_from_yaml(value: Any, source: str, base_frame: str) -> List[SensorParams]:
@@ -357,6 +375,27 @@ def _xml_tree(elem: ET.Element, path: str, elements: Dict[str, Any]) -> Any:
     return attributes
 
 
+def _xml_pose(elem: ET.Element, source: str) -> List[float]:
+    """Return the 6 numbers of an SDF-style <pose> (radians; degrees="true" converted)."""
+    def fail(reason):
+        return DescriptionError(reason, source, element_path(elem), element_line(elem))
+    for key, value in elem.attrib.items():
+        if key not in ('degrees', 'frame', 'relative_to'):
+            raise fail('unknown <pose> attribute %r' % key)
+        if key in ('frame', 'relative_to') and value.strip():
+            raise fail('a sensor <pose> is relative to its link; %s=%r is not supported'
+                       % (key, value))
+    try:
+        values = [float(v) for v in (elem.text or '').split()]
+    except ValueError:
+        values = []
+    if len(values) != 6 or not all(math.isfinite(v) for v in values):
+        raise fail('expected 6 finite numbers x y z roll pitch yaw, got %r' % (elem.text,))
+    if elem.get('degrees', 'false').strip() in ('true', '1'):
+        values[3:] = [math.radians(v) for v in values[3:]]
+    return values
+
+
 def sensors_from_urdf(root: ET.Element, source: str, base_frame: str
                       ) -> List[SensorParams]:
     """Return the sensors of our types in ``<gazebo reference="link"><sensor>`` elements."""
@@ -370,18 +409,18 @@ def sensors_from_urdf(root: ET.Element, source: str, base_frame: str
             if not name:
                 raise DescriptionError('<sensor> without a name attribute', source,
                                        element_path(sensor), element_line(sensor))
-            for tag in ('pose', 'link'):
-                if sensor.find(tag) is not None:
-                    raise DescriptionError(
-                        '<%s> inside a sensor is not supported: the sensor frame is the '
-                        '<gazebo reference> link (give the sensor its own link and a fixed '
-                        'joint, so its frame is in TF)' % tag, source,
-                        element_path(sensor.find(tag)), element_line(sensor.find(tag)))
+            if sensor.find('link') is not None:
+                raise DescriptionError(
+                    '<link> inside a sensor is not supported: the sensor is on the '
+                    '<gazebo reference> link', source, element_path(sensor.find('link')),
+                    element_line(sensor.find('link')))
             elements: Dict[str, Any] = {}
             try:
                 tree = _xml_tree(sensor, name, elements)
             except DescriptionError as exc:
                 raise DescriptionError(exc.reason, source, exc.element, exc.line) from None
+            if sensor.find('pose') is not None:
+                tree['pose'] = _xml_pose(sensor.find('pose'), source)
             tree['link'] = link
             elements[_join(name, 'link')] = gazebo
             ctx = _Ctx(source, '', elements)
@@ -461,8 +500,10 @@ def describe_sensor(sensor: SensorParams) -> str:
                                        m.vertical.stddev))
     bias = any(not (a.bias_mean == a.bias_stddev == a.dynamic_bias_stddev == 0.0)
                for a in _all_noise(sensor))
+    where = sensor.link if sensor.pose is None else '%s (pose %s in %s)' % (
+        sensor.frame_id(), ' '.join('%g' % v for v in sensor.pose), sensor.link)
     return '%s (%s) in %s at %g Hz -> %s; %s%s' % (
-        sensor.name, sensor.kind, sensor.link, sensor.update_rate, sensor.topic, detail,
+        sensor.name, sensor.kind, where, sensor.update_rate, sensor.topic, detail,
         ', with bias' if bias else '')
 
 

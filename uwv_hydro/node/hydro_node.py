@@ -231,6 +231,9 @@ class HydroNode(Node):
             conv.fill_vector3(t.transform.translation, point)
             t.transform.rotation.w = 1.0
             msg.transforms.append(t)
+        sensors = getattr(self.io, 'sensors', None)  # sensor frames with a pose
+        if sensors is not None:
+            msg.transforms += sensors.static_transforms(stamp)
         return msg
 
     # ------------------------------------------------------------------ shared by the parts

@@ -18,7 +18,9 @@ Simulate mode: navigation sensors published from the simulated state.
 Every integration step the simulate part hands the state (stamp on the node clock) to
 :class:`uwv_hydro.modes.sensor_suite.SensorSuite`, which takes each sensor's sample when
 its own ``update_rate`` grid point comes; each sample is published stamped with the
-state's time, ``header.frame_id`` = ``frame_prefix`` + the sensor link:
+state's time, ``header.frame_id`` = ``frame_prefix`` + the sensor frame (its link, or
+for a sensor with a ``pose`` its own frame, published on /tf_static with the node's
+static frames):
 
 * ``imu``: sensor_msgs/Imu (REP-145), covariances from the white-noise sigmas
   (orientation_covariance[0] = -1 when ``enable_orientation`` is false).  The body
@@ -35,15 +37,16 @@ state's time, ``header.frame_id`` = ``frame_prefix`` + the sensor link:
   DIAGONAL_KNOWN) while the antenna is shallower than ``surfaced_depth``; nothing
   while submerged (``no_fix`` in /diagnostics).
 """
-from typing import Dict
+from typing import Dict, List
 
-from geometry_msgs.msg import TwistWithCovarianceStamped
+from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
 import numpy as np
 from sensor_msgs.msg import FluidPressure, Imu, NavSatFix, NavSatStatus
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.sensor_suite import SensorSuite
 from uwv_hydro.node.node_part import NodePart
+from uwv_hydro.physics.rotation import quat_from_rpy
 
 _MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovarianceStamped,
              'navsat': NavSatFix}
@@ -63,14 +66,31 @@ class SensorIO(NodePart):
         for model in self.suite.models:
             spec = model.spec
             self.pubs[spec.name] = node.create_publisher(_MESSAGES[spec.kind], spec.topic, 10)
-            self.frame_ids[spec.name] = prefix + spec.link
+            self.frame_ids[spec.name] = prefix + spec.frame_id()
             self.status[spec.name] = {'type': spec.kind, 'topic': spec.topic,
-                                      'frame': prefix + spec.link,
+                                      'frame': prefix + spec.frame_id(),
                                       'update_rate': spec.update_rate, 'published': 0,
                                       'state': 'waiting'}
             self.logger.info('sensor %s (%s): %s in %s at %g Hz'
-                             % (spec.name, spec.kind, spec.topic, prefix + spec.link,
+                             % (spec.name, spec.kind, spec.topic, prefix + spec.frame_id(),
                                 spec.update_rate))
+
+    def static_transforms(self, stamp) -> List[TransformStamped]:
+        """Return link -> sensor frame of the sensors with a pose (for /tf_static)."""
+        prefix = self.cfg['frame_prefix']
+        out = []
+        for model in self.suite.models:
+            spec = model.spec
+            if spec.pose is None:
+                continue
+            t = TransformStamped()
+            t.header.stamp = stamp
+            t.header.frame_id = prefix + spec.link
+            t.child_frame_id = prefix + spec.frame_id()
+            conv.fill_vector3(t.transform.translation, spec.pose[:3])
+            conv.fill_quaternion(t.transform.rotation, quat_from_rpy(*spec.pose[3:]))
+            out.append(t)
+        return out
 
     def sample(self, stamp_ns: int, state, tau, current) -> None:
         """Publish the samples due at ``stamp_ns`` of ``state`` (tau, current of its step)."""

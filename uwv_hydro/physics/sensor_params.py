@@ -125,3 +125,12 @@ class SensorParams:
     seed: int
     #: ImuParams, FluidPressureParams, DvlParams or NavSatParams, as ``kind`` says.
     model: object = None
+    #: Pose of the sensor in its link (gz ``<pose>``): (x, y, z, roll, pitch, yaw), or None.
+    pose: Optional[Tuple[float, ...]] = None
+    #: Frame the sensor measures in (header.frame_id without prefix); '' = the link.  A
+    #: sensor with a pose has a frame of its own (default: its name), a static transform.
+    frame: str = ''
+
+    def frame_id(self) -> str:
+        """Return the frame of the measurements (without the node's frame_prefix)."""
+        return self.frame or self.link

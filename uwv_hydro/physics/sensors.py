@@ -44,7 +44,7 @@ import numpy as np
 from uwv_hydro.physics.geodesy import LocalTangentPlane
 from uwv_hydro.physics.point_transform import transfer_twist
 from uwv_hydro.physics.rotation import (
-    cross, quat_from_axis_angle, quat_multiply, quat_normalize, quat_to_matrix)
+    cross, quat_from_axis_angle, quat_from_rpy, quat_multiply, quat_normalize, quat_to_matrix)
 from uwv_hydro.physics.sensor_noise import NoiseModel
 from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, NavSatParams, SensorParams)
@@ -307,9 +307,20 @@ class NavSatModel(SensorModel):
         return NavSatReading(lat, lon, height, covariance, depth, True)
 
 
+def sensor_mount(spec: SensorParams, params):
+    """Return (translation, rotation wxyz) of the sensor frame in the base frame."""
+    translation, rotation = params.frame_transform(spec.link)
+    if spec.pose is None:
+        return np.asarray(translation, float), np.asarray(rotation, float)
+    # Pose in the link: t = t_l + R_l xyz, q = q_l (x) q(rpy)
+    xyz, rpy = np.asarray(spec.pose[:3], float), spec.pose[3:]
+    return (np.asarray(translation, float) + quat_to_matrix(rotation) @ xyz,
+            quat_multiply(rotation, quat_from_rpy(*rpy)))
+
+
 def build_sensor(spec: SensorParams, params) -> SensorModel:
     """Return the model of ``spec`` mounted on ``params`` (VehicleParams)."""
-    translation, rotation = params.frame_transform(spec.link)
+    translation, rotation = sensor_mount(spec, params)
     if spec.kind == 'imu':
         return ImuModel(spec, translation, rotation, params.gravity)
     if spec.kind == 'fluid_pressure':

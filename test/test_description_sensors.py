@@ -257,3 +257,16 @@ def test_check_prints_the_sensors_it_found(capsys):
     assert gps['model']['latitude_deg'] == 41.524
     assert main(['check', str(XACRO)]) == 0
     assert 'sensors:        (none)' in capsys.readouterr().out
+
+
+def test_small_rov_sensor_overlay_loads_and_is_a_ros2_params_file():
+    """config/small_rov_sensors.yaml: the four sensors with poses over small_rov.yaml."""
+    from test_description_examples import _rcl_accepts
+    path = REPO / 'config' / 'small_rov_sensors.yaml'
+    params = load_vehicle(str(path))
+    assert params.name == 'small_rov' and params.fluid_density == 1000.0
+    assert {s.name: (s.kind, s.frame_id()) for s in params.sensors} == {
+        'imu': ('imu', 'imu'), 'pressure': ('fluid_pressure', 'pressure'),
+        'dvl': ('dvl', 'dvl'), 'gps': ('navsat', 'gps')}
+    assert all(s.link == 'base_link' and s.pose is not None for s in params.sensors)
+    assert _rcl_accepts(str(path))

@@ -270,3 +270,29 @@ def test_small_rov_sensor_overlay_loads_and_is_a_ros2_params_file():
         'dvl': ('dvl', 'dvl'), 'gps': ('navsat', 'gps')}
     assert all(s.link == 'base_link' and s.pose is not None for s in params.sensors)
     assert _rcl_accepts(str(path))
+
+
+@pytest.mark.parametrize('with_base', [True, False])
+def test_yaml_export_round_trip_keeps_every_sensor(tmp_path, with_base):
+    """Export then load gives the same sensors; without the URDF, mounts become poses."""
+    from uwv_hydro.description.yaml_export import write_yaml
+    from uwv_hydro.physics.sensors import sensor_mount
+    params = load_vehicle(str(XACRO), mappings={'sensors': 'true'})
+    imu = params.sensors[0]
+    imu.model.angular_velocity[2].dynamic_bias_correlation_time = 120.0
+    imu.model.linear_acceleration[0].bias_mean = 0.03
+    out = tmp_path / 'exported.yaml'
+    write_yaml(params, out, base=str(XACRO) if with_base else None)
+    from test_description_examples import _rcl_accepts
+    assert _rcl_accepts(str(out))
+    back = load_vehicle(str(out), mappings={'sensors': 'true'})
+    assert [s.name for s in back.sensors] == [s.name for s in params.sensors]
+    for old, new in zip(params.sensors, back.sensors):
+        assert (new.kind, new.update_rate, new.topic, new.seed, new.model) == (
+            old.kind, old.update_rate, old.topic, old.seed, old.model)
+        assert new.frame_id() == old.frame_id()
+        t0, q0 = sensor_mount(old, params)
+        t1, q1 = sensor_mount(new, back)
+        assert np.max(np.abs(t1 - t0)) < 1e-12
+        assert min(np.max(np.abs(q1 - q0)), np.max(np.abs(q1 + q0))) < 1e-12
+        assert (new.link == old.link) if with_base else (new.link == 'base_link')

@@ -71,6 +71,7 @@ import zlib
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_line, element_path
+from uwv_hydro.physics.rotation import quat_to_rpy
 from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SENSOR_TYPES,
     SensorParams)
@@ -516,3 +517,65 @@ def _all_noise(sensor: SensorParams) -> List[NoiseParams]:
     if sensor.kind == 'dvl':
         return list(m.velocity)
     return [m.horizontal, m.vertical]
+
+
+def _noise_tree(noise: NoiseParams) -> Dict[str, Any]:
+    """Return the non-default fields of a noise block (an infinite time is the default)."""
+    default = NoiseParams()
+    return {k: v for k, v in asdict(noise).items() if v != getattr(default, k)}
+
+
+def _axes_tree(axes) -> Dict[str, Any]:
+    trees = [_noise_tree(a) for a in axes]
+    if trees[0] == trees[1] == trees[2]:
+        return {'noise': trees[0]} if trees[0] else {}
+    return {a: {'noise': t} for a, t in zip('xyz', trees) if t}
+
+
+def _model_tree(sensor: SensorParams) -> Dict[str, Any]:
+    m = sensor.model
+    if sensor.kind == 'imu':
+        tree = {key: _axes_tree(getattr(m, key))
+                for key in ('angular_velocity', 'linear_acceleration', 'orientation')}
+        tree['enable_orientation'] = m.enable_orientation
+    elif sensor.kind == 'fluid_pressure':
+        tree = {'atmospheric_pressure': m.atmospheric_pressure,
+                'pressure': {'noise': _noise_tree(m.pressure)}}
+    elif sensor.kind == 'dvl':
+        tree = {'min_altitude': m.min_altitude, 'velocity': _axes_tree(m.velocity)}
+        if m.seabed_depth is not None:
+            tree['seabed_depth'] = m.seabed_depth
+        if math.isfinite(m.max_altitude):
+            tree['max_altitude'] = m.max_altitude
+    else:
+        tree = {'latitude_deg': m.latitude_deg, 'longitude_deg': m.longitude_deg,
+                'elevation': m.elevation, 'surfaced_depth': m.surfaced_depth,
+                'position_sensing': {'horizontal': {'noise': _noise_tree(m.horizontal)},
+                                     'vertical': {'noise': _noise_tree(m.vertical)}}}
+    return {k: v for k, v in tree.items() if v != {} and v != {'noise': {}}}
+
+
+def sensor_tree(sensor: SensorParams, mount=None) -> Dict[str, Any]:
+    """
+    Return a sensor as the key tree :func:`sensor_from_mapping` reads back (YAML export).
+
+    ``mount`` (translation, rotation wxyz in the base, e.g. from
+    :func:`uwv_hydro.physics.sensors.sensor_mount`) folds the link and pose into a pose in
+    the base link, for a file without the URDF's links; the frame keeps its name.
+    """
+    tree: Dict[str, Any] = {'type': sensor.kind, 'update_rate': sensor.update_rate,
+                            'topic': sensor.topic, 'seed': sensor.seed}
+    if mount is None:
+        tree['link'] = sensor.link
+        if sensor.pose is not None:
+            tree['pose'] = list(sensor.pose)
+        if sensor.frame and sensor.frame != (sensor.name if sensor.pose else ''):
+            tree['frame_id'] = sensor.frame
+    else:
+        translation, rotation = mount
+        tree['pose'] = list(translation) + list(quat_to_rpy(rotation))
+        tree['frame_id'] = sensor.frame_id()
+    model = _model_tree(sensor)
+    if model:
+        tree[sensor.kind] = model
+    return tree

@@ -146,7 +146,9 @@ def test_asymmetric_added_mass_is_a_clear_error(tmp_path, capsys):
         sdf_export.fluid_added_mass(p)
     path = tmp_path / 'asym.yaml'
     write_yaml(p, path)
-    assert main(['export-sdf', str(path)]) == 2
+    assert main(['export-sdf', str(path)]) == 2  # the loader's physical check first
+    assert 'added mass is not symmetric' in capsys.readouterr().err
+    assert main(['export-sdf', str(path), '--allow-nonphysical']) == 2
     assert 'fluid_added_mass> holds a symmetric matrix only' in capsys.readouterr().err
 
 

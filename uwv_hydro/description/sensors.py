@@ -106,15 +106,24 @@ SENSOR_SCHEMA = {t: dict(COMMON_KEYS, **{t: TYPE_KEYS[t]}) for t in SENSOR_TYPES
 
 
 class _Ctx:
-    """Error location: the source and, for XML, the element of every key path."""
+    """
+    Error location: the source and, for XML, the element of every key path.
 
-    def __init__(self, source: str, prefix: str, elements: Optional[Dict[str, Any]] = None):
+    ``outer`` (the YAML loader's context: ``error(key, reason)`` with the key's line)
+    takes the YAML errors, under ``prefix``.
+    """
+
+    def __init__(self, source: str, prefix: str, elements: Optional[Dict[str, Any]] = None,
+                 outer=None):
         self.source = source
         self.prefix = prefix
         self.elements = elements
+        self.outer = outer
         self.xml = elements is not None
 
     def error(self, path: str, reason: str) -> DescriptionError:
+        if self.outer is not None:
+            return self.outer.error(self.prefix + path, reason)
         if self.elements is not None:
             elem = self.elements.get(path)
             while elem is None and '.' in path:
@@ -349,13 +358,26 @@ def _pose(value: Any, path: str, ctx: _Ctx) -> Tuple[float, ...]:
     return tuple(_number(v, path, ctx) for v in value)
 
 
-def sensors_from_yaml(value: Any, source: str, base_frame: str) -> List[SensorParams]:
+def sensors_from_yaml(value: Any, source: str, base_frame: str, outer=None
+                      ) -> List[SensorParams]:
     """Return the sensors of a YAML ``sensors:`` mapping (name -> sensor)."""
-    ctx = _Ctx(source, 'sensors.')
+    ctx = _Ctx(source, 'sensors.', outer=outer)
     if not isinstance(value, dict):
-        raise DescriptionError('expected a mapping sensor name -> sensor', source, 'sensors')
+        raise ctx.error('', 'expected a mapping sensor name -> sensor')
     return [sensor_from_mapping(str(name), block, ctx, base_frame)
             for name, block in value.items()]
+
+
+def read_yaml_sensors(value: Any, ctx, params) -> None:
+    """
+    Read a YAML vehicle's ``sensors:`` section into ``params`` (a YAML_SECTIONS reader).
+
+    The base description's sensors are kept; one of the same name is replaced.
+    """
+    sensors = merge_sensors(params.sensors, sensors_from_yaml(
+        value, ctx.source, params.base_frame, outer=ctx))
+    check_sensor_links(sensors, params, ctx.source, error=ctx.error)
+    params.sensors = sensors
 
 
 def _xml_tree(elem: ET.Element, path: str, elements: Dict[str, Any]) -> Any:
@@ -436,26 +458,32 @@ def merge_sensors(base: List[SensorParams], overlay: List[SensorParams]
     return [s for s in base if s.name not in names] + list(overlay)
 
 
-def check_sensor_links(sensors: List[SensorParams], params, source: str) -> None:
-    """Raise DescriptionError for a repeated name or topic, or a link not fixed to the base."""
+def check_sensor_links(sensors: List[SensorParams], params, source: str,
+                       error=None) -> None:
+    """
+    Raise DescriptionError for a repeated name or topic, or a link not fixed to the base.
+
+    ``error(key, reason)`` builds the error (default: one naming ``source`` and the key).
+    """
+    if error is None:
+        def error(key, reason):
+            return DescriptionError(reason, source, key)
     names, topics = set(), {}
     for sensor in sensors:
+        key = 'sensors.' + sensor.name
         if sensor.name in names:
-            raise DescriptionError('duplicate sensor name %r' % sensor.name, source,
-                                   'sensors.' + sensor.name)
+            raise error(key, 'duplicate sensor name %r' % sensor.name)
         names.add(sensor.name)
         if sensor.topic in topics:
-            raise DescriptionError('sensors %r and %r publish on the same topic %r'
-                                   % (topics[sensor.topic], sensor.name, sensor.topic),
-                                   source, 'sensors.' + sensor.name + '.topic')
+            raise error(key + '.topic', 'sensors %r and %r publish on the same topic %r'
+                        % (topics[sensor.topic], sensor.name, sensor.topic))
         topics[sensor.topic] = sensor.name
         if sensor.link != params.base_frame and sensor.link not in params.frames:
-            raise DescriptionError(
-                'sensor %r: link %r is not the base link %r nor rigidly attached to it '
-                'through fixed joints (known frames: %s)'
-                % (sensor.name, sensor.link, params.base_frame,
-                   ', '.join(sorted(params.frames)) or 'none'),
-                source, 'sensors.' + sensor.name + '.link')
+            raise error(key + '.link',
+                        'sensor %r: link %r is not the base link %r nor rigidly attached to '
+                        'it through fixed joints (known frames: %s)'
+                        % (sensor.name, sensor.link, params.base_frame,
+                           ', '.join(sorted(params.frames)) or 'none'))
 
 
 def _finite_or_none(value: Any) -> Any:

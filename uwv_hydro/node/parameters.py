@@ -28,6 +28,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 MODES = ('simulate', 'wrench')
 ADDED_MASS_MODES = ('implicit', 'lagged')
 LOOP_MODES = ('auto', 'timer', 'thread')
+PUBLISH_ON = ('timer', 'odometry')
 #: Where the simulator's ApplyLinkWrench applies an EntityWrench's force (node/gz_io.py).
 GZ_WRENCH_POINTS = ('link_origin', 'com')
 
@@ -70,9 +71,12 @@ PARAMETERS = (
     Spec('max_catchup_steps', 10, 'most simulation steps one late update may run to keep '
          'the state on the node clock (each published as odometry); the rest is dropped '
          'and counted', bounds=(1, 1000)),
-    Spec('added_mass', 'implicit', 'wrench mode: implicit (M_A is in the simulator '
-         'inertia, only C_A is emitted) or lagged (filtered backward-difference '
-         'acceleration)', choices=ADDED_MASS_MODES),
+    Spec('added_mass', 'implicit', 'wrench mode: implicit (the engine carries M_A in its '
+         'inertia and its C_A(nu) nu: only the current corrections are emitted) or lagged '
+         '(filtered backward-difference acceleration)', choices=ADDED_MASS_MODES),
+    Spec('publish_on', 'timer', 'wrench mode: timer (the latest wrench at rate_hz) or '
+         'odometry (one wrench per odometry message, computed when it arrives and '
+         'stamped with its stamp: lock-step co-simulation)', choices=PUBLISH_ON),
     Spec('acceleration_alpha', None, 'low-pass coefficient of the lagged acceleration '
          '(default: the vehicle value)', bounds=(0.0, 1.0)),
     Spec('apply_weight', False, 'wrench mode: include the weight (false: the simulator '

@@ -17,8 +17,11 @@ Wrench mode I/O: link odometry in, the hydro wrench out (the dsros_hydro plugin'
 
 The wrench is evaluated by :class:`uwv_hydro.modes.wrench_mode.WrenchMode`, the same
 evaluator the offline ``replay`` runs, so the two agree by construction.  Each odometry
-message is evaluated when it arrives; the loop publishes the latest result at
-``rate_hz`` while the odometry is younger than ``odometry_timeout``.
+message is evaluated when it arrives.  ``publish_on: timer``: the loop publishes the
+latest result at ``rate_hz`` while the odometry is younger than ``odometry_timeout``.
+``publish_on: odometry``: the result is published at once, stamped with the odometry's
+stamp, one wrench per accepted message (an engine stepping in lock-step with the node
+never applies a stale wrench).
 
 Topics: in ``odometry`` (nav_msgs/Odometry); out ``hydro/wrench`` (body frame, about
 base) and ``hydro/wrench_world`` (world-frame force and torque about the link origin,
@@ -48,6 +51,7 @@ class WrenchIO(NodePart):
         self.mode = WrenchMode(node.vehicle, added_mass=cfg['added_mass'],
                                apply_weight=cfg['apply_weight'],
                                acceleration_alpha=cfg['acceleration_alpha'])
+        self.on_odometry = cfg['publish_on'] == 'odometry'
         self.stats = self.add_input('odometry')
         self._odom = None
         self._components = None
@@ -99,14 +103,20 @@ class WrenchIO(NodePart):
             wc = None
         self._odom = (wc, unit, msg.header.frame_id, now)
         self.stats.received(now)
+        if self.on_odometry:
+            self._publish(wc, unit, msg.header.frame_id, stamp_ns)
 
     def update(self, now: int) -> None:
-        """Publish the wrench of the latest odometry (if fresh and finite)."""
-        if self._odom is None:
+        """Publish the wrench of the latest odometry (if fresh; publish_on: timer)."""
+        if self._odom is None or self.on_odometry:
             return
         wc, quaternion, world_frame, received = self._odom
         if now - received > self.cfg['odometry_timeout'] * 1e9:
             return
+        self._publish(wc, quaternion, world_frame, now)
+
+    def _publish(self, wc, quaternion, world_frame, stamp_ns: int) -> None:
+        """Publish the wrench (body and world frame) stamped stamp_ns, if it is finite."""
         node = self.node
         if wc is None or not np.all(np.isfinite(wc.total)):
             # finite but extreme input (overflow): publish nothing rather than inf/NaN
@@ -118,7 +128,7 @@ class WrenchIO(NodePart):
         self._components = wc
         total = wc.total  # without the weight unless apply_weight (WrenchMode)
         msg = WrenchStamped()
-        conv.ns_to_stamp(msg.header.stamp, now)
+        conv.ns_to_stamp(msg.header.stamp, stamp_ns)
         msg.header.frame_id = node.base_frame
         conv.fill_wrench(msg.wrench, total)
         self.wrench_pub.publish(msg)
@@ -130,4 +140,4 @@ class WrenchIO(NodePart):
         self.wrench_world_pub.publish(world)
         if self.gz is not None:
             self.gz.publish(world.header, total_world, quaternion)
-        node.publish_components(wc.components, now)
+        node.publish_components(wc.components, stamp_ns)

@@ -120,6 +120,8 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
         messages.clear()
     probe.spin_until(lambda: len(got['gps']) >= 3 and len(got['depth']) >= 10, timeout=60.0,
                      proc=proc, log=log, action=lambda: pub.publish(thrust))
+    probe.spin_until(lambda: diags and diag_values(diags[-1], 'update loop'), timeout=10.0,
+                     proc=proc, log=log)
     probe.spin_for(0.5)  # let the odometry of the last samples arrive
     by_stamp = {_stamp(m): m for m in odom}
     for name, messages in got.items():
@@ -133,12 +135,19 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
         t, q = sensor_mount(next(s for s in vehicle.sensors if s.name == name), vehicle)
         return np.asarray(t), quat_to_matrix(q)
 
-    # Each sensor at its own rate: stamps exactly one period apart, in its own frame
+    # Each sensor at its own rate: stamps exactly one period apart, in its own frame.  A
+    # step the loaded machine dropped (max_catchup_steps) delays one sample to the next
+    # state; the grid stays, so the pair around it is closer: then 95 % on the period.
+    loop = diag_values(diags[-1], 'update loop')
+    strict = loop.get('dropped_steps') == '0' and loop.get('state_restores') == '0'
     for name, period_ms, frame in (('imu', 10, 'imu_link'), ('depth', 100, 'depth'),
                                    ('dvl', 50, 'dvl_link'), ('gps', 500, 'base_link')):
         stamps = [_stamp(m) for m in got[name]]
         assert len(stamps) >= 3, '%s: %d messages' % (name, len(stamps))
-        assert set(np.diff(stamps)) == {period_ms * 1_000_000}, name
+        gaps = np.diff(stamps)
+        on_period = np.mean(gaps == period_ms * 1_000_000)
+        assert on_period == 1.0 if strict else on_period >= 0.95, (name, loop, gaps)
+        assert np.all(gaps % 5_000_000 == 0), name  # on the node's 200 Hz state lattice
         assert {m.header.frame_id for m in got[name]} == {frame}
     assert got['dvl_far'] == [], 'a DVL 20 m above the seabed with max_altitude 5 published'
 

@@ -40,7 +40,6 @@ static frames):
 from typing import Dict, List
 
 from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
-import numpy as np
 from sensor_msgs.msg import FluidPressure, Imu, NavSatFix, NavSatStatus
 
 from uwv_hydro.modes import msg_conversions as conv
@@ -55,9 +54,9 @@ _MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovari
 class SensorIO(NodePart):
     """One publisher per sensor of the vehicle, fed with the simulated states."""
 
-    def __init__(self, node, simulator):
+    def __init__(self, node, mode):
         super().__init__(node)
-        self.sim = simulator
+        self.mode = mode
         self.suite = SensorSuite(node.vehicle)
         prefix = self.cfg['frame_prefix']
         self.pubs = {}
@@ -92,12 +91,10 @@ class SensorIO(NodePart):
             out.append(t)
         return out
 
-    def sample(self, stamp_ns: int, state, tau, current) -> None:
-        """Publish the samples due at ``stamp_ns`` of ``state`` (tau, current of its step)."""
-        def nu_dot():
-            x = state.position.tolist() + state.quaternion.tolist() + state.twist.tolist()
-            return np.array(self.sim.state_acceleration(x, tau, current))
-        for model, reading in self.suite.sample(stamp_ns, state, nu_dot):
+    def sample(self, stamp_ns: int) -> None:
+        """Publish the samples due at ``stamp_ns`` of the simulate mode's current state."""
+        for model, reading in self.suite.sample(stamp_ns, self.mode.state,
+                                                self.mode.acceleration):
             name = model.spec.name
             status = self.status[name]
             if not reading.valid:

@@ -73,8 +73,7 @@ class SimulateIO(NodePart):
         self._tf.header.frame_id = node.odom_frame
         self._tf.child_frame_id = node.base_frame
         # navigation sensors sampled from every published state (node/sensor_io.py)
-        self.sensors = SensorIO(node, self.mode.sim) if node.vehicle.sensors else None
-        self._step_inputs = (None, None)
+        self.sensors = SensorIO(node, self.mode) if node.vehicle.sensors else None
 
     def _report_substeps(self, requested: int) -> None:
         mode = self.mode
@@ -146,8 +145,8 @@ class SimulateIO(NodePart):
             return
         if int(round((now - mode.state_ns) / mode.period_ns)) <= 0:
             return
-        self._step_inputs = (self._thrust(now), self.node.current.world())
-        stamp = mode.advance(now, *self._step_inputs, on_step=self._publish_odometry)
+        stamp = mode.advance(now, self._thrust(now), self.node.current.world(),
+                             on_step=self._publish_odometry)
         if stamp is None:
             return
         self._publish_state(stamp)
@@ -164,7 +163,7 @@ class SimulateIO(NodePart):
         conv.fill_twist(msg.twist.twist, s.twist)
         self.odom_pub.publish(msg)
         if self.sensors is not None:
-            self.sensors.sample(stamp_ns, s, *self._step_inputs)
+            self.sensors.sample(stamp_ns)
         return msg
 
     def _publish_state(self, stamp_ns: int) -> None:

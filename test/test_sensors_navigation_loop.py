@@ -20,9 +20,9 @@ surge, a turn and a dive, sampled by SensorSuite as the node does (acceleration 
 equations of motion at each published state, SimulateMode.acceleration).  A strapdown
 navigator that knows only the sensor mounts integrates the IMU's specific force into the
 velocity of the IMU point, and the DVL's velocity into the track of the transducer; the
-pressure gives the depth.  Each must follow the simulated truth to integration accuracy, which fails if a
-frame, a mount or a lever-arm term were wrong (without w x (w x r) the velocity is
-0.7 m/s off after 20 s).  The thrust is held over each step, so the acceleration jumps
+pressure gives the depth.  Each must follow the simulated truth to integration accuracy,
+which fails if a frame, a mount or a lever-arm term were wrong (without w x (w x r) the
+velocity is 0.7 m/s off after 20 s).  The thrust is held over each step, so the acceleration jumps
 at step boundaries: the IMU reads its value at the published state (the end of the step
 that led to it), and the trapezoid of those samples differs from the truth by O(dt) per
 change of thrust -- a few mm/s here, the bound below.

@@ -52,6 +52,9 @@ Topics (relative names resolve in the node's namespace)::
     out  hydro/wrench_world        geometry_msgs/WrenchStamped  wrench: world frame
     out  hydro/components/<name>   geometry_msgs/WrenchStamped  publish_components
     out  hydro/markers             visualization_msgs/MarkerArray
+    out  <sensor topics>           sensor_msgs/Imu, FluidPressure, NavSatFix,
+                                   geometry_msgs/TwistWithCovarianceStamped (DVL)
+                                   simulate: the vehicle's sensors (node/sensor_io.py)
     out  /diagnostics              diagnostic_msgs/DiagnosticArray
     srv  ~/reset                   std_srvs/Trigger             re-initialise state/inputs
 

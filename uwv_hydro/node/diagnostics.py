@@ -44,7 +44,7 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
     Return the statuses of one snapshot.
 
     ``snap`` keys: ``loop`` (dict), ``drops`` (reason -> count), ``inputs``
-    (name -> {rate_hz, age_s, count, drops...}), ``watchdog`` (topic -> state)
+    (name -> {rate_hz, age_s, count, drops, state, values...}), ``watchdog`` (topic -> state)
     and ``events`` (dict of counters such as clock resets).
     """
     out = []
@@ -73,6 +73,7 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
         values = {'state': state, 'rate_hz': info.get('rate_hz', 0.0),
                   'age_s': 'never' if age is None else age, 'count': info.get('count', 0)}
         values.update(info.get('drops', {}))
+        values.update(info.get('values', {}))  # input-specific figures (e.g. thrust)
         out.append(_status('%s: input %s' % (prefix, name), vehicle, level, state, values))
 
     watchdog = snap.get('watchdog', {})

@@ -25,6 +25,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 
+from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
+
 MODES = ('simulate', 'wrench')
 ADDED_MASS_MODES = ('implicit', 'lagged')
 LOOP_MODES = ('auto', 'timer', 'thread')
@@ -87,6 +89,13 @@ PARAMETERS = (
          'link, summed in the base frame)'),
     Spec('thrust_timeout', 0.5, 'a thrust topic silent this long contributes zero '
          '(s, node clock)', read_only=False, bounds=(0.0, 3600.0)),
+    Spec('thruster_timeout', 0.5, 'simulate: a thruster of the vehicle without a Float64 '
+         'command this long goes to its neutral command (zero thrust) (s, node clock)',
+         read_only=False, bounds=(0.0, 3600.0)),
+    Spec('thruster_topic_pattern', GZ_TOPIC_PATTERN, 'simulate: command topic of each '
+         "thruster (gz-sim's by default): {ns} = the thruster's namespace or the vehicle "
+         'name, {joint} = its joint, {cmd} = cmd_thrust (cmd_vel with use_angvel_cmd); '
+         'feedback on the same pattern with {cmd} = force and ang_vel'),
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s); the '
          'current topics override it once they publish', read_only=False),
     Spec('odom_frame', 'odom', 'parent frame of odometry and TF (not prefixed)'),
@@ -169,6 +178,16 @@ def check(values: Dict[str, Any]) -> List[str]:
         if name in values and len(values[name]) != size:
             problems.append('%s must have %d elements, got %d'
                             % (name, size, len(values[name])))
+    pattern = values.get('thruster_topic_pattern')
+    if pattern is not None:
+        try:
+            unique = pattern.format(ns='n', joint='j', cmd='c') != pattern.format(
+                ns='n', joint='k', cmd='c')
+        except (KeyError, IndexError, ValueError):
+            unique = False
+        if not unique:
+            problems.append('thruster_topic_pattern %r: use {ns}, {joint} and {cmd} only, and '
+                            '{joint} (one topic per thruster)' % pattern)
     if 'thrust_topics' in values and len(set(values['thrust_topics'])) != len(
             values['thrust_topics']):
         problems.append('thrust_topics has duplicates')

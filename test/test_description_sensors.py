@@ -259,17 +259,14 @@ def test_check_prints_the_sensors_it_found(capsys):
     assert 'sensors:        (none)' in capsys.readouterr().out
 
 
-def test_small_rov_sensor_overlay_loads_and_is_a_ros2_params_file():
-    """config/small_rov_sensors.yaml: the four sensors with poses over small_rov.yaml."""
-    from test_description_examples import _rcl_accepts
-    path = REPO / 'config' / 'small_rov_sensors.yaml'
-    params = load_vehicle(str(path))
-    assert params.name == 'small_rov' and params.fluid_density == 1000.0
+def test_bluerov2_rig_sensors_load_with_poses():
+    """config/bluerov2.yaml: thrusters and the four rig sensors, mounted by poses."""
+    params = load_vehicle(str(REPO / 'config' / 'bluerov2.yaml'))
+    assert params.name == 'bluerov2' and params.buoyancy_mass > 0.0 and params.thrusters
     assert {s.name: (s.kind, s.frame_id()) for s in params.sensors} == {
         'imu': ('imu', 'imu'), 'pressure': ('fluid_pressure', 'pressure'),
         'dvl': ('dvl', 'dvl'), 'gps': ('navsat', 'gps')}
     assert all(s.link == 'base_link' and s.pose is not None for s in params.sensors)
-    assert _rcl_accepts(str(path))
 
 
 @pytest.mark.parametrize('with_base', [True, False])

@@ -35,6 +35,7 @@ import numpy as np
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_with_notes
 from uwv_hydro.description.conventions import added_mass_about_origin
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.sensors import describe_sensor, sensor_summary
 from uwv_hydro.description.sources import field_sources, format_field_sources
 from uwv_hydro.description.thrusters import describe_thruster
 from uwv_hydro.description.validate import mass_matrix_about_origin
@@ -123,6 +124,8 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
         'sources': field_sources(params),
         'source_report': format_field_sources(params),
         'thrusters': [describe_thruster(t, params.fluid_density) for t in params.thrusters],
+        'sensors': [sensor_summary(sensor) for sensor in params.sensors],
+        'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
         'warnings': list(params.warnings),
     }
 
@@ -164,6 +167,8 @@ def format_summary(s: Dict[str, Any]) -> str:
               % (t['joint_name'], t['model'], ' '.join((t['command'], t['command_unit'])).strip(),
                  _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
                  _fmt(t['direction']), t['dynamics']) for t in s['thrusters']]
+    lines.append('sensors:' + ('' if s['sensor_lines'] else '        (none)'))
+    lines += ['  - %s' % line for line in s['sensor_lines']]
     lines.append('sources:')
     lines += ['  %s' % line for line in s['source_report']]
     lines += ['note: %s' % note for note in s.get('notes', ())]

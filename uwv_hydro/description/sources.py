@@ -41,7 +41,7 @@ RIGID_BODY_FIELDS = ('mass', 'inertia', 'com', 'name', 'base_frame', 'frames')
 #: Environment fields: from the YAML where given, else from the base.
 ENVIRONMENT_FIELDS = ('gravity', 'fluid_density')
 #: Equipment on the body's joints: from the YAML where given, else from the base.
-EQUIPMENT_FIELDS = ('thrusters',)
+EQUIPMENT_FIELDS = ('thrusters', 'sensors')
 #: Hydrostatic and hydrodynamic fields: from the YAML or the defaults, never the base.
 HYDRO_FIELDS = ('buoyancy_mass', 'cob', 'surface', 'linear_drag', 'quadratic_drag',
                 'added_mass', 'drag_center', 'drag_velocity_point', 'added_mass_point',

@@ -44,6 +44,7 @@ from uwv_hydro.description.dsros_block import (
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
+from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
@@ -216,6 +217,8 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     elif plugin is not None:
         apply_uuv_block(plugin, params, source)
     params.thrusters = read_urdf_thrusters(root, params, source, joint_frame)
+    params.sensors = sensors_from_urdf(root, source, base)
+    check_sensor_links(params.sensors, params, source)
     return params
 
 

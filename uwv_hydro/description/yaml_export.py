@@ -30,13 +30,15 @@ and by rcl's parameter-file parser:
 Round trip ``load(export(p)) == p`` holds for every physical field (mass, inertia,
 com, buoyancy_mass, cob, surface, drag/added-mass coefficients, reference points,
 acceleration_alpha, gravity, fluid_density, coriolis, damping, semantics, name,
-base_frame).  Not representable in the YAML format, hence lost unless ``base`` is given:
+base_frame, sensors).  Not representable in the YAML format, hence lost unless ``base`` is given:
 
 * ``frames`` (fixed links from a URDF): the YAML format has no frame key.  With
   ``base='vehicle.urdf'`` the file says ``base: vehicle.urdf`` and the loader takes the
   frames (and nothing else, since every other key is written) from that file.
 * ``source`` (set by the loader to the file read) and ``warnings`` (recomputed by
   validation on load).
+* a sensor's ``link`` without ``base``: its mount (link and pose) is written as a pose in
+  the base link with the same frame name, so the sensor measures exactly as before.
 * ``drag_velocity_point = None`` under ``semantics: dsros`` (the loader would default it
   to the CoM): it is written as the resolved point, which is physically identical.
 * ``thrusters`` are written as a mapping joint name -> the parameters that differ from
@@ -53,6 +55,8 @@ import numpy as np
 from transforms3d.euler import quat2euler
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
+from uwv_hydro.description.sensors import sensor_tree
+from uwv_hydro.physics.sensors import sensor_mount
 from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -141,6 +145,11 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
     if p.thrusters:
         lines.append('thrusters:')
         lines += ['  ' + line for spec in p.thrusters for line in thruster_lines(spec)]
+    if p.sensors:
+        # Without the base description the links are gone: mounts become poses in the base
+        trees = {s.name: sensor_tree(s, None if base is not None else sensor_mount(s, p))
+                 for s in p.sensors}
+        lines += ['sensors:'] + ['  ' + line for line in _tree_lines(trees)]
     return lines
 
 
@@ -170,6 +179,26 @@ def thruster_lines(spec: ThrusterSpec) -> List[str]:
         else:
             text = yaml_float(value)
         lines.append('  %s: %s' % (f.name, text))
+    return lines
+
+
+def _tree_lines(tree: dict) -> List[str]:
+    """Return YAML lines of a nested mapping of numbers, strings, bools and number lists."""
+    lines = []
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            lines.append('%s:' % key)
+            lines += ['  ' + line for line in _tree_lines(value)]
+        elif isinstance(value, bool):
+            lines.append('%s: %s' % (key, 'true' if value else 'false'))
+        elif isinstance(value, int):
+            lines.append('%s: %d' % (key, value))
+        elif isinstance(value, str):
+            lines.append('%s: %s' % (key, yaml_string(value)))
+        elif isinstance(value, (list, tuple)):
+            lines.append('%s: %s' % (key, _flow_list(value)))
+        else:
+            lines.append('%s: %s' % (key, yaml_float(value)))
     return lines
 
 

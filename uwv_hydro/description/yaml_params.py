@@ -78,6 +78,7 @@ from uwv_hydro.description.conventions import (
     frd_to_flu_vector)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.known_names import closest, unknown_reason, YAML_NESTED_KEYS
+from uwv_hydro.description.sensors import read_yaml_sensors
 from uwv_hydro.description.sources import rigid_body_of, set_origin
 from uwv_hydro.description.thrusters import read_yaml_thrusters
 from uwv_hydro.description.validate import coefficient_indices
@@ -95,6 +96,7 @@ VEHICLE_KEYS = (
 #: Extra vehicle sections: key -> reader(value, ctx, params), called after the core keys
 #: (filled below the readers; ``ctx.frd`` tells the convention).
 YAML_SECTIONS: Dict[str, Callable[[Any, '_Ctx', VehicleParams], None]] = {}
+YAML_SECTIONS['sensors'] = read_yaml_sensors
 SURFACE_KEYS = YAML_NESTED_KEYS['surface']
 _INERTIA_KEYS = YAML_NESTED_KEYS['inertia']
 _BLOCK_NAMES = {'linear_drag': 'linear drag', 'added_mass': 'added mass',

@@ -120,6 +120,7 @@ class SimulateMode:
         self.state_ns: Optional[int] = None
         #: mean body acceleration over the last update
         self.nu_dot = np.zeros(6)
+        self.step_inputs = (None, None)
         self._components: Optional[WrenchComponents] = None
 
     @property
@@ -132,6 +133,16 @@ class SimulateMode:
     def x(self) -> list:
         """Return the current state as 13 floats: position, quaternion [w, x, y, z], twist."""
         return self._x
+
+    def acceleration(self) -> np.ndarray:
+        """
+        Return nu_dot at the current state (what an IMU senses).
+
+        The equations of motion under the inputs of the step that led to the state,
+        not the mean over the update (:attr:`nu_dot`).
+        """
+        tau, current = self.step_inputs
+        return np.array(self.sim.state_acceleration(self._x, tau, current))
 
     def components(self, current_world=None) -> WrenchComponents:
         """Return the hydro wrench components at the current state (cached per step)."""
@@ -167,6 +178,8 @@ class SimulateMode:
         mode's (:meth:`uwv_hydro.physics.dynamics.Simulator.substeps_for`).
         """
         self._components = None
+        #: body wrench and world current of the latest step (what the state felt)
+        self.step_inputs = (tau, current)
         new, s_after, verdict = self._try(tau, current, None, dt)
         if new is None:
             self.events['divergences'] += 1

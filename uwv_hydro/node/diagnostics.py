@@ -83,4 +83,9 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
         message = ('stale: ' + ', '.join(stale)) if stale else 'all thrust inputs fresh or idle'
         out.append(_status(prefix + ': thrust watchdog', vehicle, level, message,
                            dict(watchdog)))
+    for name, info in sorted(snap.get('sensors', {}).items()):
+        # a DVL without bottom lock warns; a submerged GPS without a fix is expected
+        level = WARN if info['state'] == 'no_lock' else OK
+        out.append(_status('%s: sensor %s' % (prefix, name), vehicle, level, info['state'],
+                           info))
     return out

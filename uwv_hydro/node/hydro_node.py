@@ -52,6 +52,9 @@ Topics (relative names resolve in the node's namespace)::
     out  hydro/wrench_world        geometry_msgs/WrenchStamped  wrench: world frame
     out  hydro/components/<name>   geometry_msgs/WrenchStamped  publish_components
     out  hydro/markers             visualization_msgs/MarkerArray
+    out  <sensor topics>           sensor_msgs/Imu, FluidPressure, NavSatFix,
+                                   geometry_msgs/TwistWithCovarianceStamped (DVL)
+                                   simulate: the vehicle's sensors (node/sensor_io.py)
     out  /diagnostics              diagnostic_msgs/DiagnosticArray
     srv  ~/reset                   std_srvs/Trigger             re-initialise state/inputs
 
@@ -206,6 +209,9 @@ class HydroNode(Node):
             self.mode == 'simulate' and self.vehicle.thrusters) else None
         if self.thrusters is not None:
             self.parts.append(self.thrusters)
+        if self.mode != 'simulate' and self.vehicle.sensors:
+            self.get_logger().info('the vehicle has %d navigation sensors: they are published '
+                                   'in simulate mode only' % len(self.vehicle.sensors))
         self.create_service(Trigger, '~/reset', self._on_reset)
         self.component_pubs = {}
         if cfg['publish_components']:
@@ -234,6 +240,9 @@ class HydroNode(Node):
             conv.fill_vector3(t.transform.translation, point)
             t.transform.rotation.w = 1.0
             msg.transforms.append(t)
+        sensors = getattr(self.io, 'sensors', None)  # sensor frames with a pose
+        if sensors is not None:
+            msg.transforms += sensors.static_transforms(stamp)
         return msg
 
     # ------------------------------------------------------------------ shared by the parts

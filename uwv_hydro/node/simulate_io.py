@@ -34,6 +34,7 @@ from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.modes.thrust_mux import ThrustMux
 from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.node.sensor_io import SensorIO
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.rotation import quat_from_rpy
 
@@ -71,6 +72,8 @@ class SimulateIO(NodePart):
         self._tf = TransformStamped()
         self._tf.header.frame_id = node.odom_frame
         self._tf.child_frame_id = node.base_frame
+        # navigation sensors sampled from every published state (node/sensor_io.py)
+        self.sensors = SensorIO(node, self.mode) if node.vehicle.sensors else None
 
     def _report_substeps(self, requested: int) -> None:
         mode = self.mode
@@ -97,6 +100,8 @@ class SimulateIO(NodePart):
         """Return to the initial_* state and forget the thrust inputs."""
         self.mux.clear()
         self.mode.reset(self.initial_state())
+        if self.sensors is not None:
+            self.sensors.reset()
 
     def components(self):
         """Return the hydro wrench components at the simulated state (None before start)."""
@@ -162,6 +167,8 @@ class SimulateIO(NodePart):
         conv.fill_quaternion(msg.pose.pose.orientation, s.quaternion)
         conv.fill_twist(msg.twist.twist, s.twist)
         self.odom_pub.publish(msg)
+        if self.sensors is not None:
+            self.sensors.sample(stamp_ns)
         return msg
 
     def _publish_state(self, stamp_ns: int) -> None:
@@ -182,3 +189,5 @@ class SimulateIO(NodePart):
         snap['events'].update(self.mode.events)
         snap['loop']['rk4_substeps'] = self.mode.substeps
         snap['loop']['stiffness_per_s'] = self.mode.stiffness_per_s
+        if self.sensors is not None:
+            self.sensors.snapshot(snap)

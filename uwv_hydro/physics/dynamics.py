@@ -282,6 +282,16 @@ class Simulator:
             d[:7] = 0.0
         return State(d[:3], d[3:7], d[7:])
 
+    def state_acceleration(self, x, tau_body=None, current_world=None) -> list:
+        """
+        Return nu_dot (6 floats) at the flat state ``x`` (13 floats) under ``tau_body``.
+
+        The fast-path evaluation of the equations of motion at one state (what an IMU
+        at that state senses), equal to ``derivative(...).twist``.
+        """
+        self._set_tau(tau_body)
+        return self._fast_derivative(x, None, 0.0, self._current(current_world))[7:]
+
     def step(self, state: State, tau_body=None, current_world=None,
              substeps: Optional[int] = None, dt: Optional[float] = None) -> State:
         """

@@ -172,6 +172,36 @@ class Probe:
         """Spin for ``seconds`` of wall time (running ``action`` every iteration)."""
         self.spin_until(lambda: False, seconds, action=action, period=period)
 
+    def set_parameters(self, node_name: str, values: dict, proc=None, log=None) -> list:
+        """Set ``values`` on ``node_name`` over its parameter service; return the results."""
+        from rclpy.parameter import Parameter
+        from rclpy.parameter_client import AsyncParameterClient
+        client = AsyncParameterClient(self.node, node_name)
+        assert self.spin_until(client.services_are_ready, timeout=30.0, proc=proc, log=log)
+        future = client.set_parameters([Parameter(k, value=v) for k, v in values.items()])
+        assert self.spin_until(future.done, timeout=30.0, proc=proc, log=log)
+        return list(future.result().results)
+
+    def get_parameters(self, node_name: str, names, proc=None, log=None) -> dict:
+        """Return {name: value} of ``names`` on ``node_name``."""
+        from rclpy.parameter import parameter_value_to_python
+        from rclpy.parameter_client import AsyncParameterClient
+        client = AsyncParameterClient(self.node, node_name)
+        assert self.spin_until(client.services_are_ready, timeout=30.0, proc=proc, log=log)
+        future = client.get_parameters(list(names))
+        assert self.spin_until(future.done, timeout=30.0, proc=proc, log=log)
+        return {n: parameter_value_to_python(v)
+                for n, v in zip(names, future.result().values)}
+
+    def trigger(self, service: str, proc=None, log=None):
+        """Call a std_srvs/Trigger service; return the response."""
+        from std_srvs.srv import Trigger
+        client = self.node.create_client(Trigger, service)
+        assert self.spin_until(client.service_is_ready, timeout=30.0, proc=proc, log=log)
+        future = client.call_async(Trigger.Request())
+        assert self.spin_until(future.done, timeout=30.0, proc=proc, log=log)
+        return future.result()
+
     def close(self) -> None:
         """Destroy the node and the executor."""
         self.executor.shutdown()

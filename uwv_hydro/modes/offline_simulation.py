@@ -15,9 +15,10 @@
 """
 Offline 6-DOF simulation: the node's simulate mode without ROS, faster than real time.
 
-The same :class:`uwv_hydro.physics.dynamics.Simulator` the node steps once per cycle is
-stepped here once per ``dt``; the trajectory is kept as arrays (world ENU position,
-world <- body quaternion [w, x, y, z], body FLU twist of the body origin).
+The node's :class:`uwv_hydro.modes.simulate_mode.SimulateMode` (same sub-steps, checked
+steps, retry and restore) is stepped here once per ``dt``; the trajectory is kept as
+arrays (world ENU position, world <- body quaternion [w, x, y, z], body FLU twist of the
+body origin).
 """
 
 from dataclasses import dataclass
@@ -25,7 +26,8 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.physics.dynamics import Simulator, State
+from uwv_hydro.modes.simulate_mode import SimulateMode
+from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: The CSV columns every trajectory file starts with, in this order.
@@ -59,19 +61,17 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     if not dt > 0 or not duration >= 0:
         raise ValueError('dt must be > 0 and duration >= 0')
     n = int(round(duration / dt))
-    sim = Simulator(params, dt=dt, substeps=substeps)
-    state = initial or State(position=np.zeros(3), quaternion=np.array([1.0, 0.0, 0.0, 0.0]),
-                             twist=np.zeros(6))
+    # the node's simulate mode: same sub-step choice, checked steps, retry and restore
+    mode = SimulateMode(params, dt=dt, substeps=substeps, initial=initial)
     current = None if current_world is None else np.asarray(current_world, float)
     t = np.arange(n + 1) * dt
     rows = np.empty((n + 1, 13))
-    rows[0, :3], rows[0, 3:7], rows[0, 7:] = state.position, state.quaternion, state.twist
-    x = rows[0].tolist()
+    rows[0] = mode.x
     times = t.tolist()
+    step = mode.step
     for k in range(n):
-        # Simulator.step on a flat list of floats (same arithmetic, no State objects)
-        x = sim.step_flat(x, None if thrust is None else thrust(times[k]), current)
-        rows[k + 1] = x
+        step(None if thrust is None else thrust(times[k]), current)
+        rows[k + 1] = mode.x
     pos, quat, twist = rows[:, :3].copy(), rows[:, 3:7].copy(), rows[:, 7:].copy()
     return Trajectory(t, pos, quat, twist)
 

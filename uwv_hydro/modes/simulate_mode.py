@@ -1,0 +1,225 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Simulate mode: the 6-DOF vehicle stepped on a clock, with the step rules of the node.
+
+:class:`SimulateMode` is pure (no rclpy): the node runs it once per update on its
+clock, the offline ``simulate`` once per ``dt``, ``replay --simulate`` once per
+recorded step, so all three integrate the same way and count the same events.
+
+Rules:
+
+* **Sub-steps.**  At start the stiffest mode of the dynamics (linear drag at rest,
+  quadratic drag at 2 m/s, 1 rad/s; :func:`uwv_hydro.physics.stability.stiffness`) sets
+  the RK4 sub-steps so that |lambda| h <= 2.5 (:attr:`substeps`, never fewer than asked).
+* **Checked step.**  Every step is checked against the physical bound on kinetic-energy
+  growth (thrust + hydrostatics + current; :class:`~uwv_hydro.physics.stability.EnergyGuard`).
+  A step that breaks it or goes non-finite counts as a ``divergence`` and is retried once
+  with :data:`RETRY_SUBSTEP_FACTOR` times the sub-steps; if that fails too the last good
+  state (the one before the step) is restored (``state_restores``).
+* **Clock.**  :meth:`SimulateMode.advance` keeps the state on a clock: each call runs
+  round((now - state time) / dt) steps, at most ``max_catchup_steps`` (the rest is
+  dropped and counted as ``dropped_steps``, the state time jumping over them); after
+  a restore the update's remaining steps are skipped.
+"""
+import math
+from typing import Callable, Dict, Optional
+
+import numpy as np
+
+from uwv_hydro.physics.dynamics import Simulator, State
+from uwv_hydro.physics.hydro_model import WrenchComponents
+from uwv_hydro.physics.stability import EnergyGuard, stable_substeps, stiffness
+from uwv_hydro.physics.vehicle_params import VehicleParams
+
+#: A step that diverged is retried once with this many times the sub-steps.
+RETRY_SUBSTEP_FACTOR = 16
+#: Upper bound of the automatic RK4 sub-step count.
+MAX_SUBSTEPS = 1000
+
+#: log(level, key, text): level 'info' | 'warning' | 'error'; key names the kind of
+#: message (for throttling by the caller).
+Log = Callable[[str, str, str], None]
+
+
+def _silent(level: str, key: str, text: str) -> None:
+    """Drop a log line (offline use without a logger)."""
+
+
+def rest_state() -> State:
+    """Return the vehicle at the origin, level, at rest."""
+    return State(position=np.zeros(3), quaternion=np.array([1.0, 0.0, 0.0, 0.0]),
+                 twist=np.zeros(6))
+
+
+def _flat(state: State) -> list:
+    return ([float(v) for v in state.position] + [float(v) for v in state.quaternion]
+            + [float(v) for v in state.twist])
+
+
+class SimulateMode:
+    """
+    The simulated vehicle: state, clock and step rules (see the module docstring).
+
+    ``dt``: the step (s); ``substeps``: the least RK4 sub-steps per step;
+    ``max_catchup_steps``: the most steps one :meth:`advance` may run; ``initial``:
+    the state :meth:`reset` returns to (default :func:`rest_state`); ``log``: where
+    warnings go.  Counters are in :attr:`events`.  Not thread-safe: the caller
+    serialises calls (the node holds its state lock).
+    """
+
+    def __init__(self, vehicle: VehicleParams, dt: float, substeps: int = 1,
+                 max_catchup_steps: int = 10, initial: Optional[State] = None,
+                 log: Optional[Log] = None):
+        self.vehicle = vehicle
+        self.dt = float(dt)
+        self.period_ns = max(1, int(round(self.dt * 1e9)))
+        self.max_catchup_steps = int(max_catchup_steps)
+        self._log = log or _silent
+        self.stiffness_per_s = stiffness(Simulator(vehicle, dt=self.dt, substeps=1))
+        self.substeps = stable_substeps(self.stiffness_per_s, self.dt,
+                                        minimum=int(substeps), maximum=MAX_SUBSTEPS)
+        #: True when even MAX_SUBSTEPS cannot keep |lambda| h <= 2.5 (divergences
+        #: are then detected and restored at run time)
+        self.too_stiff = self.stiffness_per_s * self.dt / self.substeps > 2.5
+        self.sim = Simulator(vehicle, dt=self.dt, substeps=self.substeps)
+        self.guard = EnergyGuard(self.sim)
+        self.events: Dict[str, int] = {'divergences': 0, 'state_restores': 0,
+                                       'dropped_steps': 0}
+        self.initial = initial if initial is not None else rest_state()
+        self.reset()
+
+    # ------------------------------------------------------------------ state
+    def reset(self, state: Optional[State] = None) -> None:
+        """
+        Return to ``state`` (default: the initial state) and forget the clock.
+
+        A state that is not finite is refused (ValueError): it never becomes the
+        state, nor the last good one.
+        """
+        x = _flat(self.initial if state is None else state)
+        if len(x) != 13 or not all(math.isfinite(v) for v in x):
+            raise ValueError('the state must be 13 finite numbers (position, quaternion, '
+                             'twist), got %r' % (x,))
+        self._x = x
+        self._good = list(x)
+        self._s = self.guard.norm(x[7:])  # |nu|_M of the state
+        #: clock time of the state (ns), None until the first :meth:`advance`
+        self.state_ns: Optional[int] = None
+        #: mean body acceleration over the last update
+        self.nu_dot = np.zeros(6)
+        self._components: Optional[WrenchComponents] = None
+
+    @property
+    def state(self) -> State:
+        """Return a new State holding the current position, attitude and twist."""
+        x = self._x
+        return State._wrap(np.array(x[:3]), np.array(x[3:7]), np.array(x[7:]))
+
+    @property
+    def x(self) -> list:
+        """Return the current state as 13 floats: position, quaternion [w, x, y, z], twist."""
+        return self._x
+
+    def components(self, current_world=None) -> WrenchComponents:
+        """Return the hydro wrench components at the current state (cached per step)."""
+        if self._components is None:
+            s = self.state
+            self._components = self.sim.model.wrench(s.twist, s.position, s.quaternion,
+                                                     self.nu_dot, current_world)
+        return self._components
+
+    # ------------------------------------------------------------------ stepping
+    def _try(self, tau, current, substeps: Optional[int]):
+        """Return (13 floats or None, s after, 'ok' / 'non_finite' / 'implausible')."""
+        try:
+            new = self.sim.step_flat(self._x, tau, current, substeps)
+        except (ArithmeticError, ValueError):  # e.g. NaN depth after an overflow
+            return None, 0.0, 'non_finite'
+        if not all(math.isfinite(v) for v in new):
+            return None, 0.0, 'non_finite'
+        with np.errstate(over='ignore', invalid='ignore'):
+            s_after = self.guard.norm(new[7:])
+            bound = self.guard.max_norm(self._s, tau, self.dt, current)
+        if not s_after <= bound:  # also catches a NaN norm
+            return None, 0.0, 'implausible'
+        return new, s_after, 'ok'
+
+    def step(self, tau=None, current=None) -> bool:
+        """
+        Advance one checked step of dt under the body wrench ``tau`` (held over the step).
+
+        Return False when the step diverged even when retried: the last good state
+        (the state before the step) is then restored.
+        """
+        self._components = None
+        new, s_after, verdict = self._try(tau, current, None)
+        if new is None:
+            self.events['divergences'] += 1
+            retry = min(self.sim.substeps * RETRY_SUBSTEP_FACTOR, MAX_SUBSTEPS * 16)
+            new, s_after, second = self._try(tau, current, retry)
+            if new is None:
+                self.events['state_restores'] += 1
+                self._x = list(self._good)
+                self._s = self.guard.norm(self._x[7:])
+                if 'non_finite' in (verdict, second):
+                    self._log('error', 'state_restored', 'simulated state went non-finite: '
+                              'last good state restored')
+                else:
+                    self._log('error', 'state_restored', 'simulated state diverged (kinetic '
+                              'energy beyond what thrust and buoyancy can inject): last '
+                              'good state restored')
+                return False
+            self._log('warning', 'divergence_retried',
+                      'integration diverged (%s) at |nu| = %.6g: step recomputed with %d '
+                      'sub-steps' % (verdict, math.sqrt(sum(v * v for v in self._x[7:])),
+                                     retry))
+        self._x = new
+        self._good = new
+        self._s = s_after
+        return True
+
+    def advance(self, now_ns: int, tau=None, current=None,
+                on_step: Optional[Callable[[int], None]] = None) -> Optional[int]:
+        """
+        Bring the state to the clock time ``now_ns``; return the state's stamp or None.
+
+        The first call only starts the clock (the state is stamped ``now_ns``).  Then
+        each call runs round((now - state time) / dt) steps (at most
+        ``max_catchup_steps``; the rest is dropped and counted) and returns the new
+        state time, or None when no step was due.  ``on_step(stamp_ns)`` is called
+        after every step but the last, with :attr:`state` at that step, so that every
+        integration step can be published one period apart.
+        """
+        if self.state_ns is None:
+            self.state_ns = int(now_ns)
+            return self.state_ns
+        steps = int(round((now_ns - self.state_ns) / self.period_ns))
+        if steps <= 0:
+            return None
+        if steps > self.max_catchup_steps:
+            self.events['dropped_steps'] += steps - self.max_catchup_steps
+            self.state_ns += (steps - self.max_catchup_steps) * self.period_ns
+            steps = self.max_catchup_steps
+        nu_before = self._x[7:]
+        for k in range(1, steps + 1):
+            if not self.step(tau, current):
+                break
+            if k < steps and on_step is not None:
+                on_step(self.state_ns + k * self.period_ns)
+        self.state_ns += steps * self.period_ns
+        self.nu_dot = (np.array(self._x[7:]) - nu_before) / (steps * self.dt)
+        self._components = None
+        return self.state_ns

@@ -1,0 +1,179 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Simulate mode I/O: thruster wrenches in, odometry and TF out.
+
+The vehicle is :class:`uwv_hydro.modes.simulate_mode.SimulateMode` (also run by the
+offline ``simulate``): each update brings its state to the node clock, publishing
+odometry for every integration step (stamps one period apart) and TF for the last.
+
+Thruster drivers publish geometry_msgs/WrenchStamped on each of ``thrust_topics`` with
+``header.frame_id`` = the thruster link; the wrench is moved to the base through the
+URDF's fixed-joint chain and summed (:class:`uwv_hydro.modes.thrust_mux.ThrustMux`,
+which also zeroes a topic silent for ``thrust_timeout``).
+"""
+from geometry_msgs.msg import TransformStamped, WrenchStamped
+from nav_msgs.msg import Odometry
+import numpy as np
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from tf2_msgs.msg import TFMessage
+
+from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.simulate_mode import SimulateMode
+from uwv_hydro.modes.thrust_mux import ThrustMux
+from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.physics.dynamics import State
+from uwv_hydro.physics.rotation import quat_from_rpy
+
+#: QoS of tf2_ros' TransformBroadcaster.
+TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE,
+                    durability=DurabilityPolicy.VOLATILE, history=HistoryPolicy.KEEP_LAST)
+
+
+class SimulateIO(NodePart):
+    """Thrust subscriptions, SimulateMode, odometry and TF publishers."""
+
+    def __init__(self, node):
+        super().__init__(node)
+        cfg = self.cfg
+        self.mode = SimulateMode(node.vehicle, dt=node.period_ns * 1e-9,
+                                 substeps=cfg['substeps'],
+                                 max_catchup_steps=cfg['max_catchup_steps'],
+                                 initial=self.initial_state(), log=node.log_throttled)
+        self._report_substeps(cfg['substeps'])
+        self.mux = ThrustMux(cfg['thrust_topics'], cfg['thrust_timeout'])
+        self.odom_pub = node.create_publisher(Odometry, 'odometry', 10)
+        self.tf_pub = node.create_publisher(TFMessage, '/tf', TF_QOS) if cfg['publish_tf'] \
+            else None
+        for topic in cfg['thrust_topics']:
+            self.add_input(topic)
+            node.create_subscription(WrenchStamped, topic,
+                                     lambda msg, topic=topic: self._on_thrust(msg, topic), 10)
+        self._odom_msg = Odometry()
+        self._odom_msg.header.frame_id = node.odom_frame
+        self._odom_msg.child_frame_id = node.base_frame
+        pose_cov = np.diag(cfg['pose_covariance_diagonal']).reshape(36)
+        twist_cov = np.diag(cfg['twist_covariance_diagonal']).reshape(36)
+        self._odom_msg.pose.covariance = [float(v) for v in pose_cov]
+        self._odom_msg.twist.covariance = [float(v) for v in twist_cov]
+        self._tf = TransformStamped()
+        self._tf.header.frame_id = node.odom_frame
+        self._tf.child_frame_id = node.base_frame
+
+    def _report_substeps(self, requested: int) -> None:
+        mode = self.mode
+        lam, dt = mode.stiffness_per_s, mode.dt
+        if mode.substeps > requested:
+            self.logger.info(
+                'stiffest mode |lambda| = %.6g 1/s: %d RK4 sub-steps per %.6g s update '
+                '(substeps parameter %d) keep |lambda| h <= 2.5'
+                % (lam, mode.substeps, dt, requested))
+        if mode.too_stiff:
+            self.logger.warning(
+                'stiffest mode |lambda| = %.6g 1/s needs more than %d sub-steps at %.6g s: '
+                'the integration may diverge (detected and restored at run time); raise '
+                'rate_hz' % (lam, mode.substeps, dt))
+
+    def initial_state(self) -> State:
+        """Return the state given by the initial_* parameters."""
+        cfg = self.cfg
+        return State(position=np.array(cfg['initial_position'], dtype=float),
+                     quaternion=quat_from_rpy(*cfg['initial_orientation_rpy']),
+                     twist=np.array(cfg['initial_velocity'], dtype=float))
+
+    def reset(self) -> None:
+        """Return to the initial_* state and forget the thrust inputs."""
+        self.mux.clear()
+        self.mode.reset(self.initial_state())
+
+    def components(self):
+        """Return the hydro wrench components at the simulated state (None before start)."""
+        if self.mode.state_ns is None:
+            return None
+        return self.mode.components(self.node.current.world())
+
+    @locked
+    def _on_thrust(self, msg: WrenchStamped, topic: str) -> None:
+        node = self.node
+        w = conv.wrench_to_array(msg.wrench)
+        if not np.all(np.isfinite(w)):
+            node.drop(topic, 'non_finite')
+            return
+        w_base = node.frames.to_base(msg.header.frame_id, w)
+        if w_base is None:
+            node.drop(topic, 'unknown_frame', ' (frame %r is not a fixed frame of %s)'
+                      % (msg.header.frame_id, node.vehicle.base_frame))
+            return
+        if not node.stamp_ok(topic, msg.header):
+            return
+        now = node.now_ns()
+        self.mux.update(topic, w_base, now)
+        node.inputs[topic].received(now)
+
+    def _thrust(self, now: int) -> np.ndarray:
+        tau, went_stale, recovered = self.mux.total(now)
+        for topic in went_stale:
+            if self.node.throttle.ready((topic, 'watchdog')):
+                self.logger.warning('thrust topic %s silent for more than %g s: it '
+                                    'contributes zero' % (topic, self.cfg['thrust_timeout']))
+        for topic in recovered:
+            self.logger.info('thrust topic %s is back' % topic)
+        return tau
+
+    def update(self, now: int) -> None:
+        """Bring the vehicle to ``now``; publish odometry per step and TF for the last."""
+        mode = self.mode
+        if mode.state_ns is None:
+            self._publish_state(mode.advance(now))
+            return
+        if int(round((now - mode.state_ns) / mode.period_ns)) <= 0:
+            return
+        stamp = mode.advance(now, self._thrust(now), self.node.current.world(),
+                             on_step=self._publish_odometry)
+        if stamp is None:
+            return
+        self._publish_state(stamp)
+        if self.node.component_pubs:
+            self.node.publish_components(self.components().components, stamp)
+
+    def _publish_odometry(self, stamp_ns: int):
+        """Publish the state as odometry stamped ``stamp_ns``; return the message."""
+        s = self.mode.state
+        msg = self._odom_msg
+        conv.ns_to_stamp(msg.header.stamp, stamp_ns)
+        conv.fill_vector3(msg.pose.pose.position, s.position)
+        conv.fill_quaternion(msg.pose.pose.orientation, s.quaternion)
+        conv.fill_twist(msg.twist.twist, s.twist)
+        self.odom_pub.publish(msg)
+        return msg
+
+    def _publish_state(self, stamp_ns: int) -> None:
+        msg = self._publish_odometry(stamp_ns)
+        if self.tf_pub is not None:
+            s = self.mode.state
+            t = self._tf
+            t.header.stamp = msg.header.stamp
+            conv.fill_vector3(t.transform.translation, s.position)
+            conv.fill_quaternion(t.transform.rotation, s.quaternion)
+            self.tf_pub.publish(TFMessage(transforms=[t]))
+
+    def snapshot(self, snap: dict) -> None:
+        """Add the watchdog states, the step events and the sub-step figures."""
+        snap['watchdog'] = {t: self.mux.state(t) for t in self.mux.inputs}
+        for name in self.mux.inputs:
+            snap['inputs'][name]['state'] = self.mux.state(name)
+        snap['events'].update(self.mode.events)
+        snap['loop']['rk4_substeps'] = self.mode.substeps
+        snap['loop']['stiffness_per_s'] = self.mode.stiffness_per_s

@@ -1,0 +1,126 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Wrench mode I/O: link odometry in, the hydro wrench out (the dsros_hydro plugin's job).
+
+The wrench is evaluated by :class:`uwv_hydro.modes.wrench_mode.WrenchMode`, the same
+evaluator the offline ``replay`` runs, so the two agree by construction.  Each odometry
+message is evaluated when it arrives; the loop publishes the latest result at
+``rate_hz`` while the odometry is younger than ``odometry_timeout``.
+
+Topics: in ``odometry`` (nav_msgs/Odometry); out ``hydro/wrench`` (body frame, about
+base) and ``hydro/wrench_world`` (world-frame force and torque about the link origin,
+for gz-sim ApplyLinkWrench).
+"""
+from geometry_msgs.msg import WrenchStamped
+from nav_msgs.msg import Odometry
+import numpy as np
+
+from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.input_guard import all_finite
+from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
+from uwv_hydro.node.node_part import locked, NodePart
+
+#: ||q| - 1| above which an accepted odometry quaternion counts as normalised.
+QUATERNION_TOLERANCE = 1e-3
+
+
+class WrenchIO(NodePart):
+    """Odometry subscription, WrenchMode, wrench publishers."""
+
+    def __init__(self, node):
+        super().__init__(node)
+        cfg = self.cfg
+        self.mode = WrenchMode(node.vehicle, added_mass=cfg['added_mass'],
+                               apply_weight=cfg['apply_weight'],
+                               acceleration_alpha=cfg['acceleration_alpha'])
+        self.stats = self.add_input('odometry')
+        self._odom = None
+        self._components = None
+        node.create_subscription(Odometry, 'odometry', self._on_odometry, 10)
+        self.wrench_pub = node.create_publisher(WrenchStamped, 'hydro/wrench', 10)
+        self.wrench_world_pub = node.create_publisher(WrenchStamped, 'hydro/wrench_world', 10)
+
+    def reset(self) -> None:
+        """Forget the odometry and the lagged-acceleration history."""
+        self.mode.reset()
+        self._odom = None
+        self._components = None
+
+    def restart_input(self) -> None:
+        """Forget the acceleration history: the odometry stamps restarted (looping bag)."""
+        self.mode.reset()
+
+    def components(self):
+        """Return the components of the latest published wrench (None before the first)."""
+        return self._components
+
+    @locked
+    def _on_odometry(self, msg: Odometry) -> None:
+        node = self.node
+        position, quaternion = conv.pose_to_arrays(msg.pose.pose)
+        nu = conv.twist_to_array(msg.twist.twist)
+        if not (np.all(np.isfinite(position)) and np.all(np.isfinite(quaternion))
+                and np.all(np.isfinite(nu)) and all_finite(msg.pose.covariance)
+                and all_finite(msg.twist.covariance)):
+            node.drop('odometry', 'non_finite')
+            return
+        unit, norm = unit_quaternion(quaternion)
+        if unit is None:
+            node.drop('odometry', 'bad_quaternion', ' (|q| = %g)' % norm)
+            return
+        if not node.stamp_ok('odometry', msg.header):
+            return
+        now = node.now_ns()
+        stamp_ns = conv.stamp_to_ns(msg.header.stamp) or now
+        if abs(norm - 1.0) > QUATERNION_TOLERANCE:
+            node.events['normalised_quaternions'] += 1
+            if node.throttle.ready(('odometry', 'normalised_quaternion')):
+                self.logger.warning('odometry quaternion has |q| = %g: normalised' % norm)
+        try:
+            wc = self.mode.evaluate(stamp_ns * 1e-9, position, unit, nu, node.current.world())
+        except (ArithmeticError, ValueError):
+            wc = None
+        self._odom = (wc, unit, msg.header.frame_id, now)
+        self.stats.received(now)
+
+    def update(self, now: int) -> None:
+        """Publish the wrench of the latest odometry (if fresh and finite)."""
+        if self._odom is None:
+            return
+        wc, quaternion, world_frame, received = self._odom
+        if now - received > self.cfg['odometry_timeout'] * 1e9:
+            return
+        node = self.node
+        if wc is None or not np.all(np.isfinite(wc.total)):
+            # finite but extreme input (overflow): publish nothing rather than inf/NaN
+            node.events['non_finite_outputs'] += 1
+            if node.throttle.ready('non_finite_output'):
+                self.logger.error('hydro wrench not finite for the latest odometry: '
+                                  'not published')
+            return
+        self._components = wc
+        total = wc.total  # without the weight unless apply_weight (WrenchMode)
+        msg = WrenchStamped()
+        conv.ns_to_stamp(msg.header.stamp, now)
+        msg.header.frame_id = node.base_frame
+        conv.fill_wrench(msg.wrench, total)
+        self.wrench_pub.publish(msg)
+        world = WrenchStamped()
+        world.header.stamp = msg.header.stamp
+        world.header.frame_id = world_frame or node.odom_frame
+        conv.fill_wrench(world.wrench, world_wrench(total, quaternion))
+        self.wrench_world_pub.publish(world)
+        node.publish_components(wc.components, now)

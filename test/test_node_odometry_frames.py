@@ -110,7 +110,8 @@ def test_frame_mismatch_dropped_counted_and_a_dvl_frame_transformed(
 
     dvl = _dvl_odometry(vehicle)
     assert probe.spin_until(
-        lambda: body and np.allclose(_array(body[-1].wrench), expected, rtol=0, atol=1e-9),
+        lambda: body and world and np.allclose(_array(body[-1].wrench), expected, rtol=0,
+                                               atol=1e-9),
         timeout=60.0, proc=proc, log=log, action=lambda: pub.publish(dvl)), (
         'wrench %s, expected %s' % (_array(body[-1].wrench) if body else None, expected))
     assert world[-1].header.frame_id == 'odom'

@@ -30,6 +30,7 @@ import numpy as np
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import all_finite
+from uwv_hydro.modes.odometry_frames import child_to_base, OdometryFrames
 from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
 from uwv_hydro.node.node_part import locked, NodePart
 
@@ -47,6 +48,8 @@ class WrenchIO(NodePart):
                                apply_weight=cfg['apply_weight'],
                                acceleration_alpha=cfg['acceleration_alpha'])
         self.stats = self.add_input('odometry')
+        self.frames = OdometryFrames(node.frames, node.odom_frame,
+                                     cfg['accept_any_odometry_frames'])
         self._odom = None
         self._components = None
         node.create_subscription(Odometry, 'odometry', self._on_odometry, 10)
@@ -81,6 +84,11 @@ class WrenchIO(NodePart):
         if unit is None:
             node.drop('odometry', 'bad_quaternion', ' (|q| = %g)' % norm)
             return
+        child_pose, problem = self.frames.check(msg.header.frame_id, msg.child_frame_id)
+        if problem:
+            node.drop('odometry', 'frame_mismatch', ' (%s; accept_any_odometry_frames '
+                      'would use it)' % problem)
+            return
         if not node.stamp_ok('odometry', msg.header):
             return
         now = node.now_ns()
@@ -89,20 +97,37 @@ class WrenchIO(NodePart):
             node.events['normalised_quaternions'] += 1
             if node.throttle.ready(('odometry', 'normalised_quaternion')):
                 self.logger.warning('odometry quaternion has |q| = %g: normalised' % norm)
+        if child_pose is not None:  # a fixed frame of the vehicle: the base's odometry
+            position, unit, nu = child_to_base(position, unit, nu, *child_pose)
         try:
             wc = self.mode.evaluate(stamp_ns * 1e-9, position, unit, nu, node.current.world())
         except (ArithmeticError, ValueError):
             wc = None
-        self._odom = (wc, unit, msg.header.frame_id, now)
+        self._odom = (wc, unit, msg.header.frame_id, node.pace_ns())
         self.stats.received(now)
+
+    def fresh(self) -> bool:
+        """Return whether the latest odometry is younger than odometry_timeout."""
+        if self._odom is None:
+            return False
+        return self.node.tick_pace_ns - self._odom[3] <= self.cfg['odometry_timeout'] * 1e9
+
+    def snapshot(self, snap: dict) -> None:
+        """Odometry state: waiting, ok, or stale (older than odometry_timeout)."""
+        info = snap['inputs']['odometry']
+        if self._odom is None:
+            info['state'] = 'waiting'
+            return
+        timeout = self.cfg['odometry_timeout']
+        # a stalled clock stops every node-clock age: the wall-clock age tells
+        stalled = self.node.clock_stalled and (info['age_wall_s'] or 0.0) > timeout
+        info['state'] = 'ok' if self.fresh() and not stalled else 'stale'
 
     def update(self, now: int) -> None:
         """Publish the wrench of the latest odometry (if fresh and finite)."""
-        if self._odom is None:
+        if not self.fresh():
             return
-        wc, quaternion, world_frame, received = self._odom
-        if now - received > self.cfg['odometry_timeout'] * 1e9:
-            return
+        wc, quaternion, world_frame = self._odom[:3]
         node = self.node
         if wc is None or not np.all(np.isfinite(wc.total)):
             # finite but extreme input (overflow): publish nothing rather than inf/NaN

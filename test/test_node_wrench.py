@@ -42,7 +42,7 @@ def _odometry(nu, stamp_ns, position=POSITION, rpy=RPY):
     from uwv_hydro.physics.rotation import quat_from_rpy
     q = quat_from_rpy(*rpy)
     msg = Odometry()
-    msg.header.frame_id = 'world'
+    msg.header.frame_id = 'odom'
     msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(int(stamp_ns), 10 ** 9)
     msg.child_frame_id = 'base_link'
     p = msg.pose.pose.position
@@ -87,7 +87,7 @@ def test_wrench_equals_core_model(rclpy_context, spawn, tmp_path, apply_weight, 
     np.testing.assert_allclose(_array(world[-1].wrench),
                                np.concatenate((rot @ expected[:3], rot @ expected[3:])),
                                rtol=0, atol=1e-9)
-    assert world[-1].header.frame_id == 'world'
+    assert world[-1].header.frame_id == 'odom'
     # components add up to the published total: weight is zero unless it is applied
     np.testing.assert_allclose(_array(weight[-1].wrench),
                                wc.components['weight'] if apply_weight else np.zeros(6),

@@ -252,7 +252,7 @@ class HydroNode(Node):
             if name in vehicle:
                 continue
             close = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
-            warnings.append('unknown parameter %r is not used%s' % (
+            warnings.append('parameter %r is not a parameter of this node: ignored%s' % (
                 name, "; did you mean %r?" % close[0] if close else ''))
         return warnings
 

@@ -103,14 +103,16 @@ class WrenchIO(NodePart):
             wc = self.mode.evaluate(stamp_ns * 1e-9, position, unit, nu, node.current.world())
         except (ArithmeticError, ValueError):
             wc = None
-        self._odom = (wc, unit, msg.header.frame_id, node.pace_ns())
+        self._odom = (wc, unit, msg.header.frame_id)
+        self._odom_pace_ns = node.pace_ns()  # its age counts on the pacing clock
         self.stats.received(now)
 
     def fresh(self) -> bool:
         """Return whether the latest odometry is younger than odometry_timeout."""
         if self._odom is None:
             return False
-        return self.node.tick_pace_ns - self._odom[3] <= self.cfg['odometry_timeout'] * 1e9
+        age_ns = self.node.tick_pace_ns - self._odom_pace_ns
+        return age_ns <= self.cfg['odometry_timeout'] * 1e9
 
     def snapshot(self, snap: dict) -> None:
         """Odometry state: waiting, ok, or stale (older than odometry_timeout)."""
@@ -127,7 +129,7 @@ class WrenchIO(NodePart):
         """Publish the wrench of the latest odometry (if fresh and finite)."""
         if not self.fresh():
             return
-        wc, quaternion, world_frame = self._odom[:3]
+        wc, quaternion, world_frame = self._odom
         node = self.node
         if wc is None or not np.all(np.isfinite(wc.total)):
             # finite but extreme input (overflow): publish nothing rather than inf/NaN

@@ -129,8 +129,8 @@ def main(argv):
     result = measure_current_changes(rate, seconds)
     print('node at %g Hz, current published at %g Hz for %g s per phase'
           % (rate, CURRENT_HZ, seconds))
-    print('%-10s %10s %14s %11s %8s' % ('phase', 'overruns', 'dropped_steps', 'late_ticks',
-                                         'ticks'))
+    print('%-10s %10s %14s %11s %8s'
+          % ('phase', 'overruns', 'dropped_steps', 'late_ticks', 'ticks'))
     for name, r in result.items():
         print('%-10s %10d %14d %11d %8d' % (name, r['overruns'], r['dropped_steps'],
                                             r['late_ticks'], r['ticks']))

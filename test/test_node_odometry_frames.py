@@ -54,7 +54,7 @@ def _array(w):
 
 
 def _expected():
-    """The hydro wrench (no weight) at the base state, from the core model."""
+    """Return the vehicle and the hydro wrench (no weight) at the base state."""
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.physics.hydro_model import HydroModel
     from uwv_hydro.physics.rotation import quat_from_rpy
@@ -64,7 +64,7 @@ def _expected():
 
 
 def _dvl_odometry(vehicle):
-    """The base state as the DVL frame sees it: pose of the DVL, twist in the DVL frame."""
+    """Return the base state as DVL odometry: pose of the DVL, twist in the DVL frame."""
     from uwv_hydro.physics.rotation import matrix_to_quat, quat_from_rpy, quat_to_matrix
     t, q_bc = vehicle.frame_transform('dvl_link')
     r_bc = quat_to_matrix(q_bc)

@@ -34,7 +34,7 @@ def _rot(rpy):
 
 
 def _base_pose(t):
-    """A smooth base trajectory in odom: position and rotation at time t."""
+    """Return the position and rotation at time t of a smooth base trajectory in odom."""
     p = np.array([1.0 + 0.7 * t + 0.2 * t * t, -2.0 + np.sin(t), -5.0 + 0.3 * np.cos(2 * t)])
     r = _rot((0.4 * np.sin(1.3 * t), -0.3 + 0.2 * t, 0.5 * t * t))
     return p, r
@@ -42,7 +42,7 @@ def _base_pose(t):
 
 def _body_twist(pose, t, h=1e-5):
     """Body twist [v, w] (in the moving frame) from central differences of pose(t)."""
-    (p0, r0), (p1, r1), (pm, rm) = pose(t), pose(t + h), pose(t - h)
+    (_, r0), (p1, r1), (pm, rm) = pose(t), pose(t + h), pose(t - h)
     v = r0.T @ (p1 - pm) / (2 * h)
     s = r0.T @ (r1 - rm) / (2 * h)  # S(w) = R^T dR/dt
     w = np.array([s[2, 1] - s[1, 2], s[0, 2] - s[2, 0], s[1, 0] - s[0, 1]]) / 2

@@ -37,7 +37,7 @@ def _load(path):
 
 
 def _direct_terms(sim, speed):
-    """The bound's current terms evaluated at ``speed`` itself (no polynomial)."""
+    """Return the bound's current terms evaluated at ``speed`` itself (no polynomial)."""
     mass = sim.model.mass_matrix()
     mass = 0.5 * (mass + mass.T)
     chol = np.linalg.cholesky(mass)

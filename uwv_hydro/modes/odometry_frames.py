@@ -82,8 +82,8 @@ class OdometryFrames:
         if self.accept_any:
             return self._non_trivial(pose), ''
         if header_frame.lstrip('/') != self.odom_frame:
-            return None, 'header.frame_id %r is not odom_frame %r' % (header_frame,
-                                                                        self.odom_frame)
+            return None, ('header.frame_id %r is not odom_frame %r'
+                          % (header_frame, self.odom_frame))
         if pose is None:
             return None, ('child_frame_id %r is not the base link or a fixed frame of the '
                           'vehicle' % child_frame)

@@ -220,6 +220,8 @@ class HydroNode(Node):
             self.get_logger().info(note)
         for warning in self.vehicle.warnings:
             self.get_logger().warning('vehicle: %s' % warning)
+        for warning in self.unread_parameters():
+            self.get_logger().warning(warning)
         self.get_logger().info(
             'vehicle %r from %s (mass %.6g kg, buoyancy %.6g kg, base %r); mode %s at %g Hz '
             '(paced by %s); configuration:\n%s' % (
@@ -228,8 +230,6 @@ class HydroNode(Node):
                 'a wall-clock thread' if self._rate_loop else 'a timer on %s' % (
                     'sim time' if self.sim_time else 'the monotonic clock'),
                 describe(dict(vehicle_values, **cfg))))
-        for warning in self.unread_parameters():
-            self.get_logger().warning(warning)
 
     def unread_parameters(self) -> List[str]:
         """
@@ -253,7 +253,7 @@ class HydroNode(Node):
                 continue
             close = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
             warnings.append('parameter %r is not a parameter of this node: ignored%s' % (
-                name, "; did you mean %r?" % close[0] if close else ''))
+                name, '; did you mean %r?' % close[0] if close else ''))
         return warnings
 
     # ------------------------------------------------------------------ set-up

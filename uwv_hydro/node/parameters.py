@@ -255,7 +255,7 @@ def defaults_yaml() -> str:
         lines += textwrap.wrap(text, 92, initial_indent='    # ', subsequent_indent='    #   ',
                                break_on_hyphens=False)
         if spec.default is None:
-            lines.append('    # %s: <the vehicle\'s value>' % spec.name)
+            lines.append("    # %s: <the vehicle's value>" % spec.name)
         else:
             lines.append('    ' + yaml.safe_dump({spec.name: spec.default},
                                                  default_flow_style=True, width=1000

@@ -23,6 +23,11 @@ dropped_steps, late_ticks, max_update_ms) are differenced over each phase.  A ne
 current value should cost the update no more than a repeated one: the figures of the
 two phases are printed side by side, with their ratio (same run, same machine load).
 
+The node figures depend on the machine's load; :func:`checked_step_cost` measures the
+same thing without DDS: the checked step of the update (one RK4 step and the energy
+bound, as the node runs it at 1 kHz) with the same current every step, then with a
+new current every step; the median ratio should be about 1.
+
     tools/run python benchmarks/node_current.py [rate_hz] [seconds]
 """
 
@@ -122,10 +127,38 @@ def measure_current_changes(rate_hz: float = 1000.0, seconds: float = 3.0):
     return out
 
 
+def checked_step_cost(steps: int = 300):
+    """Return (median us of a checked step with the same current, with a new current)."""
+    import numpy as np
+    from uwv_hydro.node.launch_command import default_path, expand_vehicle
+    from uwv_hydro.description.loader import load_vehicle_string
+    from uwv_hydro.physics.dynamics import Simulator, State
+    from uwv_hydro.physics.stability import EnergyGuard
+    sim = Simulator(load_vehicle_string(expand_vehicle(default_path('vehicle'))), dt=1e-3)
+    guard = EnergyGuard(sim)
+    tau = np.array([50.0, 0.0, 0.0, 0.0, 0.0, 5.0])
+    medians = []
+    for changing in (False, True):
+        state = State(np.array([0.0, 0.0, -10.0]), twist=np.array([1.0, 0, 0, 0, 0, 0.1]))
+        times = []
+        for k in range(steps):
+            current = [0.3 + (1e-4 * k if changing else 0.0), -0.1, 0.0]
+            start = time.perf_counter()
+            new = sim.step(state, tau, current)
+            guard.plausible(state.twist, new.twist, tau, sim.dt, current)
+            times.append(time.perf_counter() - start)
+            state = new
+        medians.append(float(np.median(times)) * 1e6)
+    return medians[0], medians[1]
+
+
 def main(argv):
     """Print the two phases and their ratios."""
     rate = float(argv[1]) if len(argv) > 1 else 1000.0
     seconds = float(argv[2]) if len(argv) > 2 else 3.0
+    same, new = checked_step_cost()
+    print('checked step (RK4 + energy bound), median: same current %.1f us, new current '
+          '%.1f us, ratio %.3g' % (same, new, new / same))
     result = measure_current_changes(rate, seconds)
     print('node at %g Hz, current published at %g Hz for %g s per phase'
           % (rate, CURRENT_HZ, seconds))

@@ -160,9 +160,11 @@ class EnergyGuard:
                 # relative flow, drag stiffness): spectral norm of C^T D1 C^-T (M metric)
                 delta = jacobian(sim, np.zeros(6), unit) - j0
                 rates.append(float(np.linalg.norm(c.T @ delta @ np.linalg.inv(c.T), 2)))
-        self._current_f1 = np.array(f1)
-        self._current_f2 = np.array(f2)
+        # |s F1 + s^2 F2|^2 = s^2 |F1|^2 + s^3 2 F1.F2 + s^4 |F2|^2, per direction
+        self._current_force_poly = [(float(a @ a), 2.0 * float(a @ b), float(b @ b))
+                                    for a, b in zip(f1, f2)]
         self._current_rate = max(rates)
+        self._current_cache = (None, 0.0, 0.0)
 
     def norm(self, twist) -> float:
         """Return |nu|_M = sqrt(nu^T M nu) (sqrt of twice the kinetic energy)."""
@@ -172,13 +174,20 @@ class EnergyGuard:
         """Return (force bound, rate bound) the current adds (see the module docstring)."""
         if current_world is None:
             return 0.0, 0.0
-        speed = math.sqrt(sum(float(v) * float(v) for v in current_world))
-        if not speed > 0.0:
-            return 0.0, 0.0
-        # |M nu_dot| of the current on a vehicle at rest: |s F1 + s^2 F2|, worst direction
-        forces = self._current_f1 * speed + self._current_f2 * (speed * speed)
-        force = float(np.max(np.sqrt(np.einsum('ij,ij->i', forces, forces))))
-        return force, speed * self._current_rate
+        key = tuple(float(v) for v in current_world)
+        if key == self._current_cache[0]:
+            return self._current_cache[1], self._current_cache[2]
+        speed = math.sqrt(sum(v * v for v in key))
+        force = rate = 0.0
+        if speed > 0.0:
+            # |M nu_dot| of the current on a vehicle at rest: |s F1 + s^2 F2|, worst
+            # direction; the rate bound grows as s D1
+            s2 = speed * speed
+            force = math.sqrt(max(max(0.0, a * s2 + b * s2 * speed + c * s2 * s2)
+                                  for a, b, c in self._current_force_poly))
+            rate = speed * self._current_rate
+        self._current_cache = (key, force, rate)
+        return force, rate
 
     def max_norm(self, s_before: float, tau, dt: float,
                  current_world: Optional[Sequence[float]] = None) -> float:

@@ -22,7 +22,7 @@ that is not a vehicle frame is dropped and counted as ``frame_mismatch``; odomet
 fixed child frame (the DVL, two fixed joints below the base) gives the wrench of the
 base state it describes; ``accept_any_odometry_frames`` restores the old behaviour.
 """
-from nodes.harness import diag_values, Probe, REPO, start_node
+from nodes.harness import diag_values, odometry_msg, Probe, REPO, start_node
 import numpy as np
 import pytest
 
@@ -35,18 +35,8 @@ NU = np.array([0.7, -0.2, 0.1, 0.05, -0.03, 0.2])
 
 
 def _odometry(header_frame, child_frame, position, quaternion, nu):
-    from nav_msgs.msg import Odometry
-    msg = Odometry()
-    msg.header.frame_id = header_frame
-    msg.child_frame_id = child_frame
-    p = msg.pose.pose.position
-    p.x, p.y, p.z = (float(v) for v in position)
-    o = msg.pose.pose.orientation
-    o.w, o.x, o.y, o.z = (float(v) for v in quaternion)
-    t = msg.twist.twist
-    t.linear.x, t.linear.y, t.linear.z = (float(v) for v in nu[:3])
-    t.angular.x, t.angular.y, t.angular.z = (float(v) for v in nu[3:])
-    return msg
+    return odometry_msg(position, quaternion, nu, frame_id=header_frame,
+                        child_frame_id=child_frame)
 
 
 def _array(w):

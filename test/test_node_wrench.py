@@ -19,7 +19,7 @@ The expected wrench is computed here with HydroModel from the same vehicle file 
 node loads, so the test checks the node's plumbing (frames, quaternion order, weight
 switch, current, world-frame rotation, lagged acceleration), not the physics.
 """
-from nodes.harness import diag_values, Probe, REPO, start_node
+from nodes.harness import diag_values, odometry_msg, Probe, REPO, start_node
 import numpy as np
 import pytest
 
@@ -38,21 +38,9 @@ def _model():
 
 
 def _odometry(nu, stamp_ns, position=POSITION, rpy=RPY):
-    from nav_msgs.msg import Odometry
     from uwv_hydro.physics.rotation import quat_from_rpy
     q = quat_from_rpy(*rpy)
-    msg = Odometry()
-    msg.header.frame_id = 'odom'
-    msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(int(stamp_ns), 10 ** 9)
-    msg.child_frame_id = 'base_link'
-    p = msg.pose.pose.position
-    p.x, p.y, p.z = (float(v) for v in position)
-    o = msg.pose.pose.orientation
-    o.w, o.x, o.y, o.z = (float(v) for v in q)
-    t = msg.twist.twist
-    t.linear.x, t.linear.y, t.linear.z = (float(v) for v in nu[:3])
-    t.angular.x, t.angular.y, t.angular.z = (float(v) for v in nu[3:])
-    return msg, q
+    return odometry_msg(position, q, nu, stamp_ns), q
 
 
 def _array(w):

@@ -115,6 +115,24 @@ def read_log(log) -> str:
         return ''
 
 
+def odometry_msg(position, quaternion, nu, stamp_ns=0, frame_id='odom',
+                 child_frame_id='base_link'):
+    """Return a nav_msgs/Odometry: pose (position, quaternion wxyz) and body twist ``nu``."""
+    from nav_msgs.msg import Odometry
+    msg = Odometry()
+    msg.header.frame_id = frame_id
+    msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(int(stamp_ns), 10 ** 9)
+    msg.child_frame_id = child_frame_id
+    p = msg.pose.pose.position
+    p.x, p.y, p.z = (float(v) for v in position)
+    o = msg.pose.pose.orientation
+    o.w, o.x, o.y, o.z = (float(v) for v in quaternion)
+    t = msg.twist.twist
+    t.linear.x, t.linear.y, t.linear.z = (float(v) for v in nu[:3])
+    t.angular.x, t.angular.y, t.angular.z = (float(v) for v in nu[3:])
+    return msg
+
+
 def diag_values(msg, name_part: str) -> dict:
     """Return {key: value} of the first status whose name contains ``name_part``."""
     for status in msg.status:

@@ -51,6 +51,7 @@ import numpy as np  # noqa: E402
 TARGETS = {
     'wrench_vs_naive_ratio': ('<=', 1 / 3),
     'rk4_step_us': ('<=', 30.0),
+    'surface_vs_deep_step_ratio': ('<=', 1.2),
     'simulate_rtf': ('>=', 300.0),
     'replay_rtf': ('>=', 300.0),
     'batch_step_us_per_vehicle': ('<=', 1.0),
@@ -124,6 +125,29 @@ def bench_rk4(results, n):
     t = time_calls(step, n)
     emit(results, 'rk4_step_us', float(np.median(t)), 'us',
          p99=float(np.percentile(t, 99)), calls=n)
+
+
+def bench_surface(results, rounds):
+    """
+    Time one RK4 step in the surface band against a deep one (same vehicle, same run).
+
+    The two are interleaved round by round so that a load on the machine hits both; the
+    figure is the ratio of the medians.
+    """
+    from uwv_hydro.physics.dynamics import Simulator
+    params = full_vehicle()
+    sim = Simulator(params, dt=0.01, substeps=1)
+    band = 0.5 * (params.surface.fully_submerged_depth + params.surface.out_of_water_depth)
+    tau = [50.0, 0.0, 0.0, 0.0, 0.0, 2.0]
+    times = {'deep': [], 'surface': []}
+    for _ in range(rounds):
+        for name, depth in (('deep', 5.0), ('surface', band)):
+            x = [0.0, 0.0, -depth, 1.0, 0.0, 0.0, 0.0, 1.0, 0.1, 0.0, 0.0, 0.0, 0.1]
+            times[name].extend(time_calls(lambda: sim.step_flat(x, tau), 200))
+    deep, surface = float(np.median(times['deep'])), float(np.median(times['surface']))
+    emit(results, 'deep_step_us', deep, 'us')
+    emit(results, 'surface_step_us', surface, 'us', depth_m=band)
+    emit(results, 'surface_vs_deep_step_ratio', surface / deep, 'x')
 
 
 def bench_simulate(results, seconds):
@@ -207,12 +231,13 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--quick', action='store_true', help='short runs (smoke test)')
     parser.add_argument('--only', nargs='*', default=None,
-                        help='subset: wrench rk4 simulate replay batch node')
+                        help='subset: wrench rk4 surface simulate replay batch node')
     args = parser.parse_args(argv)
     quick = args.quick
     plan = {
         'wrench': lambda r: bench_wrench(r, 2000 if quick else 20000),
         'rk4': lambda r: bench_rk4(r, 1000 if quick else 10000),
+        'surface': lambda r: bench_surface(r, 5 if quick else 50),
         'simulate': lambda r: bench_simulate(r, 60.0 if quick else 3600.0),
         'replay': lambda r: bench_replay(r, 30.0 if quick else 3600.0),
         'batch': lambda r: (bench_batch(r, 1000, 20 if quick else 200),

@@ -97,11 +97,13 @@ RIGID_SDF = """<?xml version="1.0"?>
 </inertial></link>%s</model></sdf>
 """
 
-OVERLAY_YAML = """# SDF rigid body + added mass, YAML hydrostatics and drag
+OVERLAY_YAML = """# SDF rigid body; YAML hydrostatics, drag and added mass (a YAML over a base
+# replaces the base's hydrodynamics as a whole)
 uwv_hydro:
   ros__parameters:
     vehicle:
       base: eq.sdf
+      added_mass: {xx: 5.0, yy: 40.0, zz: 45.0, rr: 0.3, pp: 2.0, hh: 2.5, yh: -0.8, hy: -0.8}
       buoyancy_mass: 51.0
       cob: [0.0, 0.0, 0.06]
       linear_drag: {xx: 10.0, yy: 20.0, hh: 3.0, yh: -0.5}

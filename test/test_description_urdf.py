@@ -78,13 +78,13 @@ def test_rpy_matrix_is_fixed_axis_xyz():
 
 def test_dsros_block_letters_and_semantics():
     drag = ('<center x="0.0" y="0.0" z="0.3"/>'
-            '<linear><xx>1</xx><rr>2</rr><hh>3</hh><xh>4</xh></linear>'
+            '<linear><xx>1</xx><rr>2</rr><hh>3</hh><xh>1.5</xh></linear>'
             '<quadratic><xxx>5</xxx><rpp>6</rpp><hyx>7</hyx></quadratic>'
             '<added_mass><pp>8</pp><zz>9</zz></added_mass>')
     params = load_vehicle_string(robot(plugin=dsros(drag, extra='<acceleration_alpha>0.5'
                                                                 '</acceleration_alpha>')))
     assert params.linear_drag[0, 0] == 1 and params.linear_drag[3, 3] == 2
-    assert params.linear_drag[5, 5] == 3 and params.linear_drag[0, 5] == 4
+    assert params.linear_drag[5, 5] == 3 and params.linear_drag[0, 5] == 1.5
     assert params.quadratic_drag[0, 0, 0] == 5 and params.quadratic_drag[3, 4, 4] == 6
     assert params.quadratic_drag[5, 1, 0] == 7
     assert params.added_mass[4, 4] == 8 and params.added_mass[2, 2] == 9
@@ -107,7 +107,8 @@ def test_dsros_drag_center_defaults_to_com():
 
 
 def test_dsros_mass_mismatch_warns():
-    buoy = '<buoyancy><mass>90</mass><buoyancy>100</buoyancy></buoyancy>'
+    buoy = ('<buoyancy><center x="0" y="0" z="0"/><mass>90</mass><buoyancy>100</buoyancy>'
+            '</buoyancy>')
     params = load_vehicle_string(robot(plugin=dsros(buoyancy=buoy)))
     assert any('90' in w and 'URDF' in w for w in params.warnings)
 

@@ -63,10 +63,11 @@ def test_dotted_keys_and_vehicle_priority():
 def test_matrix_forms_are_equivalent():
     dense = np.zeros((6, 6))
     dense[0, 0], dense[1, 5], dense[5, 1], dense[3, 3] = 1.0, 0.5, 0.5, 2.0
+    dense[1, 1], dense[5, 5] = 1.0, 1.0  # sym(L) positive semi-definite
     nested = '[' + ', '.join('[' + ', '.join('%.1f' % v for v in row) + ']'
                              for row in dense) + ']'
     flat = '[' + ', '.join('%.1f' % v for v in dense.ravel()) + ']'
-    sparse = '{xx: 1.0, yh: 0.5, hy: 0.5, rr: 2.0}'
+    sparse = '{xx: 1.0, yh: 0.5, hy: 0.5, rr: 2.0, yy: 1.0, hh: 1.0}'
     for form in (nested, flat, sparse):
         params = load(BASIC + 'linear_drag: %s\n' % form)
         assert np.array_equal(params.linear_drag, dense), form
@@ -105,8 +106,11 @@ def test_volume_uses_fluid_density_and_inertia_list():
     ('linear_drag: [true, 1.0, 1.0, 1.0, 1.0, 1.0]', 'list of numbers'),
 ])
 def test_yaml_errors_name_key(extra, match):
+    key = extra.split(':')[0]
+    body = ''.join(line + '\n' for line in BASIC.strip().splitlines()
+                   if not line.startswith(key + ':'))  # a key given twice is an error
     with pytest.raises(DescriptionError, match=match) as info:
-        load('vehicle:\n' + indent(BASIC + extra, 2))
+        load('vehicle:\n' + indent(body + extra, 2))
     assert info.value.source == 'v.yaml'
     assert info.value.element
 

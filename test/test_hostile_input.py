@@ -93,3 +93,32 @@ def test_deeply_nested_xml_is_an_error_not_a_crash(tmp_path):
     res = probe(path)
     assert str(path) in res['outcome']
     assert res['seconds'] < HANG_S
+
+
+def assert_check_rejects(path, words, rss_mb):
+    """Load in a fresh interpreter (bounded memory) and run ``check``: exit 2, no traceback."""
+    res = probe(path)
+    assert str(path) in res['outcome'] and words in res['outcome'], res
+    assert res['rss_growth_mb'] < rss_mb
+    proc = subprocess.run([sys.executable, '-m', 'uwv_hydro', 'check', str(path)],
+                          capture_output=True, text=True, cwd=str(REPO), timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert words in proc.stderr and 'Traceback' not in proc.stderr
+
+
+def test_5000_nested_brackets_exit_2_without_traceback(tmp_path):
+    """Issue 13: a RecursionError traceback and exit 1 before."""
+    path = tmp_path / 'nested.yaml'
+    path.write_text('[' * 5000)
+    assert_check_rejects(path, 'nested deeper than', 20)
+
+
+def test_4_megabytes_of_200000_unknown_keys_exit_2_in_bounded_memory(tmp_path):
+    """Issue 13: 30 s and 350 MB before the error, before; now stopped at the key cap."""
+    path = tmp_path / 'keys.yaml'
+    with open(path, 'w') as f:
+        f.write('uwv_hydro:\n  ros__parameters:\n')
+        for i in range(200000):
+            f.write('    k%06d: %d\n' % (i, i))
+    assert path.stat().st_size > 3.5e6
+    assert_check_rejects(path, 'keys in one YAML mapping', 50)

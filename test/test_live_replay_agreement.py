@@ -24,42 +24,17 @@ odometry messages within 1e-6.  Most messages must be matched, not just a few.
 import threading
 
 from bag_player import BagPlayer
-from nodes.harness import Probe, start_node
+from nodes.harness import COUPLED_VEHICLE_YAML, manoeuvre, Probe, start_node
 import numpy as np
 import pytest
 
 pytestmark = pytest.mark.ros
 
-VEHICLE_YAML = """
-uwv_hydro:
-  ros__parameters:
-    vehicle:
-      name: replay_body
-      mass: 40.0
-      com: [0.02, 0.0, -0.03]
-      inertia: {ixx: 1.5, iyy: 4.0, izz: 4.2}
-      buoyancy_mass: 40.4
-      cob: [0.0, 0.0, 0.04]
-      linear_drag: {xx: 5.0, yy: 20.0, zz: 20.0, rr: 2.0, pp: 4.0, hh: 4.0, xh: 0.5}
-      quadratic_drag: {xxx: 30.0, yyy: 80.0, zzz: 80.0, hhh: 6.0, xyy: 2.0}
-      added_mass: {xx: 4.0, yy: 30.0, zz: 30.0, rr: 0.3, pp: 2.0, hh: 2.0, yh: 0.7, hy: 0.7}
-      drag_center: [-0.05, 0.0, 0.0]
-"""
-
 
 def _write_bag(path, params):
     """Simulate 4 s of manoeuvring; record odometry (50 Hz), thrust (10 Hz), /clock."""
-    from uwv_hydro.modes.offline_simulation import simulate
-    from uwv_hydro.physics.dynamics import State
     from uwv_hydro.bag.rosbag_io import BagWriter, CLOCK, MessageFactory, ODOMETRY, WRENCH
-    from uwv_hydro.modes.thrust_profile import ThrustProfile
-    thrust = ThrustProfile([0.0, 2.0], np.array([[80, 10, -5, 0, 0, 6],
-                                                 [20, -10, 0, 0, 0, -4]], float))
-    start = State(position=np.array([0.0, 0.0, -8.0]),
-                  quaternion=np.array([0.99, 0.05, -0.05, 0.1]) / np.linalg.norm(
-                      [0.99, 0.05, -0.05, 0.1]),
-                  twist=np.array([0.4, 0.1, 0.0, 0.05, 0.0, 0.1]))
-    traj = simulate(params, 4.0, dt=0.01, thrust=thrust, initial=start)
+    traj, thrust = manoeuvre(params, 4.0)
     factory = MessageFactory()
     t0 = 1_000_000_000  # bag time starts at 1 s
     with BagWriter(path, store=factory.store) as bag:
@@ -80,7 +55,7 @@ def test_live_node_matches_offline_replay(rclpy_context, spawn, tmp_path, rate):
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.bag.replay import replay_wrench
     vehicle = tmp_path / 'vehicle.yaml'
-    vehicle.write_text(VEHICLE_YAML)
+    vehicle.write_text(COUPLED_VEHICLE_YAML)
     params = load_vehicle(str(vehicle))
     bag = tmp_path / 'recording'
     _write_bag(bag, params)

@@ -65,7 +65,7 @@ def test_wrench_equals_core_model(rclpy_context, spawn, tmp_path, apply_weight, 
     msg, q = _odometry(NU, 0)
     assert probe.spin_until(lambda: body and world and weight, timeout=60.0, proc=proc,
                             log=log, action=lambda: pub.publish(msg)), 'no wrench'
-    wc = _model().wrench(NU, POSITION, q, None, current)
+    wc = _model().wrench(NU, POSITION, q, None, current, engine_added_mass=True)
     expected = wc.total if apply_weight else wc.total - wc.components['weight']
     got = _array(body[-1].wrench)
     assert body[-1].header.frame_id == 'base_link'
@@ -148,7 +148,7 @@ def test_non_finite_odometry_is_dropped_and_counted(rclpy_context, spawn, tmp_pa
                             action=send_bad), 'non_finite drops not counted'
     del body[:]
     assert probe.spin_until(lambda: body, timeout=30.0, proc=proc, log=log)
-    wc = _model().wrench(NU, POSITION, q)
+    wc = _model().wrench(NU, POSITION, q, engine_added_mass=True)
     np.testing.assert_allclose(_array(body[-1].wrench), wc.total - wc.components['weight'],
                                rtol=0, atol=1e-9)
     assert 'non_finite' in open(log).read()
@@ -189,7 +189,7 @@ def test_runtime_parameters_apply_and_read_only_ones_are_refused(
     assert not set_parameter('current', [1.0, 2.0]).successful  # needs 3 values
     assert set_parameter('apply_weight', True).successful
     assert set_parameter('current', [0.3, 0.0, -0.1]).successful
-    wc = _model().wrench(NU, POSITION, q, None, [0.3, 0.0, -0.1])
+    wc = _model().wrench(NU, POSITION, q, None, [0.3, 0.0, -0.1], engine_added_mass=True)
 
     def updated():
         return np.allclose(_array(body[-1].wrench), wc.total, rtol=0, atol=1e-9)
@@ -225,7 +225,8 @@ def test_yaml_vehicle_file_extends_robot_description_and_current_topic(
     msg, q = _odometry(NU, 0)
     current = Vector3Stamped()
     current.vector.x, current.vector.y, current.vector.z = 0.4, -0.2, 0.0
-    wc = HydroModel(params).wrench(NU, POSITION, q, None, [0.4, -0.2, 0.0])
+    wc = HydroModel(params).wrench(NU, POSITION, q, None, [0.4, -0.2, 0.0],
+                                   engine_added_mass=True)
     expected = wc.total - wc.components['weight']
 
     def publish():

@@ -191,7 +191,8 @@ def test_replay_wrench_equals_the_core_model_per_message(body, tmp_path):
     assert len(got['/hydro/wrench']) == len(traj.t)
     for k in range(len(traj.t)):
         wc = model.wrench(traj.twist[k], position=traj.position[k],
-                          quaternion=traj.quaternion[k], current_world=[0.2, -0.1, 0])
+                          quaternion=traj.quaternion[k], current_world=[0.2, -0.1, 0],
+                          engine_added_mass=True)  # replay's default added_mass: implicit
         expected = wc.total - wc.components['weight']  # simulators apply gravity
         np.testing.assert_allclose(got['/hydro/wrench'][k], expected, rtol=0, atol=1e-9)
         rot = quat_to_matrix(traj.quaternion[k])
@@ -256,7 +257,7 @@ def test_replay_drops_what_the_node_drops(body, tmp_path):
     assert (res.skipped_non_finite, res.skipped_bad_quaternion,
             res.skipped_stale_stamp) == (1, 1, 1)
     assert res.stamps_ns.tolist() == [1_000_000_000, 1_300_000_000, 1_400_000_000]
-    wc = HydroModel(params).wrench(nu, [0, 0, -10], q)
+    wc = HydroModel(params).wrench(nu, [0, 0, -10], q, engine_added_mass=True)
     np.testing.assert_allclose(res.total[1], wc.total - wc.components['weight'],
                                rtol=0, atol=1e-9)
 

@@ -5,7 +5,7 @@
 # checkout in place.  Two cases:
 #   * ROS 2 sourced by the user (ROS_DISTRO set and rclpy importable): use it as it is.
 #   * otherwise: the .venv/ made by tools/bootstrap from requirements.txt (ROS 2 Kilted
-#     wheels from PyPI) plus tf2_msgs built into .deps/tf2_msgs/install.
+#     wheels from PyPI) plus tf2_msgs and ros_gz_interfaces built into .deps/<pkg>/install.
 # Then the colcon workspace (install/) of this package is overlaid.
 
 UWV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -40,13 +40,16 @@ uwv_env() {
     uwv_prepend CMAKE_PREFIX_PATH "$venv"
     # the wheels re-exec Python to set LD_LIBRARY_PATH unless told it is done
     export _ROS_WHEELS_BOOTSTRAP_COMPLETE=1
-    local tf2="$UWV_ROOT/.deps/tf2_msgs/install"
-    if [ -d "$tf2" ]; then
-      uwv_prepend LD_LIBRARY_PATH "$tf2/lib"
-      uwv_prepend AMENT_PREFIX_PATH "$tf2"
-      uwv_prepend CMAKE_PREFIX_PATH "$tf2"
-      uwv_prepend PYTHONPATH "$(ls -d "$tf2"/lib/python3*/site-packages | head -n 1)"
-    fi
+    local pkg dep
+    for pkg in tf2_msgs ros_gz_interfaces; do
+      dep="$UWV_ROOT/.deps/$pkg/install"
+      if [ -d "$dep" ]; then
+        uwv_prepend LD_LIBRARY_PATH "$dep/lib"
+        uwv_prepend AMENT_PREFIX_PATH "$dep"
+        uwv_prepend CMAKE_PREFIX_PATH "$dep"
+        uwv_prepend PYTHONPATH "$(ls -d "$dep"/lib/python3*/site-packages | head -n 1)"
+      fi
+    done
   fi
   export RMW_IMPLEMENTATION="${RMW_IMPLEMENTATION:-rmw_fastrtps_cpp}"
   # keep DDS discovery on this machine unless the user chose otherwise

@@ -73,6 +73,38 @@ TEST_Q_XXX = 4.0
 TEST_N_R = 1.0
 
 
+#: A YAML vehicle with coupled drag and added mass, CoM and drag centre off the origin.
+COUPLED_VEHICLE_YAML = """
+uwv_hydro:
+  ros__parameters:
+    vehicle:
+      name: replay_body
+      mass: 40.0
+      com: [0.02, 0.0, -0.03]
+      inertia: {ixx: 1.5, iyy: 4.0, izz: 4.2}
+      buoyancy_mass: 40.4
+      cob: [0.0, 0.0, 0.04]
+      linear_drag: {xx: 5.0, yy: 20.0, zz: 20.0, rr: 2.0, pp: 4.0, hh: 4.0, xh: 0.5}
+      quadratic_drag: {xxx: 30.0, yyy: 80.0, zzz: 80.0, hhh: 6.0, xyy: 2.0}
+      added_mass: {xx: 4.0, yy: 30.0, zz: 30.0, rr: 0.3, pp: 2.0, hh: 2.0, yh: 0.7, hy: 0.7}
+      drag_center: [-0.05, 0.0, 0.0]
+"""
+
+
+def manoeuvre(params, duration, dt=0.01):
+    """Return (offline-simulated Trajectory, ThrustProfile) of a scripted manoeuvre."""
+    import numpy as np
+    from uwv_hydro.modes.offline_simulation import simulate
+    from uwv_hydro.modes.thrust_profile import ThrustProfile
+    from uwv_hydro.physics.dynamics import State
+    thrust = ThrustProfile([0.0, 2.0], np.array([[80, 10, -5, 0, 0, 6],
+                                                 [20, -10, 0, 0, 0, -4]], float))
+    q = np.array([0.99, 0.05, -0.05, 0.1])
+    start = State(position=np.array([0.0, 0.0, -8.0]), quaternion=q / np.linalg.norm(q),
+                  twist=np.array([0.4, 0.1, 0.0, 0.05, 0.0, 0.1]))
+    return simulate(params, duration, dt=dt, thrust=thrust, initial=start), thrust
+
+
 def analytic_vehicle_urdf() -> str:
     """Return the URDF text of the analytic test vehicle."""
     return TEST_VEHICLE.format(mass=TEST_MASS, izz=TEST_IZZ, q_xxx=TEST_Q_XXX, n_r=TEST_N_R)

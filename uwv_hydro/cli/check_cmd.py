@@ -18,8 +18,12 @@
 The summary: mass, weight, buoyancy, CoM, CoB, BG, principal inertia, the
 equivalent solid box, eigenvalues of M_RB + M_A about the origin, natural roll and
 pitch periods T = 2 pi sqrt((I + A) / (W BG_z)) (small-angle pendulum, Fossen 2011
-sec. 4.x), fixed frames and warnings.  ``--json`` prints the same as JSON.  Exit
-code 0 when valid, 2 when invalid (DescriptionError naming file, element, line).
+sec. 4.x), the reference points, fixed frames, the source of every field and
+warnings.  ``--json`` prints the same as JSON plus the converted matrices (L, Q,
+M_A as loaded, M_A and M_RB + sym(M_A) about the origin, all FLU, uwv_hydro signs).
+``--robot-description URDF`` lays a YAML VEHICLE over that description as the node
+does.  Exit code 0 when valid, 2 when invalid (DescriptionError naming file,
+element, line).
 """
 import json
 import math
@@ -27,8 +31,10 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
+from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_with_notes
+from uwv_hydro.description.conventions import added_mass_about_origin
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.sources import field_sources, format_field_sources
 from uwv_hydro.description.validate import mass_matrix_about_origin
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -97,6 +103,23 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
                     'scale_factor': params.surface.scale_factor,
                     'model': params.surface.model},
         'frames': sorted(params.frames),
+        'reference_points': {
+            'drag_center': params.resolved_drag_center().tolist(),
+            'drag_velocity_point': params.resolved_drag_velocity_point().tolist(),
+            'added_mass_point': np.asarray(params.added_mass_point, float).tolist()},
+        'damping': params.damping,
+        'coriolis': params.coriolis,
+        'acceleration_alpha': params.acceleration_alpha,
+        'allow_nonphysical': params.allow_nonphysical,
+        'matrices': {
+            'linear_drag': np.asarray(params.linear_drag, float).tolist(),
+            'quadratic_drag': np.asarray(params.quadratic_drag, float).tolist(),
+            'added_mass': a.tolist(),
+            'added_mass_about_origin': added_mass_about_origin(
+                a, params.added_mass_point).tolist(),
+            'mass_matrix_about_origin': mass_matrix_about_origin(params).tolist()},
+        'sources': field_sources(params),
+        'source_report': format_field_sources(params),
         'warnings': list(params.warnings),
     }
 
@@ -129,7 +152,13 @@ def format_summary(s: Dict[str, Any]) -> str:
         'roll period:    %s' % period(s['roll_period']),
         'pitch period:   %s' % period(s['pitch_period']),
         'fixed frames:   %s' % (', '.join(s['frames']) or '(none)'),
+        'drag centre:    %s m, drag velocity at %s m, added mass about %s m'
+        % tuple(_fmt(s['reference_points'][k]) for k in
+                ('drag_center', 'drag_velocity_point', 'added_mass_point')),
+        'sources:',
     ]
+    lines += ['  %s' % line for line in s['source_report']]
+    lines += ['note: %s' % note for note in s.get('notes', ())]
     if s['warnings']:
         lines.append('warnings:')
         lines += ['  - %s' % w for w in s['warnings']]
@@ -142,7 +171,7 @@ def format_summary(s: Dict[str, Any]) -> str:
 def run(args) -> int:
     """Load, validate and summarise ``args.vehicle``; return 0 (invalid raises)."""
     try:
-        params = load_vehicle_from_args(args)
+        params, notes = load_vehicle_with_notes(args)
     except DescriptionError as exc:
         if args.json:
             print(json.dumps({'valid': False, 'error': exc.describe(), 'source': exc.source,
@@ -150,5 +179,6 @@ def run(args) -> int:
                               'reason': exc.reason}))
         raise
     summary = summarize(params)
+    summary['notes'] = [n for n in notes if not n.startswith('vehicle fields ')]
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0

@@ -15,6 +15,7 @@
 """Argument helpers shared by the subcommands (vehicle loading, vectors, mappings)."""
 
 import math
+import os
 
 from uwv_hydro.description.errors import DescriptionError
 
@@ -29,6 +30,13 @@ def add_vehicle_arguments(parser, positional: bool = True) -> None:
                             help='URDF, xacro, SDF or YAML vehicle description')
     parser.add_argument('--set', action='append', default=[], metavar='NAME:=VALUE',
                         help='xacro argument (repeatable)')
+    parser.add_argument('--robot-description', metavar='URDF', default='',
+                        help='URDF/xacro/SDF file given as robot_description, under a YAML '
+                             'VEHICLE (the node rule: rigid body and frames from it, '
+                             'hydrodynamics from the YAML alone)')
+    parser.add_argument('--allow-nonphysical', action='store_true',
+                        help='load drag / added mass that fail the physical checks with a '
+                             'warning instead of an error')
 
 
 def mappings(pairs):
@@ -42,10 +50,26 @@ def mappings(pairs):
     return out
 
 
+def load_vehicle_with_notes(args):
+    """Load and validate the vehicle named by the parsed arguments; return (params, notes)."""
+    from uwv_hydro.description.loader import load_combined
+    from uwv_hydro.description.xacro_file import expand_xacro
+    from uwv_hydro.description.xml_safe import read_text_file
+    names = mappings(args.set)
+    description = ''
+    if args.robot_description:
+        path = args.robot_description
+        if not os.path.isfile(path):
+            raise DescriptionError('no such file', path, '--robot-description')
+        description = (expand_xacro(path, names) if path.lower().endswith('.xacro')
+                       else read_text_file(path))
+    return load_combined(description, args.vehicle, names, args.allow_nonphysical,
+                         args.robot_description or '<robot_description>')
+
+
 def load_vehicle_from_args(args):
     """Load and validate the vehicle named by the parsed arguments."""
-    from uwv_hydro.description.loader import load_vehicle
-    return load_vehicle(args.vehicle, mappings=mappings(args.set))
+    return load_vehicle_with_notes(args)[0]
 
 
 def finite_vector(values, name: str, size: int):

@@ -58,7 +58,8 @@ import numpy as np
 
 from uwv_hydro.description.conventions import GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
 from uwv_hydro.description.dsros_block import float_text
-from uwv_hydro.description.xml_safe import element_error
+from uwv_hydro.description.known_names import unknown_reason
+from uwv_hydro.description.xml_safe import element_error, element_line, element_path
 
 #: gz-sim's default water density (kg/m^3).
 GZ_DEFAULT_WATER_DENSITY = 998.0
@@ -91,7 +92,8 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
     Return uwv_hydro quantities from a gz-sim Hydrodynamics plugin element.
 
     Keys: linear_drag (6x6), quadratic_drag (6x6x6), added_mass (6x6),
-    fluid_density, link_name, coriolis, current (3 or None), warnings (list).
+    fluid_density, link_name, coriolis, current (3 or None), warnings (list),
+    labels ({field: {index: (element path, line)}}).
     """
     linear = np.zeros((6, 6))
     quad = np.zeros((6, 6, 6))
@@ -102,23 +104,31 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
     seen = set()
     disable_added_mass = False
     fi, vi = GZ_FORCE_LETTERS.index, GZ_VELOCITY_LETTERS.index
+    labels: Dict[str, dict] = {'linear_drag': {}, 'quadratic_drag': {}, 'added_mass': {}}
     for child in plugin:
         tag = child.tag
         if tag in seen:
             raise element_error('duplicate <%s>' % tag, source, child)
         seen.add(tag)
+        where = ('%s (gz-sim %s = %s; uwv_hydro uses its negative)'
+                 % (element_path(child), tag, (child.text or '').strip()), element_line(child))
         m = _LINEAR.match(tag)
         if m:
-            linear[fi(m.group(1)), vi(m.group(2))] = -float_text(child, source)
+            idx = (fi(m.group(1)), vi(m.group(2)))
+            linear[idx] = -float_text(child, source)  # L = -D_lin (module docstring)
+            labels['linear_drag'][idx] = where
             continue
         m = _ABS.match(tag)
         if m:
             i, j, k = fi(m.group(1)), vi(m.group(2)), vi(m.group(3))
-            quad[i, k, j] = -float_text(child, source)
+            quad[i, k, j] = -float_text(child, source)  # Q[i, k, j] = -D_abs[i, j, k]
+            labels['quadratic_drag'][(i, k, j)] = where
             continue
         m = _DOT.match(tag)
         if m:
-            added[fi(m.group(1)), vi(m.group(2))] = -float_text(child, source)
+            idx = (fi(m.group(1)), vi(m.group(2)))
+            added[idx] = -float_text(child, source)  # M_A = -Ma
+            labels['added_mass'][idx] = where
             continue
         if _SIGNED.match(tag):
             raise element_error(
@@ -145,11 +155,20 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
                 raise element_error('expected three numbers', source, child)
             out['current'] = np.array(current)
         elif tag not in OTHER_ELEMENTS:
-            raise element_error('unknown gz-sim Hydrodynamics parameter <%s>' % tag,
-                                source, child)
+            raise element_error(unknown_reason('gz-sim Hydrodynamics parameter', tag,
+                                               known_parameters(), '<%s>'), source, child)
     if disable_added_mass:
         added[:] = 0.0
         warnings.append('gz-sim <disable_added_mass>: added mass set to zero')
     out.update(linear_drag=linear, quadratic_drag=quad, added_mass=added,
-               warnings=warnings)
+               warnings=warnings, labels=labels)
     return out
+
+
+def known_parameters() -> List[str]:
+    """Return every parameter name the reader knows (for "did you mean")."""
+    f, v = GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
+    names = ['%s%s' % (a, b) for a in f for b in v]
+    names += ['%sDot%s' % (a, b) for a in f for b in v]
+    names += ['%s%sabs%s' % (a, b, c) for a in f for b in v for c in v]
+    return names + list(OTHER_ELEMENTS)

@@ -19,12 +19,20 @@ By extension: ``.urdf``; ``.xacro`` / ``.urdf.xacro`` (xacro with ``mappings``;
 the output may be URDF or SDF); ``.sdf`` / ``.world``; ``.yaml`` / ``.yml`` (may
 extend ``base`` VehicleParams or a ``base:`` file).  Strings are dispatched on
 content (``<robot``, ``<sdf`` or YAML).  Every failure is a DescriptionError.
+``allow_nonphysical`` turns the physical-check errors into warnings.
+
+:func:`load_combined` is the one rule for ``robot_description`` plus a vehicle file
+(the node's two parameters, ``check --robot-description``): a YAML file is laid over
+the description's rigid body and frames, its hydrodynamics replacing the
+description's as a whole (:mod:`uwv_hydro.description.sources`); any other file is
+used alone.
 """
 import os
-from typing import Dict, Optional
+from typing import Dict, List, Optional, Tuple
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.sdf import load_sdf_file, sdf_from_root
+from uwv_hydro.description.sources import format_field_sources
 from uwv_hydro.description.urdf import load_urdf_file, urdf_from_root
 from uwv_hydro.description.validate import validate
 from uwv_hydro.description.xacro_file import expand_xacro
@@ -62,19 +70,63 @@ def load_vehicle_unvalidated(path: str, mappings: Optional[Dict[str, str]] = Non
                            path)
 
 
+def _validated(params: VehicleParams, allow_nonphysical: bool) -> VehicleParams:
+    params.allow_nonphysical = params.allow_nonphysical or allow_nonphysical
+    return validate(params)
+
+
 def load_vehicle(path: str, mappings: Optional[Dict[str, str]] = None,
-                 base: Optional[VehicleParams] = None) -> VehicleParams:
+                 base: Optional[VehicleParams] = None,
+                 allow_nonphysical: bool = False) -> VehicleParams:
     """Load and validate a vehicle description file (see module docstring)."""
-    return validate(load_vehicle_unvalidated(os.fspath(path), mappings, base))
+    return _validated(load_vehicle_unvalidated(os.fspath(path), mappings, base),
+                      allow_nonphysical)
 
 
-def load_vehicle_string(text: str, source: str = '<robot_description>',
-                        base: Optional[VehicleParams] = None) -> VehicleParams:
-    """Load and validate a description given as text (URDF, SDF or YAML)."""
+def _string_params(text: str, source: str, base: Optional[VehicleParams]) -> VehicleParams:
     if not isinstance(text, str) or not text.strip():
         raise DescriptionError('empty vehicle description', source)
     if text.lstrip().startswith('<'):
-        params = _xml_params(text, source)
+        return _xml_params(text, source)
+    return load_yaml_string(text, source, base, load_base=load_vehicle_unvalidated)
+
+
+def load_vehicle_string(text: str, source: str = '<robot_description>',
+                        base: Optional[VehicleParams] = None,
+                        allow_nonphysical: bool = False) -> VehicleParams:
+    """Load and validate a description given as text (URDF, SDF or YAML)."""
+    return _validated(_string_params(text, source, base), allow_nonphysical)
+
+
+def load_combined(robot_description: str = '', vehicle_file: str = '',
+                  mappings: Optional[Dict[str, str]] = None, allow_nonphysical: bool = False,
+                  description_source: str = '<robot_description>'
+                  ) -> Tuple[VehicleParams, List[str]]:
+    """
+    Return (validated VehicleParams, notes to log) for a description text and/or a file.
+
+    Both given and the file YAML: the YAML over the description's rigid body and
+    frames (the description itself is not validated: only those fields are used).
+    Both given, the file not YAML: the file alone (a note says so).  The notes end
+    with the per-field source report.
+    """
+    notes: List[str] = []
+    has_description = bool(robot_description and robot_description.strip())
+    if not has_description and not vehicle_file:
+        raise DescriptionError('no vehicle: give a robot_description or a vehicle file',
+                               '<parameters>')
+    if not vehicle_file:
+        params = load_vehicle_string(robot_description, description_source,
+                                     allow_nonphysical=allow_nonphysical)
+    elif not has_description:
+        params = load_vehicle(vehicle_file, mappings, allow_nonphysical=allow_nonphysical)
+    elif vehicle_file.lower().endswith(('.yaml', '.yml')):
+        base = _string_params(robot_description, description_source, None)
+        params = load_vehicle(vehicle_file, mappings, base, allow_nonphysical)
     else:
-        params = load_yaml_string(text, source, base, load_base=load_vehicle_unvalidated)
-    return validate(params)
+        notes.append('both %s and %s are given; %s is used alone (only a YAML file '
+                     'combines with a robot description)'
+                     % (description_source, vehicle_file, vehicle_file))
+        params = load_vehicle(vehicle_file, mappings, allow_nonphysical=allow_nonphysical)
+    notes += ['vehicle fields %s' % line for line in format_field_sources(params)]
+    return params, notes

@@ -35,6 +35,9 @@ Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
   (fluid density from the world's Buoyancy <uniform_fluid_density>, else the
   Hydrodynamics water density, else 1025).
 * Gravity: the magnitude of the world's <gravity> if present.
+* Elements read are checked against the known sets (``//inertial``, ``<inertia>``,
+  the uwv_hydro plugin): a typo is an error with "did you mean".  Any other
+  hydrodynamics or buoyancy plugin in the model is an error naming it.
 """
 from typing import Dict, List, Optional
 import xml.etree.ElementTree as ET
@@ -43,10 +46,13 @@ import numpy as np
 
 from uwv_hydro.description.conventions import (
     quat_to_matrix, rpy_to_matrix, SDF_LETTERS)
-from uwv_hydro.description.dsros_block import float_text
+from uwv_hydro.description.dsros_block import flag_text, float_text
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.gz_hydrodynamics import (
     is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
+from uwv_hydro.description.known_names import (
+    check_children, foreign_plugin_error, is_hydro_plugin)
+from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_path, parse_xml_file, parse_xml_string)
@@ -90,7 +96,8 @@ def read_pose(elem: Optional[ET.Element], source: str):
     return v[:3], rpy_to_matrix(rpy)
 
 
-def read_fluid_added_mass(elem: ET.Element, source: str) -> np.ndarray:
+def read_fluid_added_mass(elem: ET.Element, source: str,
+                          labels: Optional[dict] = None) -> np.ndarray:
     """Read <fluid_added_mass> (21 symmetric SDF elements) into a 6x6 matrix."""
     out = np.zeros((6, 6))
     seen: Dict[tuple, str] = {}
@@ -103,6 +110,8 @@ def read_fluid_added_mass(elem: ET.Element, source: str) -> np.ndarray:
                 'symmetric, give only one of them' % (seen[(j, i)], child.tag), source, child)
         value = float_text(child, source)
         out[i, j] = out[j, i] = value
+        if labels is not None:
+            labels[(i, j)] = labels[(j, i)] = (element_path(child), element_line(child))
     return out
 
 
@@ -157,6 +166,10 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     plugins = model.findall('plugin')
     uwv = [p for p in plugins if is_uwv_plugin(p)]
     gz = [p for p in plugins if is_gz_hydrodynamics_plugin(p)]
+    for plugin in plugins:
+        if plugin not in uwv + gz and is_hydro_plugin(plugin):
+            raise foreign_plugin_error(plugin, source, 'a gz-sim Hydrodynamics and a '
+                                       'uwv_hydro plugin in an SDF model')
     for group in (uwv, gz):
         if len(group) > 1:
             raise element_error('more than one such plugin in the model', source, group[1])
@@ -181,14 +194,14 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     if inertial is None or inertial.find('mass') is None:
         raise element_error('canonical link has no <inertial><mass>', source,
                             inertial if inertial is not None else link)
+    check_children(inertial, 'sdf/inertial', source)
     mass = float_text(inertial.find('mass'), source)
     com, rot = read_pose(inertial.find('pose'), source)
     values = dict(_INERTIA_DEFAULTS)
     inertia_elem = inertial.find('inertia')
     if inertia_elem is not None:
+        check_children(inertia_elem, 'sdf/inertia', source)
         for child in inertia_elem:
-            if child.tag not in values:
-                raise element_error('unknown inertia element <%s>' % child.tag, source, child)
             values[child.tag] = float_text(child, source)
     v = values
     inertia = np.array([[v['ixx'], v['ixy'], v['ixz']], [v['ixy'], v['iyy'], v['iyz']],
@@ -196,14 +209,24 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     params = VehicleParams(mass=mass, inertia=rot @ inertia @ rot.T, com=com,
                            name=model.get('name', 'vehicle'),
                            base_frame=link.get('name', 'base_link'), source=source)
+    set_origin(params, RIGID_BODY_FIELDS, '%s (SDF <inertial> of link %s)'
+               % (source, link.get('name', '')))
     fam = inertial.findall('fluid_added_mass')
     if len(fam) > 1:
         raise element_error('duplicate <fluid_added_mass>', source, fam[1])
     if fam:
-        params.added_mass = read_fluid_added_mass(fam[0], source)
+        params.added_mass = read_fluid_added_mass(
+            fam[0], source, params.coefficient_labels.setdefault('added_mass', {}))
+        set_origin(params, ['added_mass'], '%s:%s (SDF <fluid_added_mass>)'
+                   % (source, element_line(fam[0])))
     warnings: List[str] = []
     density = None
     if gz_values is not None:
+        set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis')
+                   + (('added_mass',) if np.any(gz_values['added_mass']) else ()),
+                   '%s:%s (gz-sim Hydrodynamics)' % (source, element_line(gz[0])))
+        for key, labels in gz_values['labels'].items():
+            params.coefficient_labels.setdefault(key, {}).update(labels)
         params.linear_drag = gz_values['linear_drag']
         params.quadratic_drag = gz_values['quadratic_drag']
         params.added_mass = params.added_mass + gz_values['added_mass']
@@ -235,16 +258,17 @@ def _buoyancy(params: VehicleParams, link: ET.Element, plugin: Optional[ET.Eleme
               source: str, warnings: List[str]) -> None:
     values = {}
     if plugin is not None:
+        check_children(plugin, 'sdf/uwv_plugin', source)
+        set_origin(params, ('buoyancy_mass', 'cob', 'surface'), '%s:%s (uwv_hydro plugin)'
+                   % (source, element_line(plugin)))
         for child in plugin:
             if child.tag == 'center_of_buoyancy':
                 params.cob = _floats(child, 3, source)
-            elif child.tag in ('buoyancy_mass', 'volume', 'fluid_density',
-                               'out_of_water_depth', 'fully_submerged_depth',
-                               'scale_factor'):
-                values[child.tag] = float_text(child, source)
+            elif child.tag == 'allow_nonphysical':
+                params.allow_nonphysical = params.allow_nonphysical or flag_text(child,
+                                                                                 source)
             elif child.tag != 'link_name':
-                raise element_error('unknown uwv_hydro plugin element <%s>' % child.tag,
-                                    source, child)
+                values[child.tag] = float_text(child, source)
         if 'buoyancy_mass' in values and 'volume' in values:
             raise element_error('give <buoyancy_mass> or <volume>, not both', source, plugin)
         params.fluid_density = values.get('fluid_density', params.fluid_density)
@@ -269,6 +293,8 @@ def _buoyancy(params: VehicleParams, link: ET.Element, plugin: Optional[ET.Eleme
             shapes.append(found)
     total = sum(s[0] for s in shapes)
     if total > 0.0:
+        set_origin(params, ('buoyancy_mass', 'cob'), '%s (collision volumes of link %s)'
+                   % (source, link.get('name', '')))
         params.buoyancy_mass = total * params.fluid_density
         if plugin is None or plugin.find('center_of_buoyancy') is None:
             params.cob = sum(s[0] * s[1] for s in shapes) / total

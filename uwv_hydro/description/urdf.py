@@ -25,8 +25,13 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
 * ``frames``: every link reached from the base through consecutive fixed joints,
   with its pose composed along the chain (T_base_child = T_base_parent T_joint).
 * Hydrodynamics: a dsros_hydro ``<plugin>`` anywhere in the document
-  (:mod:`uwv_hydro.description.dsros_block`); without one the vehicle has no
-  buoyancy or drag (use a YAML overlay with ``base:``).
+  (:mod:`uwv_hydro.description.dsros_block`) or a uuv_simulator underwater-object
+  block (:mod:`uwv_hydro.description.uuv_underwater_object`); without one the
+  vehicle has no buoyancy or drag (use a YAML overlay with ``base:``).  Any other
+  hydrodynamics or buoyancy plugin is an error naming it (its numbers would be lost).
+* The elements and attributes read (robot, link, inertial, joint children; mass,
+  inertia and origin attributes) are checked against the URDF spec: a typo is an
+  error with "did you mean" (:mod:`uwv_hydro.description.known_names`).
 """
 from typing import Dict, List, Tuple
 import xml.etree.ElementTree as ET
@@ -35,8 +40,12 @@ import numpy as np
 
 from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
 from uwv_hydro.description.dsros_block import (
-    apply_dsros_block, base_link_name, find_dsros_plugins, float_attr)
+    apply_dsros_block, base_link_name, float_attr, is_dsros_plugin)
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.known_names import (
+    check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
+from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
+from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
 from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
@@ -62,6 +71,7 @@ def _origin(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:
     origin = elem.find('origin')
     if origin is None:
         return np.zeros(3), np.eye(3)
+    check_attributes(origin, 'urdf/origin', source)
     rpy = parse_vector(origin, 'rpy', source)
     return parse_vector(origin, 'xyz', source), rpy_to_matrix(rpy)
 
@@ -71,14 +81,17 @@ def read_inertial(link: ET.Element, source: str):
     inertial = link.find('inertial')
     if inertial is None:
         return None
+    check_children(inertial, 'urdf/inertial', source)
     mass_elem = inertial.find('mass')
     if mass_elem is None:
         raise element_error('<inertial> without <mass>', source, inertial)
+    check_attributes(mass_elem, 'urdf/mass', source)
     mass = float_attr(mass_elem, 'value', source, default=None)
     com, rot = _origin(inertial, source)
     inertia_elem = inertial.find('inertia')
     if inertia_elem is None:
         raise element_error('<inertial> without <inertia>', source, inertial)
+    check_attributes(inertia_elem, 'urdf/inertia', source)
     v = {k: float_attr(inertia_elem, k, source)
          for k in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')}
     inertia = np.array([[v['ixx'], v['ixy'], v['ixz']],
@@ -138,18 +151,23 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     if root.tag != 'robot':
         raise element_error('expected a URDF <robot> root element, got <%s>' % root.tag,
                             source, root)
+    check_children(root, 'urdf/robot', source)
     links: Dict[str, ET.Element] = {}
     for link in root.findall('link'):
+        check_children(link, 'urdf/link', source)
         name = link.get('name', '')
         if name in links:
             raise element_error('duplicate link %r' % name, source, link)
         links[name] = link
     joints = root.findall('joint')
-    plugins = find_dsros_plugins(root)
+    for joint in joints:
+        check_children(joint, 'urdf/joint', source)
+    plugins = hydro_plugins(root, source)
     if len(plugins) > 1:
-        raise element_error('more than one dsros_hydro plugin', source, plugins[1])
+        raise element_error('more than one hydrodynamics plugin (dsros_hydro or '
+                            'uuv_simulator) block', source, plugins[1])
     plugin = plugins[0] if plugins else None
-    base = base_link_name(plugin) if plugin is not None else ''
+    base = base_link_name(plugin) if plugin is not None and is_dsros_plugin(plugin) else ''
     if base and base not in links:
         raise element_error('dsros_hydro <base_link> %r is not a link of the robot' % base,
                             source, plugin.find('base_link'))
@@ -183,9 +201,29 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                            source=source)
     params.frames = {name: FixedFrame(translation=p, rotation=matrix_to_quat(rot))
                      for name, (p, rot) in frames.items()}
-    if plugin is not None:
+    set_origin(params, RIGID_BODY_FIELDS, '%s (URDF <inertial> of %s and fixed joints)'
+               % (source, base))
+    if plugin is not None and is_dsros_plugin(plugin):
         apply_dsros_block(plugin, params, source)
+    elif plugin is not None:
+        apply_uuv_block(plugin, params, source)
     return params
+
+
+def hydro_plugins(root: ET.Element, source: str) -> List[ET.Element]:
+    """
+    Return the dsros_hydro and uuv_simulator blocks anywhere under ``root``.
+
+    Any other hydrodynamics or buoyancy plugin is an error naming it.
+    """
+    found = []
+    for elem in root.iter('plugin'):
+        if is_dsros_plugin(elem) or is_uuv_plugin(elem):
+            found.append(elem)
+        elif is_hydro_plugin(elem):
+            raise foreign_plugin_error(elem, source, 'dsros_hydro and uuv_simulator '
+                                       'underwater-object blocks in a URDF')
+    return found
 
 
 def load_urdf_string(text: str, source: str = '<robot_description>') -> VehicleParams:

@@ -18,8 +18,10 @@ Check a VehicleParams for errors (raise) and physically odd choices (warn).
 Errors raise :class:`DescriptionError`: non-positive or non-finite mass, non-finite
 numbers, an inertia that is not positive definite or violates a triangle inequality
 (Ixx + Iyy >= Izz and cyclic, which every real mass distribution satisfies since
-e.g. Ixx + Iyy - Izz = 2 * integral(z^2 dm)), and M_RB + sym(M_A) about the body
-origin not positive definite.  Coefficient-tag errors (unknown, duplicate) are
+e.g. Ixx + Iyy - Izz = 2 * integral(z^2 dm)), drag and added mass failing the
+physical checks of :mod:`uwv_hydro.description.physical_checks` (warnings instead
+with ``allow_nonphysical``), and M_RB + sym(M_A) about the body origin not positive
+definite.  Coefficient-tag errors (unknown, duplicate) are
 raised by :func:`coefficient_indices` while parsing.
 
 Warnings go to ``params.warnings``: buoyancy differing from weight by more than
@@ -32,6 +34,7 @@ import numpy as np
 from uwv_hydro.description.conventions import (
     added_mass_about_origin, letters_to_indices, rigid_body_mass_matrix)
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.physical_checks import check_physical
 from uwv_hydro.physics.vehicle_params import DAMPING_MODELS, SURFACE_MODELS, VehicleParams
 
 #: Relative tolerance of the inertia inequalities.
@@ -148,6 +151,7 @@ def validate(params: VehicleParams) -> VehicleParams:
     if params.semantics not in ('origin', 'dsros'):
         raise DescriptionError("semantics must be 'origin' or 'dsros', got %r"
                                % params.semantics, src, 'semantics')
+    check_physical(params)
     eig = np.linalg.eigvalsh(mass_matrix_about_origin(params))
     if eig[0] <= 0.0:
         raise DescriptionError(

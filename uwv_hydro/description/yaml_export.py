@@ -50,7 +50,7 @@ from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Fields that the YAML format cannot carry (see the module docstring).
-NOT_EXPORTED = ('frames', 'source', 'warnings')
+NOT_EXPORTED = ('frames', 'source', 'warnings', 'origins', 'coefficient_labels')
 
 
 def yaml_float(value: float) -> str:
@@ -97,6 +97,8 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
              'base_frame: %s' % yaml_string(p.base_frame)]
     if base is not None:
         lines.append('base: %s' % yaml_string(base))
+    if p.allow_nonphysical:
+        lines.append('allow_nonphysical: true')
     lines += [
         'convention: "flu"',
         'semantics: %s' % yaml_string(p.semantics),

@@ -16,10 +16,22 @@
 Build VehicleParams from a YAML file (ROS 2 parameters file or bare mapping).
 
 Accepted layouts: ``uwv_hydro: {ros__parameters: {...}}`` (any node name, or
-``/**``), or a bare mapping.  Vehicle keys live under ``vehicle:`` (also accepted
-directly in ``ros__parameters``; ``vehicle`` wins); dotted keys (``vehicle.mass``)
-are expanded.  Unknown keys under ``vehicle:`` are errors; other top-level keys
-belong to the node and are ignored.
+``/**``), or a bare mapping; dotted keys (``vehicle.mass``) are expanded.
+
+* Nested: vehicle keys under ``vehicle:``.  Every key there must be known; the other
+  keys beside ``vehicle:`` belong to the node.
+* Flat (no ``vehicle:`` section): vehicle keys directly in ``ros__parameters`` (or the
+  bare mapping).  Keys that are not vehicle keys belong to the node, unless they are
+  close to a vehicle key (``linear_darg``, ``vehicel``): those are errors with "did
+  you mean".  A string ``added_mass`` (``implicit``/``lagged``) is the node parameter.
+
+An unknown key is an error naming the file, line, key path and the closest known
+key.  The text is parsed by :mod:`uwv_hydro.description.yaml_safe` (libyaml, size,
+depth and key caps, no aliases or custom tags, line of every key).
+
+Sections: the core keys are :data:`VEHICLE_KEYS`; a new section (thrusters, sensors,
+fins, joints ...) is ONE entry in :data:`YAML_SECTIONS` (key -> reader called with
+``(value, ctx, params)`` after the core keys), which also makes the key known.
 
 Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``):
 
@@ -36,8 +48,12 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   ``drag_center``; ``semantics: origin | dsros`` (dsros makes both points default
   to ``com``); ``damping``, ``coriolis``, ``gravity``, ``fluid_density``,
   ``acceleration_alpha``, ``name``, ``base_frame``.
-* ``base``: path (relative to this file) of a URDF/xacro/SDF/YAML whose
-  VehicleParams this file extends and overrides (``load_vehicle(..., base=)`` too).
+* ``base``: path (relative to this file) of a URDF/xacro/SDF/YAML whose rigid body,
+  frames and environment this file extends (``load_vehicle(..., base=)`` too).  The
+  base's buoyancy, drag, added mass, reference points and semantics are NOT kept:
+  they come from this file or are the defaults (:mod:`uwv_hydro.description.sources`).
+* ``allow_nonphysical: true``: load drag / added mass that fail the physical checks
+  with a warning instead of an error (:mod:`uwv_hydro.description.validate`).
 * ``convention: flu | frd`` (default flu).  Coefficients are ALWAYS positive for
   dissipation and added mass (negate Fossen/SNAME derivatives such as X_u|u|).
 
@@ -49,9 +65,8 @@ likewise M_A' = T M_A T.  Quadratic: F'_a = T_a F_a = -sum T_a Q_abc |nu_b| nu_c
 nu_c = T_c nu'_c; so Q'_abc = T_a T_c Q_abc.  Points r' = P r and inertia
 I' = P I P with P = diag(1, -1, -1).
 """
-import copy
 import os
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -59,13 +74,11 @@ from uwv_hydro.description.conventions import (
     DSROS_LETTERS, frd_to_flu_inertia, frd_to_flu_matrix, frd_to_flu_quadratic,
     frd_to_flu_vector)
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.known_names import closest, unknown_reason, YAML_NESTED_KEYS
+from uwv_hydro.description.sources import rigid_body_of, set_origin
 from uwv_hydro.description.validate import coefficient_indices
-from uwv_hydro.description.xml_safe import read_text_file
+from uwv_hydro.description.yaml_safe import load_yaml_text_file, parse_yaml, YamlMap
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
-import yaml
-
-#: Largest YAML file accepted (bytes).
-MAX_YAML_BYTES = 5 * 1024 * 1024
 
 #: load_base(path, mappings, base) -> VehicleParams: loads a ``base:`` file (unvalidated)
 BaseLoader = Callable[[str, Optional[Dict[str, str]], Optional[VehicleParams]], VehicleParams]
@@ -74,83 +87,135 @@ VEHICLE_KEYS = (
     'mass', 'inertia', 'com', 'buoyancy_mass', 'volume', 'cob', 'surface', 'linear_drag',
     'quadratic_drag', 'added_mass', 'drag_center', 'drag_velocity_point',
     'added_mass_point', 'semantics', 'damping', 'coriolis', 'gravity', 'fluid_density',
-    'acceleration_alpha', 'name', 'base_frame', 'convention', 'base')
-SURFACE_KEYS = ('out_of_water_depth', 'fully_submerged_depth', 'scale_factor', 'model')
-_INERTIA_KEYS = ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz')
+    'acceleration_alpha', 'name', 'base_frame', 'convention', 'base', 'allow_nonphysical')
+#: Extra vehicle sections: key -> reader(value, ctx, params), called after the core keys.
+YAML_SECTIONS: Dict[str, Callable[[Any, '_Ctx', VehicleParams], None]] = {}
+SURFACE_KEYS = YAML_NESTED_KEYS['surface']
+_INERTIA_KEYS = YAML_NESTED_KEYS['inertia']
 _BLOCK_NAMES = {'linear_drag': 'linear drag', 'added_mass': 'added mass',
                 'quadratic_drag': 'quadratic drag'}
+#: difflib ratio above which a flat-layout key is taken as a misspelt vehicle key.
+_FLAT_TYPO_CUTOFF = 0.8
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """SafeLoader that rejects aliases (no exponential "billion laughs" graphs)."""
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.YAMLError('YAML aliases (*%s) are not supported, line %d'
-                                 % (event.anchor, event.start_mark.line + 1))
-        return super().compose_node(parent, index)
+def known_vehicle_keys() -> Tuple[str, ...]:
+    """Return every key allowed under ``vehicle:`` (core keys and registered sections)."""
+    return VEHICLE_KEYS + tuple(YAML_SECTIONS)
 
 
 class _Ctx:
-    """Where errors point: the file and the key path."""
+    """Where errors point: the file, the key path prefix and the lines of the keys."""
 
-    def __init__(self, source: str):
+    def __init__(self, source: str, mapping: Optional[dict] = None, prefix: str = ''):
         self.source = source
+        self.mapping = mapping
+        self.prefix = prefix
+
+    def line(self, key: str) -> Optional[int]:
+        """Return the line of dotted ``key`` in the vehicle mapping (deepest known)."""
+        node, line = self.mapping, None
+        for part in key.split('.') if key else ():
+            if not isinstance(node, dict) or part not in node:
+                break
+            if isinstance(node, YamlMap):
+                line = node.line_of(part)
+            node = node[part]
+        return line
+
+    def where(self, key: str) -> str:
+        """Return '<file>:<line>' of ``key`` (for origins and labels)."""
+        line = self.line(key)
+        return self.source + (':%d' % line if line is not None else '')
 
     def error(self, key: str, reason: str) -> DescriptionError:
-        return DescriptionError(reason, self.source, key)
+        return DescriptionError(reason, self.source, self.prefix + key, self.line(key))
 
 
-def _expand_dotted(data: Dict[str, Any]) -> Dict[str, Any]:
-    out: Dict[str, Any] = {}
+def _expand_dotted(data: dict, ctx: _Ctx, path: str = '') -> YamlMap:
+    """Expand ``a.b: v`` into ``a: {b: v}``, keeping lines; a key given twice is an error."""
+    out = YamlMap(getattr(data, 'line', None))
     for key, value in data.items():
+        line = data.line_of(key) if isinstance(data, YamlMap) else None
         key = str(key)
         if isinstance(value, dict):
-            value = _expand_dotted(value)
+            value = _expand_dotted(value, ctx, path + key + '.')
         head, dot, rest = key.partition('.')
         if dot:
-            value = _expand_dotted({rest: value})
-            key = head
-        _merge(out, key, value)
+            sub = YamlMap(line)
+            sub[rest], sub.key_lines[rest] = value, line
+            value, key = _expand_dotted(sub, ctx, path + head + '.'), head
+        _merge(out, key, value, line, ctx, path)
     return out
 
 
-def _merge(out: Dict[str, Any], key: str, value: Any) -> None:
+def _merge(out: YamlMap, key: str, value: Any, line: Optional[int], ctx: _Ctx,
+           path: str) -> None:
     if key in out and isinstance(out[key], dict) and isinstance(value, dict):
         for sub_key, sub_value in value.items():
-            _merge(out[key], sub_key, sub_value)
+            _merge(out[key], sub_key, sub_value, value.line_of(sub_key), ctx,
+                   path + key + '.')
+    elif key in out:
+        raise DescriptionError('%s given twice (lines %s and %s)'
+                               % (path + key, out.line_of(key), line),
+                               ctx.source, ctx.prefix + path + key, line)
     else:
-        out[key] = value
+        out[key], out.key_lines[key] = value, line
 
 
-def find_vehicle_mapping(data: Any, ctx: _Ctx) -> Dict[str, Any]:
-    """Return the vehicle key mapping of a ROS 2 params file or bare mapping."""
+def _check_ros_parameters_spelling(data: dict, ctx: _Ctx) -> None:
+    """Reject a misspelt 'ros__parameters' (it would drop the whole file silently)."""
+    for node, value in data.items():
+        if not isinstance(value, dict):
+            continue
+        for key in value:
+            if key != 'ros__parameters' and closest(str(key), ('ros__parameters',)):
+                raise DescriptionError(unknown_reason('key', key, ('ros__parameters',)),
+                                       ctx.source, '%s.%s' % (node, key),
+                                       value.line_of(key) if isinstance(value, YamlMap)
+                                       else None)
+
+
+def find_vehicle_mapping(data: Any, ctx: _Ctx) -> YamlMap:
+    """
+    Return the vehicle key mapping of a ROS 2 params file or bare mapping.
+
+    Sets ``ctx.prefix`` (the key path of the vehicle keys) and ``ctx.mapping``.
+    """
     if not isinstance(data, dict):
         raise ctx.error('', 'expected a YAML mapping at the top level')
-    params = data
-    nodes = {k: v for k, v in data.items()
-             if isinstance(v, dict) and 'ros__parameters' in v}
+    params, prefix = data, ''
+    nodes = [k for k, v in data.items() if isinstance(v, dict) and 'ros__parameters' in v]
     if nodes:
-        for preferred in ('uwv_hydro', '/**'):
-            if preferred in nodes:
-                params = nodes[preferred]['ros__parameters']
-                break
-        else:
-            params = next(iter(nodes.values()))['ros__parameters']
+        node = next((n for n in ('uwv_hydro', '/**') if n in nodes), nodes[0])
+        params, prefix = data[node]['ros__parameters'], '%s.ros__parameters.' % node
         if not isinstance(params, dict):
-            raise ctx.error('ros__parameters', 'expected a mapping')
-    params = _expand_dotted(params)
-    vehicle = {k: v for k, v in params.items() if k in VEHICLE_KEYS}
+            raise DescriptionError('expected a mapping', ctx.source, prefix[:-1],
+                                   data[node].line_of('ros__parameters'))
+    else:
+        _check_ros_parameters_spelling(data, ctx)
+    ctx.prefix = prefix
+    params = _expand_dotted(params, ctx)
+    ctx.mapping = params
+    known = known_vehicle_keys()
     nested = params.get('vehicle')
     if nested is not None:
         if not isinstance(nested, dict):
             raise ctx.error('vehicle', 'expected a mapping')
+        ctx.prefix, ctx.mapping = prefix + 'vehicle.', nested
         for key in nested:
-            if key not in VEHICLE_KEYS:
-                raise ctx.error('vehicle.%s' % key, "unknown key '%s'; expected one of %s"
-                                % (key, ', '.join(VEHICLE_KEYS)))
-        vehicle.update(nested)
+            if key not in known:
+                raise ctx.error(key, unknown_reason('key', key, known))
+        return nested
+    vehicle = YamlMap(params.line)
+    for key, value in params.items():
+        if key in known and not (key == 'added_mass' and isinstance(value, str)):
+            vehicle[key], vehicle.key_lines[key] = value, params.line_of(key)
+        elif key not in known + ('vehicle',) and closest(key, known + ('vehicle',),
+                                                         _FLAT_TYPO_CUTOFF):
+            raise ctx.error(key, unknown_reason('key', key, known + ('vehicle',)) +
+                            '; in the flat layout a key this close to a vehicle key is '
+                            'taken for a typo, not for a node parameter')
+    ctx.mapping = vehicle
     return vehicle
 
 
@@ -206,8 +271,7 @@ def _inertia(value: Any, ctx: _Ctx) -> np.ndarray:
     if isinstance(value, dict):
         for k in value:
             if k not in _INERTIA_KEYS:
-                raise ctx.error('inertia.%s' % k, "unknown key '%s'; expected %s"
-                                % (k, ', '.join(_INERTIA_KEYS)))
+                raise ctx.error('inertia.%s' % k, unknown_reason('key', k, _INERTIA_KEYS))
         v = {k: _number(value.get(k, 0.0), 'inertia.' + k, ctx) for k in _INERTIA_KEYS}
         return np.array([[v['ixx'], v['ixy'], v['ixz']], [v['ixy'], v['iyy'], v['iyz']],
                          [v['ixz'], v['iyz'], v['izz']]])
@@ -220,24 +284,42 @@ def _inertia(value: Any, ctx: _Ctx) -> np.ndarray:
     return arr
 
 
-def coefficient_array(value: Any, key: str, order: int, ctx: _Ctx) -> np.ndarray:
-    """Parse a 6**order coefficient set from nested/flat lists or a sparse map."""
+def coefficient_array(value: Any, key: str, order: int, ctx: _Ctx,
+                      labels: Optional[Dict[tuple, Tuple[str, Optional[int]]]] = None
+                      ) -> np.ndarray:
+    """
+    Parse a 6**order coefficient set from nested/flat lists or a sparse map.
+
+    ``labels`` (if given) receives {index: (key path, line)} naming each entry.
+    """
     shape = (6,) * order
     if isinstance(value, dict):
         out = np.zeros(shape)
         seen: Dict[tuple, str] = {}
         for tag, coeff in value.items():
+            path = '%s.%s' % (key, tag)
             idx = coefficient_indices(str(tag), DSROS_LETTERS, order, _BLOCK_NAMES[key],
-                                      seen, ctx.source, '%s.%s' % (key, tag))
-            out[idx] = _number(coeff, '%s.%s' % (key, tag), ctx)
+                                      seen, ctx.source, ctx.prefix + path, ctx.line(path))
+            out[idx] = _number(coeff, path, ctx)
+            if labels is not None:
+                labels[idx] = (ctx.prefix + path, ctx.line(path))
         return out
     arr = _array(value, key, ctx)
+    line = ctx.line(key)
     if arr.size == 6 ** order:
+        if labels is not None:
+            nested = arr.ndim == order
+            for idx in np.ndindex(*shape):
+                pos = (''.join('[%d]' % i for i in idx) if nested
+                       else '[%d]' % np.ravel_multi_index(idx, shape))
+                labels[idx] = (ctx.prefix + key + pos, line)
         return arr.reshape(shape)
     if arr.shape == (6,):
         out = np.zeros(shape)
         for i in range(6):
             out[(i,) * order] = arr[i]
+            if labels is not None:
+                labels[(i,) * order] = ('%s%s[%d]' % (ctx.prefix, key, i), line)
         return out
     raise ctx.error(key, 'expected %s nested, a flat %d-list, a flat 6-list (diagonal) or a '
                     'sparse map; got shape %s' % ('x'.join('6' * order), 6 ** order, arr.shape))
@@ -255,14 +337,19 @@ def _point(value: Any, key: str, ctx: _Ctx):
 def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '',
                          base: Optional[VehicleParams] = None,
                          mappings: Optional[Dict[str, str]] = None,
-                         load_base: Optional[BaseLoader] = None) -> VehicleParams:
+                         load_base: Optional[BaseLoader] = None,
+                         ctx: Optional[_Ctx] = None) -> VehicleParams:
     """
-    Build (or extend ``base``) VehicleParams from a vehicle key mapping.
+    Build VehicleParams from a vehicle key mapping, over ``base`` if given.
 
     A ``base:`` file is loaded with ``load_base(path, mappings, base)`` (the loader
-    passes its own file loader, so that this module does not import it back).
+    passes its own file loader, so that this module does not import it back).  Of a
+    base only the rigid body, frames and environment are kept
+    (:func:`uwv_hydro.description.sources.rigid_body_of`).  ``ctx`` (from
+    :func:`find_vehicle_mapping`) gives error lines; a fresh one is made if None.
     """
-    ctx = _Ctx(source)
+    if ctx is None:
+        ctx = _Ctx(source, vehicle)
     if 'base' in vehicle:
         if not isinstance(vehicle['base'], str):
             raise ctx.error('base', 'expected a file path')
@@ -282,9 +369,16 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
                 raise ctx.error(key, "missing '%s' (or give a 'base' description)" % key)
         params = VehicleParams(mass=1.0, inertia=np.eye(3))
     else:
-        params = copy.deepcopy(base)
-        params.warnings = list(base.warnings)
+        params = rigid_body_of(base)
     params.source = source
+    given = [k for k in vehicle if k not in ('base', 'convention')]
+    for key in given:
+        set_origin(params, [{'volume': 'buoyancy_mass'}.get(key, key)],
+                   '%s (YAML)' % ctx.where(key))
+    if 'allow_nonphysical' in vehicle:
+        if not isinstance(vehicle['allow_nonphysical'], bool):
+            raise ctx.error('allow_nonphysical', 'expected true or false')
+        params.allow_nonphysical = params.allow_nonphysical or vehicle['allow_nonphysical']
     if 'mass' in vehicle:
         params.mass = _number(vehicle['mass'], 'mass', ctx)
     if 'inertia' in vehicle:
@@ -310,15 +404,17 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
         values = {k: getattr(old, k) for k in SURFACE_KEYS}
         for k, v in surf.items():
             if k not in SURFACE_KEYS:
-                raise ctx.error('surface.%s' % k, "unknown key '%s'; expected %s"
-                                % (k, ', '.join(SURFACE_KEYS)))
+                raise ctx.error('surface.%s' % k, unknown_reason('key', k, SURFACE_KEYS))
             values[k] = v if k == 'model' else _number(v, 'surface.' + k, ctx)
         params.surface = SurfaceTransition(**values)
     for key, order in (('linear_drag', 2), ('added_mass', 2), ('quadratic_drag', 3)):
         if key in vehicle:
-            arr = coefficient_array(vehicle[key], key, order, ctx)
+            labels = params.coefficient_labels.setdefault(key, {})
+            arr = coefficient_array(vehicle[key], key, order, ctx, labels)
             if frd:
                 arr = frd_to_flu_quadratic(arr) if order == 3 else frd_to_flu_matrix(arr)
+                for idx, (path, line) in labels.items():
+                    labels[idx] = (path + ' (FRD, value shown in FLU)', line)
             setattr(params, key, arr)
     if 'drag_center' in vehicle:
         params.drag_center = vec(_vector3(vehicle['drag_center'], 'drag_center', ctx))
@@ -341,6 +437,11 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
             point = vec(point)
         if point is not None:
             setattr(params, key, np.array(point, float))
+            if key not in vehicle:
+                set_origin(params, [key], '%s (YAML semantics)' % ctx.where('semantics'))
+    for key, reader in YAML_SECTIONS.items():
+        if key in vehicle:
+            reader(vehicle[key], ctx, params)
     return params
 
 
@@ -348,21 +449,21 @@ def load_yaml_string(text: str, source: str = '<yaml>', base: Optional[VehiclePa
                      base_dir: str = '', mappings: Optional[Dict[str, str]] = None,
                      load_base: Optional[BaseLoader] = None) -> VehicleParams:
     """Parse YAML text into VehicleParams (unvalidated)."""
+    return _from_document(parse_yaml(text, source), source, base, base_dir, mappings,
+                          load_base)
+
+
+def _from_document(data: Any, source: str, base: Optional[VehicleParams], base_dir: str,
+                   mappings: Optional[Dict[str, str]],
+                   load_base: Optional[BaseLoader]) -> VehicleParams:
     ctx = _Ctx(source)
-    try:
-        data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 -- safe loader
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, 'problem_mark', None)
-        raise DescriptionError('malformed YAML: %s' % getattr(exc, 'problem', exc), source,
-                               line=mark.line + 1 if mark is not None else None) from None
     vehicle = find_vehicle_mapping(data, ctx)
-    return vehicle_from_mapping(vehicle, source, base_dir, base, mappings, load_base)
+    return vehicle_from_mapping(vehicle, source, base_dir, base, mappings, load_base, ctx)
 
 
 def load_yaml_file(path: str, base: Optional[VehicleParams] = None,
                    mappings: Optional[Dict[str, str]] = None,
                    load_base: Optional[BaseLoader] = None) -> VehicleParams:
     """Parse the YAML file at ``path`` into VehicleParams (unvalidated)."""
-    text = read_text_file(path, MAX_YAML_BYTES)
-    return load_yaml_string(text, path, base, os.path.dirname(os.path.abspath(path)),
-                            mappings, load_base)
+    return _from_document(load_yaml_text_file(path), path, base,
+                          os.path.dirname(os.path.abspath(path)), mappings, load_base)

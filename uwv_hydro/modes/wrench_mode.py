@@ -19,10 +19,20 @@ The live node (``mode: wrench``) and the offline ``replay`` tool both run this c
 they agree by construction.  Per sample (time t, world ENU position, world <- body
 quaternion [w, x, y, z], body twist of the origin):
 
-* ``added_mass: implicit`` — the simulator carries M_A in its inertia (e.g. SDF
-  fluid_added_mass); only the added-mass Coriolis term is emitted (nu_dot = None).
-* ``added_mass: lagged`` — nu_dot from a filtered backward difference of the twist
-  (dsros_hydro's scheme, LaggedAcceleration with alpha), and -M_A nu_dot is emitted.
+* ``added_mass: implicit`` — the engine carries M_A in its inertia (SDF
+  fluid_added_mass in DART, added mass folded into MuJoCo's body) and so integrates
+  (M_RB + M_A) nu_dot + C_A(nu) nu itself, with the absolute twist.  Emitted is only
+  what it cannot compute: drag and hydrostatics of nu_r, C_A(nu) nu - C_A(nu_r) nu_r
+  (``added_mass_coriolis``) and M_A nu_dot_c (``added_mass``), both zero in still
+  water (HydroModel ``engine_added_mass``).  Engine + wrench = the simulate mode's
+  equations.
+* ``added_mass: lagged`` — the engine carries the bare rigid body; nu_dot from a
+  filtered backward difference of the twist (dsros_hydro's scheme,
+  LaggedAcceleration with alpha), and -M_A (nu_dot - nu_dot_c) - C_A(nu_r) nu_r is
+  emitted.
+
+``current_rate_world`` (dv_c/dt, world frame) adds R^T dv_c/dt to nu_dot_c for a
+current that changes; None treats the current as constant (as the simulate mode).
 * ``apply_weight`` false (the default, simulators apply gravity) — the weight
   component is reported as zero and not part of the total.
 
@@ -86,20 +96,23 @@ class WrenchMode:
         self.estimator.reset()
 
     def evaluate(self, t: float, position: Sequence[float], quaternion: Sequence[float],
-                 twist: Sequence[float],
-                 current_world: Optional[Sequence[float]] = None) -> WrenchComponents:
+                 twist: Sequence[float], current_world: Optional[Sequence[float]] = None,
+                 current_rate_world: Optional[Sequence[float]] = None) -> WrenchComponents:
         """Return the components and total for one odometry sample at time t [s]."""
         nu = np.asarray(twist, float)
-        nu_dot = self.estimator.update(nu, t) if self.added_mass == 'lagged' else None
+        lagged = self.added_mass == 'lagged'
+        nu_dot = self.estimator.update(nu, t) if lagged else None
         wc = self.model.wrench(nu, position=position, quaternion=quaternion, nu_dot=nu_dot,
-                               current_world=current_world)
+                               current_world=current_world,
+                               current_rate_world=current_rate_world,
+                               engine_added_mass=not lagged)
         if not self.apply_weight:
             wc.components['weight'] = np.zeros(6)
             wc.total = sum(wc.components.values())
         return wc
 
     def evaluate_many(self, t, position, quaternion, twist, current_world=None,
-                      resets=None) -> np.ndarray:
+                      resets=None, current_rate_world=None) -> np.ndarray:
         """
         Return the components (N, len(COMPONENT_NAMES), 6) of N samples in time order.
 
@@ -113,7 +126,9 @@ class WrenchMode:
         elif resets is not None and np.any(resets):
             self.reset()
         comps = self.model.wrench_many(nu, position=position, quaternion=quaternion,
-                                       nu_dot=nu_dot, current_world=current_world)
+                                       nu_dot=nu_dot, current_world=current_world,
+                                       current_rate_world=current_rate_world,
+                                       engine_added_mass=nu_dot is None)
         if not self.apply_weight:
             comps[:, _WEIGHT] = 0.0
         return comps

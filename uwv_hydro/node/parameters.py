@@ -43,6 +43,9 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 MODES = ('simulate', 'wrench')
 ADDED_MASS_MODES = ('implicit', 'lagged')
 LOOP_MODES = ('auto', 'timer', 'thread')
+PUBLISH_ON = ('timer', 'odometry')
+#: Where the simulator's ApplyLinkWrench applies an EntityWrench's force (node/gz_io.py).
+GZ_WRENCH_POINTS = ('link_origin', 'com')
 
 #: Default odometry covariance diagonal (variance; m^2, rad^2): the simulated state is
 #: exact, so a small positive value that keeps consumers (e.g. robot_localization) sane.
@@ -91,9 +94,12 @@ PARAMETERS = (
     Spec('max_catchup_steps', 10, 'most simulation steps one late update may run to keep '
          'the state on the pacing clock (each published as odometry); the rest is dropped '
          'and counted', bounds=(1, 1000)),
-    Spec('added_mass', 'implicit', 'wrench mode: implicit (M_A is in the simulator '
-         'inertia, only C_A is emitted) or lagged (filtered backward-difference '
-         'acceleration)', choices=ADDED_MASS_MODES),
+    Spec('added_mass', 'implicit', 'wrench mode: implicit (the engine carries M_A in its '
+         'inertia and its C_A(nu) nu: only the current corrections are emitted) or lagged '
+         '(filtered backward-difference acceleration)', choices=ADDED_MASS_MODES),
+    Spec('publish_on', 'timer', 'wrench mode: timer (the latest wrench at rate_hz) or '
+         'odometry (one wrench per odometry message, computed when it arrives and '
+         'stamped with its stamp: lock-step co-simulation)', choices=PUBLISH_ON),
     Spec('acceleration_alpha', None, 'low-pass coefficient of the lagged acceleration, in '
          '(0, 1] (default: the vehicle value)', bounds=(0.0, 1.0), low_open=True),
     Spec('apply_weight', False, 'wrench mode: include the weight (false: the simulator '
@@ -141,6 +147,16 @@ PARAMETERS = (
     Spec('stamp_reset_threshold', 1.0, 'a header stamp older than the previous one by more '
          'than this (s) restarts that input (looping bag); less is dropped as stale',
          bounds=(0.0, 1e6)),
+    Spec('gz_entity_wrench', False, 'wrench mode: also publish hydro/entity_wrench '
+         '(ros_gz_interfaces/EntityWrench of hydro/wrench_world for gz-sim ApplyLinkWrench '
+         'through ros_gz_bridge)'),
+    Spec('gz_model_name', '', 'gz-sim model of the EntityWrench entity <model>::<link> '
+         '(default: the vehicle name)'),
+    Spec('gz_link_name', '', 'gz-sim link of the EntityWrench entity (default: the base '
+         'link)'),
+    Spec('gz_wrench_point', 'link_origin', 'where the ApplyLinkWrench of the simulator '
+         'applies the force: link_origin (gz-sim 7-9) or com (the torque is moved to the '
+         'centre of mass)', choices=GZ_WRENCH_POINTS),
 )
 
 SPECS: Dict[str, Spec] = {s.name: s for s in VEHICLE_PARAMETERS + PARAMETERS}

@@ -17,12 +17,16 @@ Wrench mode I/O: link odometry in, the hydro wrench out (the dsros_hydro plugin'
 
 The wrench is evaluated by :class:`uwv_hydro.modes.wrench_mode.WrenchMode`, the same
 evaluator the offline ``replay`` runs, so the two agree by construction.  Each odometry
-message is evaluated when it arrives; the loop publishes the latest result at
-``rate_hz`` while the odometry is younger than ``odometry_timeout``.
+message is evaluated when it arrives.  ``publish_on: timer``: the loop publishes the
+latest result at ``rate_hz`` while the odometry is younger than ``odometry_timeout``.
+``publish_on: odometry``: the result is published at once, stamped with the odometry's
+stamp, one wrench per accepted message (an engine stepping in lock-step with the node
+never applies a stale wrench).
 
 Topics: in ``odometry`` (nav_msgs/Odometry); out ``hydro/wrench`` (body frame, about
 base) and ``hydro/wrench_world`` (world-frame force and torque about the link origin,
-for gz-sim ApplyLinkWrench).
+for gz-sim ApplyLinkWrench), and with ``gz_entity_wrench`` the same as
+``hydro/entity_wrench`` (:mod:`uwv_hydro.node.gz_io`).
 """
 from geometry_msgs.msg import WrenchStamped
 from nav_msgs.msg import Odometry
@@ -32,6 +36,7 @@ from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import all_finite
 from uwv_hydro.modes.odometry_frames import child_to_base, OdometryFrames
 from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
+from uwv_hydro.node.gz_io import GzEntityWrench
 from uwv_hydro.node.node_part import locked, NodePart
 
 #: ||q| - 1| above which an accepted odometry quaternion counts as normalised.
@@ -47,6 +52,7 @@ class WrenchIO(NodePart):
         self.mode = WrenchMode(node.vehicle, added_mass=cfg['added_mass'],
                                apply_weight=cfg['apply_weight'],
                                acceleration_alpha=cfg['acceleration_alpha'])
+        self.on_odometry = cfg['publish_on'] == 'odometry'
         self.stats = self.add_input('odometry')
         self.frames = OdometryFrames(node.frames, node.odom_frame,
                                      cfg['accept_any_odometry_frames'])
@@ -55,6 +61,8 @@ class WrenchIO(NodePart):
         node.create_subscription(Odometry, 'odometry', self._on_odometry, 10)
         self.wrench_pub = node.create_publisher(WrenchStamped, 'hydro/wrench', 10)
         self.wrench_world_pub = node.create_publisher(WrenchStamped, 'hydro/wrench_world', 10)
+        self.gz = GzEntityWrench(node, node.vehicle, cfg['gz_model_name'], cfg['gz_link_name'],
+                                 cfg['gz_wrench_point']) if cfg['gz_entity_wrench'] else None
 
     def reset(self) -> None:
         """Forget the odometry and the lagged-acceleration history."""
@@ -106,6 +114,8 @@ class WrenchIO(NodePart):
         self._odom = (wc, unit, msg.header.frame_id)
         self._odom_pace_ns = node.pace_ns()  # its age counts on the pacing clock
         self.stats.received(now)
+        if self.on_odometry:
+            self._publish(wc, unit, msg.header.frame_id, stamp_ns)
 
     def fresh(self) -> bool:
         """Return whether the latest odometry is younger than odometry_timeout."""
@@ -126,10 +136,14 @@ class WrenchIO(NodePart):
         info['state'] = 'ok' if self.fresh() and not stalled else 'stale'
 
     def update(self, now: int) -> None:
-        """Publish the wrench of the latest odometry (if fresh and finite)."""
-        if not self.fresh():
+        """Publish the wrench of the latest odometry (if fresh; publish_on: timer)."""
+        if self.on_odometry or not self.fresh():
             return
         wc, quaternion, world_frame = self._odom
+        self._publish(wc, quaternion, world_frame, now)
+
+    def _publish(self, wc, quaternion, world_frame, stamp_ns: int) -> None:
+        """Publish the wrench (body and world frame) stamped stamp_ns, if it is finite."""
         node = self.node
         if wc is None or not np.all(np.isfinite(wc.total)):
             # finite but extreme input (overflow): publish nothing rather than inf/NaN
@@ -141,13 +155,16 @@ class WrenchIO(NodePart):
         self._components = wc
         total = wc.total  # without the weight unless apply_weight (WrenchMode)
         msg = WrenchStamped()
-        conv.ns_to_stamp(msg.header.stamp, now)
+        conv.ns_to_stamp(msg.header.stamp, stamp_ns)
         msg.header.frame_id = node.base_frame
         conv.fill_wrench(msg.wrench, total)
         self.wrench_pub.publish(msg)
         world = WrenchStamped()
         world.header.stamp = msg.header.stamp
         world.header.frame_id = world_frame or node.odom_frame
-        conv.fill_wrench(world.wrench, world_wrench(total, quaternion))
+        total_world = world_wrench(total, quaternion)
+        conv.fill_wrench(world.wrench, total_world)
         self.wrench_world_pub.publish(world)
-        node.publish_components(wc.components, now)
+        if self.gz is not None:
+            self.gz.publish(world.header, total_world, quaternion)
+        node.publish_components(wc.components, stamp_ns)

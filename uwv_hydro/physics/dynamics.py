@@ -45,6 +45,7 @@ import numpy as np
 
 from uwv_hydro.physics import features
 from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydrostatics import transition_interior
 from uwv_hydro.physics.rigid_body import coriolis_wrench
 from uwv_hydro.physics.rotation import quat_derivative, quat_normalize, quat_to_matrix
 
@@ -152,6 +153,14 @@ class Simulator:
         surface = self._hs.surface
         self._full_depth = float(surface.fully_submerged_depth)
         self._out_depth = float(surface.out_of_water_depth)
+        band = (self._full_depth, self._out_depth, float(surface.scale_factor),
+                1.0 if surface.model == 'continuous' else 0.0)
+        # the transition is affine in depth: its two ends give it exactly (when it exists)
+        if self._full_depth > self._out_depth:
+            at_out = transition_interior(self._out_depth, *band)
+            at_full = transition_interior(self._full_depth, *band)
+            self._band_slope = (at_full - at_out) / (self._full_depth - self._out_depth)
+            self._band_offset = at_out - self._band_slope * self._out_depth
 
     def _fraction(self, depth: float) -> float:
         """Return the surface fraction (the common fully submerged case inline)."""
@@ -159,7 +168,9 @@ class Simulator:
             return 1.0
         if depth <= self._out_depth:
             return 0.0
-        return self._hs.fraction(depth)
+        if depth != depth:
+            raise ValueError('depth is not a number')
+        return self._band_offset + self._band_slope * depth
 
     def _fast_acceleration(self, feats):
         """
@@ -203,7 +214,16 @@ class Simulator:
             c0 = r00 * cw[0] + r10 * cw[1] + r20 * cw[2]
             c1 = r01 * cw[0] + r11 * cw[1] + r21 * cw[2]
             c2 = r02 * cw[0] + r12 * cw[1] + r22 * cw[2]
-        f = 1.0 if -p2 >= self._full_depth else self._fraction(-p2)
+        depth = -p2
+        if depth >= self._full_depth:
+            f = 1.0
+        elif depth <= self._out_depth:
+            f = 0.0
+        elif depth == depth:
+            # inside the surface band (hydrostatics.transition_interior, affine in depth)
+            f = self._band_offset + self._band_slope * depth
+        else:
+            raise ValueError('depth is not a number')
         # Down direction d = -R[2, :] (hydrostatics.down_direction)
         d0, d1, d2 = -r20, -r21, -r22
         # nu_dot from the feature forms (_fast_acceleration, inlined)

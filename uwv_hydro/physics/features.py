@@ -34,7 +34,9 @@ that define the terms)::
               sum_jk B_ijk z_j z_k        -C_RB(nu) nu (eq. 3.56),
                                           -H(r_a)^T C_A(nu_a) nu_a, nu_a = H(r_a) nu_r
                                           (eq. 6.43), M_A,O nu_dot_c with
-                                          nu_dot_c = [-w x v_cb, 0] (sec. 10.3)
+                                          nu_dot_c = [-w x v_cb, 0] (sec. 10.3),
+                                          -C_A,O(nu) nu (eq. 6.43, absolute twist:
+                                          what an engine carrying M_A computes)
 
 The bilinear tensors are built numerically from the very functions that define the
 terms (B[:, j, k] = b(e_j, e_k) for the bilinear form b with b(z, z) = the term), so
@@ -145,9 +147,17 @@ class FeatureForms:
             # Fossen 2011 eq. 6.43: H(r_a)^T (-C_A(nu_a) nu_a), nu_a = H(r_a) nu_r
             self.added_mass_coriolis = bilinear_tensor(
                 lambda x, y: h_a_t @ coriolis_bilinear(am.matrix, p_a @ x, p_a @ y), 9)
+            # What an engine carrying M_A computes itself: eq. 6.43 with the ABSOLUTE
+            # twist, H^T (-C_A(H nu) H nu) = -C_A,O(nu) nu (Kirchhoff's form does not
+            # depend on the reference point); the same arithmetic as the block above
+            # on its nu rows, so the difference is exactly zero in still water
+            self.engine_added_mass_coriolis = bilinear_tensor(
+                lambda x, y: h_a_t @ coriolis_bilinear(am.matrix, h_a @ x[:6], h_a @ y[:6]),
+                9)
         else:
             self.rigid_body_coriolis = zero
             self.added_mass_coriolis = zero
+            self.engine_added_mass_coriolis = zero
         m_a_o = am.origin_matrix
 
         def current_inertia(x, y):

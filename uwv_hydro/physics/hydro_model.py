@@ -25,10 +25,14 @@ Which velocity each component uses (nu = body twist of the origin, nu_c =
     added_mass           H(added_mass_point) (nu_dot - nu_dot_c), about added_mass_point
     added_mass_coriolis  H(added_mass_point) nu_r, about added_mass_point
 
+With ``engine_added_mass`` (an engine carries M_A in its inertia and computes
+C_A(nu) nu from the absolute twist itself) the last two are what the engine cannot
+compute: M_A,O nu_dot_c and C_A(nu) nu - C_A(nu_r) nu_r (zero in still water).
+
 Every component is returned as a body-frame wrench about the body origin
-(tau_O = H(r)^T tau_p).  nu_dot_c = [-w x v_c_body, 0, 0, 0] is the body-frame rate
-of change of a constant world current (Fossen 2011 sec. 10.3: the added-mass
-inertial term is -M_A nu_dot_r).  The rigid-body Coriolis term is not a hydro
+(tau_O = H(r)^T tau_p).  nu_dot_c = [-w x v_c_body + R^T dv_c/dt, 0, 0, 0] is the
+body-frame rate of change of the world current (Fossen 2011 sec. 10.3: the
+added-mass inertial term is -M_A nu_dot_r).  The rigid-body Coriolis term is not a hydro
 wrench and is not reported (Gazebo, or :mod:`uwv_hydro.physics.dynamics`, owns it).
 
 :meth:`HydroModel.wrench` evaluates all components at once through the precomputed
@@ -105,6 +109,14 @@ class HydroModel:
         parts = [np.concatenate([blocks[name][i] for name in COMPONENT_NAMES])
                  for i in range(6)]
         self._kernel_dot = features.build_kernel(*parts, forms.p)
+        # An engine carrying M_A integrates (M_RB + M_A) nu_dot + C_A(nu) nu itself; left
+        # for the wrench: C_A(nu) nu - C_A(nu_r) nu_r and M_A,O nu_dot_c (Fossen 2011
+        # sec. 10.3); the extra input then holds -[R^T dv_c/dt, 0] (a changing current)
+        i = COMPONENT_NAMES.index('added_mass_coriolis')
+        rows = slice(6 * i, 6 * i + 6)
+        engine = [part.copy() for part in parts]
+        engine[5][rows] -= forms.engine_added_mass_coriolis
+        self._kernel_engine = features.build_kernel(*engine, forms.p)
         parts[3][24:30] = 0.0
         parts[5][24:30] = 0.0
         self._kernel_no_dot = features.build_kernel(*parts, forms.p)
@@ -142,15 +154,34 @@ class HydroModel:
         nu_dot_c[:3] = -cross(nu[3:], v_cb)
         return nu_c, nu_dot_c
 
+    def _kernel_for(self, nu_dot, current_rate_world, engine_added_mass):
+        """Return the kernel for the given inputs (ValueError for a contradictory set)."""
+        if engine_added_mass:
+            if nu_dot is not None:
+                raise ValueError('nu_dot is no input when the engine carries the added mass')
+            return self._kernel_engine
+        if nu_dot is None:
+            if current_rate_world is not None:
+                raise ValueError('current_rate_world needs nu_dot or engine_added_mass')
+            return self._kernel_no_dot
+        return self._kernel_dot
+
     def wrench(self, nu, position=None, quaternion=None, nu_dot=None,
-               current_world=None) -> WrenchComponents:
+               current_world=None, current_rate_world=None,
+               engine_added_mass=False) -> WrenchComponents:
         """
         Return the hydro wrench components for one state.
 
         ``nu``: body twist of the origin; ``position``: world position of the origin
         (None: fully submerged); ``quaternion``: [w, x, y, z] world <- body (None:
         level); ``nu_dot``: body twist derivative (None: added_mass is zero);
-        ``current_world``: ENU current velocity (None: still water).
+        ``current_world``: ENU current velocity (None: still water);
+        ``current_rate_world``: its time derivative (None: a constant current).
+
+        ``engine_added_mass``: the engine integrating the body carries M_A in its
+        inertia and computes C_A(nu) nu from the absolute twist itself (implicit
+        added mass); ``added_mass`` is then M_A,O nu_dot_c and ``added_mass_coriolis``
+        C_A(nu) nu - C_A(nu_r) nu_r, both zero in still water (no ``nu_dot``).
         """
         n = np.asarray(nu, dtype=float).reshape(6).tolist()
         if quaternion is None:
@@ -194,11 +225,16 @@ class HydroModel:
         buf[features.Z_SLICE.start:features.FD_SLICE.stop] = (
             n[0], n[1], n[2], n[3], n[4], n[5], c0, c1, c2, d0, d1, d2,
             fraction * d0, fraction * d1, fraction * d2)
-        if nu_dot is None:
-            kernel = self._kernel_no_dot
-        else:
-            kernel = self._kernel_dot
-            buf[features.EXTRA_SLICE] = np.asarray(nu_dot, dtype=float).reshape(6)
+        kernel = self._kernel_for(nu_dot, current_rate_world, engine_added_mass)
+        extra = buf[features.EXTRA_SLICE]
+        if nu_dot is not None:
+            extra[:] = np.asarray(nu_dot, dtype=float).reshape(6)
+        if current_rate_world is not None:
+            cr = np.asarray(current_rate_world, dtype=float).reshape(3).tolist()
+            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (sec. 10.3)
+            extra[0] -= r00 * cr[0] + r10 * cr[1] + r20 * cr[2]
+            extra[1] -= r01 * cr[0] + r11 * cr[1] + r21 * cr[2]
+            extra[2] -= r02 * cr[0] + r12 * cr[1] + r22 * cr[2]
         # Feature forms (module features): y = K buf[7:], |nu_p|, out = Y [|nu_p|, 1, z]
         y = kernel.dot(buf[features.LIN_START:])
         np.absolute(y[-6:], buf[features.ABS_SLICE])
@@ -210,15 +246,17 @@ class HydroModel:
         return WrenchComponents(components=components, total=total)
 
     def wrench_many(self, nu, position=None, quaternion=None, nu_dot=None,
-                    current_world=None) -> np.ndarray:
+                    current_world=None, current_rate_world=None,
+                    engine_added_mass=False) -> np.ndarray:
         """
         Return the components of N states at once, an (N, len(COMPONENT_NAMES), 6) array.
 
         Row k holds ``wrench(nu[k], position[k], quaternion[k], nu_dot[k],
-        current_world).components`` in COMPONENT_NAMES order: the same kernel over a
-        leading batch dimension.  ``nu`` (N, 6); ``position`` (N, 3) or None;
-        ``quaternion`` (N, 4) [w, x, y, z] or None; ``nu_dot`` (N, 6) or None; one
-        ``current_world`` (3,) for all states or None.
+        current_world, current_rate_world, engine_added_mass).components`` in
+        COMPONENT_NAMES order: the same kernel over a leading batch dimension.  ``nu``
+        (N, 6); ``position`` (N, 3) or None; ``quaternion`` (N, 4) [w, x, y, z] or None;
+        ``nu_dot`` (N, 6) or None; one ``current_world`` and one ``current_rate_world``
+        (3,) for all states or None.
         """
         nu = np.asarray(nu, dtype=float).reshape(-1, 6)
         n = len(nu)
@@ -243,11 +281,14 @@ class HydroModel:
             cw = np.asarray(current_world, dtype=float).reshape(3)
             buf[:, features.Z_SLICE.start + 6:features.Z_SLICE.stop] = (
                 rot[:, 0, :] * cw[0] + rot[:, 1, :] * cw[1] + rot[:, 2, :] * cw[2])
-        if nu_dot is None:
-            kernel = self._kernel_no_dot
-        else:
-            kernel = self._kernel_dot
+        kernel = self._kernel_for(nu_dot, current_rate_world, engine_added_mass)
+        if nu_dot is not None:
             buf[:, features.EXTRA_SLICE] = np.asarray(nu_dot, dtype=float).reshape(n, 6)
+        if current_rate_world is not None:
+            cr = np.asarray(current_rate_world, dtype=float).reshape(3)
+            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (sec. 10.3)
+            buf[:, features.EXTRA_SLICE.start:features.EXTRA_SLICE.start + 3] -= (
+                rot[:, 0, :] * cr[0] + rot[:, 1, :] * cr[1] + rot[:, 2, :] * cr[2])
         # Feature forms (module features), row by row: y = K buf[7:], |nu_p|, Y [|nu_p|, 1, z]
         y = buf[:, features.LIN_START:] @ kernel.T
         np.absolute(y[:, -6:], out=buf[:, features.ABS_SLICE])

@@ -41,7 +41,14 @@ def surface_fraction(depth: float, surface: SurfaceTransition) -> float:
     d = float(depth)
     if d != d:  # NaN compares false with both depths and would reach the division
         raise ValueError('depth is not a number')
-    return float(surface_fractions(d, surface))
+    full, out = float(surface.fully_submerged_depth), float(surface.out_of_water_depth)
+    # plain float arithmetic: a step in the surface band costs what a deep one does
+    if d >= full:
+        return 1.0
+    if d <= out:
+        return 0.0
+    return transition_interior(d, full, out, float(surface.scale_factor),
+                               1.0 if surface.model == 'continuous' else 0.0)
 
 
 def surface_fractions(depths, surface: SurfaceTransition) -> np.ndarray:
@@ -54,6 +61,19 @@ def surface_fractions(depths, surface: SurfaceTransition) -> np.ndarray:
                                 float(surface.scale_factor), surface.model == 'continuous')
 
 
+def transition_interior(depth, full, out, scale, continuous):
+    """
+    Return the fraction inside the transition band (out < depth < full).
+
+    Arithmetic only, so floats (one vehicle) and arrays (the batch) share the formula;
+    ``continuous`` is 1.0 for the continuous model, 0.0 for dsros's.
+    """
+    # dsros_hydro VEHICLE_MODELLING.md: linear in depth between the two depths
+    frac = (depth - out) / (full - out)
+    # dsros_hydro: f = s frac + (1 - s); continuous: f = frac
+    return continuous * frac + (1.0 - continuous) * (scale * frac + (1.0 - scale))
+
+
 def transition_fractions(depth, full, out, scale, continuous) -> np.ndarray:
     """
     Return the fractions of :func:`surface_fraction` with the transition as arrays.
@@ -63,10 +83,7 @@ def transition_fractions(depth, full, out, scale, continuous) -> np.ndarray:
     model is ``continuous``; one vehicle per element in the batch simulator.
     """
     with np.errstate(divide='ignore', invalid='ignore'):
-        # dsros_hydro VEHICLE_MODELLING.md: linear in depth between the two depths
-        frac = (depth - out) / (full - out)
-    # dsros_hydro: f = s frac + (1 - s); continuous: f = frac
-    frac = np.where(continuous, frac, scale * frac + (1.0 - scale))
+        frac = transition_interior(depth, full, out, scale, np.asarray(continuous, float))
     # The fully-submerged test first (a step when full == out), then out of the water
     return np.where(depth >= full, 1.0, np.where(depth <= out, 0.0, frac))
 

@@ -131,6 +131,16 @@ class VehicleParams:
     frames: Dict[str, FixedFrame] = field(default_factory=dict)
     #: Physically odd but legal findings of validation.
     warnings: List[str] = field(default_factory=list)
+    #: Load with a warning instead of an error when a physical check fails
+    #: (non-PSD drag, negative diagonals, non-symmetric added mass).
+    allow_nonphysical: bool = False
+    #: Field name -> where its value came from (file and block); see
+    #: ``uwv_hydro.description.sources``.
+    origins: Dict[str, str] = field(default_factory=dict)
+    #: Coefficient set ('linear_drag', ...) -> {index tuple: (element or key path, line)}
+    #: naming it as the source does, so that validation errors quote the user's own words.
+    coefficient_labels: Dict[str, Dict[Tuple[int, ...], Tuple[str, Optional[int]]]] = field(
+        default_factory=dict)
 
     def resolved_drag_center(self) -> np.ndarray:
         """Return the drag application point (defaults to the centre of mass)."""

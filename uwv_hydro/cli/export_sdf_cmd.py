@@ -1,0 +1,83 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``uwv-hydro export-sdf VEHICLE``: the vehicle's rigid body and added mass for gz-sim.
+
+Writes an SDF model (default), a whole world (``--world``) or only the ``<inertial>``
+with ``<fluid_added_mass>`` (``--inertial-only``) to stdout or ``--out``;
+``--bridge-config FILE`` also writes the matching ros_gz_bridge config.  The SDF
+loader reads the output back to the same M_RB and M_A
+(:mod:`uwv_hydro.description.sdf_export`).
+"""
+import os
+import sys
+
+from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
+from uwv_hydro.description import sdf_export
+from uwv_hydro.description.gz_bridge import bridge_yaml
+
+
+def add_parser(subparsers) -> None:
+    """Register the ``export-sdf`` subcommand."""
+    parser = subparsers.add_parser(
+        'export-sdf', help='write the vehicle as SDF for gz-sim (inertial + fluid added mass)',
+        description='Write the <inertial> of the vehicle with <fluid_added_mass> (about the '
+                    'link origin) as an SDF model, a world, or the <inertial> element alone.')
+    add_vehicle_arguments(parser)
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument('--world', action='store_true',
+                      help='write a world: DART physics, ApplyLinkWrench, the model')
+    what.add_argument('--inertial-only', action='store_true',
+                      help='write only the <inertial> element (to paste into a <link>)')
+    parser.add_argument('--out', metavar='FILE', help='output file (default: stdout)')
+    parser.add_argument('--model-name', metavar='NAME',
+                        help='model name (default: the vehicle name)')
+    parser.add_argument('--world-name', default=sdf_export.DEFAULT_WORLD_NAME, metavar='NAME',
+                        help='world name (default: %(default)s)')
+    parser.add_argument('--step-size', type=float, default=sdf_export.DEFAULT_STEP_SIZE,
+                        metavar='S', help='physics step and odometry period (s, default '
+                                          '%(default)s)')
+    parser.add_argument('--position', nargs=3, type=float, metavar=('X', 'Y', 'Z'),
+                        default=list(sdf_export.DEFAULT_POSITION),
+                        help='initial model position (ENU, m; default %(default)s)')
+    parser.add_argument('--bridge-config', metavar='FILE',
+                        help='also write the ros_gz_bridge config for this model and world')
+    parser.set_defaults(func=run)
+
+
+def _write(path, text: str) -> None:
+    if path is None:
+        sys.stdout.write(text)
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    with open(path, 'w', newline='\n') as f:
+        f.write(text)
+
+
+def run(args) -> int:
+    """Export the vehicle; return 0."""
+    position = finite_vector(args.position, '--position', 3)
+    params = load_vehicle_from_args(args)
+    model = args.model_name or params.name
+    comments = ['Written by `uwv-hydro export-sdf` from %s.' % os.path.basename(args.vehicle)]
+    text = sdf_export.export_sdf(
+        params, world=args.world, model_name=model, world_name=args.world_name,
+        position=position, step_size=args.step_size, inertial_only=args.inertial_only,
+        comments=comments)
+    _write(args.out, text)
+    if args.bridge_config:
+        _write(args.bridge_config, bridge_yaml(model, args.world_name))
+    return 0

@@ -20,7 +20,8 @@ wrench was published, yet /diagnostics said "update loop: running" at OK and the
 odometry input "ok" with age 0 (its age in the stopped clock).  Now /clock silent for
 more than a second of wall time turns the update loop WARN "clock stalled" within 2 s
 (at the default diagnostics period) with a log line, every input reports its age in
-both clocks, and the status returns to OK when /clock resumes.
+both clocks, the loop its measured rate and the real-time factor, and the status
+returns to OK when /clock resumes.
 """
 import time
 
@@ -73,6 +74,14 @@ def test_stalled_clock_is_a_warning_within_two_seconds(rclpy_context, spawn, tmp
     assert probe.spin_until(lambda: body and loop_ok(), timeout=60.0, proc=proc, log=log,
                             action=tick), 'no wrench / update loop not OK while running'
     assert diag_values(diags[-1][1], 'input odometry')['state'] == 'ok'
+    # the loop's measured rate (per wall second) is the nominal one times the real-time
+    # factor of /clock
+    assert probe.spin_until(lambda: 'real_time_factor' in diag_values(
+        diags[-1][1], 'update loop'), timeout=10.0, proc=proc, log=log, action=tick)
+    loop = diag_values(diags[-1][1], 'update loop')
+    assert float(loop['nominal_rate_hz']) == 50.0
+    assert float(loop['real_time_factor']) > 0.1, loop
+    assert float(loop['rate_hz']) / float(loop['real_time_factor']) == pytest.approx(50.0, 0.25)
 
     stopped = time.monotonic()  # the simulator pauses: no /clock, no odometry
 
@@ -91,7 +100,8 @@ def test_stalled_clock_is_a_warning_within_two_seconds(rclpy_context, spawn, tmp
     odometry = diag_values(diags[-1][1], 'input odometry')
     assert float(odometry['age_s']) < 0.1  # nothing moves on the stopped clock ...
     assert odometry['state'] != 'ok'        # ... but the input is not fresh
-    assert 'clock stalled' in read_log(log)
+    assert probe.spin_until(lambda: 'clock stalled' in read_log(log), timeout=5.0,
+                            proc=proc, log=log), 'no "clock stalled" log line'
 
     # the simulator resumes: the warning clears
     assert probe.spin_until(lambda: loop_ok() and diags[-1][0] > time.monotonic() - 0.5,

@@ -391,14 +391,14 @@ class HydroNode(Node):
         silent = wall - self._clock_seen[1]
         if now == 0 or silent <= self.cfg['clock_stall_timeout']:
             return  # /clock never started ("no update yet"), or not silent for long
-        if not self.clock_stalled:
-            self.clock_stalled = True
-            self._publish_diagnostics()  # at once, not at the next period
         if wall - self._clock_logged >= CLOCK_STALL_LOG_S:
             self._clock_logged = wall
             self.get_logger().warning(
                 'clock stalled: /clock has not advanced for %.3g s of wall time (sim time '
                 'stays at %.9f s): nothing is updated or published' % (silent, now * 1e-9))
+        if not self.clock_stalled:
+            self.clock_stalled = True
+            self._publish_diagnostics()  # at once, not at the next period
 
     @locked
     def _on_reset(self, request, response):
@@ -504,7 +504,8 @@ class HydroNode(Node):
         loop['nominal_rate_hz'] = self.cfg['rate_hz']
         self._ticks_reported = loop['ticks']
         if self.sim_time:
-            loop['real_time_factor'] = (now - self._diag_node_ns) * 1e-9 / window
+            if 0 < self._diag_node_ns <= now:  # /clock running (and not jumped back)
+                loop['real_time_factor'] = (now - self._diag_node_ns) * 1e-9 / window
             loop['clock_stalled'] = self.clock_stalled
             if self.clock_stalled:
                 loop['clock_silent_s'] = wall - self._clock_seen[1]

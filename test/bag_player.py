@@ -67,11 +67,13 @@ class BagPlayer:
         msg.clock.nanosec = stamp_ns % 1_000_000_000
         self.clock_pub.publish(msg)
 
-    def play(self, rate: float = 1.0, clock_period: float = 0.01) -> int:
+    def play(self, rate: float = 1.0, clock_period: float = 0.01, before=None) -> int:
         """
         Publish everything, paced at ``rate``; return the number of messages sent.
 
         Between messages /clock is also advanced every ``clock_period`` of bag time.
+        ``before(stamp, topic, raw)``, when given, is called just before each message is
+        published (after /clock reached its stamp), e.g. to wait for the receiver.
         """
         if not self.messages:
             return 0
@@ -90,6 +92,8 @@ class BagPlayer:
             if last_clock != stamp:
                 self.publish_clock(stamp)
                 last_clock = stamp
+            if before is not None:
+                before(stamp, topic, raw)
             self.publishers[topic].publish(raw)
         return len(self.messages)
 

@@ -150,32 +150,35 @@ def test_node_and_offline_agree_through_the_same_faults(rclpy_context, spawn, tm
         'robot_description': urdf, 'mode': 'simulate', 'rate_hz': 100.0,
         'use_sim_time': True, 'initial_position': DEEP,
         'initial_velocity': [u0, 0.0, 0.0, 0.0, 0.0, 0.0], 'diagnostics_period': 0.2,
-        'publish_markers': False, 'publish_static_frames': False})
+        'publish_markers': False, 'publish_static_frames': False,
+        'max_catchup_steps': 1000})
     probe = Probe(rclpy_context)
     odom = probe.collect(Odometry, 'odometry')
     diags = probe.collect(DiagnosticArray, '/diagnostics', keep=3)
     clock_pub = probe.publisher(Clock, '/clock')
-    t0 = 100 * 10 ** 9
     period = 10 ** 7
     steps = 20
+    clock = {'ns': 100 * 10 ** 9}
 
-    def publish_clock(k):
-        ns = t0 + k * period
+    def publish_clock(ns):
+        # /clock never goes back (that would reset the node): at least the last value
+        clock['ns'] = max(clock['ns'], ns)
+        ns = clock['ns']
         clock_pub.publish(Clock(clock=Time(sec=ns // 10 ** 9, nanosec=ns % 10 ** 9)))
 
     def stamp(m):
         return m.header.stamp.sec * 10 ** 9 + m.header.stamp.nanosec
 
-    # the first odometry (the clock starting) fixes step 0; then one period per lock-step
+    # until the node's first odometry (its clock starting), /clock advances a period
+    # per spin; then one period per lock-step (catch-up steps are published too)
     assert probe.spin_until(lambda: odom, timeout=60.0, proc=proc, log=log,
-                            action=lambda: publish_clock(0)), 'no odometry under sim time'
+                            action=lambda: publish_clock(clock['ns'] + period)), \
+        'no odometry under sim time'
     start = stamp(odom[0])
     for k in range(1, steps + 1):
         want = start + k * period
         assert probe.spin_until(lambda: any(stamp(m) == want for m in odom), timeout=30.0,
-                                proc=proc, log=log,
-                                action=lambda: clock_pub.publish(Clock(clock=Time(
-                                    sec=want // 10 ** 9, nanosec=want % 10 ** 9)))), \
+                                proc=proc, log=log, action=lambda: publish_clock(want)), \
             'no odometry at step %d' % k
     params = load_vehicle_string(urdf)
     mode = SimulateMode(params, dt=0.01, initial=_state(u0))

@@ -40,6 +40,8 @@ from uwv_hydro.physics.vehicle_params import VehicleParams
 RIGID_BODY_FIELDS = ('mass', 'inertia', 'com', 'name', 'base_frame', 'frames')
 #: Environment fields: from the YAML where given, else from the base.
 ENVIRONMENT_FIELDS = ('gravity', 'fluid_density')
+#: Equipment on the body's joints: from the YAML where given, else from the base.
+EQUIPMENT_FIELDS = ('thrusters',)
 #: Hydrostatic and hydrodynamic fields: from the YAML or the defaults, never the base.
 HYDRO_FIELDS = ('buoyancy_mass', 'cob', 'surface', 'linear_drag', 'quadratic_drag',
                 'added_mass', 'drag_center', 'drag_velocity_point', 'added_mass_point',
@@ -60,13 +62,13 @@ def set_origin(params: VehicleParams, fields: Iterable[str], origin: str) -> Non
 
 def rigid_body_of(base: VehicleParams) -> VehicleParams:
     """
-    Return a copy of ``base`` keeping only its rigid body, frames and environment.
+    Return a copy of ``base`` keeping only its rigid body, frames, environment, equipment.
 
     The hydro fields are the VehicleParams defaults and the base's warnings (all
     about its hydro blocks) and coefficient labels are dropped.
     """
     out = VehicleParams(mass=float(base.mass), inertia=np.array(base.inertia, float))
-    for name in RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS:
+    for name in RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS + EQUIPMENT_FIELDS:
         setattr(out, name, copy.deepcopy(getattr(base, name)))
     out.source = base.source
     out.allow_nonphysical = base.allow_nonphysical

@@ -45,6 +45,7 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
+from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
 from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
@@ -74,6 +75,13 @@ def _origin(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:
     check_attributes(origin, 'urdf/origin', source)
     rpy = parse_vector(origin, 'rpy', source)
     return parse_vector(origin, 'xyz', source), rpy_to_matrix(rpy)
+
+
+def joint_frame(joint: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (xyz, R, axis) of a <joint>: origin, orientation, axis (URDF default x)."""
+    axis = joint.find('axis')
+    xyz, rot = _origin(joint, source)
+    return xyz, rot, np.eye(3)[0] if axis is None else parse_vector(axis, 'xyz', source)
 
 
 def read_inertial(link: ET.Element, source: str):
@@ -207,6 +215,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         apply_dsros_block(plugin, params, source)
     elif plugin is not None:
         apply_uuv_block(plugin, params, source)
+    params.thrusters = read_urdf_thrusters(root, params, source, joint_frame)
     return params
 
 

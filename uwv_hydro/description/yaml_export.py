@@ -39,14 +39,21 @@ base_frame).  Not representable in the YAML format, hence lost unless ``base`` i
   validation on load).
 * ``drag_velocity_point = None`` under ``semantics: dsros`` (the loader would default it
   to the CoM): it is written as the resolved point, which is physically identical.
+* ``thrusters`` are written as a mapping joint name -> the parameters that differ from
+  the defaults, with the joint pose as ``xyz`` and ``rpy`` in the base frame (the rpy
+  round trip may change the last bits of the rotation; physically the same thruster).
 """
 
+import dataclasses
 import json
+import math
 from typing import Iterable, List, Optional
 
 import numpy as np
+from transforms3d.euler import quat2euler
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
+from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Fields that the YAML format cannot carry (see the module docstring).
@@ -131,6 +138,38 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
     for key, order in (('linear_drag', 2), ('quadratic_drag', 3), ('added_mass', 2)):
         lines.append('%s:' % key)
         lines += ['  ' + line for line in _sparse(getattr(p, key), order)]
+    if p.thrusters:
+        lines.append('thrusters:')
+        lines += ['  ' + line for spec in p.thrusters for line in thruster_lines(spec)]
+    return lines
+
+
+def thruster_lines(spec: ThrusterSpec) -> List[str]:
+    """Return the ``<joint>:`` mapping of one thruster as YAML lines (no indentation)."""
+    # URDF rpy: static axes x, y, z (transforms3d 'sxyz')
+    lines = ['%s:' % yaml_string(spec.joint_name),
+             '  xyz: %s' % _flow_list(spec.translation),
+             '  rpy: %s' % _flow_list(quat2euler(spec.rotation, 'sxyz')),
+             '  axis: %s' % _flow_list(spec.axis)]
+    for f in dataclasses.fields(ThrusterSpec):
+        value = getattr(spec, f.name)
+        if f.name in ('joint_name', 'translation', 'rotation', 'axis') or value == f.default \
+                or (isinstance(value, float) and math.isinf(value)):
+            continue
+        if isinstance(value, bool):
+            text = 'true' if value else 'false'
+        elif isinstance(value, int):
+            text = str(value)
+        elif isinstance(value, str):
+            text = yaml_string(value)
+        elif f.name in ('dsros_forward', 'dsros_reverse'):
+            text = '{%s}' % ', '.join('%s: %s' % (term, yaml_float(v))
+                                      for term, v in zip(DSROS_TERMS, value))
+        elif isinstance(value, tuple):
+            text = _flow_list(value)
+        else:
+            text = yaml_float(value)
+        lines.append('  %s: %s' % (f.name, text))
     return lines
 
 

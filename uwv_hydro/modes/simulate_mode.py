@@ -142,34 +142,36 @@ class SimulateMode:
         return self._components
 
     # ------------------------------------------------------------------ stepping
-    def _try(self, tau, current, substeps: Optional[int]):
+    def _try(self, tau, current, substeps: Optional[int], dt: Optional[float] = None):
         """Return (13 floats or None, s after, 'ok' / 'non_finite' / 'implausible')."""
         try:
-            new = self.sim.step_flat(self._x, tau, current, substeps)
+            new = self.sim.step_flat(self._x, tau, current, substeps, dt)
         except (ArithmeticError, ValueError):  # e.g. NaN depth after an overflow
             return None, 0.0, 'non_finite'
         if not all(math.isfinite(v) for v in new):
             return None, 0.0, 'non_finite'
         with np.errstate(over='ignore', invalid='ignore'):
             s_after = self.guard.norm(new[7:])
-            bound = self.guard.max_norm(self._s, tau, self.dt, current)
+            bound = self.guard.max_norm(self._s, tau, self.dt if dt is None else dt, current)
         if not s_after <= bound:  # also catches a NaN norm
             return None, 0.0, 'implausible'
         return new, s_after, 'ok'
 
-    def step(self, tau=None, current=None) -> bool:
+    def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
         """
         Advance one checked step of dt under the body wrench ``tau`` (held over the step).
 
         Return False when the step diverged even when retried: the last good state
-        (the state before the step) is then restored.
+        (the state before the step) is then restored.  ``dt`` overrides the step length
+        (``replay --simulate``: one recorded interval), in sub-steps no longer than the
+        mode's (:meth:`uwv_hydro.physics.dynamics.Simulator.substeps_for`).
         """
         self._components = None
-        new, s_after, verdict = self._try(tau, current, None)
+        new, s_after, verdict = self._try(tau, current, None, dt)
         if new is None:
             self.events['divergences'] += 1
             retry = min(self.sim.substeps * RETRY_SUBSTEP_FACTOR, MAX_SUBSTEPS * 16)
-            new, s_after, second = self._try(tau, current, retry)
+            new, s_after, second = self._try(tau, current, retry, dt)
             if new is None:
                 self.events['state_restores'] += 1
                 self._x = list(self._good)
@@ -192,7 +194,8 @@ class SimulateMode:
         return True
 
     def advance(self, now_ns: int, tau=None, current=None,
-                on_step: Optional[Callable[[int], None]] = None) -> Optional[int]:
+                on_step: Optional[Callable[[int], None]] = None,
+                thrust: Optional[Callable[[list], np.ndarray]] = None) -> Optional[int]:
         """
         Bring the state to the clock time ``now_ns``; return the state's stamp or None.
 
@@ -201,7 +204,9 @@ class SimulateMode:
         ``max_catchup_steps``; the rest is dropped and counted) and returns the new
         state time, or None when no step was due.  ``on_step(stamp_ns)`` is called
         after every step but the last, with :attr:`state` at that step, so that every
-        integration step can be published one period apart.
+        integration step can be published one period apart.  ``thrust(x)``, when given,
+        is called before every step with the state (13 floats) and returns a body wrench
+        added to ``tau`` over that step (the thruster models advance once per step).
         """
         if self.state_ns is None:
             self.state_ns = int(now_ns)
@@ -215,7 +220,11 @@ class SimulateMode:
             steps = self.max_catchup_steps
         nu_before = self._x[7:]
         for k in range(1, steps + 1):
-            if not self.step(tau, current):
+            tau_k = tau if thrust is None else (
+                thrust(self._x) if tau is None else np.asarray(tau, float) + thrust(self._x))
+            #: the body wrench of the latest step (thrust included)
+            self.last_tau = tau_k
+            if not self.step(tau_k, current):
                 break
             if k < steps and on_step is not None:
                 on_step(self.state_ns + k * self.period_ns)

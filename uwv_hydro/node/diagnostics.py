@@ -45,7 +45,8 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
 
     ``snap`` keys: ``loop`` (dict; ``clock_stalled`` / ``clock_silent_s`` under sim
     time), ``drops`` (reason -> count), ``inputs`` (name -> {rate_hz, age_s (node
-    clock), age_wall_s (monotonic), count, drops...}), ``watchdog`` (topic -> state)
+    clock), age_wall_s (monotonic), count, drops, state, values...}), ``watchdog``
+    (topic -> state)
     and ``events`` (dict of counters such as clock resets).
     """
     out = []
@@ -80,6 +81,7 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
                   'age_wall_s': 'never' if wall_age is None else wall_age,
                   'count': info.get('count', 0)}
         values.update(info.get('drops', {}))
+        values.update(info.get('values', {}))  # input-specific figures (e.g. thrust)
         out.append(_status('%s: input %s' % (prefix, name), vehicle, level, state, values))
 
     watchdog = snap.get('watchdog', {})

@@ -110,6 +110,7 @@ from uwv_hydro.node.node_part import locked
 from uwv_hydro.node.parameters import check, declare, describe, PARAMETERS, VEHICLE_PARAMETERS
 from uwv_hydro.node.rate_loop import RateLoop
 from uwv_hydro.node.simulate_io import SimulateIO
+from uwv_hydro.node.thruster_io import ThrusterIO
 from uwv_hydro.node.vehicle_source import load_from_parameters
 from uwv_hydro.node.wrench_io import WrenchIO
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
@@ -263,6 +264,11 @@ class HydroNode(Node):
         # the mode's topics: one part per mode
         self.io = SimulateIO(self) if self.mode == 'simulate' else WrenchIO(self)
         self.parts = [self.io, self.current]
+        # per-thruster Float64 commands (simulate mode, a vehicle with thrusters)
+        self.thrusters = ThrusterIO(self) if (
+            self.mode == 'simulate' and self.vehicle.thrusters) else None
+        if self.thrusters is not None:
+            self.parts.append(self.thrusters)
         self.create_service(Trigger, '~/reset', self._on_reset)
         self.component_pubs = {}
         if cfg['publish_components']:
@@ -427,6 +433,8 @@ class HydroNode(Node):
                 self.current.set_param(value)
             elif name == 'thrust_timeout' and self.mode == 'simulate':
                 self.io.mux.set_timeout(value)
+            elif name == 'thruster_timeout' and self.thrusters is not None:
+                self.thrusters.set_timeout(value)
             elif name == 'apply_weight' and self.mode == 'wrench':
                 self.io.mode.apply_weight = bool(value)
         return SetParametersResult(successful=True)

@@ -40,6 +40,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 
+from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
+
 MODES = ('simulate', 'wrench')
 ADDED_MASS_MODES = ('implicit', 'lagged')
 LOOP_MODES = ('auto', 'timer', 'thread')
@@ -110,6 +112,13 @@ PARAMETERS = (
          'link, summed in the base frame)'),
     Spec('thrust_timeout', 0.5, 'a thrust topic silent this long contributes zero '
          '(s, pacing clock)', read_only=False, bounds=(0.0, 3600.0)),
+    Spec('thruster_timeout', 0.5, 'simulate: a thruster of the vehicle without a Float64 '
+         'command this long goes to its neutral command (zero thrust) (s, pacing clock)',
+         read_only=False, bounds=(0.0, 3600.0)),
+    Spec('thruster_topic_pattern', GZ_TOPIC_PATTERN, 'simulate: command topic of each '
+         "thruster (gz-sim's by default): {ns} = the thruster's namespace or the vehicle "
+         'name, {joint} = its joint, {cmd} = cmd_thrust (cmd_vel with use_angvel_cmd); '
+         'feedback on the same pattern with {cmd} = force and ang_vel'),
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s, each '
          'component within +-100); the current topics override it once they publish',
          read_only=False, size=3, element_bounds=(-100.0, 100.0)),
@@ -230,6 +239,16 @@ def check(values: Dict[str, Any]) -> List[str]:
         else:
             problems += _number_problems(name, value, spec.bounds if spec else None,
                                          spec.low_open if spec else False)
+    pattern = values.get('thruster_topic_pattern')
+    if pattern is not None:
+        try:
+            unique = pattern.format(ns='n', joint='j', cmd='c') != pattern.format(
+                ns='n', joint='k', cmd='c')
+        except (KeyError, IndexError, ValueError):
+            unique = False
+        if not unique:
+            problems.append('thruster_topic_pattern %r: use {ns}, {joint} and {cmd} only, and '
+                            '{joint} (one topic per thruster)' % pattern)
     if 'thrust_topics' in values and len(set(values['thrust_topics'])) != len(
             values['thrust_topics']):
         problems.append('thrust_topics has duplicates')

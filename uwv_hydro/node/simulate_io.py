@@ -140,10 +140,15 @@ class SimulateIO(NodePart):
             return
         if int(round((pace - mode.state_ns) / mode.period_ns)) <= 0:
             return
-        stamp = mode.advance(pace, self._thrust(pace), self.node.current.world(),
-                             on_step=self._publish_odometry)
+        current = self.node.current.world()
+        thrusters = self.node.thrusters
+        per_step = None if thrusters is None else thrusters.per_step(pace, current)
+        stamp = mode.advance(pace, self._thrust(pace), current, on_step=self._publish_odometry,
+                             thrust=per_step)
         if stamp is None:
             return
+        if thrusters is not None:
+            thrusters.publish()
         self._publish_state(stamp)
         if self.node.component_pubs:
             self.node.publish_components(self.components().components,

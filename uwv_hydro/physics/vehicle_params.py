@@ -41,6 +41,8 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from uwv_hydro.physics.thruster import ThrusterSpec
+
 #: Default gravitational acceleration (m/s^2), Gazebo's default magnitude rounded.
 DEFAULT_GRAVITY = 9.81
 #: Default fluid density (kg/m^3), sea water.
@@ -141,6 +143,8 @@ class VehicleParams:
     #: naming it as the source does, so that validation errors quote the user's own words.
     coefficient_labels: Dict[str, Dict[Tuple[int, ...], Tuple[str, Optional[int]]]] = field(
         default_factory=dict)
+    #: Thrusters (joints with a thrust model), see uwv_hydro.physics.thruster.
+    thrusters: Tuple[ThrusterSpec, ...] = ()
 
     def resolved_drag_center(self) -> np.ndarray:
         """Return the drag application point (defaults to the centre of mass)."""

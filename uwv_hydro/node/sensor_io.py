@@ -91,9 +91,14 @@ class SensorIO(NodePart):
             out.append(t)
         return out
 
-    def sample(self, stamp_ns: int) -> None:
-        """Publish the samples due at ``stamp_ns`` of the simulate mode's current state."""
-        for model, reading in self.suite.sample(stamp_ns, self.mode.state,
+    def sample(self, pace_ns: int, stamp_ns: int) -> None:
+        """
+        Publish the samples due at pacing time ``pace_ns`` of the current state.
+
+        Each sensor's schedule runs on the pacing clock (sim time, else monotonic), its
+        messages are stamped ``stamp_ns`` (ROS time), as odometry is.
+        """
+        for model, reading in self.suite.sample(pace_ns, self.mode.state,
                                                 self.mode.acceleration):
             name = model.spec.name
             status = self.status[name]

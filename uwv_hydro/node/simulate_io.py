@@ -123,9 +123,8 @@ class SimulateIO(NodePart):
             return
         if not node.stamp_ok(topic, msg.header):
             return
-        now = node.now_ns()
-        self.mux.update(topic, w_base, now)
-        node.inputs[topic].received(now)
+        self.mux.update(topic, w_base, node.pace_ns())  # the watchdog's clock
+        node.inputs[topic].received(node.now_ns())
 
     def _thrust(self, now: int) -> np.ndarray:
         tau, went_stale, recovered = self.mux.total(now)
@@ -138,17 +137,18 @@ class SimulateIO(NodePart):
         return tau
 
     def update(self, now: int) -> None:
-        """Bring the vehicle to ``now``; publish odometry per step and TF for the last."""
+        """Bring the vehicle to the tick; publish odometry per step and TF for the last."""
         mode = self.mode
+        pace = self.node.tick_pace_ns  # the state is kept on the pacing clock
         if mode.state_ns is None:
-            self._publish_state(mode.advance(now))
+            self._publish_state(mode.advance(pace))
             return
-        if int(round((now - mode.state_ns) / mode.period_ns)) <= 0:
+        if int(round((pace - mode.state_ns) / mode.period_ns)) <= 0:
             return
         current = self.node.current.world()
         thrusters = self.node.thrusters
-        per_step = None if thrusters is None else thrusters.per_step(now, current)
-        stamp = mode.advance(now, self._thrust(now), current, on_step=self._publish_odometry,
+        per_step = None if thrusters is None else thrusters.per_step(pace, current)
+        stamp = mode.advance(pace, self._thrust(pace), current, on_step=self._publish_odometry,
                              thrust=per_step)
         if stamp is None:
             return
@@ -156,23 +156,25 @@ class SimulateIO(NodePart):
             thrusters.publish()
         self._publish_state(stamp)
         if self.node.component_pubs:
-            self.node.publish_components(self.components().components, stamp)
+            self.node.publish_components(self.components().components,
+                                         self.node.stamp_ns(stamp))
 
-    def _publish_odometry(self, stamp_ns: int):
-        """Publish the state as odometry stamped ``stamp_ns``; return the message."""
+    def _publish_odometry(self, pace_ns: int):
+        """Publish the state as odometry of pacing time ``pace_ns``; return the message."""
         s = self.mode.state
         msg = self._odom_msg
+        stamp_ns = self.node.stamp_ns(pace_ns)
         conv.ns_to_stamp(msg.header.stamp, stamp_ns)
         conv.fill_vector3(msg.pose.pose.position, s.position)
         conv.fill_quaternion(msg.pose.pose.orientation, s.quaternion)
         conv.fill_twist(msg.twist.twist, s.twist)
         self.odom_pub.publish(msg)
         if self.sensors is not None:
-            self.sensors.sample(stamp_ns)
+            self.sensors.sample(pace_ns, stamp_ns)
         return msg
 
-    def _publish_state(self, stamp_ns: int) -> None:
-        msg = self._publish_odometry(stamp_ns)
+    def _publish_state(self, pace_ns: int) -> None:
+        msg = self._publish_odometry(pace_ns)
         if self.tf_pub is not None:
             s = self.mode.state
             t = self._tf

@@ -76,9 +76,9 @@ class ThrusterIO(NodePart):
         if not math.isfinite(msg.data):
             self.node.drop(topic, 'non_finite')
             return
-        now = self.node.now_ns()
-        self.drive.command(name, msg.data, now)
-        self.node.inputs[topic].received(now)
+        # the watchdog counts on the pacing clock (monotonic in wall time)
+        self.drive.command(name, msg.data, self.node.pace_ns())
+        self.node.inputs[topic].received(self.node.now_ns())
 
     @locked
     def _on_enable_deadband(self, msg: Bool, index: int) -> None:
@@ -97,7 +97,8 @@ class ThrusterIO(NodePart):
         Return f(x) -> the thrusters' body wrench for one integration step from state x.
 
         x is the 13-float state (position, quaternion [w, x, y, z], twist); each call
-        advances the rotors by one step under the commands fresh at ``now_ns``.
+        advances the rotors by one step under the commands fresh at ``now_ns`` (pacing
+        clock, as the command times).
         """
         def step(x) -> np.ndarray:
             nu_r = np.array(x[7:13], dtype=float)

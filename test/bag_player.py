@@ -73,7 +73,8 @@ class BagPlayer:
 
         Between messages /clock is also advanced every ``clock_period`` of bag time.
         ``before(stamp, topic, raw)``, when given, is called just before each message is
-        published (after /clock reached its stamp), e.g. to wait for the receiver.
+        published (after /clock reached its stamp), e.g. to wait for the receiver; the
+        time it takes pauses the playback.
         """
         if not self.messages:
             return 0
@@ -93,7 +94,10 @@ class BagPlayer:
                 self.publish_clock(stamp)
                 last_clock = stamp
             if before is not None:
+                paused = time.monotonic()
                 before(stamp, topic, raw)
+                # the time spent in the hook is a pause: no burst of late messages after it
+                wall0 += time.monotonic() - paused
             self.publishers[topic].publish(raw)
         return len(self.messages)
 

@@ -22,6 +22,10 @@ Figures (medians and p99 in microseconds unless named otherwise):
 * rk4_step_us              one Simulator.step (4 evaluations, implicit added mass, quaternion)
 * simulate_rtf             offline simulation of 1 h at 100 Hz, simulated s per wall s
 * replay_rtf               replay of a 1 h, 100 Hz odometry bag (wrench mode, all outputs)
+* replay_simulate_rtf      replay --simulate of a 1 h, 100 Hz odometry + thrust bag;
+                           replay_simulate_jitter_rtf: the same bag with +-0.2 ms stamp
+                           jitter (almost every step a different length);
+                           replay_simulate_jitter_ratio: wall time with / without jitter
 * batch_step_us_per_vehicle  N = 1000 vehicles (5 parameter sets) stepped together
                            (BatchSimulator); batch_sweep_step_us_per_vehicle: the same with
                            1000 different parameter sets (a parameter sweep)
@@ -54,6 +58,7 @@ TARGETS = {
     'surface_vs_deep_step_ratio': ('<=', 1.2),
     'simulate_rtf': ('>=', 300.0),
     'replay_rtf': ('>=', 300.0),
+    'replay_simulate_jitter_ratio': ('<=', 1.5),
     'batch_step_us_per_vehicle': ('<=', 1.0),
     'node_rate_error_pct': ('<=', 1.0),
     'node_period_jitter_p99_ms': ('<=', 0.3),
@@ -185,6 +190,39 @@ def bench_replay(results, seconds):
                  messages=len(res.stamps_ns), outputs_per_message=8 if components else 2)
 
 
+def bench_replay_simulate(results, seconds, jitter_s=2e-4):
+    """Time replay --simulate on a 100 Hz bag with and without stamp jitter, same run."""
+    from uwv_hydro.bag.replay_simulation import replay_simulate
+    from uwv_hydro.bag.trajectory_bag import write_bag
+    from uwv_hydro.modes.offline_simulation import simulate, Trajectory
+    from uwv_hydro.modes.thrust_profile import ThrustProfile
+    params = full_vehicle()
+    profile = ThrustProfile([0.0, 600.0, 1800.0], np.array(
+        [[60, 0, 0, 0, 0, 1], [30, 5, 0, 0, 0, -1], [0, 0, 0, 0, 0, 0]], float))
+    traj = simulate(params, seconds, dt=0.01, thrust=profile)
+    rng = np.random.default_rng(0)
+    jittered = traj.t + np.concatenate([[0.0], rng.uniform(-jitter_s, jitter_s,
+                                                           len(traj.t) - 1)])
+    walls = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, t in (('replay_simulate_rtf', traj.t),
+                        ('replay_simulate_jitter_rtf', jittered)):
+            bag = pathlib.Path(tmp) / name
+            write_bag(Trajectory(t, traj.position, traj.quaternion, traj.twist), bag,
+                      thrust=profile)
+            t0 = time.perf_counter()
+            res = replay_simulate(bag, params, out_bag=pathlib.Path(tmp) / (name + '_out'),
+                                  thrust_topics=['/thrust'], progress=False,
+                                  keep_trajectories=False)
+            walls[name] = wall = time.perf_counter() - t0
+            steps = np.diff(np.round(t * 1e9).astype(np.int64))
+            emit(results, name, seconds / wall, 'x', simulated_s=seconds, wall_s=wall,
+                 samples=res.samples, distinct_steps=int(np.unique(steps).size))
+    emit(results, 'replay_simulate_jitter_ratio',
+         walls['replay_simulate_jitter_rtf'] / walls['replay_simulate_rtf'], 'x',
+         jitter_ms=jitter_s * 1e3)
+
+
 def bench_batch(results, n_vehicles, steps, distinct=5, name='batch_step_us_per_vehicle'):
     """Step N vehicles (``distinct`` parameter sets) together through the batch simulator."""
     from uwv_hydro.physics.batch import BatchSimulator
@@ -231,7 +269,8 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--quick', action='store_true', help='short runs (smoke test)')
     parser.add_argument('--only', nargs='*', default=None,
-                        help='subset: wrench rk4 surface simulate replay batch node')
+                        help='subset: wrench rk4 surface simulate replay replay_simulate '
+                        'batch node')
     args = parser.parse_args(argv)
     quick = args.quick
     plan = {
@@ -240,6 +279,7 @@ def main(argv=None):
         'surface': lambda r: bench_surface(r, 5 if quick else 50),
         'simulate': lambda r: bench_simulate(r, 60.0 if quick else 3600.0),
         'replay': lambda r: bench_replay(r, 30.0 if quick else 3600.0),
+        'replay_simulate': lambda r: bench_replay_simulate(r, 30.0 if quick else 3600.0),
         'batch': lambda r: (bench_batch(r, 1000, 20 if quick else 200),
                             bench_batch(r, 1000, 20 if quick else 200, distinct=1000,
                                         name='batch_sweep_step_us_per_vehicle')),

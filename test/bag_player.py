@@ -67,11 +67,14 @@ class BagPlayer:
         msg.clock.nanosec = stamp_ns % 1_000_000_000
         self.clock_pub.publish(msg)
 
-    def play(self, rate: float = 1.0, clock_period: float = 0.01) -> int:
+    def play(self, rate: float = 1.0, clock_period: float = 0.01, before=None) -> int:
         """
         Publish everything, paced at ``rate``; return the number of messages sent.
 
         Between messages /clock is also advanced every ``clock_period`` of bag time.
+        ``before(stamp, topic, raw)``, when given, is called just before each message is
+        published (after /clock reached its stamp), e.g. to wait for the receiver; the
+        time it takes pauses the playback.
         """
         if not self.messages:
             return 0
@@ -90,6 +93,11 @@ class BagPlayer:
             if last_clock != stamp:
                 self.publish_clock(stamp)
                 last_clock = stamp
+            if before is not None:
+                paused = time.monotonic()
+                before(stamp, topic, raw)
+                # the time spent in the hook is a pause: no burst of late messages after it
+                wall0 += time.monotonic() - paused
             self.publishers[topic].publish(raw)
         return len(self.messages)
 

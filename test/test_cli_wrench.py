@@ -27,9 +27,10 @@ from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 DEFAULT = str(REPO / 'urdf' / 'dsros_vehicle.urdf.xacro')
+# every component: the weight applied and the lagged added mass of a given acceleration
 STATE = ['--velocity', '0.8', '-0.3', '0.2', '0.1', '-0.2', '0.3',
-         '--orientation', '0.95', '0.1', '-0.2', '0.2',
-         '--acceleration', '0.1', '0.2', '-0.1', '0.05', '0.02', '-0.03']
+         '--orientation', '0.95', '0.1', '-0.2', '0.2', '--added-mass', 'lagged',
+         '--apply-weight', '--acceleration', '0.1', '0.2', '-0.1', '0.05', '0.02', '-0.03']
 
 
 def run_wrench(path, *extra):
@@ -54,10 +55,26 @@ def test_wrench_json_layout_and_total(capsys):
 
 def test_wrench_position_above_water_removes_buoyancy(capsys):
     assert main(['wrench', DEFAULT, '--velocity'] + ['0'] * 6
-                + ['--position', '0', '0', '1.0', '--json']) == 0
+                + ['--position', '0', '0', '1.0', '--apply-weight', '--json']) == 0
     out = json.loads(capsys.readouterr().out)
     assert out['components']['buoyancy'] == pytest.approx([0.0] * 6)
     assert out['components']['weight'][2] == pytest.approx(-453.592 * 9.81)
+
+
+def test_wrench_defaults_are_the_node_s(capsys):
+    """As the node's defaults: implicit added mass (no -M_A nu_dot), weight not applied."""
+    velocity = ['--velocity', '0.8', '-0.3', '0.2', '0.1', '-0.2', '0.3']
+    assert main(['wrench', DEFAULT] + velocity + ['--json']) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out['added_mass'], out['apply_weight']) == ('implicit', False)
+    assert out['components']['weight'] == [0.0] * 6
+    assert out['components']['added_mass'] == [0.0] * 6
+    assert np.linalg.norm(out['components']['buoyancy']) > 0.0
+    np.testing.assert_allclose(out['total'], np.sum(
+        [out['components'][n] for n in COMPONENT_NAMES], axis=0), rtol=0, atol=1e-9)
+    # the acceleration is the lagged estimate: meaningless with implicit added mass
+    assert main(['wrench', DEFAULT] + velocity + ['--acceleration'] + ['1'] * 6) == 2
+    assert '--added-mass lagged' in capsys.readouterr().err
 
 
 def test_wrench_bad_input_exits_2(capsys):

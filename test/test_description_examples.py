@@ -28,7 +28,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(str(p) for pattern in ('config/*.yaml', 'urdf/*.urdf', 'urdf/*.xacro',
                                          'urdf/*.sdf')
                   for p in REPO.glob(pattern))
-VEHICLE_YAMLS = ('remus100.yaml', 'small_rov.yaml', 'sphere.yaml')
+VEHICLE_YAMLS = ('bluerov2.yaml', 'remus100.yaml', 'small_rov.yaml', 'sphere.yaml')
 
 
 def test_expected_examples_are_shipped():

@@ -165,3 +165,27 @@ def test_shipped_descriptions_have_no_unknown_names():
     for path in ('config/remus100.yaml', 'config/small_rov.yaml', 'config/sphere.yaml',
                  'urdf/remus100.urdf', 'urdf/dsros_vehicle.urdf.xacro'):
         load_vehicle(str(REPO / path))
+
+
+@pytest.mark.parametrize('written, typo', [
+    ('<mass>453.592</mass>', '<mas>453.592</mas>'), ('</linear>', '</linaer>'),
+    ('<center x="${com_x}" y="${com_y}" z="$(arg cob_z)"/>',
+     '<centre x="${com_x}" y="${com_y}" z="$(arg cob_z)"/>'),
+])
+def test_xacro_errors_point_at_the_line_of_the_xacro_file(tmp_path, written, typo):
+    """A typo in a .xacro file is reported at its line in that file, not in xacro's output."""
+    shipped = pathlib.Path(__file__).resolve().parents[1] / 'urdf' / 'dsros_vehicle.urdf.xacro'
+    lines = shipped.read_text().split('\n')
+    where = [i for i, line in enumerate(lines) if written in line]
+    assert len(where) == 1, where
+    lines[where[0]] = lines[where[0]].replace(written, typo)
+    if written == '</linear>':  # keep the XML well formed: rename the opening tag too
+        i = max(i for i in range(where[0]) if '<linear>' in lines[i])
+        lines[i] = lines[i].replace('<linear>', '<linaer>')
+        where[0] = i
+    path = tmp_path / 'typo.urdf.xacro'
+    path.write_text('\n'.join(lines))
+    with pytest.raises(DescriptionError) as exc:
+        load_vehicle(str(path))
+    assert exc.value.line == where[0] + 1, (exc.value.line, where[0] + 1, str(exc.value))
+    assert 'did you mean' in exc.value.reason

@@ -63,7 +63,7 @@ def test_entity_wrench_is_the_world_wrench(rclpy_context, spawn, tmp_path, point
     world, entity = _collect_pair(probe, proc, log, odometry)
     assert entity.entity.name == 'auv::base_link'
     assert entity.entity.type == 3 and entity.entity.id == 0  # LINK, looked up by name
-    assert entity.header == world.header and world.header.frame_id == 'world'
+    assert entity.header == world.header and world.header.frame_id == 'odom'
     expected = _array(world.wrench)
     if point == 'com':
         com_world = quat2mat(q) @ load_vehicle(VEHICLE).com

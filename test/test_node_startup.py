@@ -72,3 +72,25 @@ def test_out_of_range_rate_exits_non_zero(tmp_path, ros_env):
     assert result.returncode == 1
     assert 'rate_hz' in result.stderr
     assert 'Traceback' not in result.stderr
+
+
+@pytest.mark.ros
+@pytest.mark.parametrize('kind', ['nested', 'keys'])
+def test_hostile_params_file_exits_with_a_clear_error(tmp_path, ros_env, kind):
+    """
+    A params file rcl would choke on (5000 nested '[', 200 000 keys) is refused first.
+
+    rcl's parser has no depth or size limit: without the guard the node died with an
+    RCLError traceback (nesting) or sat in the parser for minutes (keys).
+    """
+    path = tmp_path / 'hostile.yaml'
+    if kind == 'nested':
+        path.write_text('/**:\n  ros__parameters:\n    x: ' + '[' * 5000 + '\n')
+    else:
+        path.write_text('/**:\n  ros__parameters:\n' + ''.join(
+            '    k%d: %d\n' % (i, i) for i in range(200000)))
+    result = subprocess.run(node_command(str(path)), env=ros_env, capture_output=True,
+                            text=True, timeout=60.0)
+    assert result.returncode == 1, result.stderr
+    assert 'invalid parameters file' in result.stderr and str(path) in result.stderr
+    assert 'Traceback' not in result.stderr

@@ -19,7 +19,9 @@ The expected wrench is computed here with HydroModel from the same vehicle file 
 node loads, so the test checks the node's plumbing (frames, quaternion order, weight
 switch, current, world-frame rotation, lagged acceleration), not the physics.
 """
-from nodes.harness import diag_values, Probe, REPO, start_node
+import re
+
+from nodes.harness import diag_values, odometry_msg, Probe, REPO, start_node
 import numpy as np
 import pytest
 
@@ -38,21 +40,9 @@ def _model():
 
 
 def _odometry(nu, stamp_ns, position=POSITION, rpy=RPY):
-    from nav_msgs.msg import Odometry
     from uwv_hydro.physics.rotation import quat_from_rpy
     q = quat_from_rpy(*rpy)
-    msg = Odometry()
-    msg.header.frame_id = 'world'
-    msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(int(stamp_ns), 10 ** 9)
-    msg.child_frame_id = 'base_link'
-    p = msg.pose.pose.position
-    p.x, p.y, p.z = (float(v) for v in position)
-    o = msg.pose.pose.orientation
-    o.w, o.x, o.y, o.z = (float(v) for v in q)
-    t = msg.twist.twist
-    t.linear.x, t.linear.y, t.linear.z = (float(v) for v in nu[:3])
-    t.angular.x, t.angular.y, t.angular.z = (float(v) for v in nu[3:])
-    return msg, q
+    return odometry_msg(position, q, nu, stamp_ns), q
 
 
 def _array(w):
@@ -87,7 +77,7 @@ def test_wrench_equals_core_model(rclpy_context, spawn, tmp_path, apply_weight, 
     np.testing.assert_allclose(_array(world[-1].wrench),
                                np.concatenate((rot @ expected[:3], rot @ expected[3:])),
                                rtol=0, atol=1e-9)
-    assert world[-1].header.frame_id == 'world'
+    assert world[-1].header.frame_id == 'odom'
     # components add up to the published total: weight is zero unless it is applied
     np.testing.assert_allclose(_array(weight[-1].wrench),
                                wc.components['weight'] if apply_weight else np.zeros(6),
@@ -249,5 +239,11 @@ def test_yaml_vehicle_file_extends_robot_description_and_current_topic(
         lambda: body and np.allclose(_array(body[-1].wrench), expected, rtol=0, atol=1e-9),
         timeout=60.0, proc=proc, log=log, action=publish), (
         'wrench %s, expected %s' % (_array(body[-1].wrench) if body else None, expected))
-    assert 'hydro coefficients from' in open(log).read()
+    # the start-up log names the source of every vehicle field
+    text = open(log).read()
+    from_yaml = next(line for line in text.splitlines()
+                     if 'vehicle fields from %s' % yaml_file in line)
+    assert 'quadratic_drag' in from_yaml and 'added_mass' in from_yaml
+    assert not re.search(r'\bmass \(line', from_yaml)  # the rigid body is the URDF's
+    assert 'vehicle fields defaults:' in text and 'linear_drag' in text
     probe.close()

@@ -89,9 +89,29 @@ def test_simulate_is_byte_identical_across_runs(body, tmp_path):
         for out in (csv_out, bag_out):
             run_cli('simulate', body, '--duration', 2, '--thrust', 10, 5, 0, 0, 0, 1,
                     '--initial-velocity', 0.1, 0, 0, 0, 0, 0.05, '--out', out)
-        outs.append((csv_out.read_bytes(),
-                     b''.join(p.read_bytes() for p in sorted(bag_out.iterdir()))))
+        outs.append((csv_out.read_bytes(), bag_out.read_bytes()))
     assert outs[0] == outs[1]
+
+
+def test_simulate_out_mcap_writes_that_one_file(body, tmp_path):
+    """``--out x.mcap`` is the MCAP file x.mcap; another path is a rosbag2 directory."""
+    from uwv_hydro.bag.rosbag_io import bag_topics, message_count
+    out = tmp_path / 'run.mcap'
+    proc = run_cli('simulate', body, '--duration', 1, '--thrust', 10, 0, 0, 0, 0, 0,
+                   '--out', out)
+    assert out.is_file(), 'not a file: %s' % sorted(p.name for p in tmp_path.iterdir())
+    assert out.read_bytes()[:8] == b'\x89MCAP0\r\n'  # the MCAP magic
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['body.yaml', 'run.mcap']
+    assert 'wrote %s (MCAP file)' % out in proc.stdout
+    assert set(bag_topics(out)) == {'/odometry', '/tf', '/thrust'}
+    assert message_count(out, ['/odometry']) == 101
+    directory = tmp_path / 'run_bag'
+    proc = run_cli('simulate', body, '--duration', 1, '--out', directory)
+    assert (directory / 'metadata.yaml').is_file()
+    assert 'rosbag2 directory' in proc.stdout
+    # an existing output is never overwritten
+    proc = run_cli('simulate', body, '--duration', 1, '--out', out, check=False)
+    assert proc.returncode == 2 and 'already exists' in proc.stderr
 
 
 def test_cli_round_trip_simulate_bag_then_replay_simulate(body, tmp_path):

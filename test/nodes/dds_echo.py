@@ -19,6 +19,7 @@ Subscribes to wrench_in (geometry_msgs/WrenchStamped) and /tf
 (tf2_msgs/TFMessage) and republishes each message on wrench_out and tf_out.
 """
 
+from driver_process import spin_ready
 from geometry_msgs.msg import WrenchStamped
 import rclpy
 from rclpy.node import Node
@@ -44,15 +45,7 @@ class Echo(Node):
 
 def main():
     rclpy.init()
-    node = Echo()
-    print('ready', flush=True)
-    try:
-        rclpy.spin(node)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    spin_ready(Echo())
 
 
 if __name__ == '__main__':

@@ -147,6 +147,24 @@ def read_log(log) -> str:
         return ''
 
 
+def odometry_msg(position, quaternion, nu, stamp_ns=0, frame_id='odom',
+                 child_frame_id='base_link'):
+    """Return a nav_msgs/Odometry: pose (position, quaternion wxyz) and body twist ``nu``."""
+    from nav_msgs.msg import Odometry
+    msg = Odometry()
+    msg.header.frame_id = frame_id
+    msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(int(stamp_ns), 10 ** 9)
+    msg.child_frame_id = child_frame_id
+    p = msg.pose.pose.position
+    p.x, p.y, p.z = (float(v) for v in position)
+    o = msg.pose.pose.orientation
+    o.w, o.x, o.y, o.z = (float(v) for v in quaternion)
+    t = msg.twist.twist
+    t.linear.x, t.linear.y, t.linear.z = (float(v) for v in nu[:3])
+    t.angular.x, t.angular.y, t.angular.z = (float(v) for v in nu[3:])
+    return msg
+
+
 def diag_values(msg, name_part: str) -> dict:
     """Return {key: value} of the first status whose name contains ``name_part``."""
     for status in msg.status:
@@ -203,6 +221,36 @@ class Probe:
     def spin_for(self, seconds, action=None, period=0.01) -> None:
         """Spin for ``seconds`` of wall time (running ``action`` every iteration)."""
         self.spin_until(lambda: False, seconds, action=action, period=period)
+
+    def set_parameters(self, node_name: str, values: dict, proc=None, log=None) -> list:
+        """Set ``values`` on ``node_name`` over its parameter service; return the results."""
+        from rclpy.parameter import Parameter
+        from rclpy.parameter_client import AsyncParameterClient
+        client = AsyncParameterClient(self.node, node_name)
+        assert self.spin_until(client.services_are_ready, timeout=30.0, proc=proc, log=log)
+        future = client.set_parameters([Parameter(k, value=v) for k, v in values.items()])
+        assert self.spin_until(future.done, timeout=30.0, proc=proc, log=log)
+        return list(future.result().results)
+
+    def get_parameters(self, node_name: str, names, proc=None, log=None) -> dict:
+        """Return {name: value} of ``names`` on ``node_name``."""
+        from rclpy.parameter import parameter_value_to_python
+        from rclpy.parameter_client import AsyncParameterClient
+        client = AsyncParameterClient(self.node, node_name)
+        assert self.spin_until(client.services_are_ready, timeout=30.0, proc=proc, log=log)
+        future = client.get_parameters(list(names))
+        assert self.spin_until(future.done, timeout=30.0, proc=proc, log=log)
+        return {n: parameter_value_to_python(v)
+                for n, v in zip(names, future.result().values)}
+
+    def trigger(self, service: str, proc=None, log=None):
+        """Call a std_srvs/Trigger service; return the response."""
+        from std_srvs.srv import Trigger
+        client = self.node.create_client(Trigger, service)
+        assert self.spin_until(client.service_is_ready, timeout=30.0, proc=proc, log=log)
+        future = client.call_async(Trigger.Request())
+        assert self.spin_until(future.done, timeout=30.0, proc=proc, log=log)
+        return future.result()
 
     def close(self) -> None:
         """Destroy the node and the executor."""

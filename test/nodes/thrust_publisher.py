@@ -20,34 +20,13 @@ Usage: thrust_publisher.py TOPIC FORCE_X [RATE_HZ]
 """
 import sys
 
-from geometry_msgs.msg import WrenchStamped
-import rclpy
-from rclpy.node import Node
+from command_publisher import run
 
 
 def main():
     topic, force = sys.argv[1], float(sys.argv[2])
     rate = float(sys.argv[3]) if len(sys.argv) > 3 else 50.0
-    rclpy.init()
-    node = Node('thrust_publisher')
-    pub = node.create_publisher(WrenchStamped, topic, 10)
-    msg = WrenchStamped()
-    msg.header.frame_id = 'base_link'
-    msg.wrench.force.x = force
-
-    def _publish():
-        msg.header.stamp = node.get_clock().now().to_msg()
-        pub.publish(msg)
-
-    node.create_timer(1.0 / rate, _publish)
-    print('ready', flush=True)
-    try:
-        rclpy.spin(node)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
+    run(rate, 'wrench', ['%s=%r,0,0,0,0,0' % (topic, force)])
 
 
 if __name__ == '__main__':

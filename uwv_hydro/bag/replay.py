@@ -17,8 +17,9 @@ Offline replay of a recorded rosbag2 through the node's wrench mode.
 
 For every odometry message the hydro wrench (and its components) is computed exactly
 as the live node's wrench mode does (:class:`uwv_hydro.modes.wrench_mode.WrenchMode`, with
-the message's header stamp as time) and written to the output bag on the node's topic
-names, stamped with the input stamps:
+the message's header stamp as time, or its record time when the stamp is zero, as the
+node uses the receipt time: :func:`uwv_hydro.modes.input_guard.message_time_ns`) and
+written to the output bag on the node's topic names, stamped with those times:
 
 * ``<ns>/hydro/wrench`` (body frame, about base_link),
 * ``<ns>/hydro/wrench_world`` (world-frame force and torque about the link origin),
@@ -66,7 +67,7 @@ def output_topics(namespace: str = '') -> Dict[str, str]:
 class ReplayResult:
     """What replay computed, one row per odometry message it used (in bag order)."""
 
-    #: Header stamps [ns], int64 (N,).
+    #: Times used [ns], int64 (N,): header stamps, the record time for a zero stamp.
     stamps_ns: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     #: Body-frame total wrench about base_link (N, 6).
     total: np.ndarray = field(default_factory=lambda: np.zeros((0, 6)))
@@ -141,8 +142,9 @@ class _Replayer:
             if not usable[i]:
                 result.skipped_bad_quaternion += 1
                 continue
-            stamp = int(sec) * 1_000_000_000 + int(nanosec)
-            verdict = self.stamps.check('odometry', stamp)
+            # a zero stamp is used at the bag's record time, as the node uses receipt time
+            verdict, stamp = self.stamps.admit('odometry', int(sec) * 1_000_000_000
+                                               + int(nanosec), messages[i][0])
             if verdict == 'stale_stamp':
                 result.skipped_stale_stamp += 1
                 continue
@@ -207,7 +209,8 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
 
     Messages the node would drop are skipped and counted by the same rules: non-finite
     fields, an unusable quaternion, a stamp going back by up to
-    ``stamp_reset_threshold`` (further back is a restart: the estimate is reset).
+    ``stamp_reset_threshold`` (further back is a restart: the estimate is reset).  A
+    zero stamp is used at the message's record time, as the node uses its receipt time.
     When ``out_bag`` is given the outputs are written there: the wrench and the world
     wrench, plus one topic per component when ``components`` is true (the node's
     ``publish_components``).  The returned result always holds the components.

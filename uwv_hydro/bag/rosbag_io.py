@@ -23,6 +23,7 @@ x, y, z, w fields.
 
 from collections import Counter
 import pathlib
+import shutil
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -132,22 +133,35 @@ def wrench_array(msg) -> np.ndarray:
 
 class BagWriter:
     """
-    Write a rosbag2 directory; ``.mcap`` suffix or ``storage='mcap'`` selects mcap.
+    Write a bag: ``x.mcap`` is one MCAP file, any other path a rosbag2 directory.
 
-    Messages must be written in non-decreasing timestamp order for a faithful replay.
+    A path ending in ``.mcap`` becomes that single, self-contained MCAP file (what
+    ``ros2 bag play x.mcap``, Foxglove and rosbags read; rosbag2's metadata is inside
+    it); it is written as a bag directory beside it and moved into place when the
+    writer closes.  Other paths are a rosbag2 directory (``metadata.yaml`` and one
+    storage file), sqlite3 unless ``storage='mcap'``.  Messages must be written in
+    non-decreasing timestamp order for a faithful replay.
     """
 
     def __init__(self, path, storage: Optional[str] = None, store=None):
         from rosbags.rosbag2 import StoragePlugin, Writer
         self.path = pathlib.Path(path)
-        if storage is None:
-            storage = 'mcap' if self.path.suffix == '.mcap' else 'sqlite3'
+        single_file = self.path.suffix == '.mcap'
+        if storage is None or single_file:
+            storage = 'mcap' if single_file else 'sqlite3'
         plugin = {'mcap': StoragePlugin.MCAP, 'sqlite3': StoragePlugin.SQLITE3}[storage]
         if self.path.exists():
             raise BagError('output bag already exists; remove it or choose another path',
                            source=str(self.path))
         self.store = store or typestore()
-        self._writer = Writer(self.path, version=9, storage_plugin=plugin)
+        # x.mcap: the directory .x.mcap.partial/x holds x.mcap until the writer closes
+        self._partial = (self.path.with_name('.%s.partial' % self.path.name) if single_file
+                         else None)
+        directory = self.path if self._partial is None else self._partial / self.path.stem
+        if self._partial is not None and self._partial.exists():
+            raise BagError('a partial output %s exists (an interrupted run?); remove it'
+                           % self._partial, source=str(self.path))
+        self._writer = Writer(directory, version=9, storage_plugin=plugin)
         self._connections: Dict[str, object] = {}
         self._pending: List[Tuple[int, int, bytes]] = []
         self._batch = False
@@ -169,6 +183,11 @@ class BagWriter:
             self.flush()
         finally:
             self._writer.close()
+            if self._partial is not None:
+                # the bag directory's MCAP file becomes the output; its metadata.yaml
+                # is also inside the MCAP file
+                (self._partial / self.path.stem / self.path.name).replace(self.path)
+                shutil.rmtree(self._partial)
 
     def write(self, topic: str, msgtype: str, stamp_ns: int, msg) -> None:
         """Serialise ``msg`` (a rosbags message of ``msgtype``) onto ``topic``."""

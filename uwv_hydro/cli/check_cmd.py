@@ -22,8 +22,9 @@ sec. 4.x), the reference points, fixed frames, the source of every field and
 warnings.  ``--json`` prints the same as JSON plus the converted matrices (L, Q,
 M_A as loaded, M_A and M_RB + sym(M_A) about the origin, all FLU, uwv_hydro signs).
 ``--robot-description URDF`` lays a YAML VEHICLE over that description as the node
-does.  Exit code 0 when valid, 2 when invalid (DescriptionError naming file,
-element, line).
+does.  Thrusters are listed with joint, model, command range, thrust range, point,
+direction and dynamics.  Exit code 0 when valid, 2 when invalid (DescriptionError
+naming file, element, line).
 """
 import json
 import math
@@ -34,7 +35,9 @@ import numpy as np
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_with_notes
 from uwv_hydro.description.conventions import added_mass_about_origin
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.sensors import describe_sensor, sensor_summary
 from uwv_hydro.description.sources import field_sources, format_field_sources
+from uwv_hydro.description.thrusters import describe_thruster
 from uwv_hydro.description.validate import mass_matrix_about_origin
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -120,6 +123,9 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
             'mass_matrix_about_origin': mass_matrix_about_origin(params).tolist()},
         'sources': field_sources(params),
         'source_report': format_field_sources(params),
+        'thrusters': [describe_thruster(t, params.fluid_density) for t in params.thrusters],
+        'sensors': [sensor_summary(sensor) for sensor in params.sensors],
+        'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
         'warnings': list(params.warnings),
     }
 
@@ -155,8 +161,15 @@ def format_summary(s: Dict[str, Any]) -> str:
         'drag centre:    %s m, drag velocity at %s m, added mass about %s m'
         % tuple(_fmt(s['reference_points'][k]) for k in
                 ('drag_center', 'drag_velocity_point', 'added_mass_point')),
-        'sources:',
+        'thrusters:      %s' % (len(s['thrusters']) or '(none)'),
     ]
+    lines += ['  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s'
+              % (t['joint_name'], t['model'], ' '.join((t['command'], t['command_unit'])).strip(),
+                 _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
+                 _fmt(t['direction']), t['dynamics']) for t in s['thrusters']]
+    lines.append('sensors:' + ('' if s['sensor_lines'] else '        (none)'))
+    lines += ['  - %s' % line for line in s['sensor_lines']]
+    lines.append('sources:')
     lines += ['  %s' % line for line in s['source_report']]
     lines += ['note: %s' % note for note in s.get('notes', ())]
     if s['warnings']:

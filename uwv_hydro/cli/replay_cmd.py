@@ -46,10 +46,22 @@ def add_parser(sub):
                    help="also write hydro/components/<name> (the node's publish_components)")
     p.add_argument('--simulate', action='store_true',
                    help='drive the simulate mode from the recorded thrust instead')
-    p.add_argument('--substeps', type=int, default=1)
+    p.add_argument('--substeps', type=int, default=1,
+                   help='least RK4 sub-steps per recorded interval (--simulate; more '
+                   'when the stiffest mode needs them)')
     p.add_argument('--thrust-timeout', type=float, default=0.5)
     p.add_argument('--plot', metavar='PNG', help='plot wrenches (or recorded vs predicted)')
     p.set_defaults(func=run)
+
+
+def _print_skipped(res) -> None:
+    """Print the odometry messages skipped by the node's input rules."""
+    for count, why in ((res.skipped_non_finite, 'non-finite fields'),
+                       (res.skipped_bad_quaternion, 'an unusable quaternion'),
+                       (res.skipped_stale_stamp, 'a stamp going backwards')):
+        if count:
+            print('skipped %d odometry messages with %s (as the node drops them)'
+                  % (count, why))
 
 
 def run(args) -> int:
@@ -62,11 +74,24 @@ def run(args) -> int:
         res = replay_simulate(args.in_bag, params, out_bag=args.out,
                               odometry_topic=args.odometry_topic,
                               thrust_topics=args.thrust_topics, substeps=args.substeps,
-                              thrust_timeout=args.thrust_timeout, current_world=current)
+                              thrust_timeout=args.thrust_timeout, current_world=current,
+                              keep_trajectories=bool(args.plot))
         elapsed = time.perf_counter() - start
-        span = (res.recorded.t[-1] - res.recorded.t[0]) if len(res.recorded.t) > 1 else 0.0
         print('simulated %d odometry samples (%.1f s of data) in %.2f s: %.0fx real time'
-              % (len(res.recorded.t), span, elapsed, span / elapsed if elapsed else 0.0))
+              % (res.samples, res.span_s, elapsed, res.span_s / elapsed if elapsed else 0.0))
+        print('each recorded interval: one step of >= %d RK4 sub-steps, none longer than '
+              '%.4g s (stiffest mode)' % (args.substeps, res.max_substep))
+        _print_skipped(res)
+        if res.dropped_thrust:
+            print('dropped %d thrust messages (non-finite, unknown frame or stamp going '
+                  'backwards)' % res.dropped_thrust)
+        if res.events.get('divergences'):
+            print('%d steps diverged and were recomputed with more sub-steps, %d of them '
+                  'restored to the last good state (as the node does)'
+                  % (res.events['divergences'], res.events.get('state_restores', 0)))
+        if res.restarts:
+            print('restarted the prediction %d times from the recording (stamp jumped '
+                  'back)' % res.restarts)
         print('RMS position error %.6f m, RMS velocity error %.6f m/s, final position '
               'error %.6f m' % (res.rms_position_error, res.rms_velocity_error,
                                 res.final_position_error))
@@ -88,11 +113,7 @@ def run(args) -> int:
     span = (res.stamps_ns[-1] - res.stamps_ns[0]) * 1e-9 if n > 1 else 0.0
     print('replayed %d odometry messages (%.1f s of data) in %.2f s: %.0fx real time'
           % (n, span, elapsed, span / elapsed if elapsed else 0.0))
-    for count, why in ((res.skipped_non_finite, 'non-finite fields'),
-                       (res.skipped_bad_quaternion, 'an unusable quaternion'),
-                       (res.skipped_stale_stamp, 'a stamp going backwards')):
-        if count:
-            print('skipped %d messages with %s (as the node drops them)' % (count, why))
+    _print_skipped(res)
     if args.plot and n:
         import numpy as np
         from uwv_hydro.cli.plotting import plot_wrenches

@@ -15,9 +15,10 @@
 """
 ``simulate``: offline 6-DOF simulation with the node's simulate-mode equations.
 
-Writes a CSV (header ``t,x,y,z,qw,qx,qy,qz,u,v,w,p,q,r``, one row per step) or, for an
-``--out`` ending in ``.mcap`` or naming a directory, a rosbag2 with nav_msgs/Odometry on
-``/odometry``, /tf and, when thrust is given, the applied wrench on ``/thrust``.
+Writes a CSV (header ``t,x,y,z,qw,qx,qy,qz,u,v,w,p,q,r``, one row per step) for an
+``--out`` ending in ``.csv``; else a bag with nav_msgs/Odometry on ``/odometry``, /tf
+and, when thrust is given, the applied wrench on ``/thrust``: ``x.mcap`` is that one
+MCAP file (``ros2 bag play x.mcap``), any other path a rosbag2 directory (sqlite3).
 Deterministic: the same input gives byte-identical output.
 """
 
@@ -50,7 +51,9 @@ def add_parser(sub):
                    metavar=('QW', 'QX', 'QY', 'QZ'), help='initial world<-body quaternion')
     p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
                    help='world ENU water current [m/s]')
-    p.add_argument('--out', required=True, help='output .csv, .mcap or bag directory')
+    p.add_argument('--out', required=True,
+                   help='output: x.csv, x.mcap (one MCAP file) or a rosbag2 directory '
+                   '(sqlite3) for any other path')
     p.add_argument('--plot', metavar='PNG', help='also plot the trajectory')
     p.set_defaults(func=run)
 
@@ -103,5 +106,7 @@ def run(args) -> int:
              args.duration / elapsed if elapsed > 0 else float('inf')))
     print('final position [%.4f %.4f %.4f] m, body velocity [%.4f %.4f %.4f] m/s'
           % (*traj.position[-1], *final[:3]))
-    print('wrote %s' % out)
+    kind = ('CSV' if out.suffix == '.csv' else 'MCAP file' if out.suffix == '.mcap'
+            else 'rosbag2 directory, sqlite3')
+    print('wrote %s (%s)' % (out, kind))
     return 0

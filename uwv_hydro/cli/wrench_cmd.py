@@ -13,14 +13,20 @@
 # limitations under the License.
 
 """
-``uwv-hydro wrench VEHICLE --velocity u v w p q r``: print the hydro wrench.
+``uwv-hydro wrench VEHICLE --velocity u v w p q r``: print the wrench the node publishes.
 
 Inputs: the base-link body twist (as nav_msgs/Odometry twist), the world position
 (ENU, z up; default: deep enough to be fully submerged), the world <- body
-quaternion [w x y z], the body twist derivative and a world (ENU) current.
-Output (``--json``): ``{"frame", "gravity", "fluid_density", "components": {name:
-[6]}, "total": [6]}`` -- body-frame FLU wrenches about the body origin; total is the
-sum of the components (:class:`uwv_hydro.physics.hydro_model.HydroModel`).
+quaternion [w x y z], a world (ENU) current, and the node's wrench-mode options:
+``--added-mass implicit|lagged`` and ``--apply-weight`` (the node's ``added_mass`` and
+``apply_weight`` parameters, same defaults).  With ``lagged`` the node's filtered
+acceleration estimate is given as ``--acceleration`` (default zero, as on the node's
+first sample).  The sample goes through the node's own wrench mode
+(:class:`uwv_hydro.modes.wrench_mode.WrenchMode`), so the output is the node's
+``hydro/wrench`` for that odometry.  Output (``--json``): ``{"frame", "gravity",
+"fluid_density", "added_mass", "apply_weight", "components": {name: [6]}, "total":
+[6]}`` -- body-frame FLU wrenches about the body origin; total is the sum of the
+components (the weight is zero unless ``--apply-weight``).
 """
 import json
 import math
@@ -29,6 +35,8 @@ import numpy as np
 
 from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.modes.wrench_mode import (ADDED_MASS_MODES, QUATERNION_NORM_RANGE,
+                                         unit_quaternion, WrenchMode)
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 
@@ -46,34 +54,59 @@ def add_parser(subparsers) -> None:
     parser.add_argument('--orientation', nargs=4, type=float,
                         metavar=('QW', 'QX', 'QY', 'QZ'),
                         help='world <- body quaternion; default level')
+    parser.add_argument('--added-mass', choices=ADDED_MASS_MODES, default='implicit',
+                        help="as the node's added_mass: implicit (the simulator carries "
+                        'M_A, default) or lagged (-M_A times --acceleration is emitted)')
+    parser.add_argument('--apply-weight', action='store_true',
+                        help="include the weight, as the node's apply_weight (default: "
+                        'the simulator applies gravity)')
     parser.add_argument('--acceleration', nargs=6, type=float, metavar='A',
-                        help='body twist derivative (m/s^2, rad/s^2); default zero')
+                        help='with --added-mass lagged: the filtered body twist derivative '
+                        '(m/s^2, rad/s^2); default zero')
     parser.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
                         help='world (ENU) current velocity (m/s)')
     parser.add_argument('--json', action='store_true', help='print JSON')
     parser.set_defaults(func=run)
 
 
+class _GivenAcceleration:
+    """The lagged estimator's output given on the command line (a WrenchMode estimator)."""
+
+    def __init__(self, nu_dot):
+        self.nu_dot = np.zeros(6) if nu_dot is None else np.asarray(nu_dot, float)
+
+    def update(self, nu, t) -> np.ndarray:
+        """Return the given estimate (the twist and time do not change it)."""
+        return self.nu_dot.copy()
+
+    def reset(self) -> None:
+        """Nothing to forget."""
+
+
 def run(args) -> int:
     """Compute and print the wrench; return 0."""
-    from uwv_hydro.physics.hydro_model import HydroModel
     velocity = finite_vector(args.velocity, '--velocity', 6)
     position = finite_vector(args.position, '--position', 3)
     orientation = finite_vector(args.orientation, '--orientation', 4)
     acceleration = finite_vector(args.acceleration, '--acceleration', 6)
     current = finite_vector(args.current, '--current', 3)
     if orientation is not None:
-        from uwv_hydro.physics.rotation import quat_normalize
-        try:
-            orientation = quat_normalize(orientation)
-        except ValueError:
-            raise DescriptionError('quaternion has zero norm', '<command line>',
-                                   '--orientation') from None
+        # the node's rule for odometry quaternions: normalised, or dropped if |q| is far off
+        orientation, norm = unit_quaternion(orientation)
+        if orientation is None:
+            raise DescriptionError('quaternion norm %g is outside (%g, %g): the node drops '
+                                   'such odometry' % ((norm,) + QUATERNION_NORM_RANGE),
+                                   '<command line>', '--orientation')
+    if acceleration is not None and args.added_mass != 'lagged':
+        raise DescriptionError('--acceleration is the lagged estimate of the twist '
+                               'derivative: give it with --added-mass lagged (implicit: the '
+                               'simulator integrates M_A itself)', '<command line>',
+                               '--acceleration')
     params = load_vehicle_from_args(args)
+    mode = WrenchMode(params, added_mass=args.added_mass, apply_weight=args.apply_weight)
+    mode.estimator = _GivenAcceleration(acceleration)
     with np.errstate(all='ignore'):  # overflow is reported below, as one clear error
-        result = HydroModel(params).wrench(velocity, position=position,
-                                           quaternion=orientation, nu_dot=acceleration,
-                                           current_world=current)
+        result = mode.evaluate(0.0, position, orientation, velocity, current)
     bad = [name for name in COMPONENT_NAMES
            if not all(math.isfinite(v) for v in result.components[name])]
     if bad:
@@ -86,6 +119,8 @@ def run(args) -> int:
         'frame': params.base_frame,
         'gravity': params.gravity,
         'fluid_density': params.fluid_density,
+        'added_mass': args.added_mass,
+        'apply_weight': args.apply_weight,
         'components': components,
         'total': [float(v) for v in result.total],
         'source': params.source,
@@ -94,7 +129,9 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print('wrench on %s (body FLU, about the origin) [Fx Fy Fz Tx Ty Tz]:' % out['frame'])
+    print('wrench on %s (body FLU, about the origin) [Fx Fy Fz Tx Ty Tz], added mass %s, '
+          'weight %s:' % (out['frame'], args.added_mass,
+                          'applied' if args.apply_weight else 'not applied (simulator)'))
     for name in COMPONENT_NAMES + ('total',):
         values = out['total'] if name == 'total' else components[name]
         print('  %-20s %s' % (name, ' '.join('%12.6g' % v for v in values)))

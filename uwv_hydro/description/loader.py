@@ -35,7 +35,7 @@ from uwv_hydro.description.sdf import load_sdf_file, sdf_from_root
 from uwv_hydro.description.sources import format_field_sources
 from uwv_hydro.description.urdf import load_urdf_file, urdf_from_root
 from uwv_hydro.description.validate import validate
-from uwv_hydro.description.xacro_file import expand_xacro
+from uwv_hydro.description.xacro_file import expand_xacro_tree
 from uwv_hydro.description.xml_safe import parse_xml_string
 from uwv_hydro.description.yaml_params import load_yaml_file, load_yaml_string
 from uwv_hydro.physics.vehicle_params import VehicleParams
@@ -45,7 +45,10 @@ EXTENSIONS = ('.urdf', '.xacro', '.urdf.xacro', '.sdf', '.world', '.yaml', '.yml
 
 
 def _xml_params(text: str, source: str) -> VehicleParams:
-    root = parse_xml_string(text, source)
+    return _root_params(parse_xml_string(text, source), source)
+
+
+def _root_params(root, source: str) -> VehicleParams:
     if root.tag == 'sdf':
         return sdf_from_root(root, source)
     return urdf_from_root(root, source)
@@ -58,7 +61,7 @@ def load_vehicle_unvalidated(path: str, mappings: Optional[Dict[str, str]] = Non
         raise DescriptionError('no such file', path)
     lower = path.lower()
     if lower.endswith('.xacro'):
-        return _xml_params(expand_xacro(path, mappings), path)
+        return _root_params(expand_xacro_tree(path, mappings), path)
     if lower.endswith('.urdf'):
         return load_urdf_file(path)
     if lower.endswith(('.sdf', '.world')):

@@ -16,9 +16,10 @@
 The one rule for combining descriptions, and where every vehicle field came from.
 
 A YAML vehicle over a base (``robot_description``, ``load_vehicle(..., base=)`` or a
-YAML ``base:`` file) takes from the base only its rigid body, frames and
-environment (:data:`RIGID_BODY_FIELDS`, :data:`ENVIRONMENT_FIELDS`), and only where
-the YAML does not give them.  The base's hydrostatics and hydrodynamics
+YAML ``base:`` file) takes from the base only its rigid body, frames, environment
+and the equipment on its joints (:data:`RIGID_BODY_FIELDS`, :data:`ENVIRONMENT_FIELDS`,
+:data:`EQUIPMENT_FIELDS`: thrusters, sensors, fins), and only where the YAML does not
+give them (YAML fins overlay the base's by name).  The base's hydrostatics and hydrodynamics
 (:data:`HYDRO_FIELDS`: buoyancy, drag, added mass, drag centre, reference points,
 semantics, damping model, Coriolis switch, acceleration filter) are replaced as a
 whole: they come from the YAML or are the defaults (zero drag, zero added mass, no
@@ -40,6 +41,8 @@ from uwv_hydro.physics.vehicle_params import VehicleParams
 RIGID_BODY_FIELDS = ('mass', 'inertia', 'com', 'name', 'base_frame', 'frames')
 #: Environment fields: from the YAML where given, else from the base.
 ENVIRONMENT_FIELDS = ('gravity', 'fluid_density')
+#: Equipment on the body's joints: from the YAML where given, else from the base.
+EQUIPMENT_FIELDS = ('thrusters', 'sensors', 'fins')
 #: Hydrostatic and hydrodynamic fields: from the YAML or the defaults, never the base.
 HYDRO_FIELDS = ('buoyancy_mass', 'cob', 'surface', 'linear_drag', 'quadratic_drag',
                 'added_mass', 'drag_center', 'drag_velocity_point', 'added_mass_point',
@@ -60,13 +63,13 @@ def set_origin(params: VehicleParams, fields: Iterable[str], origin: str) -> Non
 
 def rigid_body_of(base: VehicleParams) -> VehicleParams:
     """
-    Return a copy of ``base`` keeping only its rigid body, frames and environment.
+    Return a copy of ``base`` keeping only its rigid body, frames, environment, equipment.
 
     The hydro fields are the VehicleParams defaults and the base's warnings (all
     about its hydro blocks) and coefficient labels are dropped.
     """
     out = VehicleParams(mass=float(base.mass), inertia=np.array(base.inertia, float))
-    for name in RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS:
+    for name in RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS + EQUIPMENT_FIELDS:
         setattr(out, name, copy.deepcopy(getattr(base, name)))
     out.source = base.source
     out.allow_nonphysical = base.allow_nonphysical

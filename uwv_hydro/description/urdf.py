@@ -46,7 +46,9 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_urdf
 from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
+from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
+from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
 from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
@@ -76,6 +78,13 @@ def _origin(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:
     check_attributes(origin, 'urdf/origin', source)
     rpy = parse_vector(origin, 'rpy', source)
     return parse_vector(origin, 'xyz', source), rpy_to_matrix(rpy)
+
+
+def joint_frame(joint: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (xyz, R, axis) of a <joint>: origin, orientation, axis (URDF default x)."""
+    axis = joint.find('axis')
+    xyz, rot = _origin(joint, source)
+    return xyz, rot, np.eye(3)[0] if axis is None else parse_vector(axis, 'xyz', source)
 
 
 def read_inertial(link: ET.Element, source: str):
@@ -210,6 +219,9 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     elif plugin is not None:
         apply_uuv_block(plugin, params, source)
     params.fins = fins_from_urdf(root, base, frames, params, source, _origin, parse_vector)
+    params.thrusters = read_urdf_thrusters(root, params, source, joint_frame)
+    params.sensors = sensors_from_urdf(root, source, base)
+    check_sensor_links(params.sensors, params, source)
     return params
 
 

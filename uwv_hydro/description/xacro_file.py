@@ -19,13 +19,21 @@ The top-level file is first checked with the safe parser (no DTD, no entities, s
 cap) before xacro reads it; files it includes are trusted package files.  Any
 xacro failure (unknown macro, bad expression, missing include, ...) becomes a
 DescriptionError naming the file.
+
+:func:`expand_xacro_tree` also points each expanded element at the line of the
+written ``.xacro`` file: an element written there literally (same path, same number
+of occurrences) gets its own line, one produced by a macro or an include the line of
+its nearest written ancestor, so errors name a line the user can open.
 """
+import collections
 import contextlib
 import io
-from typing import Dict, Iterable, Optional
+from typing import Dict, Iterable, List, Optional
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.xml_safe import parse_xml_file
+from uwv_hydro.description.xml_safe import LineElement, parse_xml_file, parse_xml_string
+
+XACRO_NS = '{http://www.ros.org/wiki/xacro}'
 
 
 def parse_mappings(items: Optional[Iterable[str]]) -> Dict[str, str]:
@@ -43,6 +51,56 @@ def parse_mappings(items: Optional[Iterable[str]]) -> Dict[str, str]:
 def expand_xacro(path: str, mappings: Optional[Dict[str, str]] = None) -> str:
     """Return the XML text produced by xacro for ``path`` with ``mappings``."""
     parse_xml_file(path)  # reject hostile or malformed input before xacro sees it
+    return _run_xacro(path, mappings)
+
+
+def expand_xacro_tree(path: str, mappings: Optional[Dict[str, str]] = None) -> LineElement:
+    """Return the root of the expanded XML, its lines those of the written ``path``."""
+    written = parse_xml_file(path)  # reject hostile or malformed input before xacro sees it
+    root = parse_xml_string(_run_xacro(path, mappings), path)
+    lines = _written_lines(written)
+    keyed = [(elem, _plain_path(elem)) for elem in root.iter()]  # document order
+    counts = collections.Counter(key for _, key in keyed)
+    seen: Dict[str, int] = collections.Counter()
+    for elem, key in keyed:
+        candidates = lines.get(key, [])
+        if candidates and counts[key] == len(candidates):
+            elem.line = candidates[seen[key]]
+            seen[key] += 1
+        else:  # made by a macro or an include: its nearest written ancestor's line
+            elem.line = elem.parent.line if elem.parent is not None else None
+    return root
+
+
+def _plain_path(elem: LineElement) -> str:
+    """Return ``elem``'s path without xacro elements (xacro:if, ...) on the way."""
+    parts = []
+    while elem is not None:
+        if not str(elem.tag).startswith(XACRO_NS):
+            names = ''.join('[@%s=%r]' % (a, elem.get(a)) for a in ('name', 'reference')
+                            if elem.get(a))
+            parts.append(str(elem.tag) + names)
+        elem = elem.parent
+    return '/'.join(reversed(parts))
+
+
+def _written_lines(root: LineElement) -> Dict[str, List[int]]:
+    """Map each literal element's plain path to its lines (macro bodies excluded)."""
+    lines: Dict[str, List[int]] = collections.defaultdict(list)
+
+    def visit(elem):
+        if elem.tag == XACRO_NS + 'macro':
+            return  # a template: placed (and counted) where it is called
+        if not str(elem.tag).startswith(XACRO_NS):
+            lines[_plain_path(elem)].append(elem.line)
+        for child in elem:
+            visit(child)
+
+    visit(root)
+    return lines
+
+
+def _run_xacro(path: str, mappings: Optional[Dict[str, str]]) -> str:
     import xacro  # imported lazily: pulls in ament_index machinery
     stderr = io.StringIO()
     try:

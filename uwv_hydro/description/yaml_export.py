@@ -30,24 +30,36 @@ and by rcl's parameter-file parser:
 Round trip ``load(export(p)) == p`` holds for every physical field (mass, inertia,
 com, buoyancy_mass, cob, surface, drag/added-mass coefficients, reference points,
 acceleration_alpha, gravity, fluid_density, coriolis, damping, semantics, name,
-base_frame, fins).  Not representable in the YAML format, hence lost unless ``base`` is given:
+base_frame, thrusters, sensors, fins).  Not representable in the YAML format, hence lost
+unless ``base`` is given:
 
 * ``frames`` (fixed links from a URDF): the YAML format has no frame key.  With
   ``base='vehicle.urdf'`` the file says ``base: vehicle.urdf`` and the loader takes the
   frames (and nothing else, since every other key is written) from that file.
 * ``source`` (set by the loader to the file read) and ``warnings`` (recomputed by
   validation on load).
+* a sensor's ``link`` without ``base``: its mount (link and pose) is written as a pose in
+  the base link with the same frame name, so the sensor measures exactly as before.
 * ``drag_velocity_point = None`` under ``semantics: dsros`` (the loader would default it
   to the CoM): it is written as the resolved point, which is physically identical.
+* ``thrusters`` are written as a mapping joint name -> the parameters that differ from
+  the defaults, with the joint pose as ``xyz`` and ``rpy`` in the base frame (the rpy
+  round trip may change the last bits of the rotation; physically the same thruster).
 """
 
+import dataclasses
 import json
+import math
 from typing import Iterable, List, Optional
 
 import numpy as np
+from transforms3d.euler import quat2euler
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.fins import FIN_NUMBER_KEYS, FIN_VECTOR_KEYS
+from uwv_hydro.description.sensors import sensor_tree
+from uwv_hydro.physics.sensors import sensor_mount
+from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Fields that the YAML format cannot carry (see the module docstring).
@@ -132,6 +144,14 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
     for key, order in (('linear_drag', 2), ('quadratic_drag', 3), ('added_mass', 2)):
         lines.append('%s:' % key)
         lines += ['  ' + line for line in _sparse(getattr(p, key), order)]
+    if p.thrusters:
+        lines.append('thrusters:')
+        lines += ['  ' + line for spec in p.thrusters for line in thruster_lines(spec)]
+    if p.sensors:
+        # Without the base description the links are gone: mounts become poses in the base
+        trees = {s.name: sensor_tree(s, None if base is not None else sensor_mount(s, p))
+                 for s in p.sensors}
+        lines += ['sensors:'] + ['  ' + line for line in _tree_lines(trees)]
     return lines + _fin_lines(p.fins)
 
 
@@ -145,6 +165,55 @@ def _fin_lines(fins) -> List[str]:
         # An infinite servo rate limit is the default (YAML numbers must be finite)
         lines += ['    %s: %s' % (key, yaml_float(getattr(fin, key)))
                   for key in FIN_NUMBER_KEYS if np.isfinite(getattr(fin, key))]
+    return lines
+
+
+def thruster_lines(spec: ThrusterSpec) -> List[str]:
+    """Return the ``<joint>:`` mapping of one thruster as YAML lines (no indentation)."""
+    # URDF rpy: static axes x, y, z (transforms3d 'sxyz')
+    lines = ['%s:' % yaml_string(spec.joint_name),
+             '  xyz: %s' % _flow_list(spec.translation),
+             '  rpy: %s' % _flow_list(quat2euler(spec.rotation, 'sxyz')),
+             '  axis: %s' % _flow_list(spec.axis)]
+    for f in dataclasses.fields(ThrusterSpec):
+        value = getattr(spec, f.name)
+        if f.name in ('joint_name', 'translation', 'rotation', 'axis') or value == f.default \
+                or (isinstance(value, float) and math.isinf(value)):
+            continue
+        if isinstance(value, bool):
+            text = 'true' if value else 'false'
+        elif isinstance(value, int):
+            text = str(value)
+        elif isinstance(value, str):
+            text = yaml_string(value)
+        elif f.name in ('dsros_forward', 'dsros_reverse'):
+            text = '{%s}' % ', '.join('%s: %s' % (term, yaml_float(v))
+                                      for term, v in zip(DSROS_TERMS, value))
+        elif isinstance(value, tuple):
+            text = _flow_list(value)
+        else:
+            text = yaml_float(value)
+        lines.append('  %s: %s' % (f.name, text))
+    return lines
+
+
+def _tree_lines(tree: dict) -> List[str]:
+    """Return YAML lines of a nested mapping of numbers, strings, bools and number lists."""
+    lines = []
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            lines.append('%s:' % key)
+            lines += ['  ' + line for line in _tree_lines(value)]
+        elif isinstance(value, bool):
+            lines.append('%s: %s' % (key, 'true' if value else 'false'))
+        elif isinstance(value, int):
+            lines.append('%s: %d' % (key, value))
+        elif isinstance(value, str):
+            lines.append('%s: %s' % (key, yaml_string(value)))
+        elif isinstance(value, (list, tuple)):
+            lines.append('%s: %s' % (key, _flow_list(value)))
+        else:
+            lines.append('%s: %s' % (key, yaml_float(value)))
     return lines
 
 

@@ -49,11 +49,14 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   to ``com``); ``damping``, ``coriolis``, ``gravity``, ``fluid_density``,
   ``acceleration_alpha``, ``name``, ``base_frame``.
 * ``base``: path (relative to this file) of a URDF/xacro/SDF/YAML whose rigid body,
-  frames and environment this file extends (``load_vehicle(..., base=)`` too).  The
-  base's buoyancy, drag, added mass, reference points and semantics are NOT kept:
-  they come from this file or are the defaults (:mod:`uwv_hydro.description.sources`).
+  frames, environment and equipment (thrusters) this file extends
+  (``load_vehicle(..., base=)`` too).  The base's buoyancy, drag, added mass,
+  reference points and semantics are NOT kept: they come from this file or are the
+  defaults (:mod:`uwv_hydro.description.sources`).
 * ``allow_nonphysical: true``: load drag / added mass that fail the physical checks
   with a warning instead of an error (:mod:`uwv_hydro.description.validate`).
+* ``thrusters``: thruster mappings keyed by joint name, or a list
+  (:mod:`uwv_hydro.description.thrusters`), replacing the base's thrusters.
 * ``convention: flu | frd`` (default flu).  Coefficients are ALWAYS positive for
   dissipation and added mass (negate Fossen/SNAME derivatives such as X_u|u|).
 
@@ -76,7 +79,9 @@ from uwv_hydro.description.conventions import (
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_mapping
 from uwv_hydro.description.known_names import closest, unknown_reason, YAML_NESTED_KEYS
+from uwv_hydro.description.sensors import read_yaml_sensors
 from uwv_hydro.description.sources import rigid_body_of, set_origin
+from uwv_hydro.description.thrusters import read_yaml_thrusters
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, parse_yaml, YamlMap
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
@@ -89,8 +94,10 @@ VEHICLE_KEYS = (
     'quadratic_drag', 'added_mass', 'drag_center', 'drag_velocity_point',
     'added_mass_point', 'semantics', 'damping', 'coriolis', 'gravity', 'fluid_density',
     'acceleration_alpha', 'name', 'base_frame', 'convention', 'base', 'allow_nonphysical')
-#: Extra vehicle sections: key -> reader(value, ctx, params), called after the core keys.
+#: Extra vehicle sections: key -> reader(value, ctx, params), called after the core keys
+#: (filled below the readers; ``ctx.frd`` tells the convention).
 YAML_SECTIONS: Dict[str, Callable[[Any, '_Ctx', VehicleParams], None]] = {}
+YAML_SECTIONS['sensors'] = read_yaml_sensors
 SURFACE_KEYS = YAML_NESTED_KEYS['surface']
 _INERTIA_KEYS = YAML_NESTED_KEYS['inertia']
 _BLOCK_NAMES = {'linear_drag': 'linear drag', 'added_mass': 'added mass',
@@ -111,6 +118,8 @@ class _Ctx:
         self.source = source
         self.mapping = mapping
         self.prefix = prefix
+        #: the file's convention is FRD (set once it is read)
+        self.frd = False
 
     def line(self, key: str) -> Optional[int]:
         """Return the line of dotted ``key`` in the vehicle mapping (deepest known)."""
@@ -440,21 +449,26 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
             setattr(params, key, np.array(point, float))
             if key not in vehicle:
                 set_origin(params, [key], '%s (YAML semantics)' % ctx.where('semantics'))
+    ctx.frd = frd
     for key, reader in YAML_SECTIONS.items():
         if key in vehicle:
             reader(vehicle[key], ctx, params)
     return params
 
 
-def _fins_section(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
+def _read_thrusters(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
+    params.thrusters = read_yaml_thrusters(value, params, ctx.source, ctx.frd)
+
+
+def _read_fins(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
     """Read ``fins:`` (:mod:`uwv_hydro.description.fins`) in the file's convention."""
-    frd = isinstance(ctx.mapping, dict) and ctx.mapping.get('convention') == 'frd'
     params.fins = fins_from_mapping(
         value, params.fins, ctx.source, ctx.error, lambda v, key: _number(v, key, ctx),
-        lambda v, key: _vector3(v, key, ctx), frd_to_flu_vector if frd else np.asarray)
+        lambda v, key: _vector3(v, key, ctx), frd_to_flu_vector if ctx.frd else np.asarray)
 
 
-YAML_SECTIONS['fins'] = _fins_section
+YAML_SECTIONS['thrusters'] = _read_thrusters
+YAML_SECTIONS['fins'] = _read_fins
 
 
 def load_yaml_string(text: str, source: str = '<yaml>', base: Optional[VehicleParams] = None,

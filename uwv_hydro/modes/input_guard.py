@@ -22,7 +22,13 @@ Nothing that arrives on a topic may crash the node or reach the state unchecked:
   (``stale_stamp``), unless it is older by more than ``reset_threshold`` seconds:
   that is a source restart (a looping bag without /clock), counted as
   ``stamp_jump``, and the input's history is reset and the message accepted;
-* a zero stamp (driver that does not stamp) is accepted and never compared.
+* a zero stamp (driver that does not stamp) is accepted and never compared; the
+  message is used at its receipt time (:func:`message_time_ns`): the node's clock on
+  arrival, the bag's record time in the offline replays.
+
+The offline replays (:mod:`uwv_hydro.bag.replay`, :mod:`uwv_hydro.bag.replay_simulation`)
+apply these rules through :meth:`StampGuard.admit`, the bag's record time standing for
+the receipt time; the node applies the same rules with its clock on arrival.
 
 :class:`ClockJumpDetector` spots the node clock going backwards (sim time of a
 looping bag): the node then resets like a tf2 buffer does.
@@ -30,7 +36,7 @@ looping bag): the node then resets like a tf2 buffer does.
 from collections import Counter
 import math
 import time
-from typing import Dict, Iterable, Optional
+from typing import Dict, Iterable, Optional, Tuple
 
 #: Drop reasons reported in /diagnostics (always listed, also when zero).
 DROP_REASONS = ('non_finite', 'stale_stamp', 'unknown_frame', 'bad_quaternion', 'stamp_jump')
@@ -42,6 +48,11 @@ def all_finite(values: Iterable[float]) -> bool:
         return all(math.isfinite(float(v)) for v in values)
     except (TypeError, ValueError):
         return False
+
+
+def message_time_ns(stamp_ns: int, receipt_ns: int) -> int:
+    """Return the time a message is used at: its header stamp, or if zero its receipt time."""
+    return stamp_ns if stamp_ns != 0 else receipt_ns
 
 
 class DropCounter:
@@ -94,6 +105,14 @@ class StampGuard:
             verdict = 'stamp_jump'
         self._last[source] = stamp_ns
         return verdict
+
+    def admit(self, source: str, stamp_ns: int, receipt_ns: int) -> Tuple[str, int]:
+        """
+        Return (:meth:`check` verdict, :func:`message_time_ns`) of a message on ``source``.
+
+        ``receipt_ns``: when the message arrived (node clock) or was recorded (bag time).
+        """
+        return self.check(source, stamp_ns), message_time_ns(stamp_ns, receipt_ns)
 
     def reset(self) -> None:
         """Forget every input's latest stamp (after a clock jump)."""

@@ -104,6 +104,8 @@ class SimulateMode:
         self.initial = initial if initial is not None else rest_state()
         #: Fin servos stepped with the vehicle (None: fins stay as set on :attr:`sim`).
         self.servos = None
+        #: The body wrench of the latest step (thrust included; None before the first).
+        self.last_tau = None
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -125,6 +127,7 @@ class SimulateMode:
         self.state_ns: Optional[int] = None
         #: mean body acceleration over the last update
         self.nu_dot = np.zeros(6)
+        self.step_inputs = (None, None)
         self._components: Optional[WrenchComponents] = None
 
     @property
@@ -138,6 +141,16 @@ class SimulateMode:
         """Return the current state as 13 floats: position, quaternion [w, x, y, z], twist."""
         return self._x
 
+    def acceleration(self) -> np.ndarray:
+        """
+        Return nu_dot at the current state (what an IMU senses).
+
+        The equations of motion under the inputs of the step that led to the state,
+        not the mean over the update (:attr:`nu_dot`).
+        """
+        tau, current = self.step_inputs
+        return np.array(self.sim.state_acceleration(self._x, tau, current))
+
     def components(self, current_world=None) -> WrenchComponents:
         """Return the hydro wrench components at the current state (cached per step)."""
         if self._components is None:
@@ -148,34 +161,38 @@ class SimulateMode:
         return self._components
 
     # ------------------------------------------------------------------ stepping
-    def _try(self, tau, current, substeps: Optional[int]):
+    def _try(self, tau, current, substeps: Optional[int], dt: Optional[float] = None):
         """Return (13 floats or None, s after, 'ok' / 'non_finite' / 'implausible')."""
         try:
-            new = self.sim.step_flat(self._x, tau, current, substeps)
+            new = self.sim.step_flat(self._x, tau, current, substeps, dt)
         except (ArithmeticError, ValueError):  # e.g. NaN depth after an overflow
             return None, 0.0, 'non_finite'
         if not all(math.isfinite(v) for v in new):
             return None, 0.0, 'non_finite'
         with np.errstate(over='ignore', invalid='ignore'):
             s_after = self.guard.norm(new[7:])
-            bound = self.guard.max_norm(self._s, tau, self.dt, current)
+            bound = self.guard.max_norm(self._s, tau, self.dt if dt is None else dt, current)
         if not s_after <= bound:  # also catches a NaN norm
             return None, 0.0, 'implausible'
         return new, s_after, 'ok'
 
-    def step(self, tau=None, current=None) -> bool:
+    def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
         """
         Advance one checked step of dt under the body wrench ``tau`` (held over the step).
 
         Return False when the step diverged even when retried: the last good state
-        (the state before the step) is then restored.
+        (the state before the step) is then restored.  ``dt`` overrides the step length
+        (``replay --simulate``: one recorded interval), in sub-steps no longer than the
+        mode's (:meth:`uwv_hydro.physics.dynamics.Simulator.substeps_for`).
         """
         self._components = None
-        new, s_after, verdict = self._try(tau, current, None)
+        #: body wrench and world current of the latest step (what the state felt)
+        self.step_inputs = (tau, current)
+        new, s_after, verdict = self._try(tau, current, None, dt)
         if new is None:
             self.events['divergences'] += 1
             retry = min(self.sim.substeps * RETRY_SUBSTEP_FACTOR, MAX_SUBSTEPS * 16)
-            new, s_after, second = self._try(tau, current, retry)
+            new, s_after, second = self._try(tau, current, retry, dt)
             if new is None:
                 self.events['state_restores'] += 1
                 self._x = list(self._good)
@@ -198,7 +215,8 @@ class SimulateMode:
         return True
 
     def advance(self, now_ns: int, tau=None, current=None,
-                on_step: Optional[Callable[[int], None]] = None) -> Optional[int]:
+                on_step: Optional[Callable[[int], None]] = None,
+                thrust: Optional[Callable[[list], np.ndarray]] = None) -> Optional[int]:
         """
         Bring the state to the clock time ``now_ns``; return the state's stamp or None.
 
@@ -207,7 +225,9 @@ class SimulateMode:
         ``max_catchup_steps``; the rest is dropped and counted) and returns the new
         state time, or None when no step was due.  ``on_step(stamp_ns)`` is called
         after every step but the last, with :attr:`state` at that step, so that every
-        integration step can be published one period apart.
+        integration step can be published one period apart.  ``thrust(x)``, when given,
+        is called before every step with the state (13 floats) and returns a body wrench
+        added to ``tau`` over that step (the thruster models advance once per step).
         """
         if self.state_ns is None:
             self.state_ns = int(now_ns)
@@ -225,7 +245,10 @@ class SimulateMode:
                 # The servos move over the step; the vehicle sees their angles held
                 t = (self.state_ns + (k - 1) * self.period_ns) * 1e-9
                 self.sim.set_fin_angles(self.servos.step(self.dt, t))
-            if not self.step(tau, current):
+            tau_k = tau if thrust is None else (
+                thrust(self._x) if tau is None else np.asarray(tau, float) + thrust(self._x))
+            self.last_tau = tau_k
+            if not self.step(tau_k, current):
                 break
             if k < steps and on_step is not None:
                 on_step(self.state_ns + k * self.period_ns)

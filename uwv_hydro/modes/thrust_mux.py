@@ -120,21 +120,28 @@ class ThrustMux:
 
         A topic is fresh when its last message is at most ``timeout`` old.
         """
+        fresh, went_stale, recovered = self.fresh(now_ns)
         total = np.zeros(6)
+        for wrench in fresh.values():
+            total += wrench
+        return total, went_stale, recovered
+
+    def fresh(self, now_ns: int) -> Tuple[Dict[str, np.ndarray], List[str], List[str]]:
+        """Return (latest value of each fresh topic, topics just gone stale, just recovered)."""
+        fresh: Dict[str, np.ndarray] = {}
         went_stale, recovered = [], []
         for topic, entry in self.inputs.items():
             if entry.received_ns is None:
                 continue
-            fresh = now_ns - entry.received_ns <= self.timeout_ns
-            if fresh:
-                total += entry.wrench
+            if now_ns - entry.received_ns <= self.timeout_ns:
+                fresh[topic] = entry.wrench
                 if entry.stale:
                     entry.stale = False
                     recovered.append(topic)
             elif not entry.stale:
                 entry.stale = True
                 went_stale.append(topic)
-        return total, went_stale, recovered
+        return fresh, went_stale, recovered
 
     def state(self, topic: str) -> str:
         """Return 'waiting' (never received), 'ok' or 'stale'."""

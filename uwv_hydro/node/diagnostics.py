@@ -43,15 +43,20 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
     """
     Return the statuses of one snapshot.
 
-    ``snap`` keys: ``loop`` (dict), ``drops`` (reason -> count), ``inputs``
-    (name -> {rate_hz, age_s, count, drops...}), ``watchdog`` (topic -> state)
+    ``snap`` keys: ``loop`` (dict; ``clock_stalled`` / ``clock_silent_s`` under sim
+    time), ``drops`` (reason -> count), ``inputs`` (name -> {rate_hz, age_s (node
+    clock), age_wall_s (monotonic), count, drops, state, values...}), ``watchdog``
+    (topic -> state)
     and ``events`` (dict of counters such as clock resets).
     """
     out = []
     loop = snap['loop']
     level = OK
     message = 'running'
-    if loop.get('ticks', 0) == 0:
+    if loop.get('clock_stalled'):
+        level, message = WARN, 'clock stalled: /clock silent for %.3g s of wall time' % (
+            loop.get('clock_silent_s', 0.0))
+    elif loop.get('ticks', 0) == 0:
         level, message = WARN, 'no update yet (waiting for the clock?)'
     elif loop.get('overruns_recent', 0) > 0:
         level, message = WARN, 'update loop overruns'
@@ -70,9 +75,13 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
         age = info.get('age_s')
         state = info.get('state', 'ok' if age is not None else 'waiting')
         level = {'ok': OK, 'waiting': OK, 'stale': WARN}.get(state, WARN)
+        wall_age = info.get('age_wall_s')
         values = {'state': state, 'rate_hz': info.get('rate_hz', 0.0),
-                  'age_s': 'never' if age is None else age, 'count': info.get('count', 0)}
+                  'age_s': 'never' if age is None else age,
+                  'age_wall_s': 'never' if wall_age is None else wall_age,
+                  'count': info.get('count', 0)}
         values.update(info.get('drops', {}))
+        values.update(info.get('values', {}))  # input-specific figures (e.g. thrust)
         out.append(_status('%s: input %s' % (prefix, name), vehicle, level, state, values))
 
     watchdog = snap.get('watchdog', {})
@@ -94,4 +103,9 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
                    else 'all fin commands fresh or idle')
         out.append(_status(prefix + ': fin servos', vehicle, WARN if stale else OK, message,
                            values))
+    for name, info in sorted(snap.get('sensors', {}).items()):
+        # a DVL without bottom lock warns; a submerged GPS without a fix is expected
+        level = WARN if info['state'] == 'no_lock' else OK
+        out.append(_status('%s: sensor %s' % (prefix, name), vehicle, level, info['state'],
+                           info))
     return out

@@ -52,6 +52,9 @@ Topics (relative names resolve in the node's namespace)::
     out  hydro/wrench_world        geometry_msgs/WrenchStamped  wrench: world frame
     out  hydro/components/<name>   geometry_msgs/WrenchStamped  publish_components
     out  hydro/markers             visualization_msgs/MarkerArray
+    out  <sensor topics>           sensor_msgs/Imu, FluidPressure, NavSatFix,
+                                   geometry_msgs/TwistWithCovarianceStamped (DVL)
+                                   simulate: the vehicle's sensors (node/sensor_io.py)
     out  /diagnostics              diagnostic_msgs/DiagnosticArray
     srv  ~/reset                   std_srvs/Trigger             re-initialise state/inputs
 
@@ -66,14 +69,29 @@ the event ``normalised_quaternions`` when ||q| - 1| > 1e-3.  Header stamps only 
 an input's messages (``stale_stamp``/``stamp_jump``, see input_guard): a far-future
 stamp is accepted and the next normal stamp counts as a ``stamp_jump`` restart.
 
+Clocks: durations (update period, catch-up, input timeouts) are measured on the
+*pacing clock*, sim time under ``use_sim_time`` and the monotonic clock otherwise, so a
+step of the system clock in wall-clock operation changes nothing but the stamps; ROS
+time only stamps the outputs (in wall time: the pacing time plus the ROS - monotonic
+offset, re-read when it moves by more than :data:`STAMP_OFFSET_TOLERANCE_NS`).  Under
+``use_sim_time`` a /clock that stops advancing for ``clock_stall_timeout`` seconds of
+wall time is reported at once as "clock stalled" (WARN in /diagnostics, and a log line).
+
+Parameters: every value is checked at start-up and on change
+(:func:`uwv_hydro.node.parameters.check`: finite, in range, of the right length); a bad
+one is a start-up error or refused with the reason.  A parameter given to the node but
+not declared by it (a misspelling, or vehicle keys in the params file) is named in a
+warning with the closest declared name.
+
 Odometry covariance: the diagonals of ``pose_covariance_diagonal`` and
 ``twist_covariance_diagonal`` (default 1e-6: the simulated state is exact, a small
 positive variance keeps estimators well conditioned); off-diagonals are zero.
 """
 
+import difflib
 import threading
 import time
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from diagnostic_msgs.msg import DiagnosticArray
 from geometry_msgs.msg import TransformStamped, WrenchStamped
@@ -84,6 +102,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_srvs.srv import Trigger
 from tf2_msgs.msg import TFMessage
+from uwv_hydro.description.yaml_params import VEHICLE_KEYS
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGuard, Throttle
 from uwv_hydro.modes.thrust_mux import FrameResolver
@@ -95,6 +114,7 @@ from uwv_hydro.node.node_part import locked
 from uwv_hydro.node.parameters import check, declare, describe, PARAMETERS, VEHICLE_PARAMETERS
 from uwv_hydro.node.rate_loop import RateLoop
 from uwv_hydro.node.simulate_io import SimulateIO
+from uwv_hydro.node.thruster_io import ThrusterIO
 from uwv_hydro.node.vehicle_source import load_from_parameters
 from uwv_hydro.node.wrench_io import WrenchIO
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
@@ -108,6 +128,12 @@ TF_STATIC_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                            history=HistoryPolicy.KEEP_LAST)
 #: Seconds between two copies of the same throttled warning.
 THROTTLE_S = 2.0
+#: Wall-time stamps: the ROS - monotonic offset is re-read when it moved by more (ns).
+STAMP_OFFSET_TOLERANCE_NS = 1_000_000
+#: Period of the /clock watch under use_sim_time (s, steady clock).
+CLOCK_WATCH_PERIOD_S = 0.1
+#: Seconds between two "clock stalled" log lines while it stays stalled.
+CLOCK_STALL_LOG_S = 10.0
 
 
 class ConfigError(ValueError):
@@ -150,34 +176,47 @@ class HydroNode(Node):
         self._last_tick_ns: Optional[int] = None
         self._diag_wall = time.monotonic()
         self._ticks_reported = 0
+        self._diag_node_ns = self.now_ns()
 
-        self._jump_handle = self.get_clock().create_jump_callback(
-            JumpThreshold(min_forward=None, min_backward=Duration(nanoseconds=-1),
-                          on_clock_change=True),
-            post_callback=self._on_clock_jump)
+        # Pacing: sim time under use_sim_time, else the monotonic clock (module docstring)
+        self.sim_time = bool(self.get_parameter('use_sim_time').value)
+        steady = Clock(clock_type=ClockType.STEADY_TIME)
+        self.pace_clock = self.get_clock() if self.sim_time else steady
+        self._stamp_offset_ns = 0
+        self.tick_pace_ns = self.pace_ns()
+        self._sync_stamp_offset()
+        self.clock_stalled = False
+        if self.sim_time:
+            # a looping bag's /clock jumps back: reset like a tf2 buffer
+            self._jump_handle = self.get_clock().create_jump_callback(
+                JumpThreshold(min_forward=None, min_backward=Duration(nanoseconds=-1),
+                              on_clock_change=True),
+                post_callback=self._on_clock_jump)
+            self._clock_seen = (self.now_ns(), time.monotonic())
+            self._clock_logged = -CLOCK_STALL_LOG_S
+            self._clock_watch = self.create_timer(CLOCK_WATCH_PERIOD_S, self._on_clock_watch,
+                                                  clock=steady)
 
         self._create_io()
-        # The update is paced by a node-clock timer (sim time when use_sim_time is set), or
-        # in wall time by a RateLoop thread: rclpy's executor costs a few hundred us of
-        # CPU per timer tick, too much for a steady 1 kHz (see rate_loop.py)
-        sim_time = bool(self.get_parameter('use_sim_time').value)
+        # The update is paced by a timer on the pacing clock, or in wall time by a
+        # RateLoop thread: rclpy's executor costs a few hundred us of CPU per timer tick,
+        # too much for a steady 1 kHz (see rate_loop.py)
         self.loop_mode = cfg['loop'] if cfg['loop'] != 'auto' else (
-            'timer' if sim_time else 'thread')
+            'timer' if self.sim_time else 'thread')
         self._timer = None
         if self.loop_mode == 'timer':
             self._timer = self.create_timer(self.period_ns * 1e-9, self._on_timer,
-                                            clock=self.get_clock())
+                                            clock=self.pace_clock)
         else:
             self._rate_loop = RateLoop(self.period_ns * 1e-9, self._loop_cycle,
                                        on_error=self._on_loop_error)
         if cfg['publish_markers']:
             self._marker_timer = self.create_timer(1.0 / cfg['marker_rate_hz'],
                                                    self._on_marker_timer,
-                                                   clock=self.get_clock())
+                                                   clock=self.pace_clock)
         # Diagnostics on the steady clock: reported even while sim time is paused
         self._diag_timer = self.create_timer(cfg['diagnostics_period'],
-                                             self._on_diagnostics_timer,
-                                             clock=Clock(clock_type=ClockType.STEADY_TIME))
+                                             self._on_diagnostics_timer, clock=steady)
         self.add_on_set_parameters_callback(self._on_set_parameters)
         self.reset_state()
         if self._rate_loop is not None:
@@ -186,13 +225,41 @@ class HydroNode(Node):
             self.get_logger().info(note)
         for warning in self.vehicle.warnings:
             self.get_logger().warning('vehicle: %s' % warning)
+        for warning in self.unread_parameters():
+            self.get_logger().warning(warning)
         self.get_logger().info(
             'vehicle %r from %s (mass %.6g kg, buoyancy %.6g kg, base %r); mode %s at %g Hz '
             '(paced by %s); configuration:\n%s' % (
                 self.vehicle.name, self.vehicle.source, self.vehicle.mass,
                 self.vehicle.buoyancy_mass, self.base_frame, self.mode, cfg['rate_hz'],
-                'a wall-clock thread' if self._rate_loop else 'a node-clock timer',
+                'a wall-clock thread' if self._rate_loop else 'a timer on %s' % (
+                    'sim time' if self.sim_time else 'the monotonic clock'),
                 describe(dict(vehicle_values, **cfg))))
+
+    def unread_parameters(self) -> List[str]:
+        """
+        Return a warning per parameter given to the node that it does not declare.
+
+        Vehicle keys (a ``vehicle:`` section or flat ones such as ``linear_drag``) are
+        named together with the way to use them; any other name with the closest
+        declared name.
+        """
+        declared = sorted(self._parameters)
+        unknown = sorted(n for n in self._parameter_overrides if not self.has_parameter(n))
+        vehicle = [n for n in unknown if n.split('.')[0] in ('vehicle',) + VEHICLE_KEYS]
+        warnings = []
+        if vehicle:
+            warnings.append(
+                'the parameters give vehicle keys the node does not read: %s; the node '
+                'reads its vehicle from robot_description and vehicle_file only (pass '
+                'this YAML file as vehicle_file:=<path>)' % ', '.join(vehicle))
+        for name in unknown:
+            if name in vehicle:
+                continue
+            close = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
+            warnings.append('parameter %r is not a parameter of this node: ignored%s' % (
+                name, '; did you mean %r?' % close[0] if close else ''))
+        return warnings
 
     # ------------------------------------------------------------------ set-up
     def _create_io(self) -> None:
@@ -205,6 +272,14 @@ class HydroNode(Node):
         self.fins = FinIO(self) if self.vehicle.fins else None
         if self.fins is not None:
             self.parts.append(self.fins)
+        # per-thruster Float64 commands (simulate mode, a vehicle with thrusters)
+        self.thrusters = ThrusterIO(self) if (
+            self.mode == 'simulate' and self.vehicle.thrusters) else None
+        if self.thrusters is not None:
+            self.parts.append(self.thrusters)
+        if self.mode != 'simulate' and self.vehicle.sensors:
+            self.get_logger().info('the vehicle has %d navigation sensors: they are published '
+                                   'in simulate mode only' % len(self.vehicle.sensors))
         self.create_service(Trigger, '~/reset', self._on_reset)
         self.component_pubs = {}
         if cfg['publish_components']:
@@ -233,12 +308,35 @@ class HydroNode(Node):
             conv.fill_vector3(t.transform.translation, point)
             t.transform.rotation.w = 1.0
             msg.transforms.append(t)
+        sensors = getattr(self.io, 'sensors', None)  # sensor frames with a pose
+        if sensors is not None:
+            msg.transforms += sensors.static_transforms(stamp)
         return msg
 
     # ------------------------------------------------------------------ shared by the parts
     def now_ns(self) -> int:
-        """Return the node-clock time (ns)."""
+        """Return the node-clock (ROS) time (ns): what stamps the outputs."""
         return self.get_clock().now().nanoseconds
+
+    def pace_ns(self) -> int:
+        """Return the pacing-clock time (ns): sim time, else monotonic (durations)."""
+        if self.sim_time:
+            return self.get_clock().now().nanoseconds
+        return time.monotonic_ns()
+
+    def stamp_ns(self, pace_ns: int) -> int:
+        """Return the ROS time (ns) of the pacing-clock time ``pace_ns``."""
+        return pace_ns + self._stamp_offset_ns
+
+    def _sync_stamp_offset(self) -> None:
+        """Re-read the ROS - pacing offset when it moved (a system-clock step or slew)."""
+        if self.sim_time:
+            return
+        before = time.monotonic_ns()
+        ros = self.now_ns()
+        offset = ros - (before + time.monotonic_ns()) // 2
+        if abs(offset - self._stamp_offset_ns) > STAMP_OFFSET_TOLERANCE_NS:
+            self._stamp_offset_ns = offset
 
     def log_throttled(self, level: str, key: str, text: str) -> None:
         """Log ``text`` at ``level`` at most once per THROTTLE_S per ``key``."""
@@ -252,12 +350,17 @@ class HydroNode(Node):
             self.get_logger().warning('dropped a message on %s: %s%s (%d so far)' % (
                 source, reason, detail, self.drops.by_source()[source][reason]))
 
-    def stamp_ok(self, source: str, header) -> bool:
-        """Apply the stamp rules to an input's message; False when it is dropped."""
-        verdict = self.stamps.check(source, conv.stamp_to_ns(header.stamp))
+    def admit(self, source: str, header, now_ns: int) -> Optional[int]:
+        """
+        Apply the stamp rules (the shared input guard) to an input's message.
+
+        Return the time the message is used at (its stamp, or ``now_ns`` when it
+        carries none, as replay uses the record time), None when it is dropped.
+        """
+        verdict, t_ns = self.stamps.admit(source, conv.stamp_to_ns(header.stamp), now_ns)
         if verdict == 'stale_stamp':
             self.drop(source, 'stale_stamp', ' (header stamp went backwards)')
-            return False
+            return None
         if verdict == 'stamp_jump':
             self.drops.count(source, 'stamp_jump')
             self.events['stamp_resets'] += 1
@@ -267,7 +370,11 @@ class HydroNode(Node):
                     % (source, self.cfg['stamp_reset_threshold']))
             if source == 'odometry':
                 self.io.restart_input()
-        return True
+        return t_ns
+
+    def stamp_ok(self, source: str, header) -> bool:
+        """Apply the stamp rules to an input's message; False when it is dropped."""
+        return self.admit(source, header, self.now_ns()) is not None
 
     def publish_components(self, components, stamp_ns: int) -> None:
         """Publish hydro/components/<name> (when enabled)."""
@@ -300,8 +407,36 @@ class HydroNode(Node):
         self.reset_state()
 
     @locked
+    def _on_clock_watch(self) -> None:
+        """Under use_sim_time: report a /clock that stopped advancing (steady timer)."""
+        now, wall = self.now_ns(), time.monotonic()
+        if now != self._clock_seen[0]:
+            if self.clock_stalled:
+                self.get_logger().info('clock resumed after %.3g s of wall time'
+                                       % (wall - self._clock_seen[1]))
+            self._clock_seen = (now, wall)
+            self.clock_stalled = False
+            return
+        silent = wall - self._clock_seen[1]
+        if now == 0 or silent <= self.cfg['clock_stall_timeout']:
+            return  # /clock never started ("no update yet"), or not silent for long
+        if wall - self._clock_logged >= CLOCK_STALL_LOG_S:
+            self._clock_logged = wall
+            self.get_logger().warning(
+                'clock stalled: /clock has not advanced for %.3g s of wall time (sim time '
+                'stays at %.9f s): nothing is updated or published' % (silent, now * 1e-9))
+        if not self.clock_stalled:
+            self.clock_stalled = True
+            self._publish_diagnostics()  # at once, not at the next period
+
+    @locked
     def _on_reset(self, request, response):
-        self.reset_state()
+        try:
+            self.reset_state()
+        except ValueError as exc:  # a state that is not finite is never taken
+            response.success = False
+            response.message = 'not reset: %s' % exc
+            return response
         self.events['service_resets'] += 1
         self.get_logger().info('state reset by service')
         response.success = True
@@ -321,6 +456,8 @@ class HydroNode(Node):
                 self.current.set_param(value)
             elif name == 'thrust_timeout' and self.mode == 'simulate':
                 self.io.mux.set_timeout(value)
+            elif name == 'thruster_timeout' and self.thrusters is not None:
+                self.thrusters.set_timeout(value)
             elif name == 'apply_weight' and self.mode == 'wrench':
                 self.io.mode.apply_weight = bool(value)
         return SetParametersResult(successful=True)
@@ -346,12 +483,14 @@ class HydroNode(Node):
     @locked
     def _on_timer(self) -> None:
         started = time.perf_counter()
-        now = self.now_ns()
-        if self.jumps.observe(now):
+        pace = self.tick_pace_ns = self.pace_ns()
+        self._sync_stamp_offset()
+        now = self.stamp_ns(pace)
+        if self.jumps.observe(pace):
             self._clock_reset()
-        if self._last_tick_ns is not None and now - self._last_tick_ns > 1.5 * self.period_ns:
+        if self._last_tick_ns is not None and pace - self._last_tick_ns > 1.5 * self.period_ns:
             self._loop['late_ticks'] += 1
-        self._last_tick_ns = now
+        self._last_tick_ns = pace
         self._loop['ticks'] += 1
         try:
             self.io.update(now)
@@ -381,17 +520,29 @@ class HydroNode(Node):
         window = max(wall - self._diag_wall, 1e-9)
         self._diag_wall = wall
         now = self.now_ns()
+        wall_ns = time.monotonic_ns()
         by_source = self.drops.by_source()
         inputs = {}
         for name, stats in self.inputs.items():
             inputs[name] = {'count': stats.count, 'rate_hz': stats.window_count / window,
                             'age_s': None if stats.last_ns is None
                             else (now - stats.last_ns) * 1e-9,
+                            'age_wall_s': None if stats.last_wall_ns is None
+                            else (wall_ns - stats.last_wall_ns) * 1e-9,
                             'drops': by_source.get(name, {})}
             stats.window_count = 0
         loop = dict(self._loop)
+        # measured over the last window of wall time; the nominal rate beside it
         loop['rate_hz'] = (loop['ticks'] - self._ticks_reported) / window
+        loop['nominal_rate_hz'] = self.cfg['rate_hz']
         self._ticks_reported = loop['ticks']
+        if self.sim_time:
+            if 0 < self._diag_node_ns <= now:  # /clock running (and not jumped back)
+                loop['real_time_factor'] = (now - self._diag_node_ns) * 1e-9 / window
+            loop['clock_stalled'] = self.clock_stalled
+            if self.clock_stalled:
+                loop['clock_silent_s'] = wall - self._clock_seen[1]
+        self._diag_node_ns = now
         loop['overruns_recent'] = loop['overruns'] - self._overruns_reported
         self._overruns_reported = loop['overruns']
         total_drops = self.drops.total()
@@ -404,6 +555,9 @@ class HydroNode(Node):
 
     @locked
     def _on_diagnostics_timer(self) -> None:
+        self._publish_diagnostics()
+
+    def _publish_diagnostics(self) -> None:
         msg = DiagnosticArray()
         msg.header.stamp = self.get_clock().now().to_msg()
         msg.status = build_statuses(self.get_fully_qualified_name(), self.vehicle.name,

@@ -20,22 +20,27 @@ stamp guard and the throttle; each I/O part (wrench, simulate, current, ...) get
 node and uses them through :class:`NodePart`.
 """
 import functools
+import time
 from typing import Optional
 
 
 class InputStats:
-    """Message count and last receive time of one input, for /diagnostics."""
+    """Message count and last receive time of one input (both clocks), for /diagnostics."""
 
     def __init__(self):
         self.count = 0
         self.window_count = 0
+        #: node-clock (ROS) time of the last message
         self.last_ns: Optional[int] = None
+        #: monotonic time of the last message (its age in wall time)
+        self.last_wall_ns: Optional[int] = None
 
     def received(self, now_ns: int) -> None:
-        """Record one accepted message."""
+        """Record one accepted message received at node-clock time ``now_ns``."""
         self.count += 1
         self.window_count += 1
         self.last_ns = now_ns
+        self.last_wall_ns = time.monotonic_ns()
 
 
 def locked(method):
@@ -66,7 +71,14 @@ class NodePart:
         """Forget inputs and state (clock jump back, ~/reset)."""
 
     def update(self, now_ns: int) -> None:
-        """Run one update of the loop at node-clock time ``now_ns``."""
+        """
+        Run one update of the loop at node-clock (ROS) time ``now_ns`` (for stamps).
+
+        Durations (timeouts, steps due) are measured on the pacing clock:
+        ``node.tick_pace_ns`` for this update, ``node.pace_ns()`` when a message
+        arrives (sim time under use_sim_time, else monotonic; ``node.stamp_ns``
+        turns a pacing time into a stamp).
+        """
 
     def components(self):
         """Return the latest WrenchComponents (None before the first)."""

@@ -19,12 +19,29 @@ Every parameter of the node, declared from one table with a ParameterDescriptor.
 defaults of the others, e.g. ``acceleration_alpha``); :data:`PARAMETERS` then.
 Read-only parameters cannot change after start; the others are re-read on change
 (see ``HydroNode._on_set_parameters``).
+
+:func:`check` is the one validation of values, at start-up and on every change: the
+choices, the lengths of arrays, and every number finite and in its range (``bounds``
+of a scalar, ``element_bounds`` of each array element; ``low_open`` excludes the
+lower bound, e.g. ``acceleration_alpha`` in (0, 1]), which the descriptors cannot
+express (rclpy checks no array element, and accepts the closed range only).
+
+Durations and rates are on the *pacing clock*: sim time (/clock) under
+``use_sim_time``, else the monotonic clock, so a step of the system clock changes
+nothing but the stamps (ROS time stamps the outputs).
+
+``python -m uwv_hydro.node.parameters`` prints ``config/node_defaults.yaml``.
 """
 from dataclasses import dataclass
+import math
+import sys
+import textwrap
 from typing import Any, Dict, List, Optional, Tuple
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
+
 from uwv_hydro.modes.fin_servos import TIMEOUT_ACTIONS as FIN_TIMEOUT_ACTIONS
+from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
 
 MODES = ('simulate', 'wrench')
 ADDED_MASS_MODES = ('implicit', 'lagged')
@@ -50,6 +67,12 @@ class Spec:
     #: (low, high) for doubles and integers.
     bounds: Optional[Tuple[float, float]] = None
     choices: Tuple[str, ...] = ()
+    #: number of elements of an array parameter
+    size: Optional[int] = None
+    #: (low, high) of every element of an array parameter
+    element_bounds: Optional[Tuple[float, float]] = None
+    #: the lower bound is excluded
+    low_open: bool = False
 
 
 VEHICLE_PARAMETERS = (
@@ -62,15 +85,17 @@ PARAMETERS = (
     Spec('mode', 'simulate', 'simulate (integrate the dynamics, publish odometry and TF) '
          'or wrench (hydro wrench from odometry for an external simulator)',
          choices=MODES),
-    Spec('rate_hz', 100.0, 'fixed update rate on the node clock (Hz)', bounds=(1.0, 2000.0)),
-    Spec('loop', 'auto', 'what paces the update: timer (a node-clock timer), thread (a '
+    Spec('rate_hz', 100.0, 'fixed update rate (Hz, pacing clock: sim time under '
+         'use_sim_time, else monotonic)', bounds=(1.0, 2000.0)),
+    Spec('loop', 'auto', 'what paces the update: timer (an executor timer on the pacing '
+         'clock), thread (a '
          'precisely paced wall-clock thread, for high rates in hardware in the loop) or '
          'auto (thread in wall time, timer under use_sim_time)', choices=LOOP_MODES),
     Spec('substeps', 1, 'least RK4 sub-steps per update (simulate mode); raised at start '
          'so the stiffest mode keeps |lambda| h <= 2.5 (rk4_substeps in /diagnostics)',
          bounds=(1, 1000)),
     Spec('max_catchup_steps', 10, 'most simulation steps one late update may run to keep '
-         'the state on the node clock (each published as odometry); the rest is dropped '
+         'the state on the pacing clock (each published as odometry); the rest is dropped '
          'and counted', bounds=(1, 1000)),
     Spec('added_mass', 'implicit', 'wrench mode: implicit (the engine carries M_A in its '
          'inertia and its C_A(nu) nu: only the current corrections are emitted) or lagged '
@@ -78,50 +103,66 @@ PARAMETERS = (
     Spec('publish_on', 'timer', 'wrench mode: timer (the latest wrench at rate_hz) or '
          'odometry (one wrench per odometry message, computed when it arrives and '
          'stamped with its stamp: lock-step co-simulation)', choices=PUBLISH_ON),
-    Spec('acceleration_alpha', None, 'low-pass coefficient of the lagged acceleration '
-         '(default: the vehicle value)', bounds=(0.0, 1.0)),
+    Spec('acceleration_alpha', None, 'low-pass coefficient of the lagged acceleration, in '
+         '(0, 1] (default: the vehicle value)', bounds=(0.0, 1.0), low_open=True),
     Spec('apply_weight', False, 'wrench mode: include the weight (false: the simulator '
          'applies gravity)', read_only=False),
     Spec('odometry_timeout', 0.5, 'wrench mode: stop publishing when odometry is older '
-         'than this (s, node clock)', read_only=False, bounds=(0.0, 3600.0)),
+         'than this (s, pacing clock)', read_only=False, bounds=(0.0, 3600.0)),
     Spec('thrust_topics', ['thrust'], 'WrenchStamped thrust topics (frame_id = thruster '
          'link, summed in the base frame)'),
     Spec('thrust_timeout', 0.5, 'a thrust topic silent this long contributes zero '
-         '(s, node clock)', read_only=False, bounds=(0.0, 3600.0)),
+         '(s, pacing clock)', read_only=False, bounds=(0.0, 3600.0)),
+    Spec('thruster_timeout', 0.5, 'simulate: a thruster of the vehicle without a Float64 '
+         'command this long goes to its neutral command (zero thrust) (s, pacing clock)',
+         read_only=False, bounds=(0.0, 3600.0)),
+    Spec('thruster_topic_pattern', GZ_TOPIC_PATTERN, 'simulate: command topic of each '
+         "thruster (gz-sim's by default): {ns} = the thruster's namespace or the vehicle "
+         'name, {joint} = its joint, {cmd} = cmd_thrust (cmd_vel with use_angvel_cmd); '
+         'feedback on the same pattern with {cmd} = force and ang_vel'),
     Spec('fin_command_topic', 'fins/{joint}/cmd_pos', 'std_msgs/Float64 fin angle command '
          'topic (rad); {joint} = the fin joint, {model} = the vehicle name (gz-style: '
          '/model/{model}/joint/{joint}/cmd_pos)'),
     Spec('fin_command_timeout', 0.5, 'a fin whose last command is older than this is stale '
-         '(s, node clock; 0 = never)', bounds=(0.0, 3600.0)),
+         '(s, pacing clock; 0 = never)', bounds=(0.0, 3600.0)),
     Spec('fin_timeout_action', 'hold', 'what a stale fin does: hold (its last command) or '
          'centre (zero)', choices=FIN_TIMEOUT_ACTIONS),
     Spec('fin_joint_state_topic', 'joint_states', 'sensor_msgs/JointState of the actual fin '
          'angles (for robot_state_publisher)'),
-    Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s); the '
-         'current topics override it once they publish', read_only=False),
-    Spec('odom_frame', 'odom', 'parent frame of odometry and TF (not prefixed)'),
+    Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s, each '
+         'component within +-100); the current topics override it once they publish',
+         read_only=False, size=3, element_bounds=(-100.0, 100.0)),
+    Spec('odom_frame', 'odom', 'parent frame of odometry and TF (not prefixed); wrench '
+         'mode: the header.frame_id odometry must have'),
+    Spec('accept_any_odometry_frames', False, 'wrench mode: use odometry whatever its '
+         'frames (false: header.frame_id must be odom_frame and child_frame_id the base '
+         'link or a fixed frame of the vehicle, else the message is dropped as '
+         'frame_mismatch)'),
     Spec('frame_prefix', '', 'prefix of the vehicle frame ids (like '
          'robot_state_publisher)'),
     Spec('initial_position', [0.0, 0.0, 0.0], 'simulate: initial position in odom (m, ENU)',
-         read_only=False),
+         read_only=False, size=3, element_bounds=(-1e9, 1e9)),
     Spec('initial_orientation_rpy', [0.0, 0.0, 0.0], 'simulate: initial roll, pitch, yaw '
-         '(rad)', read_only=False),
-    Spec('initial_velocity', [0.0] * 6, 'simulate: initial body twist [u v w p q r]',
-         read_only=False),
+         '(rad)', read_only=False, size=3, element_bounds=(-100.0, 100.0)),
+    Spec('initial_velocity', [0.0] * 6, 'simulate: initial body twist [u v w p q r] (m/s, '
+         'rad/s; each within +-1e4)', read_only=False, size=6,
+         element_bounds=(-1e4, 1e4)),
     Spec('pose_covariance_diagonal', [DEFAULT_POSE_VARIANCE] * 6, 'odometry pose '
-         'covariance diagonal (m^2, rad^2)'),
+         'covariance diagonal (m^2, rad^2)', size=6, element_bounds=(0.0, 1e12)),
     Spec('twist_covariance_diagonal', [DEFAULT_TWIST_VARIANCE] * 6, 'odometry twist '
-         'covariance diagonal ((m/s)^2, (rad/s)^2)'),
+         'covariance diagonal ((m/s)^2, (rad/s)^2)', size=6, element_bounds=(0.0, 1e12)),
     Spec('publish_tf', True, 'simulate: publish odom -> base on /tf'),
     Spec('publish_static_frames', True, 'publish CoM, CoB and centre of drag on /tf_static'),
     Spec('publish_components', False, 'publish hydro/components/<name>'),
     Spec('publish_markers', True, 'publish hydro/markers'),
-    Spec('marker_rate_hz', 10.0, 'rate of hydro/markers (Hz, node clock)',
+    Spec('marker_rate_hz', 10.0, 'rate of hydro/markers (Hz, pacing clock)',
          bounds=(0.1, 100.0)),
     Spec('marker_force_scale', 0.0, 'arrow length per newton (m/N); 0 = automatic',
          bounds=(0.0, 1e3)),
     Spec('diagnostics_period', 1.0, 'period of /diagnostics (s, steady clock)',
          bounds=(0.05, 60.0)),
+    Spec('clock_stall_timeout', 1.0, 'use_sim_time: /clock not advancing for this long '
+         '(s, steady clock) is reported as "clock stalled" (WARN)', bounds=(0.1, 3600.0)),
     Spec('stamp_reset_threshold', 1.0, 'a header stamp older than the previous one by more '
          'than this (s) restarts that input (looping bag); less is dropped as stale',
          bounds=(0.0, 1e6)),
@@ -166,19 +207,58 @@ def declare(node, specs, overrides: Optional[Dict[str, Any]] = None) -> Dict[str
     return values
 
 
+def _range_text(low: float, high: float, low_open: bool) -> str:
+    return '%s%g, %g]' % ('(' if low_open else '[', low, high)
+
+
+def _number_problems(name: str, value, low_high, low_open: bool) -> List[str]:
+    """Return the problems of one number: not finite, or outside its range."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return []
+    if not math.isfinite(value):
+        return ['%s must be finite, got %r' % (name, value)]
+    if low_high is None:
+        return []
+    low, high = low_high
+    if value < low or value > high or (low_open and value == low):
+        return ['%s must be in %s, got %r' % (name, _range_text(low, high, low_open), value)]
+    return []
+
+
 def check(values: Dict[str, Any]) -> List[str]:
-    """Return the problems of a value set the descriptors cannot express."""
+    """
+    Return the problems of a value set (empty when it is valid).
+
+    Every number must be finite, also in parameters this table does not know; each
+    problem names the parameter (and the element of an array).
+    """
     problems = []
-    for name, spec in SPECS.items():
-        if spec.choices and name in values and values[name] not in spec.choices:
+    for name, value in values.items():
+        spec = SPECS.get(name)
+        if spec is not None and spec.choices and value not in spec.choices:
             problems.append('%s must be one of %s, got %r'
-                            % (name, ', '.join(spec.choices), values[name]))
-    for name, size in (('current', 3), ('initial_position', 3),
-                       ('initial_orientation_rpy', 3), ('initial_velocity', 6),
-                       ('pose_covariance_diagonal', 6), ('twist_covariance_diagonal', 6)):
-        if name in values and len(values[name]) != size:
-            problems.append('%s must have %d elements, got %d'
-                            % (name, size, len(values[name])))
+                            % (name, ', '.join(spec.choices), value))
+        if isinstance(value, (list, tuple)) or hasattr(value, 'tolist'):
+            items = list(value)
+            if spec is not None and spec.size is not None and len(items) != spec.size:
+                problems.append('%s must have %d elements, got %d'
+                                % (name, spec.size, len(items)))
+            bounds = spec.element_bounds if spec is not None else None
+            for k, item in enumerate(items):
+                problems += _number_problems('%s[%d]' % (name, k), item, bounds, False)
+        else:
+            problems += _number_problems(name, value, spec.bounds if spec else None,
+                                         spec.low_open if spec else False)
+    pattern = values.get('thruster_topic_pattern')
+    if pattern is not None:
+        try:
+            unique = pattern.format(ns='n', joint='j', cmd='c') != pattern.format(
+                ns='n', joint='k', cmd='c')
+        except (KeyError, IndexError, ValueError):
+            unique = False
+        if not unique:
+            problems.append('thruster_topic_pattern %r: use {ns}, {joint} and {cmd} only, and '
+                            '{joint} (one topic per thruster)' % pattern)
     if 'thrust_topics' in values and len(set(values['thrust_topics'])) != len(
             values['thrust_topics']):
         problems.append('thrust_topics has duplicates')
@@ -194,3 +274,39 @@ def describe(values: Dict[str, Any]) -> str:
             value = '<%d characters>' % len(value)
         lines.append('  %s: %r' % (name, value))
     return '\n'.join(lines)
+
+
+def defaults_yaml() -> str:
+    """
+    Return ``config/node_defaults.yaml``: every parameter, its description and default.
+
+    A parameter without a fixed default (the vehicle's value) is listed as a comment.
+    """
+    import yaml
+    lines = [
+        '# Copyright 2026 The uwv_hydro Authors',
+        '# SPDX-License-Identifier: Apache-2.0',
+        '#',
+        '# Every uwv_hydro node parameter with its default (the params_file of',
+        '# launch/uwv_hydro.launch.py); the launch arguments (vehicle, mode, use_sim_time,',
+        '# rate_hz) override this file.  Generated from uwv_hydro/node/parameters.py:',
+        '#   python -m uwv_hydro.node.parameters > config/node_defaults.yaml',
+        '/**:',
+        '  ros__parameters:',
+    ]
+    for spec in VEHICLE_PARAMETERS + PARAMETERS:
+        text = spec.description + (' (read-only)' if spec.read_only else
+                                   ' (can be changed at run time)')
+        lines += textwrap.wrap(text, 92, initial_indent='    # ', subsequent_indent='    #   ',
+                               break_on_hyphens=False)
+        if spec.default is None:
+            lines.append("    # %s: <the vehicle's value>" % spec.name)
+        else:
+            lines.append('    ' + yaml.safe_dump({spec.name: spec.default},
+                                                 default_flow_style=True, width=1000
+                                                 ).strip()[1:-1])
+    return '\n'.join(lines) + '\n'
+
+
+if __name__ == '__main__':
+    sys.stdout.write(defaults_yaml())

@@ -34,6 +34,7 @@ from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.modes.thrust_mux import ThrustMux
 from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.node.sensor_io import SensorIO
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.rotation import quat_from_rpy
 
@@ -71,6 +72,8 @@ class SimulateIO(NodePart):
         self._tf = TransformStamped()
         self._tf.header.frame_id = node.odom_frame
         self._tf.child_frame_id = node.base_frame
+        # navigation sensors sampled from every published state (node/sensor_io.py)
+        self.sensors = SensorIO(node, self.mode) if node.vehicle.sensors else None
 
     def _report_substeps(self, requested: int) -> None:
         mode = self.mode
@@ -97,6 +100,8 @@ class SimulateIO(NodePart):
         """Return to the initial_* state and forget the thrust inputs."""
         self.mux.clear()
         self.mode.reset(self.initial_state())
+        if self.sensors is not None:
+            self.sensors.reset()
 
     def components(self):
         """Return the hydro wrench components at the simulated state (None before start)."""
@@ -118,9 +123,8 @@ class SimulateIO(NodePart):
             return
         if not node.stamp_ok(topic, msg.header):
             return
-        now = node.now_ns()
-        self.mux.update(topic, w_base, now)
-        node.inputs[topic].received(now)
+        self.mux.update(topic, w_base, node.pace_ns())  # the watchdog's clock
+        node.inputs[topic].received(node.now_ns())
 
     def _thrust(self, now: int) -> np.ndarray:
         tau, went_stale, recovered = self.mux.total(now)
@@ -133,34 +137,44 @@ class SimulateIO(NodePart):
         return tau
 
     def update(self, now: int) -> None:
-        """Bring the vehicle to ``now``; publish odometry per step and TF for the last."""
+        """Bring the vehicle to the tick; publish odometry per step and TF for the last."""
         mode = self.mode
+        pace = self.node.tick_pace_ns  # the state is kept on the pacing clock
         if mode.state_ns is None:
-            self._publish_state(mode.advance(now))
+            self._publish_state(mode.advance(pace))
             return
-        if int(round((now - mode.state_ns) / mode.period_ns)) <= 0:
+        if int(round((pace - mode.state_ns) / mode.period_ns)) <= 0:
             return
-        stamp = mode.advance(now, self._thrust(now), self.node.current.world(),
-                             on_step=self._publish_odometry)
+        current = self.node.current.world()
+        thrusters = self.node.thrusters
+        per_step = None if thrusters is None else thrusters.per_step(pace, current)
+        stamp = mode.advance(pace, self._thrust(pace), current, on_step=self._publish_odometry,
+                             thrust=per_step)
         if stamp is None:
             return
+        if thrusters is not None:
+            thrusters.publish()
         self._publish_state(stamp)
         if self.node.component_pubs:
-            self.node.publish_components(self.components().components, stamp)
+            self.node.publish_components(self.components().components,
+                                         self.node.stamp_ns(stamp))
 
-    def _publish_odometry(self, stamp_ns: int):
-        """Publish the state as odometry stamped ``stamp_ns``; return the message."""
+    def _publish_odometry(self, pace_ns: int):
+        """Publish the state as odometry of pacing time ``pace_ns``; return the message."""
         s = self.mode.state
         msg = self._odom_msg
+        stamp_ns = self.node.stamp_ns(pace_ns)
         conv.ns_to_stamp(msg.header.stamp, stamp_ns)
         conv.fill_vector3(msg.pose.pose.position, s.position)
         conv.fill_quaternion(msg.pose.pose.orientation, s.quaternion)
         conv.fill_twist(msg.twist.twist, s.twist)
         self.odom_pub.publish(msg)
+        if self.sensors is not None:
+            self.sensors.sample(pace_ns, stamp_ns)
         return msg
 
-    def _publish_state(self, stamp_ns: int) -> None:
-        msg = self._publish_odometry(stamp_ns)
+    def _publish_state(self, pace_ns: int) -> None:
+        msg = self._publish_odometry(pace_ns)
         if self.tf_pub is not None:
             s = self.mode.state
             t = self._tf
@@ -177,3 +191,5 @@ class SimulateIO(NodePart):
         snap['events'].update(self.mode.events)
         snap['loop']['rk4_substeps'] = self.mode.substeps
         snap['loop']['stiffness_per_s'] = self.mode.stiffness_per_s
+        if self.sensors is not None:
+            self.sensors.snapshot(snap)

@@ -15,38 +15,27 @@
 """
 Load the vehicle once at start from ``robot_description`` and/or ``vehicle_file``.
 
+The combination rule is the loaders' (:func:`uwv_hydro.description.loader.load_combined`,
+the same as ``uwv-hydro check --robot-description``):
+
 * only ``robot_description``: the URDF (or SDF/YAML) text;
 * only ``vehicle_file``: the file by extension (URDF, xacro, SDF, YAML);
-* both, ``vehicle_file`` YAML: the URDF gives the rigid body and the frames, the YAML
-  the hydro coefficients (``load_vehicle(yaml, base=urdf_params)``);
-* both, ``vehicle_file`` not YAML: the file wins (a warning says so).
+* both, ``vehicle_file`` YAML: the YAML over the description's rigid body, frames and
+  equipment (thrusters, sensors); the hydrodynamics come from the YAML alone;
+* both, ``vehicle_file`` not YAML: the file wins (a note says so).
 
-Every failure is the loaders' DescriptionError; the node logs it and exits non-zero.
+The notes end with the source of every vehicle field, logged at start-up.  Every
+failure is the loaders' DescriptionError; the node logs it and exits non-zero.
 """
 from typing import List, Tuple
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-
-YAML_EXTENSIONS = ('.yaml', '.yml')
+from uwv_hydro.description.loader import load_combined
 
 
 def load_from_parameters(robot_description: str, vehicle_file: str) -> Tuple[object, List[str]]:
     """Return (VehicleParams, notes to log) for the two vehicle parameters."""
-    notes = []
-    has_description = bool(robot_description and robot_description.strip())
-    if not has_description and not vehicle_file:
+    if not (robot_description and robot_description.strip()) and not vehicle_file:
         raise DescriptionError('no vehicle: set the robot_description or vehicle_file '
                                'parameter', '<parameters>')
-    if not vehicle_file:
-        return load_vehicle_string(robot_description, '<robot_description>'), notes
-    if not has_description:
-        return load_vehicle(vehicle_file), notes
-    if vehicle_file.lower().endswith(YAML_EXTENSIONS):
-        base = load_vehicle_string(robot_description, '<robot_description>')
-        notes.append('vehicle: rigid body and frames from robot_description, hydro '
-                     'coefficients from %s' % vehicle_file)
-        return load_vehicle(vehicle_file, base=base), notes
-    notes.append('both robot_description and vehicle_file are set; vehicle_file %s is used '
-                 '(only a YAML vehicle_file combines with robot_description)' % vehicle_file)
-    return load_vehicle(vehicle_file), notes
+    return load_combined(robot_description, vehicle_file)

@@ -34,6 +34,7 @@ import numpy as np
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import all_finite
+from uwv_hydro.modes.odometry_frames import child_to_base, OdometryFrames
 from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
 from uwv_hydro.node.gz_io import GzEntityWrench
 from uwv_hydro.node.node_part import locked, NodePart
@@ -53,6 +54,8 @@ class WrenchIO(NodePart):
                                acceleration_alpha=cfg['acceleration_alpha'])
         self.on_odometry = cfg['publish_on'] == 'odometry'
         self.stats = self.add_input('odometry')
+        self.frames = OdometryFrames(node.frames, node.odom_frame,
+                                     cfg['accept_any_odometry_frames'])
         self._odom = None
         self._components = None
         node.create_subscription(Odometry, 'odometry', self._on_odometry, 10)
@@ -89,30 +92,54 @@ class WrenchIO(NodePart):
         if unit is None:
             node.drop('odometry', 'bad_quaternion', ' (|q| = %g)' % norm)
             return
-        if not node.stamp_ok('odometry', msg.header):
+        child_pose, problem = self.frames.check(msg.header.frame_id, msg.child_frame_id)
+        if problem:
+            node.drop('odometry', 'frame_mismatch', ' (%s; accept_any_odometry_frames '
+                      'would use it)' % problem)
             return
         now = node.now_ns()
-        stamp_ns = conv.stamp_to_ns(msg.header.stamp) or now
+        stamp_ns = node.admit('odometry', msg.header, now)
+        if stamp_ns is None:
+            return
         if abs(norm - 1.0) > QUATERNION_TOLERANCE:
             node.events['normalised_quaternions'] += 1
             if node.throttle.ready(('odometry', 'normalised_quaternion')):
                 self.logger.warning('odometry quaternion has |q| = %g: normalised' % norm)
+        if child_pose is not None:  # a fixed frame of the vehicle: the base's odometry
+            position, unit, nu = child_to_base(position, unit, nu, *child_pose)
         try:
             wc = self.mode.evaluate(stamp_ns * 1e-9, position, unit, nu, node.current.world())
         except (ArithmeticError, ValueError):
             wc = None
-        self._odom = (wc, unit, msg.header.frame_id, now)
+        self._odom = (wc, unit, msg.header.frame_id)
+        self._odom_pace_ns = node.pace_ns()  # its age counts on the pacing clock
         self.stats.received(now)
         if self.on_odometry:
             self._publish(wc, unit, msg.header.frame_id, stamp_ns)
 
+    def fresh(self) -> bool:
+        """Return whether the latest odometry is younger than odometry_timeout."""
+        if self._odom is None:
+            return False
+        age_ns = self.node.tick_pace_ns - self._odom_pace_ns
+        return age_ns <= self.cfg['odometry_timeout'] * 1e9
+
+    def snapshot(self, snap: dict) -> None:
+        """Odometry state: waiting, ok, or stale (older than odometry_timeout)."""
+        info = snap['inputs']['odometry']
+        if self._odom is None:
+            info['state'] = 'waiting'
+            return
+        timeout = self.cfg['odometry_timeout']
+        # a stalled clock stops every node-clock age: the wall-clock age tells
+        stalled = self.node.clock_stalled and (info['age_wall_s'] or 0.0) > timeout
+        info['state'] = 'ok' if self.fresh() and not stalled else 'stale'
+
     def update(self, now: int) -> None:
         """Publish the wrench of the latest odometry (if fresh; publish_on: timer)."""
-        if self._odom is None or self.on_odometry:
+        if self.on_odometry or not self.fresh():
             return
-        wc, quaternion, world_frame, received = self._odom
-        if now - received > self.cfg['odometry_timeout'] * 1e9:
-            return
+        wc, quaternion, world_frame = self._odom
         self._publish(wc, quaternion, world_frame, now)
 
     def _publish(self, wc, quaternion, world_frame, stamp_ns: int) -> None:

@@ -71,9 +71,11 @@ _QDOT_T = np.ascontiguousarray(_QDOT.T)
 #: measured crossover 16-24 groups).
 MAX_GROUP_PRODUCTS = 16
 
-#: VehicleParams fields that do not change the dynamics (ignored when grouping).
+#: VehicleParams fields that do not change the dynamics (ignored when grouping; the
+#: thrusters act through the wrench the caller passes).
 _IGNORED_FIELDS = {'name', 'base_frame', 'source', 'semantics', 'frames', 'warnings',
-                   'acceleration_alpha', 'origins', 'coefficient_labels'}
+                   'acceleration_alpha', 'thrusters', 'allow_nonphysical', 'origins',
+                   'coefficient_labels'}
 
 
 def _params_key(params):

@@ -41,7 +41,7 @@ fast path is tested against).
 """
 from dataclasses import dataclass, field
 import math
-from typing import Optional
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -312,26 +312,63 @@ class Simulator:
             d[:7] = 0.0
         return State(d[:3], d[3:7], d[7:])
 
+    def state_acceleration(self, x, tau_body=None, current_world=None) -> list:
+        """
+        Return nu_dot (6 floats) at the flat state ``x`` (13 floats) under ``tau_body``.
+
+        The fast-path evaluation of the equations of motion at one state (what an IMU
+        at that state senses), equal to ``derivative(...).twist``.
+        """
+        self._set_tau(tau_body)
+        return self._fast_derivative(x, None, 0.0, self._current(current_world))[7:]
+
     def step(self, state: State, tau_body=None, current_world=None,
-             substeps: Optional[int] = None) -> State:
+             substeps: Optional[int] = None, dt: Optional[float] = None) -> State:
         """
         Advance ``state`` by dt with constant body wrench ``tau_body``; return a new State.
 
         ``substeps`` overrides the instance's RK4 sub-step count for this step (e.g. to
-        retry a step that diverged with a smaller sub-step).
+        retry a step that diverged with a smaller sub-step); ``dt`` overrides the step
+        length (see :meth:`substeps_for`).
         """
         q = _floats(state.quaternion, 4)
         if self.dynamics_only:
             self._set_tau(tau_body)
-            n = self.substeps if substeps is None else int(substeps)
-            return self._step_twist(state, _unit(q), self._current(current_world),
-                                    self.dt / n, n)
+            h, n = self.substeps_for(dt, substeps)
+            return self._step_twist(state, _unit(q), self._current(current_world), h, n)
         x = _floats(state.position, 3) + q + _floats(state.twist, 6)
-        out = np.array(self.step_flat(x, tau_body, current_world, substeps))
+        out = np.array(self.step_flat(x, tau_body, current_world, substeps, dt))
         return State._wrap(out[:3], out[3:7], out[7:])
 
+    def substeps_for(self, dt: Optional[float] = None,
+                     substeps: Optional[int] = None) -> Tuple[float, int]:
+        """
+        Return (sub-step length, count) of one step of length ``dt`` (default: the instance's).
+
+        A step of any length takes ``substeps`` (default: the instance's) sub-steps, and
+        more when needed so that no sub-step is longer than the instance's dt / substeps:
+        one Simulator steps recorded intervals of any length (replay), and an interval
+        longer than its dt (a gap) is split instead of taken in one possibly unstable
+        RK4 step.  For dt <= the instance's dt the result is that of a Simulator built
+        with that dt.
+        """
+        if substeps is None:
+            n = self.substeps
+        else:
+            n = int(substeps)
+            if n < 1:
+                raise ValueError('substeps must be >= 1, got %r' % (substeps,))
+        if dt is None:
+            return (self._h if substeps is None else self.dt / n), n
+        dt = float(dt)
+        if not (dt > 0.0 and math.isfinite(dt)):
+            raise ValueError('dt must be positive and finite, got %r' % (dt,))
+        # Sub-steps no longer than the instance's (the 1e-9 absorbs dt / h rounding)
+        n = max(n, math.ceil(dt / self._h - 1e-9))
+        return dt / n, n
+
     def step_flat(self, x, tau_body=None, current_world=None,
-                  substeps: Optional[int] = None) -> list:
+                  substeps: Optional[int] = None, dt: Optional[float] = None) -> list:
         """
         Return the state after dt as a list, for the flat float state ``x`` (13 floats).
 
@@ -339,20 +376,18 @@ class Simulator:
         quaternion is normalised first, as :meth:`step` does.  The pose is integrated
         even in ``dynamics_only`` mode (use :meth:`step` there).  The loop of
         :func:`uwv_hydro.modes.offline_simulation.simulate` uses this directly.  ``substeps``
-        overrides the RK4 sub-step count for this call.
+        overrides the RK4 sub-step count and ``dt`` the step length for this call
+        (:meth:`substeps_for`).
         """
         if len(x) != 13:
             raise ValueError('x must have 13 values, got %d' % len(x))
         x = x[:3] + _unit(x[3:7]) + x[7:]
         self._set_tau(tau_body)
         cw = self._current(current_world)
-        if substeps is None:
+        if dt is None and substeps is None:
             h, n = self._h, self.substeps
         else:
-            n = int(substeps)
-            if n < 1:
-                raise ValueError('substeps must be >= 1, got %r' % (substeps,))
-            h = self.dt / n
+            h, n = self.substeps_for(dt, substeps)
         f = self._fast_derivative
         half, sixth = 0.5 * h, h / 6.0
         for _ in range(n):

@@ -37,9 +37,11 @@ wrench is moved back to the origin with tau_o = H(r)^T tau_p, Fossen 2011 eq. 7.
   origin for SDF/YAML, the centre of mass for a dsros block).
 """
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
+
+from uwv_hydro.physics.thruster import ThrusterSpec
 
 #: Default gravitational acceleration (m/s^2), Gazebo's default magnitude rounded.
 DEFAULT_GRAVITY = 9.81
@@ -192,6 +194,10 @@ class VehicleParams:
     #: naming it as the source does, so that validation errors quote the user's own words.
     coefficient_labels: Dict[str, Dict[Tuple[int, ...], Tuple[str, Optional[int]]]] = field(
         default_factory=dict)
+    #: Thrusters (joints with a thrust model), see uwv_hydro.physics.thruster.
+    thrusters: Tuple[ThrusterSpec, ...] = ()
+    #: Navigation sensors (uwv_hydro.physics.sensor_params.SensorParams), none by default.
+    sensors: List[Any] = field(default_factory=list)
 
     def resolved_drag_center(self) -> np.ndarray:
         """Return the drag application point (defaults to the centre of mass)."""

@@ -1,0 +1,609 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Navigation sensors of a vehicle description (URDF ``<gazebo>`` sensors or YAML ``sensors:``).
+
+URDF, as gz-sim / SDF write sensors (the sensor sits on the referenced link, which must
+be the base or rigidly attached to it through fixed joints)::
+
+    <gazebo reference="imu_link">
+      <sensor name="imu" type="imu">
+        <update_rate>100</update_rate>
+        <topic>imu/data</topic>
+        <imu>
+          <angular_velocity>
+            <x><noise type="gaussian"><stddev>2e-4</stddev>
+                 <dynamic_bias_stddev>1e-5</dynamic_bias_stddev></noise></x>
+            ...
+          </angular_velocity>
+          <linear_acceleration>...</linear_acceleration>
+        </imu>
+      </sensor>
+    </gazebo>
+
+YAML (``vehicle: sensors:``): a mapping sensor name -> the same tree, plus ``link``::
+
+    sensors:
+      imu: {type: imu, link: imu_link, update_rate: 100,
+            imu: {angular_velocity: {noise: {stddev: 2.0e-4}}}}
+
+An axis block (``angular_velocity``, ``linear_acceleration``, ``orientation``, DVL
+``velocity``) holds ``x``/``y``/``z`` each with a ``noise``, or one ``noise`` for all
+three axes.  ``noise`` keys are SDF's: ``type`` (gaussian | none), ``mean``, ``stddev``,
+``bias_mean``, ``bias_stddev``, ``dynamic_bias_stddev``, ``dynamic_bias_correlation_time``.
+Per type (:data:`SENSOR_SCHEMA` lists every key):
+
+* ``imu``: ``angular_velocity``, ``linear_acceleration``, ``orientation`` (axis blocks),
+  ``enable_orientation`` (gz name);
+* ``fluid_pressure``: ``atmospheric_pressure`` (Pa), ``pressure: {noise}`` (Pa);
+* ``dvl``: ``seabed_depth``, ``max_altitude``, ``min_altitude`` (m), ``velocity`` (axis);
+* ``navsat``: datum ``latitude_deg``, ``longitude_deg``, ``elevation`` (gz
+  ``<spherical_coordinates>`` names), ``surfaced_depth``, ``position_sensing:
+  {horizontal: {noise}, vertical: {noise}}`` (gz names; metres).
+
+Common keys: ``name`` (XML attribute), ``type``, ``link`` (YAML; default the base),
+``update_rate`` (Hz, required), ``topic`` (default the sensor name), ``seed`` (default a
+CRC-32 of the name, so runs repeat), ``pose`` (x y z roll pitch yaw in the link, as gz and
+ds_sim sensor xacros write it; ``degrees="true"`` accepted): the sensor then measures in
+a frame of its own, ``frame_id`` (default the sensor name), which the node publishes on
+/tf_static; without a pose the sensor frame is the link.  gz's ``always_on`` and
+``visualize`` are accepted and ignored.  ``<gazebo>`` sensors of other types (cameras,
+sonars) are not ours and are skipped; an unknown key inside one of ours is an error
+naming it.
+"""
+from dataclasses import asdict
+import math
+from typing import Any, Dict, List, Optional, Tuple
+import xml.etree.ElementTree as ET
+import zlib
+
+from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.xml_safe import element_line, element_path
+from uwv_hydro.physics.rotation import quat_to_rpy
+from uwv_hydro.physics.sensor_params import (
+    DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SENSOR_TYPES,
+    SensorParams)
+
+#: Accepted sensor rates (Hz): a period of at most a day, at least a microsecond.
+MIN_RATE_HZ = 1.0 / 86400.0
+MAX_RATE_HZ = 1e6
+#: Keys of a ``noise`` block (SDF <noise>).
+NOISE_KEYS = {'type': None, 'mean': None, 'stddev': None, 'bias_mean': None,
+              'bias_stddev': None, 'dynamic_bias_stddev': None,
+              'dynamic_bias_correlation_time': None}
+_NOISE = {'noise': NOISE_KEYS}
+#: Keys of an axis block: one noise for all axes, or one per axis.
+AXIS_KEYS = {'noise': NOISE_KEYS, 'x': _NOISE, 'y': _NOISE, 'z': _NOISE}
+#: Keys of each sensor type's block (nested dicts; None marks a leaf).
+TYPE_KEYS = {
+    'imu': {'angular_velocity': AXIS_KEYS, 'linear_acceleration': AXIS_KEYS,
+            'orientation': AXIS_KEYS, 'enable_orientation': None},
+    'fluid_pressure': {'atmospheric_pressure': None, 'pressure': _NOISE},
+    'dvl': {'seabed_depth': None, 'max_altitude': None, 'min_altitude': None,
+            'velocity': AXIS_KEYS},
+    'navsat': {'latitude_deg': None, 'longitude_deg': None, 'elevation': None,
+               'surfaced_depth': None,
+               'position_sensing': {'horizontal': _NOISE, 'vertical': _NOISE}},
+}
+#: Keys common to every sensor (the type's own block is keyed by the type name).
+COMMON_KEYS = {'name': None, 'type': None, 'link': None, 'pose': None, 'frame_id': None,
+               'update_rate': None, 'topic': None, 'seed': None, 'always_on': None,
+               'visualize': None}
+#: Every key a sensor may have, per type: the schema unknown-key checks use.
+SENSOR_SCHEMA = {t: dict(COMMON_KEYS, **{t: TYPE_KEYS[t]}) for t in SENSOR_TYPES}
+
+
+class _Ctx:
+    """
+    Error location: the source and, for XML, the element of every key path.
+
+    ``outer`` (the YAML loader's context: ``error(key, reason)`` with the key's line)
+    takes the YAML errors, under ``prefix``.
+    """
+
+    def __init__(self, source: str, prefix: str, elements: Optional[Dict[str, Any]] = None,
+                 outer=None):
+        self.source = source
+        self.prefix = prefix
+        self.elements = elements
+        self.outer = outer
+        self.xml = elements is not None
+
+    def error(self, path: str, reason: str) -> DescriptionError:
+        if self.outer is not None:
+            return self.outer.error(self.prefix + path, reason)
+        if self.elements is not None:
+            elem = self.elements.get(path)
+            while elem is None and '.' in path:
+                path = path.rsplit('.', 1)[0]
+                elem = self.elements.get(path)
+            if elem is None:
+                return DescriptionError(reason, self.source, path)
+            return DescriptionError(reason, self.source, element_path(elem), element_line(elem))
+        return DescriptionError(reason, self.source, self.prefix + path)
+
+
+def _join(path: str, key: str) -> str:
+    return key if not path else path + '.' + key
+
+
+def _check_keys(value: Any, schema: Dict[str, Any], path: str, ctx: _Ctx) -> Dict[str, Any]:
+    """Return ``value`` (a mapping) after checking its keys against ``schema``, recursively."""
+    if not isinstance(value, dict):
+        raise ctx.error(path, 'expected a mapping, got %r' % (value,))
+    for key, sub in value.items():
+        if key not in schema:
+            raise ctx.error(_join(path, str(key)), "unknown key '%s'; expected one of %s"
+                            % (key, ', '.join(schema)))
+        if schema[key] is not None:
+            _check_keys(_mapping(sub), schema[key], _join(path, key), ctx)
+    return value
+
+
+def _mapping(value: Any) -> Any:
+    """Return {} for an empty block (YAML ``key:`` or an empty XML element), else value."""
+    return {} if value is None or value == '' else value
+
+
+def _number(value: Any, path: str, ctx: _Ctx, minimum: Optional[float] = None,
+            positive: bool = False, allow_inf: bool = False) -> float:
+    if isinstance(value, str) and ctx.xml:
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise ctx.error(path, 'expected a number, got %r' % value) from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ctx.error(path, 'expected a number, got %r' % (value,))
+    number = float(value)
+    if math.isnan(number) or (math.isinf(number) and not allow_inf):
+        raise ctx.error(path, 'expected a finite number, got %r' % (value,))
+    if positive and not number > 0.0:
+        raise ctx.error(path, 'must be positive, got %r' % (value,))
+    if minimum is not None and number < minimum:
+        raise ctx.error(path, 'must be >= %g, got %r' % (minimum, value))
+    return number
+
+
+def _bool(value: Any, path: str, ctx: _Ctx) -> bool:
+    if isinstance(value, str) and ctx.xml and value.strip() in ('true', '1', 'false', '0'):
+        return value.strip() in ('true', '1')
+    if not isinstance(value, bool):
+        raise ctx.error(path, 'expected true or false, got %r' % (value,))
+    return value
+
+
+def _string(value: Any, path: str, ctx: _Ctx) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ctx.error(path, 'expected a non-empty string, got %r' % (value,))
+    return value.strip()
+
+
+def _noise(block: Optional[Dict[str, Any]], path: str, ctx: _Ctx) -> NoiseParams:
+    """Return the NoiseParams of a ``noise`` block (absent or empty: noise free)."""
+    block = _mapping(block)
+    if not block:
+        return NoiseParams()
+    kind = block.get('type', 'gaussian')
+    if kind not in ('gaussian', 'none'):
+        raise ctx.error(_join(path, 'type'), "expected 'gaussian' or 'none', got %r" % (kind,))
+    if kind == 'none':
+        return NoiseParams()
+    values = {}
+    for key in ('mean', 'bias_mean'):
+        if key in block:
+            values[key] = _number(block[key], _join(path, key), ctx)
+    for key in ('stddev', 'bias_stddev', 'dynamic_bias_stddev'):
+        if key in block:
+            values[key] = _number(block[key], _join(path, key), ctx, minimum=0.0)
+    key = 'dynamic_bias_correlation_time'
+    if key in block:
+        values[key] = _number(block[key], _join(path, key), ctx, positive=True,
+                              allow_inf=True)
+    return NoiseParams(**values)
+
+
+def _axes(block: Optional[Dict[str, Any]], path: str, ctx: _Ctx) -> Tuple[NoiseParams, ...]:
+    """Return three NoiseParams (x, y, z) of an axis block."""
+    block = _mapping(block)
+    if not block:
+        return (NoiseParams(), NoiseParams(), NoiseParams())
+    if 'noise' in block and any(a in block for a in 'xyz'):
+        raise ctx.error(path, "give one 'noise' for all axes or 'x'/'y'/'z', not both")
+    if 'noise' in block:
+        common = _noise(block['noise'], _join(path, 'noise'), ctx)
+        return (common, NoiseParams(**vars(common)), NoiseParams(**vars(common)))
+    return tuple(_noise(_mapping(block.get(a)).get('noise'), _join(path, a + '.noise'), ctx)
+                 for a in 'xyz')
+
+
+def _imu(block: Dict[str, Any], path: str, ctx: _Ctx) -> ImuParams:
+    out = ImuParams(angular_velocity=_axes(block.get('angular_velocity'),
+                                           _join(path, 'angular_velocity'), ctx),
+                    linear_acceleration=_axes(block.get('linear_acceleration'),
+                                              _join(path, 'linear_acceleration'), ctx),
+                    orientation=_axes(block.get('orientation'),
+                                      _join(path, 'orientation'), ctx))
+    if 'enable_orientation' in block:
+        out.enable_orientation = _bool(block['enable_orientation'],
+                                       _join(path, 'enable_orientation'), ctx)
+    return out
+
+
+def _fluid_pressure(block: Dict[str, Any], path: str, ctx: _Ctx) -> FluidPressureParams:
+    out = FluidPressureParams()
+    if 'atmospheric_pressure' in block:
+        out.atmospheric_pressure = _number(block['atmospheric_pressure'],
+                                           _join(path, 'atmospheric_pressure'), ctx,
+                                           minimum=0.0)
+    out.pressure = _noise(_mapping(block.get('pressure')).get('noise'),
+                          _join(path, 'pressure.noise'), ctx)
+    return out
+
+
+def _dvl(block: Dict[str, Any], path: str, ctx: _Ctx) -> DvlParams:
+    out = DvlParams(velocity=_axes(block.get('velocity'), _join(path, 'velocity'), ctx))
+    if 'seabed_depth' in block:
+        out.seabed_depth = _number(block['seabed_depth'], _join(path, 'seabed_depth'), ctx,
+                                   positive=True)
+    if 'max_altitude' in block:
+        out.max_altitude = _number(block['max_altitude'], _join(path, 'max_altitude'), ctx,
+                                   positive=True, allow_inf=True)
+    if 'min_altitude' in block:
+        out.min_altitude = _number(block['min_altitude'], _join(path, 'min_altitude'), ctx,
+                                   minimum=0.0)
+    if out.min_altitude > out.max_altitude:
+        raise ctx.error(_join(path, 'min_altitude'), 'min_altitude %g is above max_altitude %g'
+                        % (out.min_altitude, out.max_altitude))
+    if out.seabed_depth is None and 'max_altitude' in block:
+        raise ctx.error(_join(path, 'max_altitude'),
+                        'max_altitude needs seabed_depth (the depth of the flat seabed)')
+    return out
+
+
+def _navsat(block: Dict[str, Any], path: str, ctx: _Ctx) -> NavSatParams:
+    out = NavSatParams()
+    if 'latitude_deg' in block:
+        out.latitude_deg = _number(block['latitude_deg'], _join(path, 'latitude_deg'), ctx)
+        if abs(out.latitude_deg) > 90.0:
+            raise ctx.error(_join(path, 'latitude_deg'), 'latitude must be within [-90, 90]')
+    if 'longitude_deg' in block:
+        out.longitude_deg = _number(block['longitude_deg'], _join(path, 'longitude_deg'), ctx)
+        if abs(out.longitude_deg) > 180.0:
+            raise ctx.error(_join(path, 'longitude_deg'),
+                            'longitude must be within [-180, 180]')
+    if 'elevation' in block:
+        out.elevation = _number(block['elevation'], _join(path, 'elevation'), ctx)
+    if 'surfaced_depth' in block:
+        out.surfaced_depth = _number(block['surfaced_depth'], _join(path, 'surfaced_depth'),
+                                     ctx)
+    sensing = _mapping(block.get('position_sensing'))
+    out.horizontal = _noise(_mapping(sensing.get('horizontal')).get('noise'),
+                            _join(path, 'position_sensing.horizontal.noise'), ctx)
+    out.vertical = _noise(_mapping(sensing.get('vertical')).get('noise'),
+                          _join(path, 'position_sensing.vertical.noise'), ctx)
+    return out
+
+
+_TYPE_PARSERS = {'imu': _imu, 'fluid_pressure': _fluid_pressure, 'dvl': _dvl,
+                 'navsat': _navsat}
+
+
+def default_seed(name: str) -> int:
+    """Return the default noise seed of a sensor: CRC-32 of its name (repeatable runs)."""
+    # CRC-32 (zlib): a stable hash across Python runs, unlike hash()
+    return zlib.crc32(name.encode('utf-8'))
+
+
+def sensor_from_mapping(name: str, block: Any, ctx: _Ctx, base_frame: str) -> SensorParams:
+    """Return the SensorParams of one sensor's key tree (YAML mapping or converted XML)."""
+    if not isinstance(block, dict):
+        raise ctx.error(name, 'expected a mapping, got %r' % (block,))
+    kind = block.get('type')
+    if kind not in SENSOR_TYPES:
+        raise ctx.error(_join(name, 'type'), 'unknown sensor type %r; expected one of %s'
+                        % (kind, ', '.join(SENSOR_TYPES)))
+    schema = SENSOR_SCHEMA[kind]
+    for key in block:
+        if key not in schema:
+            raise ctx.error(_join(name, str(key)),
+                            "unknown key '%s' for sensor type %s; expected one of %s"
+                            % (key, kind, ', '.join(schema)))
+    for key, sub in schema.items():
+        if sub is not None and key in block:
+            _check_keys(_mapping(block[key]), sub, _join(name, key), ctx)
+    if 'update_rate' not in block:
+        raise ctx.error(name, "missing 'update_rate' (Hz)")
+    rate = _number(block['update_rate'], _join(name, 'update_rate'), ctx, positive=True)
+    if not MIN_RATE_HZ <= rate <= MAX_RATE_HZ:
+        raise ctx.error(_join(name, 'update_rate'), 'must be within [%g, %g] Hz, got %g'
+                        % (MIN_RATE_HZ, MAX_RATE_HZ, rate))
+    link = _string(block['link'], _join(name, 'link'), ctx) if 'link' in block else base_frame
+    topic = _string(block['topic'], _join(name, 'topic'), ctx) if 'topic' in block else name
+    if 'seed' in block:
+        seed = block['seed']
+        if ctx.xml and isinstance(seed, str) and seed.strip().isdigit():
+            seed = int(seed.strip())
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ctx.error(_join(name, 'seed'), 'expected a non-negative integer, got %r'
+                            % (seed,))
+    else:
+        seed = default_seed(name)
+    pose = _pose(block['pose'], _join(name, 'pose'), ctx) if 'pose' in block else None
+    frame = name if pose is not None else ''
+    if 'frame_id' in block:
+        frame = _string(block['frame_id'], _join(name, 'frame_id'), ctx)
+    model = _TYPE_PARSERS[kind](_mapping(block.get(kind)), _join(name, kind), ctx)
+    return SensorParams(name=name, kind=kind, link=link, update_rate=rate, topic=topic,
+                        seed=seed, model=model, pose=pose, frame=frame)
+
+
+def _pose(value: Any, path: str, ctx: _Ctx) -> Tuple[float, ...]:
+    """Return (x, y, z, roll, pitch, yaw) of a pose: 6 numbers (list, or XML text)."""
+    if isinstance(value, str) and ctx.xml:
+        value = value.split()
+    if not isinstance(value, (list, tuple)) or len(value) != 6:
+        raise ctx.error(path, 'expected 6 numbers x y z roll pitch yaw, got %r' % (value,))
+    return tuple(_number(v, path, ctx) for v in value)
+
+
+def sensors_from_yaml(value: Any, source: str, base_frame: str, outer=None
+                      ) -> List[SensorParams]:
+    """Return the sensors of a YAML ``sensors:`` mapping (name -> sensor)."""
+    ctx = _Ctx(source, 'sensors.', outer=outer)
+    if not isinstance(value, dict):
+        raise ctx.error('', 'expected a mapping sensor name -> sensor')
+    return [sensor_from_mapping(str(name), block, ctx, base_frame)
+            for name, block in value.items()]
+
+
+def read_yaml_sensors(value: Any, ctx, params) -> None:
+    """
+    Read a YAML vehicle's ``sensors:`` section into ``params`` (a YAML_SECTIONS reader).
+
+    The base description's sensors are kept; one of the same name is replaced.
+    """
+    sensors = merge_sensors(params.sensors, sensors_from_yaml(
+        value, ctx.source, params.base_frame, outer=ctx))
+    check_sensor_links(sensors, params, ctx.source, error=ctx.error)
+    params.sensors = sensors
+
+
+def _xml_tree(elem: ET.Element, path: str, elements: Dict[str, Any]) -> Any:
+    """Return an element's children as a nested mapping (leaf text as str), recording paths."""
+    elements[path] = elem
+    children = [c for c in elem if isinstance(c.tag, str)]  # no comments
+    attributes = {k: v for k, v in elem.attrib.items() if k != 'name'}
+    text = (elem.text or '').strip()
+    if not children and not attributes and text:
+        return text
+    for key in attributes:
+        elements[_join(path, key)] = elem
+    for child in children:
+        if child.tag in attributes:
+            raise DescriptionError('duplicate <%s>' % child.tag, '', element_path(child),
+                                   element_line(child))
+        attributes[child.tag] = _xml_tree(child, _join(path, child.tag), elements)
+    return attributes
+
+
+def _xml_pose(elem: ET.Element, source: str) -> List[float]:
+    """Return the 6 numbers of an SDF-style <pose> (radians; degrees="true" converted)."""
+    def fail(reason):
+        return DescriptionError(reason, source, element_path(elem), element_line(elem))
+    for key, value in elem.attrib.items():
+        if key not in ('degrees', 'frame', 'relative_to'):
+            raise fail('unknown <pose> attribute %r' % key)
+        if key in ('frame', 'relative_to') and value.strip():
+            raise fail('a sensor <pose> is relative to its link; %s=%r is not supported'
+                       % (key, value))
+    try:
+        values = [float(v) for v in (elem.text or '').split()]
+    except ValueError:
+        values = []
+    if len(values) != 6 or not all(math.isfinite(v) for v in values):
+        raise fail('expected 6 finite numbers x y z roll pitch yaw, got %r' % (elem.text,))
+    if elem.get('degrees', 'false').strip() in ('true', '1'):
+        values[3:] = [math.radians(v) for v in values[3:]]
+    return values
+
+
+def sensors_from_urdf(root: ET.Element, source: str, base_frame: str
+                      ) -> List[SensorParams]:
+    """Return the sensors of our types in ``<gazebo reference="link"><sensor>`` elements."""
+    sensors: List[SensorParams] = []
+    for gazebo in root.iter('gazebo'):
+        link = gazebo.get('reference') or base_frame
+        for sensor in gazebo.findall('sensor'):
+            if sensor.get('type') not in SENSOR_TYPES:
+                continue  # cameras, sonars, gz plugins: not simulated here
+            name = sensor.get('name')
+            if not name:
+                raise DescriptionError('<sensor> without a name attribute', source,
+                                       element_path(sensor), element_line(sensor))
+            if sensor.find('link') is not None:
+                raise DescriptionError(
+                    '<link> inside a sensor is not supported: the sensor is on the '
+                    '<gazebo reference> link', source, element_path(sensor.find('link')),
+                    element_line(sensor.find('link')))
+            elements: Dict[str, Any] = {}
+            try:
+                tree = _xml_tree(sensor, name, elements)
+            except DescriptionError as exc:
+                raise DescriptionError(exc.reason, source, exc.element, exc.line) from None
+            if sensor.find('pose') is not None:
+                tree['pose'] = _xml_pose(sensor.find('pose'), source)
+            tree['link'] = link
+            elements[_join(name, 'link')] = gazebo
+            ctx = _Ctx(source, '', elements)
+            sensors.append(sensor_from_mapping(name, tree, ctx, base_frame))
+    return sensors
+
+
+def merge_sensors(base: List[SensorParams], overlay: List[SensorParams]
+                  ) -> List[SensorParams]:
+    """Return ``base``'s sensors with those of ``overlay`` replacing same-named ones."""
+    names = {s.name for s in overlay}
+    return [s for s in base if s.name not in names] + list(overlay)
+
+
+def check_sensor_links(sensors: List[SensorParams], params, source: str,
+                       error=None) -> None:
+    """
+    Raise DescriptionError for a repeated name or topic, or a link not fixed to the base.
+
+    ``error(key, reason)`` builds the error (default: one naming ``source`` and the key).
+    """
+    if error is None:
+        def error(key, reason):
+            return DescriptionError(reason, source, key)
+    names, topics = set(), {}
+    for sensor in sensors:
+        key = 'sensors.' + sensor.name
+        if sensor.name in names:
+            raise error(key, 'duplicate sensor name %r' % sensor.name)
+        names.add(sensor.name)
+        if sensor.topic in topics:
+            raise error(key + '.topic', 'sensors %r and %r publish on the same topic %r'
+                        % (topics[sensor.topic], sensor.name, sensor.topic))
+        topics[sensor.topic] = sensor.name
+        if sensor.link != params.base_frame and sensor.link not in params.frames:
+            raise error(key + '.link',
+                        'sensor %r: link %r is not the base link %r nor rigidly attached to '
+                        'it through fixed joints (known frames: %s)'
+                        % (sensor.name, sensor.link, params.base_frame,
+                           ', '.join(sorted(params.frames)) or 'none'))
+
+
+def _finite_or_none(value: Any) -> Any:
+    """Return plain data with infinite floats as None (JSON has no infinity)."""
+    if isinstance(value, dict):
+        return {k: _finite_or_none(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_or_none(v) for v in value]
+    if isinstance(value, float) and math.isinf(value):
+        return None
+    return value
+
+
+def sensor_summary(sensor: SensorParams) -> Dict[str, Any]:
+    """Return a sensor as plain data (``check --json``); infinite values are null."""
+    data = _finite_or_none(asdict(sensor))
+    data['type'] = data.pop('kind')
+    return data
+
+
+def _sigmas(axes) -> str:
+    return '[%s]' % ', '.join('%.3g' % a.stddev for a in axes)
+
+
+def describe_sensor(sensor: SensorParams) -> str:
+    """Return one line naming a sensor, its frame, rate, topic and noise (``check``)."""
+    m = sensor.model
+    if sensor.kind == 'imu':
+        detail = 'gyro sigma %s rad/s, accel sigma %s m/s^2, orientation %s' % (
+            _sigmas(m.angular_velocity), _sigmas(m.linear_acceleration),
+            'on' if m.enable_orientation else 'off')
+    elif sensor.kind == 'fluid_pressure':
+        detail = 'p_atm %.6g Pa, sigma %.3g Pa' % (m.atmospheric_pressure, m.pressure.stddev)
+    elif sensor.kind == 'dvl':
+        seabed = ('seabed %g m, lock at altitude %g..%g m'
+                  % (m.seabed_depth, m.min_altitude, m.max_altitude)
+                  if m.seabed_depth is not None else 'seabed always in range')
+        detail = '%s, sigma %s m/s' % (seabed, _sigmas(m.velocity))
+    else:
+        detail = ('datum %.7f, %.7f, %g m, fix above %g m depth, sigma %.3g m horizontal, '
+                  '%.3g m vertical' % (m.latitude_deg, m.longitude_deg, m.elevation,
+                                       m.surfaced_depth, m.horizontal.stddev,
+                                       m.vertical.stddev))
+    bias = any(not (a.bias_mean == a.bias_stddev == a.dynamic_bias_stddev == 0.0)
+               for a in _all_noise(sensor))
+    where = sensor.link if sensor.pose is None else '%s (pose %s in %s)' % (
+        sensor.frame_id(), ' '.join('%g' % v for v in sensor.pose), sensor.link)
+    return '%s (%s) in %s at %g Hz -> %s; %s%s' % (
+        sensor.name, sensor.kind, where, sensor.update_rate, sensor.topic, detail,
+        ', with bias' if bias else '')
+
+
+def _all_noise(sensor: SensorParams) -> List[NoiseParams]:
+    m = sensor.model
+    if sensor.kind == 'imu':
+        return list(m.angular_velocity + m.linear_acceleration + m.orientation)
+    if sensor.kind == 'fluid_pressure':
+        return [m.pressure]
+    if sensor.kind == 'dvl':
+        return list(m.velocity)
+    return [m.horizontal, m.vertical]
+
+
+def _noise_tree(noise: NoiseParams) -> Dict[str, Any]:
+    """Return the non-default fields of a noise block (an infinite time is the default)."""
+    default = NoiseParams()
+    return {k: v for k, v in asdict(noise).items() if v != getattr(default, k)}
+
+
+def _axes_tree(axes) -> Dict[str, Any]:
+    trees = [_noise_tree(a) for a in axes]
+    if trees[0] == trees[1] == trees[2]:
+        return {'noise': trees[0]} if trees[0] else {}
+    return {a: {'noise': t} for a, t in zip('xyz', trees) if t}
+
+
+def _model_tree(sensor: SensorParams) -> Dict[str, Any]:
+    m = sensor.model
+    if sensor.kind == 'imu':
+        tree = {key: _axes_tree(getattr(m, key))
+                for key in ('angular_velocity', 'linear_acceleration', 'orientation')}
+        tree['enable_orientation'] = m.enable_orientation
+    elif sensor.kind == 'fluid_pressure':
+        tree = {'atmospheric_pressure': m.atmospheric_pressure,
+                'pressure': {'noise': _noise_tree(m.pressure)}}
+    elif sensor.kind == 'dvl':
+        tree = {'min_altitude': m.min_altitude, 'velocity': _axes_tree(m.velocity)}
+        if m.seabed_depth is not None:
+            tree['seabed_depth'] = m.seabed_depth
+        if math.isfinite(m.max_altitude):
+            tree['max_altitude'] = m.max_altitude
+    else:
+        tree = {'latitude_deg': m.latitude_deg, 'longitude_deg': m.longitude_deg,
+                'elevation': m.elevation, 'surfaced_depth': m.surfaced_depth,
+                'position_sensing': {'horizontal': {'noise': _noise_tree(m.horizontal)},
+                                     'vertical': {'noise': _noise_tree(m.vertical)}}}
+    return {k: v for k, v in tree.items() if v != {} and v != {'noise': {}}}
+
+
+def sensor_tree(sensor: SensorParams, mount=None) -> Dict[str, Any]:
+    """
+    Return a sensor as the key tree :func:`sensor_from_mapping` reads back (YAML export).
+
+    ``mount`` (translation, rotation wxyz in the base, e.g. from
+    :func:`uwv_hydro.physics.sensors.sensor_mount`) folds the link and pose into a pose in
+    the base link, for a file without the URDF's links; the frame keeps its name.
+    """
+    tree: Dict[str, Any] = {'type': sensor.kind, 'update_rate': sensor.update_rate,
+                            'topic': sensor.topic, 'seed': sensor.seed}
+    if mount is None:
+        tree['link'] = sensor.link
+        if sensor.pose is not None:
+            tree['pose'] = list(sensor.pose)
+        if sensor.frame and sensor.frame != (sensor.name if sensor.pose else ''):
+            tree['frame_id'] = sensor.frame
+    else:
+        translation, rotation = mount
+        tree['pose'] = list(translation) + list(quat_to_rpy(rotation))
+        tree['frame_id'] = sensor.frame_id()
+    model = _model_tree(sensor)
+    if model:
+        tree[sensor.kind] = model
+    return tree

@@ -1,0 +1,94 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The vehicle's navigation sensors sampled from the simulated state, each at its own rate.
+
+A pure class that the node's simulate mode and offline tools both run: feed it every
+simulated state (time in ns on the node clock, the state and its derivative nu_dot) and
+it returns the samples that fell due.  Sensor k is due on the grid t = n / update_rate
+(the first grid point at or after the first state); a state that reaches a grid point
+late (the simulation steps at its own rate) gives the sample at the state's time.  A
+sensor faster than the simulation gets one sample per state; when a state passes several
+grid points at once only one sample is taken (the missed ones are counted).
+"""
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+from uwv_hydro.physics.sensors import build_sensor, SensorModel
+
+
+@dataclass
+class SensorSchedule:
+    """Grid of sample times of one sensor (ns)."""
+
+    period_ns: int
+    next_ns: Optional[int] = None
+    samples: int = 0
+    missed: int = 0
+
+    def due(self, t_ns: int) -> bool:
+        """Return True if a sample is due at ``t_ns`` (and advance the grid)."""
+        if self.next_ns is None:
+            # First grid point at or after the first state: ceil(t / T) T
+            self.next_ns = -(-t_ns // self.period_ns) * self.period_ns
+        if t_ns < self.next_ns:
+            return False
+        late = (t_ns - self.next_ns) // self.period_ns
+        self.missed += late
+        self.next_ns += (late + 1) * self.period_ns
+        self.samples += 1
+        return True
+
+    def reset(self) -> None:
+        """Restart the grid at the next state (after a clock jump or a reset)."""
+        self.next_ns = None
+
+
+class SensorSuite:
+    """Every sensor of a vehicle with its schedule."""
+
+    def __init__(self, params):
+        self.models: List[SensorModel] = [build_sensor(s, params) for s in params.sensors]
+        self.schedules = [SensorSchedule(max(int(round(1e9 / m.spec.update_rate)), 1))
+                          for m in self.models]
+
+    def __len__(self) -> int:
+        return len(self.models)
+
+    def sample(self, t_ns: int, state, nu_dot) -> List[Tuple[SensorModel, object]]:
+        """
+        Return [(model, reading)] of the sensors due at ``t_ns`` for ``state``.
+
+        ``nu_dot`` is the body acceleration at ``state`` (6 floats), or a function
+        returning it, called at most once and only when an IMU is due (the node
+        evaluates the equations of motion at the published state only then).
+        """
+        out = []
+        for model, schedule in zip(self.models, self.schedules):
+            if schedule.due(t_ns):
+                if callable(nu_dot) and model.needs_acceleration:
+                    nu_dot = nu_dot()
+                reading = model.measure(t_ns * 1e-9, state.position, state.quaternion,
+                                        state.twist, nu_dot)
+                out.append((model, reading))
+        return out
+
+    def reset(self, reseed: bool = False) -> None:
+        """Restart the schedules; ``reseed`` also restarts every noise sequence."""
+        for schedule in self.schedules:
+            schedule.reset()
+        if reseed:
+            for model in self.models:
+                model.reset()

@@ -1,0 +1,176 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Simulate mode: navigation sensors published from the simulated state.
+
+Every integration step the simulate part hands the state (stamp on the node clock) to
+:class:`uwv_hydro.modes.sensor_suite.SensorSuite`, which takes each sensor's sample when
+its own ``update_rate`` grid point comes; each sample is published stamped with the
+state's time, ``header.frame_id`` = ``frame_prefix`` + the sensor frame (its link, or
+for a sensor with a ``pose`` its own frame, published on /tf_static with the node's
+static frames):
+
+* ``imu``: sensor_msgs/Imu (REP-145), covariances from the white-noise sigmas
+  (orientation_covariance[0] = -1 when ``enable_orientation`` is false).  The body
+  acceleration is the equations of motion evaluated at the published state under the
+  thrust and current of that step, not a difference of two states.
+* ``fluid_pressure``: sensor_msgs/FluidPressure (Pa, variance Pa^2).
+* ``dvl``: geometry_msgs/TwistWithCovarianceStamped, linear = bottom-track velocity in
+  the sensor frame, its covariance the sigmas squared; the angular part is not measured
+  (zero, covariance diagonal -1).  **No bottom lock** (altitude outside
+  [min_altitude, max_altitude], or out of the water): nothing is published -- a
+  consumer's timeout sees the gap as a real DVL's silence -- and /diagnostics shows
+  the sensor ``no_lock`` with the altitude and counts the missed samples.
+* ``navsat``: sensor_msgs/NavSatFix (STATUS_FIX, SERVICE_GPS, ENU covariance
+  DIAGONAL_KNOWN) while the antenna is shallower than ``surfaced_depth``; nothing
+  while submerged (``no_fix`` in /diagnostics).
+"""
+from typing import Dict, List
+
+from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
+from sensor_msgs.msg import FluidPressure, Imu, NavSatFix, NavSatStatus
+
+from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.sensor_suite import SensorSuite
+from uwv_hydro.node.node_part import NodePart
+from uwv_hydro.physics.rotation import quat_from_rpy
+
+_MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovarianceStamped,
+             'navsat': NavSatFix}
+
+
+class SensorIO(NodePart):
+    """One publisher per sensor of the vehicle, fed with the simulated states."""
+
+    def __init__(self, node, mode):
+        super().__init__(node)
+        self.mode = mode
+        self.suite = SensorSuite(node.vehicle)
+        prefix = self.cfg['frame_prefix']
+        self.pubs = {}
+        self.frame_ids: Dict[str, str] = {}
+        self.status: Dict[str, dict] = {}
+        for model in self.suite.models:
+            spec = model.spec
+            self.pubs[spec.name] = node.create_publisher(_MESSAGES[spec.kind], spec.topic, 10)
+            self.frame_ids[spec.name] = prefix + spec.frame_id()
+            self.status[spec.name] = {'type': spec.kind, 'topic': spec.topic,
+                                      'frame': prefix + spec.frame_id(),
+                                      'update_rate': spec.update_rate, 'published': 0,
+                                      'state': 'waiting'}
+            self.logger.info('sensor %s (%s): %s in %s at %g Hz'
+                             % (spec.name, spec.kind, spec.topic, prefix + spec.frame_id(),
+                                spec.update_rate))
+
+    def static_transforms(self, stamp) -> List[TransformStamped]:
+        """Return link -> sensor frame of the sensors with a pose (for /tf_static)."""
+        prefix = self.cfg['frame_prefix']
+        out = []
+        for model in self.suite.models:
+            spec = model.spec
+            if spec.pose is None:
+                continue
+            t = TransformStamped()
+            t.header.stamp = stamp
+            t.header.frame_id = prefix + spec.link
+            t.child_frame_id = prefix + spec.frame_id()
+            conv.fill_vector3(t.transform.translation, spec.pose[:3])
+            conv.fill_quaternion(t.transform.rotation, quat_from_rpy(*spec.pose[3:]))
+            out.append(t)
+        return out
+
+    def sample(self, pace_ns: int, stamp_ns: int) -> None:
+        """
+        Publish the samples due at pacing time ``pace_ns`` of the current state.
+
+        Each sensor's schedule runs on the pacing clock (sim time, else monotonic), its
+        messages are stamped ``stamp_ns`` (ROS time), as odometry is.
+        """
+        for model, reading in self.suite.sample(pace_ns, self.mode.state,
+                                                self.mode.acceleration):
+            name = model.spec.name
+            status = self.status[name]
+            if not reading.valid:
+                status['state'] = 'no_lock' if model.spec.kind == 'dvl' else 'no_fix'
+                status['not_published'] = status.get('not_published', 0) + 1
+                self._note_depth(status, reading)
+                continue
+            msg = getattr(self, '_' + model.spec.kind)(reading)
+            msg.header.frame_id = self.frame_ids[name]
+            conv.ns_to_stamp(msg.header.stamp, stamp_ns)
+            self.pubs[name].publish(msg)
+            status['published'] += 1
+            status['state'] = 'ok'
+            self._note_depth(status, reading)
+
+    @staticmethod
+    def _note_depth(status: dict, reading) -> None:
+        for key in ('altitude', 'depth'):
+            if hasattr(reading, key):
+                status[key] = float(getattr(reading, key))
+
+    @staticmethod
+    def _imu(reading) -> Imu:
+        msg = Imu()
+        if reading.orientation is not None:
+            conv.fill_quaternion(msg.orientation, reading.orientation)
+        conv.fill_vector3(msg.angular_velocity, reading.angular_velocity)
+        conv.fill_vector3(msg.linear_acceleration, reading.linear_acceleration)
+        msg.orientation_covariance = [float(v) for v in reading.orientation_covariance]
+        msg.angular_velocity_covariance = [float(v)
+                                           for v in reading.angular_velocity_covariance]
+        msg.linear_acceleration_covariance = [
+            float(v) for v in reading.linear_acceleration_covariance]
+        return msg
+
+    @staticmethod
+    def _fluid_pressure(reading) -> FluidPressure:
+        msg = FluidPressure()
+        msg.fluid_pressure = float(reading.fluid_pressure)
+        msg.variance = float(reading.variance)
+        return msg
+
+    @staticmethod
+    def _dvl(reading) -> TwistWithCovarianceStamped:
+        msg = TwistWithCovarianceStamped()
+        conv.fill_vector3(msg.twist.twist.linear, reading.velocity)
+        cov = [0.0] * 36
+        for i in range(3):
+            cov[7 * i] = float(reading.covariance[4 * i])
+            cov[7 * (i + 3)] = -1.0  # angular rate not measured
+        msg.twist.covariance = cov
+        return msg
+
+    @staticmethod
+    def _navsat(reading) -> NavSatFix:
+        msg = NavSatFix()
+        msg.status.status = NavSatStatus.STATUS_FIX
+        msg.status.service = NavSatStatus.SERVICE_GPS
+        msg.latitude = float(reading.latitude)
+        msg.longitude = float(reading.longitude)
+        msg.altitude = float(reading.altitude)
+        msg.position_covariance = [float(v) for v in reading.position_covariance]
+        msg.position_covariance_type = NavSatFix.COVARIANCE_TYPE_DIAGONAL_KNOWN
+        return msg
+
+    def reset(self) -> None:
+        """Restart the sample grids (after ~/reset or a clock jump back)."""
+        self.suite.reset()
+
+    def snapshot(self, snap: dict) -> None:
+        """Add each sensor's state and counts to /diagnostics."""
+        for status, schedule in zip(self.status.values(), self.suite.schedules):
+            status['missed'] = schedule.missed
+        snap['sensors'] = {name: dict(s) for name, s in self.status.items()}

@@ -136,16 +136,24 @@ def test_yaml_fin_errors_name_the_key(change, words):
     assert words in str(err.value)
 
 
-def test_yaml_with_a_base_gives_its_own_fins(tmp_path):
-    """Like its other hydro blocks, a base's fins are not kept: the YAML gives the fins."""
+def test_yaml_over_a_base_keeps_its_fins_and_overlays_them_by_name(tmp_path):
+    """Fins are equipment on the base's joints, like thrusters: kept, overlaid by name."""
     (tmp_path / 'v.urdf').write_text(URDF % '')
+    base = load_vehicle(str(tmp_path / 'v.urdf'))
     (tmp_path / 'bare.yaml').write_text('vehicle:\n  base: v.urdf\n')
-    assert load_vehicle(str(tmp_path / 'bare.yaml')).fins == []
+    (kept,) = load_vehicle(str(tmp_path / 'bare.yaml')).fins
+    (plane,) = base.fins
+    assert kept.name == plane.name and kept.area == plane.area
+    assert np.array_equal(kept.position, plane.position)
     (tmp_path / 'o.yaml').write_text(
         'vehicle:\n  base: v.urdf\n  fins:\n'
+        '    %s: {area: %r}\n'
         '    fixed_keel: {position: [0.0, 0.0, -0.1], forward: [1.0, 0.0, 0.0],\n'
-        '                 upward: [0.0, 1.0, 0.0], area: 0.01, lower: 0.0, upper: 0.0}\n')
-    (keel,) = load_vehicle(str(tmp_path / 'o.yaml')).fins
+        '                 upward: [0.0, 1.0, 0.0], area: 0.01, lower: 0.0, upper: 0.0}\n'
+        % (plane.name, 2.0 * plane.area))
+    overlaid, keel = load_vehicle(str(tmp_path / 'o.yaml')).fins
+    assert overlaid.area == 2.0 * plane.area and overlaid.cla == plane.cla
+    assert np.array_equal(overlaid.position, plane.position)
     assert keel.name == 'fixed_keel' and keel.lower == keel.upper == 0.0
 
 

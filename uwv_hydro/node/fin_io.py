@@ -78,11 +78,11 @@ class FinIO(NodePart):
     @locked
     def _on_fin_command(self, msg: Float64, index: int, topic: str) -> None:
         node = self.node
-        now = node.now_ns()
-        if not self.servos.command(index, msg.data, now * 1e-9):
+        # commands are timed on the pacing clock, as the servos and SimulateMode step
+        if not self.servos.command(index, msg.data, node.pace_ns() * 1e-9):
             node.drop(topic, 'non_finite')
             return
-        node.inputs[topic].received(now)
+        node.inputs[topic].received(node.now_ns())
 
     def reset(self) -> None:
         """Centre the fins and forget the commands."""
@@ -90,11 +90,12 @@ class FinIO(NodePart):
         self._last_ns = None
 
     def update(self, now: int) -> None:
-        """Step the servos (wrench mode) and publish the actual fin angles."""
+        """Step the servos (wrench mode) and publish the actual fin angles (stamped now)."""
         if not self._in_simulation:
-            if self._last_ns is not None and now > self._last_ns:
-                self.servos.step((now - self._last_ns) * 1e-9, self._last_ns * 1e-9)
-            self._last_ns = now
+            pace = self.node.tick_pace_ns
+            if self._last_ns is not None and pace > self._last_ns:
+                self.servos.step((pace - self._last_ns) * 1e-9, self._last_ns * 1e-9)
+            self._last_ns = pace
             self.node.io.mode.fin_angles = self.servos.angles
         msg = self._joint_msg
         conv.ns_to_stamp(msg.header.stamp, now)
@@ -104,8 +105,7 @@ class FinIO(NodePart):
 
     def snapshot(self, snap: dict) -> None:
         """Add each fin's command, angle and watchdog state."""
-        now = self.node.now_ns() * 1e-9
-        stale = self.servos.stale(now)
+        stale = self.servos.stale(self.node.pace_ns() * 1e-9)
         fins = {}
         for k, name in enumerate(self.servos.names):
             fins[name] = {'command': float(self.servos.commands[k]),

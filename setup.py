@@ -13,10 +13,18 @@
 # limitations under the License.
 
 from glob import glob
+import hashlib
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 package_name = 'uwv_hydro'
+
+# The compiled core (uwv_hydro/physics/kernel.py loads it): build deps are a C compiler
+# and the Python headers (rosdep: python3-dev).  The source hash lets the loader refuse
+# a stale binary left in a source tree (symlink install) after the C file changed.
+KERNEL_SOURCE = 'uwv_hydro/physics/_kernel.c'
+with open(KERNEL_SOURCE, 'rb') as f:
+    KERNEL_HASH = hashlib.sha256(f.read()).hexdigest()[:16]
 
 setup(
     name=package_name,
@@ -31,8 +39,12 @@ setup(
          + glob('urdf/*.sdf')),
         ('share/' + package_name + '/worlds', glob('worlds/*.sdf')),
     ],
+    ext_modules=[Extension(
+        'uwv_hydro.physics._kernel', sources=[KERNEL_SOURCE],
+        define_macros=[('UWV_KERNEL_SOURCE_HASH', '"%s"' % KERNEL_HASH)],
+        extra_compile_args=['-O3', '-fno-math-errno'])],
     install_requires=['setuptools'],
-    zip_safe=True,
+    zip_safe=False,
     maintainer='uwv_hydro maintainers',
     maintainer_email='maintainers@uwv-hydro.dev',
     description='Hydrostatics and hydrodynamics for underwater vehicles (dsros_hydro '

@@ -13,12 +13,14 @@
 # limitations under the License.
 
 """
-A straightforward numpy reference of the full hydro wrench, written independently.
+A straightforward numpy reference of the hydro wrench and the dynamics, written independently.
 
 Used two ways: by the benchmarks as the baseline the core must beat
 (``naive_wrench_eval_us``: einsum for the 6x6x6 tensor, skew matrices and transfer
-matrices built on every call), and by the tests as an independent cross-check of
-:class:`uwv_hydro.physics.hydro_model.HydroModel`.  Only numpy is used here.
+matrices built on every call; ``naive_rk4_step_us``: RK4 of :func:`naive_derivative`,
+the mass matrix solved at every stage), and by the tests as an independent cross-check
+of :class:`uwv_hydro.physics.hydro_model.HydroModel` and of the compiled core
+(:mod:`uwv_hydro.physics.kernel`).  Only numpy is used here.
 """
 
 import numpy as np
@@ -99,6 +101,118 @@ def naive_wrench(p, nu, position, quaternion, nu_dot=None, current_world=None):
     return out
 
 
+def unit(v):
+    """Return v / |v|."""
+    v = np.asarray(v, float)
+    return v / np.linalg.norm(v)
+
+
+def axis_angle_matrix(axis, angle):
+    """Return the rotation by ``angle`` about ``axis``: I + sin a S(k) + (1 - cos a) S(k)^2."""
+    s = skew(unit(axis))
+    return np.eye(3) + np.sin(angle) * s + (1.0 - np.cos(angle)) * (s @ s)
+
+
+def naive_fin_wrench(p, nu_r, angles=None):
+    """Return the fins' wrench about the origin (gz-sim LiftDrag / uuv quadratic model)."""
+    nu_r = np.asarray(nu_r, float)
+    angles = np.zeros(len(p.fins)) if angles is None else np.asarray(angles, float)
+    total = np.zeros(6)
+    for fin, delta in zip(p.fins, angles):
+        rot = axis_angle_matrix(fin.axis, delta)
+        fwd, up = rot @ unit(fin.forward), rot @ unit(fin.upward)
+        span = np.cross(fwd, up)
+        r = np.asarray(fin.position, float) + rot @ np.asarray(fin.cp, float)
+        v = nu_r[:3] + np.cross(nu_r[3:], r)
+        v_plane = v - (v @ span) * span
+        if np.linalg.norm(v) <= 0.01 or v_plane @ v_plane <= 1e-24:
+            continue
+        alpha = fin.a0 + np.arctan2(-(v @ up), v @ fwd)
+        alpha = (alpha + np.pi / 2) % np.pi - np.pi / 2
+        if fin.model == 'two_line':
+            cos2_sweep = 1.0 - min((v @ span) ** 2 / (v @ v), 1.0)
+            a_s = fin.alpha_stall
+            if alpha > a_s:
+                cl = max(fin.cla * a_s + fin.cla_stall * (alpha - a_s), 0.0)
+                cd = fin.cda * a_s + fin.cda_stall * (alpha - a_s)
+            elif alpha < -a_s:
+                cl = min(-fin.cla * a_s + fin.cla_stall * (alpha + a_s), 0.0)
+                cd = -fin.cda * a_s + fin.cda_stall * (alpha + a_s)
+            else:
+                cl, cd = fin.cla * alpha, fin.cda * alpha
+            q_area = 0.5 * p.fluid_density * (v_plane @ v_plane) * fin.area
+            lift = (cl * cos2_sweep + fin.control_joint_rad_to_cl * delta) * q_area
+            drag = abs(cd * cos2_sweep) * q_area
+        else:
+            lift = fin.lift_constant * alpha * (v_plane @ v_plane)
+            drag = fin.drag_constant * alpha ** 2 * (v_plane @ v_plane)
+        e_v = unit(v_plane)
+        force = lift * np.cross(span, e_v) - drag * e_v
+        total += np.concatenate([force, np.cross(r, force)])
+    return total
+
+
+def naive_mass_matrix(p):
+    """Return M_RB + M_A about the origin (parallel-axis inertia, M_A moved by H^T M_A H)."""
+    s = skew(np.asarray(p.com, float))
+    m_rb = np.zeros((6, 6))
+    m_rb[:3, :3] = p.mass * np.eye(3)
+    m_rb[:3, 3:] = -p.mass * s
+    m_rb[3:, :3] = p.mass * s
+    m_rb[3:, 3:] = np.asarray(p.inertia, float) - p.mass * s @ s
+    h_a = transfer(p.added_mass_point)
+    return m_rb, m_rb + h_a.T @ np.asarray(p.added_mass, float) @ h_a
+
+
+def quat_multiply(a, b):
+    """Return the Hamilton product a b of quaternions [w, x, y, z]."""
+    return np.concatenate([[a[0] * b[0] - a[1:] @ b[1:]],
+                           a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:])])
+
+
+def naive_derivative(p, x, tau=None, current_world=None, fin_angles=None):
+    """
+    Return d/dt [p (3), q (4), nu (6)] with implicit added mass, solved at every call.
+
+    (M_RB + M_A) nu_dot = tau + (every wrench but -M_A nu_dot) - C_RB(nu) nu + fins.
+    """
+    x = np.asarray(x, float)
+    pos, q, nu = x[:3], x[3:7], x[7:]
+    rot = rotation_matrix(q)
+    # nu_dot = 0 leaves the current's M_A nu_dot_c in the added-mass component
+    rhs = sum(naive_wrench(p, nu, pos, q, np.zeros(6), current_world).values())
+    if tau is not None:
+        rhs = rhs + np.asarray(tau, float)
+    m_rb, mass = naive_mass_matrix(p)
+    if p.coriolis:
+        a = m_rb @ nu
+        c_rb = np.zeros((6, 6))
+        c_rb[:3, 3:] = -skew(a[:3])
+        c_rb[3:, :3] = -skew(a[:3])
+        c_rb[3:, 3:] = -skew(a[3:])
+        rhs = rhs - c_rb @ nu
+    if p.fins:
+        v_c = rot.T @ np.asarray(current_world if current_world is not None else np.zeros(3))
+        rhs = rhs + naive_fin_wrench(p, nu - np.concatenate([v_c, np.zeros(3)]), fin_angles)
+    return np.concatenate([rot @ nu[:3], 0.5 * quat_multiply(q, np.concatenate([[0.0], nu[3:]])),
+                           np.linalg.solve(mass, rhs)])
+
+
+def naive_rk4_step(p, x, dt, substeps=1, tau=None, current_world=None, fin_angles=None):
+    """Return the state after dt: classic RK4 sub-steps, quaternion renormalised after each."""
+    x = np.asarray(x, float).copy()
+    x[3:7] /= np.linalg.norm(x[3:7])
+    h = dt / substeps
+    for _ in range(substeps):
+        k1 = naive_derivative(p, x, tau, current_world, fin_angles)
+        k2 = naive_derivative(p, x + 0.5 * h * k1, tau, current_world, fin_angles)
+        k3 = naive_derivative(p, x + 0.5 * h * k2, tau, current_world, fin_angles)
+        k4 = naive_derivative(p, x + h * k3, tau, current_world, fin_angles)
+        x = x + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        x[3:7] /= np.linalg.norm(x[3:7])
+    return x
+
+
 def full_vehicle(seed: int = 7):
     """Return a VehicleParams with every coefficient populated (dense L, Q, M_A)."""
     from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
@@ -139,3 +253,31 @@ def vehicle_variants(dsros_seed: int = 7):
     cont = full_vehicle(seed=5)
     cont.surface.model = 'continuous'
     yield 'continuous_surface', cont
+
+
+def finned_vehicle(seed: int = 11):
+    """Return the dense vehicle with four fins: both lift models, offsets, a0, k_cl, sweep."""
+    from uwv_hydro.physics.vehicle_params import Fin
+    p = full_vehicle(seed=seed)
+    p.fins = [
+        Fin('upper', position=np.array([-0.6, 0.0, 0.13]), axis=np.array([0.0, 0.0, 1.0]),
+            forward=np.array([1.0, 0.0, 0.0]), upward=np.array([0.0, 1.0, 0.0]),
+            area=0.02, cla=3.1, cda=0.3, alpha_stall=0.35, cla_stall=-1.2, cda_stall=1.0),
+        Fin('lower', position=np.array([-0.6, 0.0, -0.13]), axis=np.array([0.0, 0.0, 1.0]),
+            cp=np.array([-0.02, 0.0, -0.03]), forward=np.array([1.0, 0.0, 0.0]),
+            upward=np.array([0.0, 1.0, 0.0]), area=0.02, cla=2.5, cda=0.2, alpha_stall=0.3,
+            cla_stall=-0.8, cda_stall=1.5, a0=0.02, control_joint_rad_to_cl=0.4),
+        Fin('port', position=np.array([-0.6, 0.13, 0.0]), axis=np.array([0.0, 1.0, 0.2]),
+            forward=np.array([1.0, 0.0, 0.0]), upward=np.array([0.0, 0.0, 1.0]),
+            area=0.015, cla=2.8, cda=0.25, alpha_stall=0.4, cla_stall=-1.0, cda_stall=1.1),
+        Fin('starboard', position=np.array([-0.6, -0.13, 0.0]),
+            axis=np.array([0.0, -1.0, 0.0]), forward=np.array([1.0, 0.0, 0.0]),
+            upward=np.array([0.0, 0.0, 1.0]), model='quadratic', lift_constant=4.0,
+            drag_constant=0.6)]
+    return p
+
+
+def dynamics_variants():
+    """Yield (name, VehicleParams) of :func:`vehicle_variants` plus a finned vehicle."""
+    yield from vehicle_variants(dsros_seed=7)
+    yield 'fins', finned_vehicle()

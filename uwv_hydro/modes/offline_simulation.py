@@ -67,11 +67,16 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     t = np.arange(n + 1) * dt
     rows = np.empty((n + 1, 13))
     rows[0] = mode.x
-    times = t.tolist()
-    step = mode.step
-    for k in range(n):
-        step(None if thrust is None else thrust(times[k]), current)
-        rows[k + 1] = mode.x
+    taus = None
+    if thrust is not None and n > 0:
+        # the wrench of each step depends on its start time only: all of them first
+        sample = getattr(thrust, 'sample', None)
+        taus = np.ascontiguousarray(
+            sample(t[:n]) if sample is not None else [thrust(v) for v in t[:n].tolist()],
+            dtype=float).reshape(n, 6)
+    if n > 0:
+        # every step checked in the compiled core; a restored step keeps the state
+        mode.run(taus, n, current, rows=rows[1:], stop_on_restore=False)
     pos, quat, twist = rows[:, :3].copy(), rows[:, 3:7].copy(), rows[:, 7:].copy()
     return Trajectory(t, pos, quat, twist)
 

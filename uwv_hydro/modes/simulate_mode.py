@@ -121,8 +121,6 @@ class SimulateMode:
             raise ValueError('the state must be 13 finite numbers (position, quaternion, '
                              'twist), got %r' % (x,))
         self._x = x
-        self._good = list(x)
-        self._s = self.guard.norm(x[7:])  # |nu|_M of the state
         #: clock time of the state (ns), None until the first :meth:`advance`
         self.state_ns: Optional[int] = None
         #: mean body acceleration over the last update
@@ -161,20 +159,48 @@ class SimulateMode:
         return self._components
 
     # ------------------------------------------------------------------ stepping
-    def _try(self, tau, current, substeps: Optional[int], dt: Optional[float] = None):
-        """Return (13 floats or None, s after, 'ok' / 'non_finite' / 'implausible')."""
-        try:
-            new = self.sim.step_flat(self._x, tau, current, substeps, dt)
-        except (ArithmeticError, ValueError):  # e.g. NaN depth after an overflow
-            return None, 0.0, 'non_finite'
-        if not all(math.isfinite(v) for v in new):
-            return None, 0.0, 'non_finite'
-        with np.errstate(over='ignore', invalid='ignore'):
-            s_after = self.guard.norm(new[7:])
-            bound = self.guard.max_norm(self._s, tau, self.dt if dt is None else dt, current)
-        if not s_after <= bound:  # also catches a NaN norm
-            return None, 0.0, 'implausible'
-        return new, s_after, 'ok'
+    def _log_event(self, verdict: str, retry: str, nu_before: float, retries: int) -> None:
+        """Count and log one step that diverged (retried, or restored when ``retry`` failed)."""
+        self.events['divergences'] += 1
+        if retry != 'ok':
+            self.events['state_restores'] += 1
+            if 'non_finite' in (verdict, retry):
+                self._log('error', 'state_restored', 'simulated state went non-finite: '
+                          'last good state restored')
+            else:
+                self._log('error', 'state_restored', 'simulated state diverged (kinetic '
+                          'energy beyond what thrust and buoyancy can inject): last '
+                          'good state restored')
+            return
+        self._log('warning', 'divergence_retried',
+                  'integration diverged (%s) at |nu| = %.6g: step recomputed with %d '
+                  'sub-steps' % (verdict, nu_before, retries))
+
+    def run(self, taus, n: int, current=None, dt: Optional[float] = None, rows=None,
+            stop_on_restore: bool = True) -> int:
+        """
+        Run ``n`` checked steps under ``taus`` (see :meth:`step`); return the steps run.
+
+        ``taus``: None, one body wrench for every step, or a contiguous (n, 6) float
+        array (one per step); ``rows``: None or a contiguous (n, 13) float array that
+        receives the state after every step.  The steps run in the compiled core without
+        returning to Python (the offline ``simulate`` loop); a restore ends the run early
+        when ``stop_on_restore``.
+        """
+        retries = min(self.sim.substeps * RETRY_SUBSTEP_FACTOR, MAX_SUBSTEPS * 16)
+        per_step = taus is not None and getattr(taus, 'ndim', 1) == 2
+        done = 0
+        while done < n:
+            x, k, verdict, retry, nu_before = self.sim.checked_steps(
+                self._x, self.guard, taus[done:] if per_step else taus, n - done, current,
+                retries, dt, None if rows is None else rows[done:])
+            self._x = x
+            done += k
+            if verdict != 'ok':
+                self._log_event(verdict, retry, nu_before, retries)
+                if retry != 'ok' and stop_on_restore:
+                    break
+        return done
 
     def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
         """
@@ -188,31 +214,9 @@ class SimulateMode:
         self._components = None
         #: body wrench and world current of the latest step (what the state felt)
         self.step_inputs = (tau, current)
-        new, s_after, verdict = self._try(tau, current, None, dt)
-        if new is None:
-            self.events['divergences'] += 1
-            retry = min(self.sim.substeps * RETRY_SUBSTEP_FACTOR, MAX_SUBSTEPS * 16)
-            new, s_after, second = self._try(tau, current, retry, dt)
-            if new is None:
-                self.events['state_restores'] += 1
-                self._x = list(self._good)
-                self._s = self.guard.norm(self._x[7:])
-                if 'non_finite' in (verdict, second):
-                    self._log('error', 'state_restored', 'simulated state went non-finite: '
-                              'last good state restored')
-                else:
-                    self._log('error', 'state_restored', 'simulated state diverged (kinetic '
-                              'energy beyond what thrust and buoyancy can inject): last '
-                              'good state restored')
-                return False
-            self._log('warning', 'divergence_retried',
-                      'integration diverged (%s) at |nu| = %.6g: step recomputed with %d '
-                      'sub-steps' % (verdict, math.sqrt(sum(v * v for v in self._x[7:])),
-                                     retry))
-        self._x = new
-        self._good = new
-        self._s = s_after
-        return True
+        restores = self.events['state_restores']
+        self.run(tau, 1, current, dt)
+        return self.events['state_restores'] == restores
 
     def advance(self, now_ns: int, tau=None, current=None,
                 on_step: Optional[Callable[[int], None]] = None,

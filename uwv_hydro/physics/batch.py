@@ -13,24 +13,16 @@
 # limitations under the License.
 
 """
-N vehicles stepped together (Monte Carlo runs, parameter sweeps), vectorised over N.
+N vehicles stepped together (Monte Carlo runs, parameter sweeps).
 
 The same equations and integrator as :class:`uwv_hydro.physics.dynamics.Simulator`
-(RK4, implicit added mass, quaternion renormalised after every sub-step), with a
-leading batch dimension on every array.  nu_dot is evaluated through the feature
-forms of :mod:`uwv_hydro.physics.features` (premultiplied by (M_RB + M_A)^-1)::
-
-    nu_dot = A_lin [z, d, f d, tau] + A_zz vec(z z^T) + A_q vec(|nu_p| nu_p^T)
-
-with z = [nu, R^T v_c] and nu_p = P z, premultiplied into one matrix per parameter set.
-Vehicles with equal parameters are grouped automatically (sorted internally; the
-caller's order is kept), and each group costs one matrix product (BLAS) per RK4 stage.
-A parameter sweep where most vehicles differ would pay one product per vehicle: above
-:data:`MAX_GROUP_PRODUCTS` groups the matrices are stacked per vehicle instead and
-applied in one contraction over N (about 8.6 kB of coefficients per vehicle).
-Internally the states are feature-major, (13, N), so elementwise work runs over N.
-Fins (:mod:`uwv_hydro.physics.fins`) are evaluated per RK4 stage for each group that
-has them (vectorised over its vehicles) and enter through tau, as in Simulator.
+(RK4, implicit added mass, quaternion renormalised after every sub-step, fins evaluated
+at every RK4 stage with their angles held), run by the same compiled core
+(:mod:`uwv_hydro.physics.kernel`, ``batch_step``) in one call per step: a loop over the
+vehicles in C, each with the coefficients of its parameter set.  Vehicles with equal
+parameters share one set (grouped automatically, sorted internally; the caller's order
+is kept), so a sweep where every vehicle differs costs the same per step as a fleet of
+one design; only the setup (one Simulator per parameter set) grows with the sets.
 """
 from dataclasses import dataclass, field, fields
 from typing import List
@@ -38,38 +30,7 @@ from typing import List
 import numpy as np
 
 from uwv_hydro.physics.dynamics import Simulator
-from uwv_hydro.physics.hydrostatics import transition_fractions
-
-# R(q / |q|) = C^T vec(q q^T) / |q|^2 (Fossen 2011 eq. 2.72, homogeneous form)
-_ROT = np.zeros((16, 9))
-for (_i, _j), _terms in {
-        (0, 0): ((0, 0, 1), (1, 1, 1), (2, 2, -1), (3, 3, -1)),
-        (0, 1): ((1, 2, 2), (0, 3, -2)), (0, 2): ((1, 3, 2), (0, 2, 2)),
-        (1, 0): ((1, 2, 2), (0, 3, 2)),
-        (1, 1): ((0, 0, 1), (1, 1, -1), (2, 2, 1), (3, 3, -1)),
-        (1, 2): ((2, 3, 2), (0, 1, -2)), (2, 0): ((1, 3, 2), (0, 2, -2)),
-        (2, 1): ((2, 3, 2), (0, 1, 2)),
-        (2, 2): ((0, 0, 1), (1, 1, -1), (2, 2, -1), (3, 3, 1))}.items():
-    for _a, _b, _c in _terms:
-        _ROT[4 * _a + _b, 3 * _i + _j] = _c
-
-# q_dot = 1/2 q (x) [0, w] = vec(q w^T) @ _QDOT (Fossen 2011 eq. 2.86)
-_QDOT = np.zeros((12, 4))
-for _row, _terms in enumerate((
-        ((1, 0, -1), (2, 1, -1), (3, 2, -1)),
-        ((0, 0, 1), (2, 2, 1), (3, 1, -1)),
-        ((0, 1, 1), (1, 2, -1), (3, 0, 1)),
-        ((0, 2, 1), (1, 1, 1), (2, 0, -1)))):
-    for _a, _k, _c in _terms:
-        _QDOT[3 * _a + _k, _row] = 0.5 * _c
-
-_ROT_T = np.ascontiguousarray(_ROT.T)
-_QDOT_T = np.ascontiguousarray(_QDOT.T)
-
-#: Most parameter groups stepped with one matrix product each; more use per-vehicle
-#: coefficients (one product costs ~15 us, the stacked contraction ~160 us at N = 1000;
-#: measured crossover 16-24 groups).
-MAX_GROUP_PRODUCTS = 16
+from uwv_hydro.physics.kernel import core
 
 #: VehicleParams fields that do not change the dynamics (ignored when grouping; the
 #: thrusters act through the wrench the caller passes).
@@ -107,40 +68,6 @@ class BatchState:
 
     def __len__(self) -> int:
         return self.position.shape[0]
-
-
-def _upper(b: np.ndarray, m: int) -> np.ndarray:
-    """Return the (6, m (m + 1) / 2) coefficients of z_j z_k, j <= k < m, of sum B_ijk z_j z_k."""
-    cols = []
-    for j in range(m):
-        for k in range(j, m):
-            cols.append(b[:, j, k] + b[:, k, j] if k != j else b[:, j, j])
-    return np.array(cols).T
-
-
-class _Group:
-    """The precomputed matrices of the vehicles sharing one parameter set."""
-
-    def __init__(self, sim: Simulator, rows: slice):
-        from uwv_hydro.physics.features import FeatureForms
-        self.rows = rows
-        forms = FeatureForms(sim.model)
-        m_inv = sim._m_inv
-        bilinear = forms.rigid_body_coriolis + forms.added_mass_coriolis + forms.current_inertia
-        # nu_dot = M^-1 (affine + bilinear terms), Fossen 2011 eq. 10.x
-        a_lin = np.hstack(
-            (m_inv @ forms.linear, m_inv @ forms.weight, m_inv @ forms.buoyancy, m_inv))
-        a_zz = np.einsum('ia,ajk->ijk', m_inv, bilinear)
-        a_q = np.einsum('ia,abc->ibc', m_inv, forms.quadratic_point).reshape(6, 36)
-        # One matrix per feature layout (_features): z z^T enters through its upper
-        # triangle (B_jk + B_kj for j < k); without current only nu (6 of the 9 z) varies
-        self.a = {m: np.hstack((a_lin, _upper(a_zz, m), a_q)) for m in (6, 9)}
-        surface = sim.model.hydrostatics.surface
-        self.surface = (float(surface.fully_submerged_depth),
-                        float(surface.out_of_water_depth), float(surface.scale_factor),
-                        surface.model == 'continuous')
-        self.velocity_point = sim.model.drag.velocity_point
-        self.fins = sim.model.fins
 
 
 class BatchSimulator:
@@ -183,27 +110,17 @@ class BatchSimulator:
         self.substeps = sims[0].substeps
         self._h = sims[0]._h
         self.simulators: List[Simulator] = sims
-        self._groups = []
-        start = 0
-        for sim, count in zip(sims, counts):
-            self._groups.append(_Group(sim, slice(start, start + int(count))))
-            start += int(count)
-        # Per-vehicle constants of the elementwise terms (internal order)
-        per_vehicle = np.repeat(np.arange(len(sims)), counts)
-        surf = np.array([g.surface for g in self._groups])[per_vehicle]
-        self._full, self._out, self._scale = surf[:, 0], surf[:, 1], surf[:, 2]
-        self._continuous = surf[:, 3].astype(bool)
-        self._r_v = np.array([g.velocity_point for g in self._groups])[per_vehicle].T.copy()
-        self._per_vehicle_index = per_vehicle if len(self._groups) > MAX_GROUP_PRODUCTS else None
-        self._stacked = {}
-        counts = {g.fins.count for g in self._groups if g.fins is not None}
+        # Vehicle v (internal order) uses the coefficients of group g for
+        # starts[g] <= v < starts[g + 1]
+        self._models = tuple(sim.core for sim in sims)
+        self._starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        counts = {sim.model.fins.count for sim in sims if sim.model.fins is not None}
         if len(counts) > 1:
             raise ValueError('vehicles with fins must all have the same number of fins '
                              '(got %s) to share one fin_angles array'
                              % ', '.join(str(c) for c in sorted(counts)))
         #: Fins per vehicle (0: none has fins).
         self.fin_count = counts.pop() if counts else 0
-        self._fin_angles = None
 
     def initial_state(self, position=None, quaternion=None, twist=None) -> BatchState:
         """Return a BatchState; each argument is one value for all (broadcast) or per vehicle."""
@@ -227,134 +144,50 @@ class BatchSimulator:
         (None: zero; ignored for vehicles without fins).
         """
         n = self.n
-        # Feature-major layout (13, N): every elementwise operation runs over N
-        x = np.empty((13, n))
-        x[:3] = np.asarray(state.position, dtype=float).T
-        x[3:7] = np.asarray(state.quaternion, dtype=float).T
-        x[7:] = np.asarray(state.twist, dtype=float).T
-        tau = np.zeros((6, n)) if tau is None else np.broadcast_to(
-            np.asarray(tau, dtype=float), (n, 6)).T
-        cur = None
+        # Vehicle-major layout (N, 13): [p (3), q (4), nu (6)] per vehicle
+        x = np.empty((n, 13))
+        x[:, :3] = state.position
+        x[:, 3:7] = state.quaternion
+        x[:, 7:] = state.twist
+        tau_stride = 0
+        if tau is not None:
+            tau = np.asarray(tau, dtype=float)
+            if tau.shape == (6,):
+                tau = np.ascontiguousarray(tau)
+            else:
+                tau = np.ascontiguousarray(np.broadcast_to(tau, (n, 6)))
+                tau_stride = 6
+        cur, cur_stride = None, 0
         if current_world is not None:
             cur = np.asarray(current_world, dtype=float)
             if cur.shape not in ((3,), (n, 3)):
                 raise ValueError('current_world must be (3,) or (%d, 3)' % n)
-            if cur.ndim == 2:
-                cur = cur.T
-        angles = None
-        if self.fin_count:
-            angles = np.zeros((n, self.fin_count)) if fin_angles is None else np.broadcast_to(
-                np.asarray(fin_angles, dtype=float), (n, self.fin_count))
+            cur_stride = 3 if cur.ndim == 2 else 0
+            cur = np.ascontiguousarray(cur)
+        angles, angle_stride = None, 0
+        if self.fin_count and fin_angles is not None:
+            angles = np.asarray(fin_angles, dtype=float)
+            if angles.shape != (self.fin_count,):
+                angles = np.broadcast_to(angles, (n, self.fin_count))
+                angle_stride = self.fin_count
             if not np.all(np.isfinite(angles)):
                 raise ValueError('fin angles must be finite')
+            angles = np.ascontiguousarray(angles)
         if self._order is not None:
-            x = x[:, self._order]
-            tau = tau[:, self._order]
-            angles = None if angles is None else angles[self._order]
-            if cur is not None and cur.ndim == 2:
-                cur = cur[:, self._order]
-        self._fin_angles = angles
-        self._normalise(x)
-        h = self._h
-        f = self._derivative
-        for _ in range(self.substeps):
-            # Classic RK4 (uwv_dynamic_model): x += h/6 (k1 + 2 k2 + 2 k3 + k4)
-            k1 = f(x, tau, cur)
-            k2 = f(x + (0.5 * h) * k1, tau, cur)
-            k3 = f(x + (0.5 * h) * k2, tau, cur)
-            k4 = f(x + h * k3, tau, cur)
-            x = x + (h / 6.0) * (k1 + 2.0 * (k2 + k3) + k4)
-            # Renormalise the quaternion after every sub-step
-            self._normalise(x)
+            x = x[self._order]
+            if tau_stride:
+                tau = tau[self._order]
+            if cur_stride:
+                cur = cur[self._order]
+            if angle_stride:
+                angles = angles[self._order]
+        # RK4 of every vehicle (uwv_dynamic_model), in the compiled core
+        bad = core.batch_step(self._models, self._starts, x, tau, tau_stride, cur, cur_stride,
+                              angles, angle_stride, self._h, self.substeps)
+        if bad >= 0:
+            row = bad if self._order is None else int(self._order[bad])
+            raise ValueError('cannot normalise the zero or non-finite quaternion of vehicle %d'
+                             % row)
         if self._inverse is not None:
-            x = x[:, self._inverse]
-        return BatchState(x[:3].T.copy(), x[3:7].T.copy(), x[7:].T.copy())
-
-    @staticmethod
-    def _normalise(x: np.ndarray) -> None:
-        """Scale the quaternions x[3:7] (4, N) to unit norm in place."""
-        q = x[3:7]
-        norm = np.sqrt(np.einsum('in,in->n', q, q))
-        if not (np.all(norm > 0.0) and np.all(np.isfinite(norm))):
-            raise ValueError('cannot normalise a zero or non-finite quaternion')
-        # Unit quaternion: q / |q|
-        q /= norm
-
-    def _fraction(self, depth: np.ndarray):
-        """Return the surface fraction per vehicle (hydrostatics.surface_fraction) or 1.0."""
-        if np.all(depth >= self._full):
-            return 1.0
-        return transition_fractions(depth, self._full, self._out, self._scale,
-                                    self._continuous)
-
-    def _derivative(self, x: np.ndarray, tau: np.ndarray, cur) -> np.ndarray:
-        """Return d/dt of the flat states x (13, N): [p_dot, q_dot, nu_dot]."""
-        n = x.shape[1]
-        q = x[3:7]
-        nu = x[7:]
-        # R(q / |q|) from vec(q q^T), Fossen 2011 eq. 2.72
-        qq = (q[:, None, :] * q[None, :, :]).reshape(16, n)
-        rot = (_ROT_T @ qq) / np.einsum('in,in->n', q, q)
-        r3 = rot.reshape(3, 3, n)
-        out = np.empty((13, n))
-        # Fossen 2011 eq. 2.83: p_dot = R(q) v
-        out[:3] = r3[:, 0] * nu[0] + r3[:, 1] * nu[1] + r3[:, 2] * nu[2]
-        # Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, w]
-        out[3:7] = _QDOT_T @ (q[:, None, :] * nu[None, 3:, :]).reshape(12, n)
-        m = 6 if cur is None else 9
-        # Features [z (9), d, f d, tau, z_j z_k (j <= k < m), |nu_p| nu_p^T (36)]
-        feats = np.empty((21 + m * (m + 1) // 2 + 36, n))
-        feats[:6] = nu
-        if cur is None:
-            feats[6:9] = 0.0
-        elif cur.ndim == 1:
-            # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
-            feats[6:9] = r3[0] * cur[0] + r3[1] * cur[1] + r3[2] * cur[2]
-        else:
-            feats[6:9] = r3[0] * cur[0] + r3[1] * cur[1] + r3[2] * cur[2]
-        # Down direction d = -R[2, :] (hydrostatics.down_direction)
-        np.negative(rot[6:9], out=feats[9:12])
-        feats[15:21] = tau
-        for g in self._groups:
-            if g.fins is not None:
-                cols = g.rows
-                # Fins see the twist relative to the water: nu_r = nu - [v_cb, 0]
-                nu_r = feats[:6, cols].T.copy()
-                nu_r[:, :3] -= feats[6:9, cols].T
-                feats[15:21, cols] += g.fins.wrench_many(nu_r, self._fin_angles[cols]).T
-        z = feats[:9]
-        row = 21
-        for j in range(m):
-            np.multiply(z[j], z[j:m], out=feats[row:row + m - j])
-            row += m - j
-        # Buoyancy feature f d
-        np.multiply(self._fraction(-x[2]), feats[9:12], out=feats[12:15])
-        # Drag velocity-point twist nu_p = H(r_v) nu_r: v_r + w x r_v, w (Fossen 2011
-        # eq. 7.236)
-        nu_p = np.empty((6, n))
-        w, r = nu[3:], self._r_v
-        np.subtract(nu[:3], feats[6:9], out=nu_p[:3])
-        nu_p[0] += w[1] * r[2] - w[2] * r[1]
-        nu_p[1] += w[2] * r[0] - w[0] * r[2]
-        nu_p[2] += w[0] * r[1] - w[1] * r[0]
-        nu_p[3:] = w
-        np.multiply(np.abs(nu_p)[:, None, :], nu_p[None, :, :],
-                    out=feats[row:].reshape(6, 6, n))
-        if self._per_vehicle_index is None:
-            for g in self._groups:
-                cols = g.rows
-                out[7:, cols] = g.a[m] @ feats[:, cols]
-        else:
-            # nu_dot_v = A_v feats_v for every vehicle v in one contraction over N
-            out[7:] = np.einsum('ifn,fn->in', self._stacked_matrices(m), feats)
-        return out
-
-    def _stacked_matrices(self, m: int) -> np.ndarray:
-        """Return the (6, features, N) per-vehicle matrices of layout ``m`` (built once)."""
-        stacked = self._stacked.get(m)
-        if stacked is None:
-            per_group = np.stack([g.a[m] for g in self._groups])
-            stacked = np.ascontiguousarray(
-                per_group[self._per_vehicle_index].transpose(1, 2, 0))
-            self._stacked[m] = stacked
-        return stacked
+            x = x[self._inverse]
+        return BatchState(x[:, :3].copy(), x[:, 3:7].copy(), x[:, 7:].copy())

@@ -33,11 +33,12 @@ step, quaternion renormalised after every sub-step.  The fin wrench
 (:mod:`uwv_hydro.physics.fins`) is evaluated at every RK4 stage from the stage twist.
 ``dynamics_only`` integrates nu only (pose frozen, uwv_dynamic_model DYNAMIC mode).
 
-:meth:`Simulator.step` evaluates nu_dot through the precomputed affine/bilinear
-feature forms of :mod:`uwv_hydro.physics.features` (premultiplied by M^-1) and does
-the kinematics in plain floats; :meth:`Simulator.acceleration` and
-:meth:`Simulator.derivative` keep the term-by-term evaluation (the reference the
-fast path is tested against).
+:meth:`Simulator.step`, :meth:`Simulator.step_flat` and
+:meth:`Simulator.state_acceleration` run the compiled core (:mod:`uwv_hydro.physics.kernel`:
+nu_dot from the affine/bilinear feature forms of :mod:`uwv_hydro.physics.features`
+premultiplied by M^-1, the kinematics, the fins, RK4); :meth:`Simulator.acceleration`
+and :meth:`Simulator.derivative` keep the term-by-term evaluation of the equations (the
+definitions the forms are built from).
 """
 from dataclasses import dataclass, field
 import math
@@ -45,11 +46,14 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from uwv_hydro.physics import features
+from uwv_hydro.physics import kernel
 from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.hydrostatics import transition_interior
 from uwv_hydro.physics.rigid_body import coriolis_wrench
 from uwv_hydro.physics.rotation import quat_derivative, quat_normalize, quat_to_matrix
+
+_kernel = kernel.core
+#: Outcomes of one checked step (kernel.core.advance)
+_VERDICTS = ('ok', 'non_finite', 'implausible')
 
 
 def _floats(a, n: int) -> list:
@@ -57,15 +61,6 @@ def _floats(a, n: int) -> list:
     if type(a) is np.ndarray and a.shape == (n,) and a.dtype == np.float64:
         return a.tolist()
     return np.asarray(a, dtype=float).reshape(n).tolist()
-
-
-def _unit(q) -> list:
-    """Return q / |q| for a quaternion given as 4 floats (ValueError if zero or not finite)."""
-    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
-    if not n > 0.0 or not math.isfinite(n):
-        raise ValueError('cannot normalise quaternion %r' % (q,))
-    # Unit quaternion: q / |q| (as rotation.quat_normalize)
-    return [q[0] / n, q[1] / n, q[2] / n, q[3] / n]
 
 
 @dataclass
@@ -100,8 +95,7 @@ class Simulator:
     Fixed-step RK4 integrator of one vehicle.
 
     ``dt``: step of :meth:`step` (s); ``substeps``: RK4 sub-steps per step;
-    ``dynamics_only``: integrate the twist only (pose frozen).  :meth:`step` reuses
-    evaluation buffers of the instance: step one Simulator from one thread at a time.
+    ``dynamics_only``: integrate the twist only (pose frozen).
     """
 
     def __init__(self, params, dt: float = 0.01, substeps: int = 1,
@@ -126,8 +120,9 @@ class Simulator:
         self._hs = self.model.hydrostatics
         self._fins = self.model.fins
         self._fin_angles = np.zeros(0 if self._fins is None else self._fins.count)
-        self._tau_held = np.zeros(6)
-        self._init_fast_path()
+        self._angles = None if self._fins is None else self._fin_angles.tolist()
+        #: The compiled dynamics of this vehicle (uwv_hydro.physics.kernel)
+        self.core = kernel.core.model(kernel.pack_model(self.model, self._m_inv))
 
     @property
     def fin_angles(self) -> np.ndarray:
@@ -142,136 +137,7 @@ class Simulator:
         if not np.all(np.isfinite(a)):
             raise ValueError('fin angles must be finite, got %r' % (a.tolist(),))
         self._fin_angles = a
-
-    def _add_fin_wrench(self, n0, n1, n2, n3, n4, n5, c0, c1, c2) -> None:
-        """Put tau + the fin wrench of the stage twist into the feature buffer."""
-        # Fins see the twist relative to the water: nu_r = nu - [v_cb, 0]
-        self._extra[:] = self._tau_held + self._fins.wrench(
-            [n0 - c0, n1 - c1, n2 - c2, n3, n4, n5], self._fin_angles)
-
-    def _init_fast_path(self):
-        """Precompute M^-1 times every feature form and the evaluation buffers."""
-        forms = features.FeatureForms(self.model)
-        m_inv = self._m_inv
-        # Right-hand side of Fossen 2011 eq. 10.x without tau: -C_RB(nu) nu
-        # - C_A(nu_r) nu_r + M_A nu_dot_c (bilinear) + drag + g(eta) (affine)
-        bilinear = (forms.rigid_body_coriolis + forms.added_mass_coriolis
-                    + forms.current_inertia)
-        # nu_dot = (M_RB + M_A)^-1 rhs: every coefficient premultiplied by M^-1
-        self._kernel = features.build_kernel(
-            m_inv @ forms.linear, m_inv @ forms.weight, m_inv @ forms.buoyancy, m_inv,
-            np.einsum('ia,abk->ibk', m_inv, forms.quadratic),
-            np.einsum('ia,ajk->ijk', m_inv, bilinear), forms.p)
-        buf = features.new_buffer()
-        self._buf = buf
-        self._lin = buf[features.LIN_START:]
-        self._u = buf[:features.U_SIZE]
-        self._abs = buf[features.ABS_SLICE]
-        self._feat = buf[features.Z_SLICE.start:features.FD_SLICE.stop]
-        self._extra = buf[features.EXTRA_SLICE]
-        self._y = np.empty(self._kernel.shape[0])
-        self._y_mat = self._y[:-6].reshape(6, features.U_SIZE)
-        self._y_p = self._y[-6:]
-        # Bound methods: the hot path is dominated by call overhead
-        self._kernel_dot = self._kernel.dot
-        self._y_mat_dot = self._y_mat.dot
-        surface = self._hs.surface
-        self._full_depth = float(surface.fully_submerged_depth)
-        self._out_depth = float(surface.out_of_water_depth)
-        band = (self._full_depth, self._out_depth, float(surface.scale_factor),
-                1.0 if surface.model == 'continuous' else 0.0)
-        # the transition is affine in depth: its two ends give it exactly (when it exists)
-        if self._full_depth > self._out_depth:
-            at_out = transition_interior(self._out_depth, *band)
-            at_full = transition_interior(self._full_depth, *band)
-            self._band_slope = (at_full - at_out) / (self._full_depth - self._out_depth)
-            self._band_offset = at_out - self._band_slope * self._out_depth
-
-    def _fraction(self, depth: float) -> float:
-        """Return the surface fraction (the common fully submerged case inline)."""
-        if depth >= self._full_depth:
-            return 1.0
-        if depth <= self._out_depth:
-            return 0.0
-        if depth != depth:
-            raise ValueError('depth is not a number')
-        return self._band_offset + self._band_slope * depth
-
-    def _fast_acceleration(self, feats):
-        """
-        Return nu_dot (list) for the 15 features [nu, v_cb, d, f d]; tau is in the buffer.
-
-        Two matrix-vector products, see :mod:`uwv_hydro.physics.features`.
-        """
-        self._feat[:] = feats
-        if self._fins is not None:
-            self._add_fin_wrench(*feats[:9])
-        self._kernel_dot(self._lin, self._y)
-        np.absolute(self._y_p, self._abs)
-        return self._y_mat_dot(self._u).tolist()
-
-    def _fast_derivative(self, x, k, c, cw):
-        """
-        Return d/dt of the flat float state x + c k ([p (3), q (4), nu (6)]) as a list.
-
-        ``k`` None means the state x itself; only the depth of the position is needed.
-        """
-        if k is None:
-            p2, qw, qx, qy, qz = x[2], x[3], x[4], x[5], x[6]
-            n0, n1, n2, n3, n4, n5 = x[7], x[8], x[9], x[10], x[11], x[12]
-        else:
-            # RK4 stage state x + c k
-            p2 = x[2] + c * k[2]
-            qw, qx, qy, qz = x[3] + c * k[3], x[4] + c * k[4], x[5] + c * k[5], x[6] + c * k[6]
-            n0, n1, n2 = x[7] + c * k[7], x[8] + c * k[8], x[9] + c * k[9]
-            n3, n4, n5 = x[10] + c * k[10], x[11] + c * k[11], x[12] + c * k[12]
-        # Fossen 2011 eq. 2.72 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
-        s = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz)
-        sx, sy, sz = s * qx, s * qy, s * qz
-        xx, yy, zz = sx * qx, sy * qy, sz * qz
-        xy, xz, yz = sx * qy, sx * qz, sy * qz
-        wx, wy, wz = sx * qw, sy * qw, sz * qw
-        r00, r01, r02 = 1.0 - (yy + zz), xy - wz, xz + wy
-        r10, r11, r12 = xy + wz, 1.0 - (xx + zz), yz - wx
-        r20, r21, r22 = xz - wy, yz + wx, 1.0 - (xx + yy)
-        if cw is None:
-            c0 = c1 = c2 = 0.0
-        else:
-            # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
-            c0 = r00 * cw[0] + r10 * cw[1] + r20 * cw[2]
-            c1 = r01 * cw[0] + r11 * cw[1] + r21 * cw[2]
-            c2 = r02 * cw[0] + r12 * cw[1] + r22 * cw[2]
-        depth = -p2
-        if depth >= self._full_depth:
-            f = 1.0
-        elif depth <= self._out_depth:
-            f = 0.0
-        elif depth == depth:
-            # inside the surface band (hydrostatics.transition_interior, affine in depth)
-            f = self._band_offset + self._band_slope * depth
-        else:
-            raise ValueError('depth is not a number')
-        # Down direction d = -R[2, :] (hydrostatics.down_direction)
-        d0, d1, d2 = -r20, -r21, -r22
-        # nu_dot from the feature forms (_fast_acceleration, inlined)
-        self._feat[:] = (n0, n1, n2, n3, n4, n5, c0, c1, c2, d0, d1, d2,
-                         f * d0, f * d1, f * d2)
-        if self._fins is not None:
-            self._add_fin_wrench(n0, n1, n2, n3, n4, n5, c0, c1, c2)
-        self._kernel_dot(self._lin, self._y)
-        np.absolute(self._y_p, self._abs)
-        acc = self._y_mat_dot(self._u).tolist()
-        return [
-            # Fossen 2011 eq. 2.83: p_dot = R(q) v
-            r00 * n0 + r01 * n1 + r02 * n2,
-            r10 * n0 + r11 * n1 + r12 * n2,
-            r20 * n0 + r21 * n1 + r22 * n2,
-            # Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, w]
-            0.5 * (-qx * n3 - qy * n4 - qz * n5),
-            0.5 * (qw * n3 + qy * n5 - qz * n4),
-            0.5 * (qw * n4 - qx * n5 + qz * n3),
-            0.5 * (qw * n5 + qx * n4 - qy * n3),
-        ] + acc
+        self._angles = a.tolist()
 
     def acceleration(self, nu, rotation, fraction: float, tau, current_world=None) -> np.ndarray:
         """Return nu_dot for twist ``nu``, attitude matrix ``rotation`` and surface fraction."""
@@ -319,8 +185,7 @@ class Simulator:
         The fast-path evaluation of the equations of motion at one state (what an IMU
         at that state senses), equal to ``derivative(...).twist``.
         """
-        self._set_tau(tau_body)
-        return self._fast_derivative(x, None, 0.0, self._current(current_world))[7:]
+        return _kernel.derivative(self.core, x, tau_body, current_world, self._angles)[7:]
 
     def step(self, state: State, tau_body=None, current_world=None,
              substeps: Optional[int] = None, dt: Optional[float] = None) -> State:
@@ -331,12 +196,12 @@ class Simulator:
         retry a step that diverged with a smaller sub-step); ``dt`` overrides the step
         length (see :meth:`substeps_for`).
         """
-        q = _floats(state.quaternion, 4)
+        x = _floats(state.position, 3) + _floats(state.quaternion, 4) + _floats(state.twist, 6)
         if self.dynamics_only:
-            self._set_tau(tau_body)
+            # RK4 on the twist only, pose frozen (uwv_dynamic_model DYNAMIC mode)
             h, n = self.substeps_for(dt, substeps)
-            return self._step_twist(state, _unit(q), self._current(current_world), h, n)
-        x = _floats(state.position, 3) + q + _floats(state.twist, 6)
+            out = _kernel.step(self.core, x, tau_body, current_world, self._angles, h, n, True)
+            return State(state.position, state.quaternion, out[7:])
         out = np.array(self.step_flat(x, tau_body, current_world, substeps, dt))
         return State._wrap(out[:3], out[3:7], out[7:])
 
@@ -379,77 +244,39 @@ class Simulator:
         overrides the RK4 sub-step count and ``dt`` the step length for this call
         (:meth:`substeps_for`).
         """
-        if len(x) != 13:
-            raise ValueError('x must have 13 values, got %d' % len(x))
-        x = x[:3] + _unit(x[3:7]) + x[7:]
-        self._set_tau(tau_body)
-        cw = self._current(current_world)
         if dt is None and substeps is None:
             h, n = self._h, self.substeps
         else:
             h, n = self.substeps_for(dt, substeps)
-        f = self._fast_derivative
-        half, sixth = 0.5 * h, h / 6.0
-        for _ in range(n):
-            # Classic RK4 (uwv_dynamic_model): x += h/6 (k1 + 2 k2 + 2 k3 + k4)
-            k1 = f(x, None, 0.0, cw)
-            k2 = f(x, k1, half, cw)
-            k3 = f(x, k2, half, cw)
-            k4 = f(x, k3, h, cw)
-            x = [a + sixth * (b1 + 2.0 * (b2 + b3) + b4)
-                 for a, b1, b2, b3, b4 in zip(x, k1, k2, k3, k4)]
-            # Renormalise the quaternion after every sub-step
-            x[3:7] = _unit(x[3:7])
-        return x
+        # Classic RK4 (uwv_dynamic_model), quaternion renormalised after every sub-step
+        return _kernel.step(self.core, x, tau_body, current_world, self._angles, h, n, False)
 
-    def _set_tau(self, tau_body) -> None:
-        """Put the body wrench (held over the step) into the feature buffer."""
-        if tau_body is None:
-            self._extra[:] = 0.0
-        elif type(tau_body) is np.ndarray and tau_body.shape == (6,):
-            self._extra[:] = tau_body
+    def checked_steps(self, x, guard, taus, n: int, current_world=None,
+                      retry_substeps: int = 16, dt: Optional[float] = None, rows=None):
+        """
+        Run up to ``n`` steps checked by ``guard``; return (x, steps, verdict, retry, |nu|).
+
+        Each step (RK4, as :meth:`step_flat`) must keep |nu|_M within the physical bound
+        of the :class:`uwv_hydro.physics.stability.EnergyGuard` ``guard``; one that breaks
+        it or goes non-finite is retried with ``retry_substeps`` sub-steps, and when that
+        fails too the state before the step is kept.  ``taus``: None (no wrench), one
+        body wrench for every step, or a contiguous (n, 6) float array, one per step.
+        Stops after the first step that needed the retry: ``verdict`` and ``retry`` are
+        that step's outcomes ('ok', 'non_finite' or 'implausible'; ``retry`` 'ok' also
+        when nothing was retried) and ``|nu|`` the Euclidean norm of the twist before it.
+        ``rows`` (None or a contiguous (n, 13) float array) receives the state after
+        every step.  ``x`` is returned as 13 floats.
+        """
+        if dt is None:
+            h, sub = self._h, self.substeps
         else:
-            self._extra[:] = np.asarray(tau_body, dtype=float).reshape(6)
-        if self._fins is not None:
-            self._tau_held[:] = self._extra
-
-    @staticmethod
-    def _current(current_world):
-        """Return the world current as a list of 3 floats (or None)."""
-        if current_world is None:
-            return None
-        return _floats(current_world, 3)
-
-    def _step_twist(self, state: State, q, cw, h, substeps: int) -> State:
-        """Integrate the twist only (pose frozen): RK4 on nu with constant d, v_cb, f."""
-        # Fossen 2011 eq. 2.72 (unit q): d = -R[2, :], v_cb = R^T v_c
-        r = quat_to_matrix(q)
-        d = (-r[2, :]).tolist()
-        c = [0.0, 0.0, 0.0] if cw is None else (r.T @ np.array(cw)).tolist()
-        f = self._fraction(-float(state.position[2]))
-        const = c + d + [f * d[0], f * d[1], f * d[2]]
-        acc = self._fast_acceleration
-        nu = np.asarray(state.twist, dtype=float).reshape(6).tolist()
-        half, sixth = 0.5 * h, h / 6.0
-        for _ in range(substeps):
-            k1 = acc(nu + const)
-            k2 = acc([a + half * b for a, b in zip(nu, k1)] + const)
-            k3 = acc([a + half * b for a, b in zip(nu, k2)] + const)
-            k4 = acc([a + h * b for a, b in zip(nu, k3)] + const)
-            # Classic RK4 on the twist only (uwv_dynamic_model DYNAMIC mode)
-            nu = [a + sixth * (b1 + 2.0 * (b2 + b3) + b4)
-                  for a, b1, b2, b3, b4 in zip(nu, k1, k2, k3, k4)]
-        return State(state.position, state.quaternion, nu)
-
-    def _rk4_twist(self, nu, rotation, fraction, tau, current_world, h):
-        """Return nu after one RK4 sub-step with the pose frozen."""
-        a = self.acceleration
-        k1 = a(nu, rotation, fraction, tau, current_world)
-        k2 = a(nu + (0.5 * h) * k1, rotation, fraction, tau, current_world)
-        k3 = a(nu + (0.5 * h) * k2, rotation, fraction, tau, current_world)
-        k4 = a(nu + h * k3, rotation, fraction, tau, current_world)
-        # Classic RK4 on the twist only (uwv_dynamic_model DYNAMIC mode)
-        return nu + (h / 6.0) * (k1 + 2.0 * (k2 + k3) + k4)
+            h, sub = self.substeps_for(dt)
+        h_retry, sub_retry = self.substeps_for(dt, retry_substeps)
+        c_force, c_rate = guard.current_terms(current_world)
+        x, done, first, second, nu_before = _kernel.advance(
+            self.core, guard.core, x, taus, n, current_world, self._angles, h, sub, h_retry,
+            sub_retry, self.dt if dt is None else float(dt), c_force, c_rate, rows)
+        return x, done, _VERDICTS[first], _VERDICTS[second], nu_before
 
     @staticmethod
     def _tau(tau_body) -> np.ndarray:

@@ -55,6 +55,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from uwv_hydro.physics.kernel import core, pack_guard
+
 #: |lambda h| kept by :func:`stable_substeps` (RK4 is stable to 2.785 on the real axis).
 RK4_STABLE_LAMBDA_H = 2.5
 #: Plausible speeds of :func:`stiffness`: linear (m/s) and angular (rad/s).
@@ -165,10 +167,13 @@ class EnergyGuard:
                                     for a, b in zip(f1, f2)]
         self._current_rate = max(rates)
         self._current_cache = (None, 0.0, 0.0)
+        #: The bound in the compiled core (kernel: guard_norm, guard_max_norm, advance)
+        self.core = core.guard(pack_guard(self._chol, self._inv_scale, self._static,
+                                          self.mu, self.safety))
 
     def norm(self, twist) -> float:
         """Return |nu|_M = sqrt(nu^T M nu) (sqrt of twice the kinetic energy)."""
-        return float(np.linalg.norm(self._chol.T @ np.asarray(twist, dtype=float)))
+        return core.guard_norm(self.core, twist)
 
     def current_terms(self, current_world: Optional[Sequence[float]]):
         """Return (force bound, rate bound) the current adds (see the module docstring)."""
@@ -195,12 +200,9 @@ class EnergyGuard:
         c_force, c_rate = self.current_terms(current_world)
         tau_norm = float(np.linalg.norm(np.asarray(tau, dtype=float))) if tau is not None \
             else 0.0
-        drive = self._inv_scale * (tau_norm + self._static + c_force)
-        rate = self.mu + c_rate
-        k = self.safety
-        # ds/dt <= drive + rate s, integrated over dt (Gronwall), times the safety factor
-        grow = math.exp(min(k * rate * dt, 700.0))
-        return s_before * grow + k * drive * dt * grow + 1e-9 * (1.0 + s_before)
+        # ds/dt <= drive + rate s integrated over dt (Gronwall), in the compiled core
+        return core.guard_max_norm(self.core, float(s_before), tau_norm, float(dt), c_force,
+                                   c_rate)
 
     def plausible(self, twist_before, twist_after, tau, dt: float,
                   current_world: Optional[Sequence[float]] = None) -> bool:

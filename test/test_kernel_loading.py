@@ -1,0 +1,56 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The compiled core loads, or fails loudly naming what to install (no slow fallback)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from uwv_hydro.physics import kernel
+
+BLOCKED = """
+import importlib.abc, sys
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == 'uwv_hydro.physics._kernel':
+            raise ImportError('no module named %s (blocked by the test)' % name)
+sys.meta_path.insert(0, Block())
+from uwv_hydro.physics.dynamics import Simulator
+"""
+
+
+def test_a_missing_extension_names_what_to_install():
+    proc = subprocess.run([sys.executable, '-c', BLOCKED], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode != 0
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith('ImportError: uwv_hydro: the compiled core')
+    for needed in ('C compiler', 'python3-dev', 'build-essential', 'tools/bootstrap',
+                   'colcon build'):
+        assert needed in last, (needed, last)
+
+
+def test_a_stale_binary_is_refused(tmp_path, monkeypatch):
+    """A binary built from another _kernel.c (symlink install, C file edited) is refused."""
+    (tmp_path / '_kernel.c').write_text('/* another version */\n')
+    monkeypatch.setattr(kernel, '_HERE', tmp_path)
+    with pytest.raises(ImportError, match='built from another version of _kernel.c'):
+        kernel._load()
+
+
+def test_the_extension_matches_its_source():
+    assert kernel._load() is kernel.core
+    assert kernel.core.LAYOUT_VERSION == 1

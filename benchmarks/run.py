@@ -19,7 +19,19 @@ Figures (medians and p99 in microseconds unless named otherwise):
 
 * wrench_eval_us           one full HydroModel.wrench (dense L, Q, M_A, offsets, current)
 * naive_wrench_eval_us     the naive numpy reference (benchmarks/naive_reference.py)
-* rk4_step_us              one Simulator.step (4 evaluations, implicit added mass, quaternion)
+* rk4_step_us              one Simulator.step (4 evaluations, implicit added mass, quaternion);
+                           naive_rk4_step_us: RK4 of the naive numpy reference
+                           (naive_reference.naive_rk4_step) on the same vehicle and state;
+                           rk4_vs_naive_ratio: how many times faster the core is
+* surface_vs_deep_step_ratio  one step in the surface band / one deep (interleaved)
+* simulate_cli_vs_naive_ratio  ``uwv-hydro simulate`` of 1 h at 100 Hz (a separate
+                           process; the simulation time it reports) against the naive RK4
+                           of the same vehicle (median step time x the steps), per vehicle
+                           (config/bluerov2.yaml, config/remus100.yaml with its fins);
+                           simulate_cli_wall_vs_naive_ratio: the same with the whole
+                           command's wall time (start-up, CSV writing included)
+* core_start_ms            a fresh process: import the core, build SimulateMode (REMUS),
+                           first step: what the compiled core adds before a first output
 * simulate_rtf             offline simulation of 1 h at 100 Hz, simulated s per wall s
 * replay_rtf               replay of a 1 h, 100 Hz odometry bag (wrench mode, all outputs)
 * replay_simulate_rtf      replay --simulate of a 1 h, 100 Hz odometry + thrust bag;
@@ -27,8 +39,8 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            jitter (almost every step a different length);
                            replay_simulate_jitter_ratio: wall time with / without jitter
 * batch_step_us_per_vehicle  N = 1000 vehicles (5 parameter sets) stepped together
-                           (BatchSimulator); batch_sweep_step_us_per_vehicle: the same with
-                           1000 different parameter sets (a parameter sweep)
+                           (BatchSimulator), median over the steps; batch_sweep_...: the
+                           same with 1000 different parameter sets (a parameter sweep)
 * node_rate_hz, node_period_jitter_p99_ms, thrust_to_odometry_latency_p99_ms
                            the node in simulate mode at 1 kHz for 10 s, measured over DDS
                            by a separate process (benchmarks/node_probe.py)
@@ -37,11 +49,14 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            on both ends costs by itself (the floor under the node figures)
 
 ``--quick`` shortens every run (for a smoke test); the figures are then noisier.
+``--only core`` runs the figures of the compiled core (rk4 surface simulate simulate_cli
+batch core_start).
 """
 
 import argparse
 import json
 import pathlib
+import re
 import sys
 import tempfile
 import time
@@ -49,12 +64,14 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from naive_reference import full_vehicle, naive_wrench  # noqa: E402, I100
+from naive_reference import full_vehicle, naive_rk4_step, naive_wrench  # noqa: E402, I100
 import numpy as np  # noqa: E402
 
 TARGETS = {
     'wrench_vs_naive_ratio': ('<=', 1 / 3),
     'rk4_step_us': ('<=', 30.0),
+    'simulate_cli_vs_naive_ratio': ('>=', 100.0),
+    'core_start_ms': ('<=', 1000.0),
     'surface_vs_deep_step_ratio': ('<=', 1.2),
     'simulate_rtf': ('>=', 300.0),
     'replay_rtf': ('>=', 300.0),
@@ -64,6 +81,10 @@ TARGETS = {
     'node_period_jitter_p99_ms': ('<=', 0.3),
     'thrust_to_odometry_latency_p99_ms': ('<=', 2.0),
 }
+
+
+#: The figures of the compiled core (``--only core``).
+CORE_BENCHMARKS = ('rk4', 'surface', 'simulate', 'simulate_cli', 'batch', 'core_start')
 
 
 def emit(results, name, value, unit, **extra):
@@ -127,9 +148,19 @@ def bench_rk4(results, n):
 
     def step():
         state[0] = sim.step(state[0], tau, cur)
-    t = time_calls(step, n)
-    emit(results, 'rk4_step_us', float(np.median(t)), 'us',
-         p99=float(np.percentile(t, 99)), calls=n)
+    # the naive numpy RK4 of the same vehicle from the same state, interleaved round by
+    # round with the core (a load on the shared machine hits both)
+    params = sim.params
+    x = np.concatenate([state[0].position, state[0].quaternion, state[0].twist])
+    rounds = max(n // 50, 20)
+    fast, naive = [], []
+    for _ in range(rounds):
+        fast.extend(time_calls(step, 50))
+        naive.extend(time_calls(lambda: naive_rk4_step(params, x, 0.01, 1, tau, cur), 1))
+    emit(results, 'rk4_step_us', float(np.median(fast)), 'us',
+         p99=float(np.percentile(fast, 99)), calls=len(fast))
+    emit(results, 'naive_rk4_step_us', float(np.median(naive)), 'us', calls=len(naive))
+    emit(results, 'rk4_vs_naive_ratio', float(np.median(naive) / np.median(fast)), 'x')
 
 
 def bench_surface(results, rounds):
@@ -233,13 +264,99 @@ def bench_batch(results, n_vehicles, steps, distinct=5, name='batch_step_us_per_
     state = sim.initial_state(position=np.array([0.0, 0.0, -5.0]))
     tau = np.tile([50.0, 0.0, 0.0, 0.0, 0.0, 2.0], (n_vehicles, 1))
     state = sim.step(state, tau)
-    t0 = time.perf_counter()
-    for _ in range(steps):
+    walls = np.empty(steps)
+    clock = time.perf_counter
+    for k in range(steps):
+        t0 = clock()
         state = sim.step(state, tau)
-    wall = time.perf_counter() - t0
+        walls[k] = clock() - t0
     assert np.all(np.isfinite(state.twist))
-    emit(results, name, wall / steps / n_vehicles * 1e6, 'us', vehicles=n_vehicles,
-         parameter_sets=distinct, steps=steps, setup_s=setup)
+    # the median step: a load spike on the shared machine does not move it
+    emit(results, name, float(np.median(walls)) / n_vehicles * 1e6, 'us',
+         vehicles=n_vehicles, parameter_sets=distinct, steps=steps, setup_s=setup,
+         mean_us=float(walls.mean()) / n_vehicles * 1e6,
+         best_us=float(walls.min()) / n_vehicles * 1e6)
+
+
+def bench_simulate_cli(results, seconds, vehicles=('bluerov2', 'remus100')):
+    """
+    ``uwv-hydro simulate`` (a new process, CSV out) against the naive RK4, per vehicle.
+
+    The naive figure is its median step time (from the same start state and thrust)
+    times the steps of the run: running it for the whole hour would take ~10 min.
+    """
+    import subprocess
+    from uwv_hydro.description.loader import load_vehicle
+    from uwv_hydro.modes.simulate_mode import SimulateMode
+    dt = 0.01
+    steps = int(round(seconds / dt))
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = pathlib.Path(tmp) / 'thrust.csv'
+        profile.write_text('t,fx,fy,fz,tx,ty,tz\n0,60,0,0,0,0,1\n600,30,5,0,0,0,-1\n'
+                           '1800,0,0,0,0,0,0\n')
+        for vehicle in vehicles:
+            path = HERE.parent / 'config' / (vehicle + '.yaml')
+            t0 = time.perf_counter()
+            proc = subprocess.run(
+                [sys.executable, '-m', 'uwv_hydro', 'simulate', str(path), '--duration',
+                 str(seconds), '--dt', str(dt), '--thrust-profile', str(profile), '--out',
+                 str(pathlib.Path(tmp) / 'out.csv')], capture_output=True, text=True)
+            wall = time.perf_counter() - t0
+            assert proc.returncode == 0, proc.stderr
+            params = load_vehicle(str(path))
+            substeps = SimulateMode(params, dt).substeps
+            x = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+            tau = np.array([60.0, 0.0, 0.0, 0.0, 0.0, 1.0])
+            state = [x]
+
+            def naive_step():
+                state[0] = naive_rk4_step(params, state[0], dt, substeps, tau)
+            naive = time_calls(naive_step, 200)
+            naive_total = float(np.median(naive)) * 1e-6 * steps
+            # the CLI's own figure: "simulated ... in X s" (the simulation, as it reports)
+            match = re.search(r' in ([0-9.]+) s: ', proc.stdout)
+            simulated = float(match.group(1))
+            suffix = '' if vehicle == vehicles[0] else '_' + vehicle
+            emit(results, 'simulate_cli_s' + suffix, simulated, 's', vehicle=vehicle,
+                 simulated_s=seconds, steps=steps, substeps=substeps)
+            emit(results, 'naive_simulate_s' + suffix, naive_total, 's', vehicle=vehicle,
+                 naive_step_us=float(np.median(naive)))
+            emit(results, 'simulate_cli_vs_naive_ratio' + suffix, naive_total / simulated, 'x',
+                 vehicle=vehicle)
+            # the whole command: process start, description, simulation, CSV (repr of
+            # 5 million floats, which dominates)
+            emit(results, 'simulate_cli_wall_vs_naive_ratio' + suffix, naive_total / wall, 'x',
+                 vehicle=vehicle, wall_s=wall)
+
+
+CORE_START = """
+import time
+import numpy
+t0 = time.perf_counter()
+from uwv_hydro.physics import kernel
+t1 = time.perf_counter()
+from uwv_hydro.description.loader import load_vehicle
+from uwv_hydro.modes.simulate_mode import SimulateMode
+params = load_vehicle(%r)
+t2 = time.perf_counter()
+mode = SimulateMode(params, 0.001)
+mode.step([10.0, 0, 0, 0, 0, 0])
+t3 = time.perf_counter()
+print(t1 - t0, t2 - t1, t3 - t2)
+"""
+
+
+def bench_core_start(results):
+    """Time what the compiled core adds before a first output (a fresh process, numpy in)."""
+    import subprocess
+    path = str(HERE.parent / 'config' / 'remus100.yaml')
+    proc = subprocess.run([sys.executable, '-c', CORE_START % path], capture_output=True,
+                          text=True, check=True)
+    core_import, load, build = (float(v) * 1e3 for v in proc.stdout.split())
+    emit(results, 'core_import_ms', core_import, 'ms')
+    emit(results, 'core_start_ms', core_import + build, 'ms', vehicle='remus100',
+         import_ms=core_import, simulate_mode_and_first_step_ms=build,
+         description_load_ms=load)
 
 
 def bench_node(results, duration):
@@ -270,7 +387,7 @@ def main(argv=None):
     parser.add_argument('--quick', action='store_true', help='short runs (smoke test)')
     parser.add_argument('--only', nargs='*', default=None,
                         help='subset: wrench rk4 surface simulate replay replay_simulate '
-                        'batch node')
+                        'batch node simulate_cli core_start; core: the compiled core figures')
     args = parser.parse_args(argv)
     quick = args.quick
     plan = {
@@ -284,7 +401,11 @@ def main(argv=None):
                             bench_batch(r, 1000, 20 if quick else 200, distinct=1000,
                                         name='batch_sweep_step_us_per_vehicle')),
         'node': lambda r: bench_node(r, 3.0 if quick else 10.0),
+        'simulate_cli': lambda r: bench_simulate_cli(r, 60.0 if quick else 3600.0),
+        'core_start': bench_core_start,
     }
+    if args.only is not None and 'core' in args.only:
+        args.only = list(args.only) + list(CORE_BENCHMARKS)
     results = []
     for name, fn in plan.items():
         if args.only is None or name in args.only:

@@ -85,8 +85,11 @@ def write_csv(trajectory: Trajectory, path) -> None:
     """Write the trajectory as CSV (header CSV_COLUMNS, round-trip exact floats)."""
     with open(path, 'w', newline='\n') as f:
         f.write(','.join(CSV_COLUMNS) + '\n')
-        for row in trajectory.rows():
-            f.write(','.join(repr(float(v)) for v in row) + '\n')
+        # %r of a Python float: the shortest text that reads back exactly
+        line = ','.join(['%r'] * len(CSV_COLUMNS)) + '\n'
+        rows = trajectory.rows().tolist()
+        for start in range(0, len(rows), 4096):
+            f.write(''.join(line % tuple(row) for row in rows[start:start + 4096]))
 
 
 def read_csv(path) -> Trajectory:

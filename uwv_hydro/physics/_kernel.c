@@ -62,7 +62,11 @@ typedef struct {
 } Fins;
 
 typedef struct {
-  double a[NF_ALL * 6];   /* column-major: a[f * 6 + i] */
+  /* the nonzero columns of A (6 x NF_ALL), column-major: a[c * 6 + i] is A[i, col[c]];
+     the first n_still are features < NF_STILL (all n_all with a current) */
+  double a[NF_ALL * 6];
+  int col[NF_ALL];
+  int n_still, n_all;
   double r_v[3];
   double full, out, slope, offset;
   Fins fins;
@@ -390,7 +394,7 @@ static void derivative(const Model *m, const double *x, const double *tau, const
       phi[k++] = ab * np[c];
     }
   }
-  int nf = NF_STILL;
+  int nf = m->n_still;
   if (cw != NULL) {
     /* z_j z_k with k >= 6 (current terms of Coriolis and of M_A nu_dot_c, sec. 10.3) */
     for (int b = 6; b < 9; b++) {
@@ -398,19 +402,28 @@ static void derivative(const Model *m, const double *x, const double *tau, const
         phi[k++] = phi[a] * phi[b];
       }
     }
-    nf = NF_ALL;
+    nf = m->n_all;
   }
   /* nu_dot = (M_RB + M_A)^-1 (affine + bilinear terms) = A phi (Fossen 2011 eq. 10.x) */
-  /* (two partial sums, even and odd features: independent add chains) */
+  /* (nonzero columns only; two partial sums, independent add chains) */
   double acc[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   double acc2[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   const double *a = m->a;
-  for (int j = 0; j < nf; j += 2) {
-    double v = phi[j], w = phi[j + 1];
+  const int *cols = m->col;
+  int j = 0;
+  for (; j + 1 < nf; j += 2) {
+    double v = phi[cols[j]], w = phi[cols[j + 1]];
     const double *col = a + 6 * j;
     for (int i = 0; i < 6; i++) {
       acc[i] += col[i] * v;
       acc2[i] += col[6 + i] * w;
+    }
+  }
+  if (j < nf) {
+    double v = phi[cols[j]];
+    const double *col = a + 6 * j;
+    for (int i = 0; i < 6; i++) {
+      acc[i] += col[i] * v;
     }
   }
   for (int i = 0; i < 6; i++) {
@@ -597,7 +610,19 @@ static PyObject *py_model(PyObject *self, PyObject *args)
     PyBuffer_Release(&view);
     return PyErr_NoMemory();
   }
-  memcpy(m->a, p + 1, sizeof(m->a));
+  /* keep the nonzero columns of A only (about half of them for real vehicles) */
+  const double *a = p + 1;
+  for (int j = 0; j < NF_ALL; j++) {
+    int nonzero = 0;
+    for (int i = 0; i < 6; i++) {
+      nonzero |= a[6 * j + i] != 0.0;
+    }
+    if (nonzero) {
+      memcpy(m->a + 6 * m->n_all, a + 6 * j, 6 * sizeof(double));
+      m->col[m->n_all++] = j;
+      m->n_still += j < NF_STILL;
+    }
+  }
   memcpy(m->r_v, p + 1 + 6 * NF_ALL, sizeof(m->r_v));
   const double *s = p + 1 + 6 * NF_ALL + 3;
   m->full = s[0];

@@ -587,14 +587,20 @@ static Py_ssize_t parse_fins(const double *p, Py_ssize_t len, Fins *fins)
   return need;
 }
 
-static PyObject *py_model(PyObject *self, PyObject *args)
+/* The one argument of a capsule constructor: a packed float64 array. */
+static int packed_arg(PyObject *args, Py_buffer *view, Py_ssize_t min_len, const char *what)
 {
   PyObject *obj;
   if (!PyArg_ParseTuple(args, "O", &obj)) {
-    return NULL;
+    return -1;
   }
+  return get_array(obj, view, min_len, 0, what);
+}
+
+static PyObject *py_model(PyObject *self, PyObject *args)
+{
   Py_buffer view;
-  if (get_array(obj, &view, 1, 0, "model") < 0) {
+  if (packed_arg(args, &view, 1, "model") < 0) {
     return NULL;
   }
   const double *p = view.buf;
@@ -645,12 +651,8 @@ static PyObject *py_model(PyObject *self, PyObject *args)
 
 static PyObject *py_fins(PyObject *self, PyObject *args)
 {
-  PyObject *obj;
-  if (!PyArg_ParseTuple(args, "O", &obj)) {
-    return NULL;
-  }
   Py_buffer view;
-  if (get_array(obj, &view, 2, 0, "fins") < 0) {
+  if (packed_arg(args, &view, 2, "fins") < 0) {
     return NULL;
   }
   Fins *f = PyMem_Calloc(1, sizeof(Fins));
@@ -674,12 +676,8 @@ static PyObject *py_fins(PyObject *self, PyObject *args)
 
 static PyObject *py_guard(PyObject *self, PyObject *args)
 {
-  PyObject *obj;
-  if (!PyArg_ParseTuple(args, "O", &obj)) {
-    return NULL;
-  }
   Py_buffer view;
-  if (get_array(obj, &view, GUARD_SIZE, 0, "guard") < 0) {
+  if (packed_arg(args, &view, GUARD_SIZE, "guard") < 0) {
     return NULL;
   }
   Guard *g = PyMem_Malloc(sizeof(Guard));
@@ -718,6 +716,28 @@ static int fin_setup(const Fins *fins, PyObject *angles_obj, double *rot)
 
 /* ------------------------------------------------------------------ single vehicle */
 
+/* The inputs of one evaluation: state, wrench, current, rotated fins (NULL: none). */
+typedef struct {
+  double x[N_STATE], tau[6], cw[3], rot[MAX_FINS * FIN_ROT];
+  const double *tau_p, *cw_p, *rot_p;
+} Inputs;
+
+static int read_inputs(const Model *m, PyObject *x_obj, PyObject *tau_obj, PyObject *cw_obj,
+                       PyObject *ang_obj, Inputs *in)
+{
+  int has_tau, has_cw;
+  if (read_vector(x_obj, in->x, N_STATE, "x") < 0
+      || read_optional(tau_obj, in->tau, 6, "tau_body", &has_tau) < 0
+      || read_optional(cw_obj, in->cw, 3, "current_world", &has_cw) < 0
+      || fin_setup(&m->fins, ang_obj, in->rot) < 0) {
+    return -1;
+  }
+  in->tau_p = has_tau ? in->tau : NULL;
+  in->cw_p = has_cw ? in->cw : NULL;
+  in->rot_p = m->fins.count ? in->rot : NULL;
+  return 0;
+}
+
 /* step(model, x, tau, current, angles, h, n, frozen) -> list: n RK4 sub-steps of h. */
 static PyObject *py_step(PyObject *self, PyObject *args)
 {
@@ -730,26 +750,15 @@ static PyObject *py_step(PyObject *self, PyObject *args)
     return NULL;
   }
   Model *m = PyCapsule_GetPointer(cap, MODEL_CAPSULE);
-  if (m == NULL) {
+  Inputs in;
+  if (m == NULL || read_inputs(m, x_obj, tau_obj, cw_obj, ang_obj, &in) < 0) {
     return NULL;
   }
-  double x[N_STATE], tau[6], cw[3];
-  int has_tau, has_cw;
-  if (read_vector(x_obj, x, N_STATE, "x") < 0
-      || read_optional(tau_obj, tau, 6, "tau_body", &has_tau) < 0
-      || read_optional(cw_obj, cw, 3, "current_world", &has_cw) < 0) {
-    return NULL;
-  }
-  double rot[MAX_FINS * FIN_ROT];
-  if (fin_setup(&m->fins, ang_obj, rot) < 0) {
-    return NULL;
-  }
-  if (rk4(m, x, has_tau ? tau : NULL, has_cw ? cw : NULL, m->fins.count ? rot : NULL, h, n,
-          frozen) < 0) {
+  if (rk4(m, in.x, in.tau_p, in.cw_p, in.rot_p, h, n, frozen) < 0) {
     PyErr_SetString(PyExc_ValueError, "cannot normalise a zero or non-finite quaternion");
     return NULL;
   }
-  return list_of(x, N_STATE);
+  return list_of(in.x, N_STATE);
 }
 
 /* derivative(model, x, tau, current, angles) -> list: d/dt of the state x (13). */
@@ -760,22 +769,12 @@ static PyObject *py_derivative(PyObject *self, PyObject *args)
     return NULL;
   }
   Model *m = PyCapsule_GetPointer(cap, MODEL_CAPSULE);
-  if (m == NULL) {
+  Inputs in;
+  if (m == NULL || read_inputs(m, x_obj, tau_obj, cw_obj, ang_obj, &in) < 0) {
     return NULL;
   }
-  double x[N_STATE], tau[6], cw[3], out[N_STATE];
-  int has_tau, has_cw;
-  if (read_vector(x_obj, x, N_STATE, "x") < 0
-      || read_optional(tau_obj, tau, 6, "tau_body", &has_tau) < 0
-      || read_optional(cw_obj, cw, 3, "current_world", &has_cw) < 0) {
-    return NULL;
-  }
-  double rot[MAX_FINS * FIN_ROT];
-  if (fin_setup(&m->fins, ang_obj, rot) < 0) {
-    return NULL;
-  }
-  derivative(m, x, has_tau ? tau : NULL, has_cw ? cw : NULL, m->fins.count ? rot : NULL, 0,
-             out);
+  double out[N_STATE];
+  derivative(m, in.x, in.tau_p, in.cw_p, in.rot_p, 0, out);
   return list_of(out, N_STATE);
 }
 
@@ -1088,64 +1087,27 @@ static PyObject *py_fin_wrench(PyObject *self, PyObject *args)
   return list_of(w, 6);
 }
 
-/* fin_wrenches(fins, nu_r (N x 6), angles (N x K or K), angle_stride, out (N x 6)). */
-static PyObject *py_fin_wrenches(PyObject *self, PyObject *args)
-{
-  PyObject *cap, *nu_obj, *ang_obj, *out_obj;
-  Py_ssize_t ang_stride;
-  if (!PyArg_ParseTuple(args, "OOOnO", &cap, &nu_obj, &ang_obj, &ang_stride, &out_obj)) {
-    return NULL;
-  }
-  Fins *fins = PyCapsule_GetPointer(cap, FINS_CAPSULE);
-  if (fins == NULL) {
-    return NULL;
-  }
-  Py_buffer nub, ab, ob;
-  if (get_array(nu_obj, &nub, 0, 0, "nu_r") < 0) {
-    return NULL;
-  }
-  Py_ssize_t n = nub.len / 8 / 6, k = fins->count;
-  if (get_array(ang_obj, &ab, ang_stride ? n * ang_stride : k, 0, "angles") < 0) {
-    PyBuffer_Release(&nub);
-    return NULL;
-  }
-  if (get_array(out_obj, &ob, n * 6, 1, "out") < 0) {
-    PyBuffer_Release(&nub);
-    PyBuffer_Release(&ab);
-    return NULL;
-  }
-  double rot[MAX_FINS * FIN_ROT];
-  for (Py_ssize_t i = 0; i < n; i++) {
-    if (i == 0 || ang_stride) {
-      fins_rotate(fins, (const double *)ab.buf + i * ang_stride, rot);
-    }
-    double *w = (double *)ob.buf + 6 * i;
-    memset(w, 0, 6 * sizeof(double));
-    fins_wrench(fins, rot, (const double *)nub.buf + 6 * i, w);
-  }
-  PyBuffer_Release(&nub);
-  PyBuffer_Release(&ab);
-  PyBuffer_Release(&ob);
-  Py_RETURN_NONE;
-}
-
 /*
- * fin_forces(fins, nu_r (N x 6), angles (N x K or K), angle_stride, r, force, alpha):
- * per state and fin the centre of pressure r and force (N x K x 3) and alpha (N x K).
+ * fin_eval(fins, nu_r (N x 6), angles (N x K, or K with angle_stride 0), angle_stride,
+ *          wrench, r, force, alpha): for N relative twists, each output None or a writable
+ * array: the fins' wrench about the origin (N x 6), and per fin the centre of pressure
+ * and force (N x K x 3) and the angle of attack (N x K).
  */
-static PyObject *py_fin_forces(PyObject *self, PyObject *args)
+static PyObject *py_fin_eval(PyObject *self, PyObject *args)
 {
-  PyObject *cap, *nu_obj, *ang_obj, *r_obj, *f_obj, *a_obj;
+  PyObject *cap, *nu_obj, *ang_obj, *out_obj[4];
   Py_ssize_t ang_stride;
-  if (!PyArg_ParseTuple(args, "OOOnOOO", &cap, &nu_obj, &ang_obj, &ang_stride, &r_obj,
-                        &f_obj, &a_obj)) {
+  if (!PyArg_ParseTuple(args, "OOOnOOOO", &cap, &nu_obj, &ang_obj, &ang_stride, &out_obj[0],
+                        &out_obj[1], &out_obj[2], &out_obj[3])) {
     return NULL;
   }
   Fins *fins = PyCapsule_GetPointer(cap, FINS_CAPSULE);
   if (fins == NULL) {
     return NULL;
   }
-  Py_buffer nub, ab, rb, fb, alb;
+  Py_buffer nub, ab, out[4];
+  int have[4] = {0, 0, 0, 0};
+  PyObject *result = NULL;
   if (get_array(nu_obj, &nub, 0, 0, "nu_r") < 0) {
     return NULL;
   }
@@ -1154,23 +1116,15 @@ static PyObject *py_fin_forces(PyObject *self, PyObject *args)
     PyBuffer_Release(&nub);
     return NULL;
   }
-  if (get_array(r_obj, &rb, n * k * 3, 1, "r") < 0) {
-    PyBuffer_Release(&nub);
-    PyBuffer_Release(&ab);
-    return NULL;
-  }
-  if (get_array(f_obj, &fb, n * k * 3, 1, "force") < 0) {
-    PyBuffer_Release(&nub);
-    PyBuffer_Release(&ab);
-    PyBuffer_Release(&rb);
-    return NULL;
-  }
-  if (get_array(a_obj, &alb, n * k, 1, "alpha") < 0) {
-    PyBuffer_Release(&nub);
-    PyBuffer_Release(&ab);
-    PyBuffer_Release(&rb);
-    PyBuffer_Release(&fb);
-    return NULL;
+  const Py_ssize_t sizes[4] = {n * 6, n * k * 3, n * k * 3, n * k};
+  const char *names[4] = {"wrench", "r", "force", "alpha"};
+  for (int o = 0; o < 4; o++) {
+    if (out_obj[o] != Py_None) {
+      if (get_array(out_obj[o], &out[o], sizes[o], 1, names[o]) < 0) {
+        goto done;
+      }
+      have[o] = 1;
+    }
   }
   double rot[MAX_FINS * FIN_ROT];
   for (Py_ssize_t i = 0; i < n; i++) {
@@ -1178,19 +1132,38 @@ static PyObject *py_fin_forces(PyObject *self, PyObject *args)
       fins_rotate(fins, (const double *)ab.buf + i * ang_stride, rot);
     }
     const double *nu_r = (const double *)nub.buf + 6 * i;
-    for (Py_ssize_t j = 0; j < k; j++) {
-      double *r = (double *)rb.buf + 3 * (i * k + j);
-      memcpy(r, rot + j * FIN_ROT, 3 * sizeof(double));
-      fin_force(fins, (int)j, rot, nu_r, (double *)fb.buf + 3 * (i * k + j),
-                (double *)alb.buf + i * k + j);
+    if (have[0]) {
+      double *w = (double *)out[0].buf + 6 * i;
+      memset(w, 0, 6 * sizeof(double));
+      fins_wrench(fins, rot, nu_r, w);
+    }
+    if (have[1] || have[2] || have[3]) {
+      for (Py_ssize_t j = 0; j < k; j++) {
+        double force[3], alpha;
+        fin_force(fins, (int)j, rot, nu_r, force, &alpha);
+        if (have[1]) {
+          memcpy((double *)out[1].buf + 3 * (i * k + j), rot + j * FIN_ROT, 3 * sizeof(double));
+        }
+        if (have[2]) {
+          memcpy((double *)out[2].buf + 3 * (i * k + j), force, 3 * sizeof(double));
+        }
+        if (have[3]) {
+          ((double *)out[3].buf)[i * k + j] = alpha;
+        }
+      }
     }
   }
+  result = Py_None;
+  Py_INCREF(result);
+done:
   PyBuffer_Release(&nub);
   PyBuffer_Release(&ab);
-  PyBuffer_Release(&rb);
-  PyBuffer_Release(&fb);
-  PyBuffer_Release(&alb);
-  Py_RETURN_NONE;
+  for (int o = 0; o < 4; o++) {
+    if (have[o]) {
+      PyBuffer_Release(&out[o]);
+    }
+  }
+  return result;
 }
 
 /* ------------------------------------------------------------------ module */
@@ -1207,8 +1180,7 @@ static PyMethodDef methods[] = {
    "guard_max_norm(guard, s, |tau|, dt, current force, current rate)"},
   {"batch_step", py_batch_step, METH_VARARGS, "batch_step(models, starts, x, ...)"},
   {"fin_wrench", py_fin_wrench, METH_VARARGS, "fin_wrench(fins, nu_r, angles) -> list"},
-  {"fin_wrenches", py_fin_wrenches, METH_VARARGS, "fin_wrenches(fins, nu_r, angles, ...)"},
-  {"fin_forces", py_fin_forces, METH_VARARGS, "fin_forces(fins, nu_r, angles, ...)"},
+  {"fin_eval", py_fin_eval, METH_VARARGS, "fin_eval(fins, nu_r, angles, stride, outputs...)"},
   {NULL, NULL, 0, NULL},
 };
 

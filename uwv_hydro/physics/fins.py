@@ -144,14 +144,14 @@ class FinSet:
         r = np.empty((n, self.count, 3))
         force = np.empty((n, self.count, 3))
         alpha = np.empty((n, self.count))
-        core.fin_forces(self._core, nu_r, angles, stride, r, force, alpha)
+        core.fin_eval(self._core, nu_r, angles, stride, None, r, force, alpha)
         return r, force, alpha
 
     def wrench_many(self, nu_r, angles=None) -> np.ndarray:
         """Return the fins' body wrenches about the origin, (N, 6), for N relative twists."""
         nu_r, angles, stride = self._inputs(nu_r, angles)
         out = np.empty((nu_r.shape[0], 6))
-        core.fin_wrenches(self._core, nu_r, angles, stride, out)
+        core.fin_eval(self._core, nu_r, angles, stride, out, None, None, None)
         return out
 
     def wrench(self, nu_r, angles=None) -> np.ndarray:

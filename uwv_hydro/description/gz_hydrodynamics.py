@@ -59,7 +59,8 @@ import numpy as np
 from uwv_hydro.description.conventions import GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.known_names import unknown_reason
-from uwv_hydro.description.xml_safe import element_error, element_line, element_path
+from uwv_hydro.description.xml_safe import (
+    element_error, element_line, element_numbers, element_path)
 
 #: gz-sim's default water density (kg/m^3).
 GZ_DEFAULT_WATER_DENSITY = 998.0
@@ -147,13 +148,7 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
         elif tag == 'disable_added_mass':
             disable_added_mass = _flag(child)
         elif tag == 'default_current':
-            try:
-                current = [float(v) for v in (child.text or '').split()]
-            except ValueError:
-                current = []
-            if len(current) != 3:
-                raise element_error('expected three numbers', source, child)
-            out['current'] = np.array(current)
+            out['current'] = element_numbers(child, (3,), source)
         elif tag not in OTHER_ELEMENTS:
             raise element_error(unknown_reason('gz-sim Hydrodynamics parameter', tag,
                                                known_parameters(), '<%s>'), source, child)

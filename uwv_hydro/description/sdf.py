@@ -55,7 +55,8 @@ from uwv_hydro.description.known_names import (
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
-    element_error, element_line, element_path, parse_xml_file, parse_xml_string)
+    element_error, element_line, element_numbers, element_path, parse_xml_file,
+    parse_xml_string)
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
 _INERTIA_DEFAULTS = {'ixx': 1.0, 'iyy': 1.0, 'izz': 1.0, 'ixy': 0.0, 'ixz': 0.0, 'iyz': 0.0}
@@ -65,17 +66,6 @@ def is_uwv_plugin(elem: ET.Element) -> bool:
     """Return True for a uwv_hydro <plugin> element."""
     return elem.tag == 'plugin' and 'uwv_hydro' in (
         elem.get('filename', '') + ' ' + elem.get('name', ''))
-
-
-def _floats(elem: ET.Element, count: int, source: str) -> np.ndarray:
-    try:
-        values = [float(v) for v in (elem.text or '').split()]
-    except ValueError:
-        values = []
-    if len(values) != count or not np.all(np.isfinite(values)):
-        raise element_error('expected %d finite numbers, got %r' % (count, elem.text),
-                            source, elem)
-    return np.array(values)
 
 
 def read_pose(elem: Optional[ET.Element], source: str):
@@ -89,9 +79,9 @@ def read_pose(elem: Optional[ET.Element], source: str):
     if rel and rel != owner:
         raise element_error('pose relative_to=%r is not supported here' % rel, source, elem)
     if elem.get('rotation_format', 'euler_rpy') == 'quat_xyzw':
-        v = _floats(elem, 7, source)
+        v = element_numbers(elem, (7,), source)
         return v[:3], quat_to_matrix([v[6], v[3], v[4], v[5]])
-    v = _floats(elem, 6, source)
+    v = element_numbers(elem, (6,), source)
     rpy = np.radians(v[3:]) if elem.get('degrees', 'false').lower() == 'true' else v[3:]
     return v[:3], rpy_to_matrix(rpy)
 
@@ -130,7 +120,7 @@ def _collision_volume(collision: ET.Element, source: str):
         return float_text(child, source)
 
     if tag == 'box':
-        volume = float(np.prod(_floats(shape.find('size'), 3, source)))
+        volume = float(np.prod(element_numbers(shape.find('size'), (3,), source)))
     elif tag == 'sphere':
         volume = 4.0 / 3.0 * np.pi * num('radius') ** 3
     elif tag == 'cylinder':
@@ -139,7 +129,8 @@ def _collision_volume(collision: ET.Element, source: str):
         r = num('radius')
         volume = np.pi * r * r * num('length') + 4.0 / 3.0 * np.pi * r ** 3
     elif tag == 'ellipsoid':
-        volume = 4.0 / 3.0 * np.pi * float(np.prod(_floats(shape.find('radii'), 3, source)))
+        radii = element_numbers(shape.find('radii'), (3,), source)
+        volume = 4.0 / 3.0 * np.pi * float(np.prod(radii))
     else:
         return None
     xyz, _ = read_pose(collision.find('pose'), source)
@@ -247,7 +238,7 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
             density = float_text(dens, source)
     gravity = root.find('.//world/gravity')
     if gravity is not None:
-        params.gravity = float(np.linalg.norm(_floats(gravity, 3, source)))
+        params.gravity = float(np.linalg.norm(element_numbers(gravity, (3,), source)))
     params.fluid_density = density if density is not None else params.fluid_density
     _buoyancy(params, link, uwv[0] if uwv else None, source, warnings)
     params.warnings.extend(warnings)
@@ -263,7 +254,7 @@ def _buoyancy(params: VehicleParams, link: ET.Element, plugin: Optional[ET.Eleme
                    % (source, element_line(plugin)))
         for child in plugin:
             if child.tag == 'center_of_buoyancy':
-                params.cob = _floats(child, 3, source)
+                params.cob = element_numbers(child, (3,), source)
             elif child.tag == 'allow_nonphysical':
                 params.allow_nonphysical = params.allow_nonphysical or flag_text(child,
                                                                                  source)

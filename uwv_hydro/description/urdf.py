@@ -50,24 +50,17 @@ from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
-from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
+from uwv_hydro.description.xml_safe import (
+    element_error, element_numbers, parse_xml_file, parse_xml_string)
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
 
 def parse_vector(elem: ET.Element, attr: str, source: str, count: int = 3,
                  default: float = 0.0) -> np.ndarray:
     """Return ``count`` floats from a space-separated attribute (defaults when absent)."""
-    text = elem.get(attr)
-    if text is None:
+    if elem.get(attr) is None:
         return np.full(count, default)
-    try:
-        values = [float(v) for v in text.split()]
-    except ValueError:
-        values = []
-    if len(values) != count or not np.all(np.isfinite(values)):
-        raise element_error('attribute %s: expected %d finite numbers, got %r'
-                            % (attr, count, text), source, elem)
-    return np.array(values)
+    return element_numbers(elem, (count,), source, attr)
 
 
 def _origin(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:

@@ -206,7 +206,7 @@ def test_unread_uuv_content_is_an_error(change, match):
 
 
 @pytest.mark.parametrize('filename', ['libBuoyancyPlugin.so', 'libfreefloating_fluid_plugin.so',
-                                      'gz-sim-hydrodynamics-system'])
+                                      'gz-sim-buoyancy-system'])
 def test_foreign_hydro_plugin_is_an_error_naming_it(filename):
     text = uuv_urdf().replace('libuuv_underwater_object_ros_plugin.so', filename)
     with pytest.raises(DescriptionError, match='is not read by uwv_hydro') as info:

@@ -49,7 +49,7 @@ from uwv_hydro.description.conventions import (
 from uwv_hydro.description.dsros_block import flag_text, float_text
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.gz_hydrodynamics import (
-    is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
+    apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
 from uwv_hydro.description.known_names import (
     check_children, foreign_plugin_error, is_hydro_plugin)
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
@@ -164,7 +164,6 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     for group in (uwv, gz):
         if len(group) > 1:
             raise element_error('more than one such plugin in the model', source, group[1])
-    gz_values = read_gz_hydrodynamics(gz[0], source) if gz else None
     links = model.findall('link')
     if not links:
         raise element_error('model has no <link>', source, model)
@@ -211,22 +210,7 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         set_origin(params, ['added_mass'], '%s:%s (SDF <fluid_added_mass>)'
                    % (source, element_line(fam[0])))
     warnings: List[str] = []
-    density = None
-    if gz_values is not None:
-        set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis')
-                   + (('added_mass',) if np.any(gz_values['added_mass']) else ()),
-                   '%s:%s (gz-sim Hydrodynamics)' % (source, element_line(gz[0])))
-        for key, labels in gz_values['labels'].items():
-            params.coefficient_labels.setdefault(key, {}).update(labels)
-        params.linear_drag = gz_values['linear_drag']
-        params.quadratic_drag = gz_values['quadratic_drag']
-        params.added_mass = params.added_mass + gz_values['added_mass']
-        params.coriolis = bool(gz_values['coriolis'])
-        density = gz_values['fluid_density']
-        warnings += gz_values['warnings']
-        if gz_values['current'] is not None:
-            warnings.append('gz-sim <default_current> is not part of the vehicle; pass '
-                            'it as the world current')
+    density = apply_gz_hydrodynamics(gz[0], params, source) if gz else None
     params.drag_center = np.zeros(3)
     params.drag_velocity_point = np.zeros(3)
     params.added_mass_point = np.zeros(3)

@@ -57,7 +57,7 @@ from transforms3d.euler import quat2euler
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.fins import FIN_NUMBER_KEYS, FIN_VECTOR_KEYS
-from uwv_hydro.description.sensors import sensor_tree
+from uwv_hydro.description.sensor_export import sensor_tree
 from uwv_hydro.physics.sensors import sensor_mount
 from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec
 from uwv_hydro.physics.vehicle_params import VehicleParams

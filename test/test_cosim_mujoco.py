@@ -109,7 +109,7 @@ def _load(tmp_path, com=(0.0, 0.0, 0.0), fins=False):
 
 
 def _reference(params, current, fin_angles=None):
-    """The offline simulate mode of the same vehicle, start and thrust (fins held)."""
+    """Run the offline simulate mode of the same vehicle, start and thrust (fins held)."""
     from uwv_hydro.modes.offline_simulation import simulate
     from uwv_hydro.modes.simulate_mode import SimulateMode
     from uwv_hydro.physics.dynamics import State
@@ -241,7 +241,7 @@ def test_cosimulation_with_mujoco_matches_simulate(rclpy_context, spawn, tmp_pat
               wall * 1e3))
     assert travelled > 5.0 and _attitude_error(ref.quaternion[-1], ref.quaternion[0]) > 0.5
     if fins:  # the held fins matter: centred, the reference ends far from the loop
-        centred = _reference(params, current, {name: 0.0 for name in FIN_ANGLES})
+        centred = _reference(params, current, dict.fromkeys(FIN_ANGLES, 0.0))
         fin_effect = float(np.linalg.norm(centred.position[-1] - ref.position[-1]))
         print('the held fins move the final position by %.3f m' % fin_effect)
         assert fin_effect > 0.2

@@ -163,7 +163,7 @@ def test_sdf_without_model_or_mass():
 
 
 def _urdf_with(plugin):
-    """The sdf() body as a URDF, with ``plugin`` in its <gazebo> block (as ros_gz users do)."""
+    """Return the sdf() body as a URDF, ``plugin`` in its <gazebo> block (as ros_gz users do)."""
     return """<?xml version="1.0"?>
 <robot name="auv">
   <link name="body">

@@ -473,7 +473,8 @@ def describe_thruster(spec: ThrusterSpec, fluid_density: float) -> Dict[str, Any
     thrusts = []
     for command in (low, high):
         bank.state[:] = bank.steady_state([command])  # steady state at the command limit
-        bank.evaluate()
+        with np.errstate(invalid='ignore'):  # uuv models: unbounded commands, infinite thrust
+            bank.evaluate()
         thrusts.append(float(bank.thrust[0]))
     names = UUV_DYNAMICS.get(spec.dynamics_type, ())
     terms = ', '.join('%s %g' % pair for pair in zip(names, spec.dynamics_terms))

@@ -310,3 +310,25 @@ def test_yoerger_basic_thruster_drives_the_sphere_to_its_terminal_speed():
     drag = 7.567  # sphere.yaml: 1/2 rho Cd A
     assert state.twist[0] == pytest.approx(math.sqrt(thrust / drag), rel=1e-9)
     np.testing.assert_allclose(state.twist[1:], 0.0, atol=1e-9)
+
+
+def test_stale_command_lets_a_yoerger_rotor_coast_down():
+    from uwv_hydro.modes.thruster_drive import ThrusterDrive
+    alpha, beta, c = 0.5, 2.0, 30.0
+    spec = ThrusterSpec(joint_name='t', dynamics_type='Yoerger', dynamics_terms=(alpha, beta),
+                        conversion_type='Basic', conversion_terms=(0.01,))
+    drive = ThrusterDrive([spec], RHO, timeout_s=0.5)
+    drive.command('t', c, 0)
+    dt_ns, w0, since = 10_000_000, None, 0
+    for k in range(1, 301):
+        before = drive.bank.state[0]
+        _, went_stale, _ = drive.step(0.01, k * dt_ns)
+        if went_stale:
+            w0 = before  # the watchdog's neutral command (0) holds from this step on
+        if w0 is not None:
+            since += 1
+            # omega' = -alpha omega^2 from w0: omega = w0 / (1 + alpha w0 t)
+            assert drive.bank.state[0] == pytest.approx(w0 / (1.0 + alpha * w0 * since * 0.01),
+                                                        rel=1e-7)
+    assert w0 is not None and since > 200
+    assert drive.bank.thrust[0] == pytest.approx(0.01 * drive.bank.omega[0] ** 2, rel=1e-12)

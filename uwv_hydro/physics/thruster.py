@@ -299,10 +299,11 @@ class ThrusterSpec:
 
     def _conversion_problems(self) -> List[Tuple[str, str]]:
         out = []
-        for key in ('thrust_coefficient', 'use_angvel_cmd', 'torque_coefficient'):
+        for key, hint in (('thrust_coefficient', 'give one thrust model'),
+                          ('use_angvel_cmd', 'its input is the rotor speed already'),
+                          ('torque_coefficient', 'give torque_per_thrust and spin_direction')):
             if getattr(self, key):
-                out.append((key, 'not with a uuv_simulator conversion, whose input is the '
-                            'rotor speed (give torque_per_thrust for the reaction torque)'))
+                out.append((key, 'not with a uuv_simulator conversion: %s' % hint))
         terms = dict(zip(UUV_CONVERSIONS[self.conversion_type], self.conversion_terms))
         if self.conversion_type == 'Basic' and terms['rotorConstant'] == 0.0:
             out.append(('conversion.rotorConstant', 'must not be zero'))

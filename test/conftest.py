@@ -14,27 +14,55 @@
 
 """Shared fixtures: isolated ROS 2 domains, rclpy contexts and node subprocesses."""
 
+import fcntl
 import itertools
 import os
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 _domains = itertools.count()
+#: Lock files of the ROS domains in use by the test runs on this machine.
+DOMAIN_LOCKS = pathlib.Path(tempfile.gettempdir()) / 'uwv_hydro_test_domains'
 
 
-def _next_domain_id() -> int:
-    # ROS_DOMAIN_ID 1..100, spread by pid so concurrent test runs do not share a domain
-    return 1 + (os.getpid() * 7 + next(_domains)) % 100
+def _claim_domain_id():
+    """
+    Return (ROS_DOMAIN_ID in 1..100, its open lock file) held by this test alone.
+
+    An exclusive flock per domain keeps concurrent test runs on one machine (several
+    checkouts, a developer beside CI) out of each other's domains; within a run the
+    next test takes the next free domain, away from a node the last one may still be
+    stopping.
+    """
+    DOMAIN_LOCKS.mkdir(exist_ok=True)
+    start = os.getpid() * 7 + next(_domains)
+    for k in range(100):
+        domain = 1 + (start + k) % 100
+        lock = open(DOMAIN_LOCKS / str(domain), 'w')
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            continue
+        for _ in range(k):
+            next(_domains)  # the next test starts after the domain taken
+        return domain, lock
+    raise RuntimeError('all 100 ROS test domains are in use on this machine')
 
 
 @pytest.fixture
 def domain_id():
-    """Return a ROS domain id of this test alone."""
-    return _next_domain_id()
+    """Yield a ROS domain id of this test alone (released when the test ends)."""
+    domain, lock = _claim_domain_id()
+    try:
+        yield domain
+    finally:
+        lock.close()
 
 
 @pytest.fixture

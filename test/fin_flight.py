@@ -90,9 +90,12 @@ def initial_state(depth):
     return ([0.0, 0.0, -depth], [1.0, 0.0, 0.0, 0.0], [CRUISE_SPEED, 0.0, 0.0, 0.0, 0.0, 0.0])
 
 
-def fly_offline(params, duration, dt, start_depth, depth, turn_at, turn, t0_ns=0):
+def fly_offline(params, duration, dt, start_depth, depth, turn_at, turn, t0_ns=0,
+                rudder=None):
     """
     Fly ``duration`` s with SimulateMode + FinServos as the node does; return arrays.
+
+    ``rudder`` (rad), when given, holds both rudders there (the autopilot keeps depth).
 
     Per step: odometry state at t_k -> autopilot -> fin commands stamped t_k -> advance
     to t_k+1 (servos step, then the vehicle).  Returns (t (n,), x (n, 13), angles (n, 4)).
@@ -114,7 +117,10 @@ def fly_offline(params, duration, dt, start_depth, depth, turn_at, turn, t0_ns=0
         times.append(t)
         states.append(list(x))
         angles.append(mode.servos.angles.copy())
-        for k, c in enumerate(pilot(t, x[:3], x[3:7], x[7:])):
+        commands = pilot(t, x[:3], x[3:7], x[7:])
+        if rudder is not None:
+            commands[:2] = [rudder, rudder]
+        for k, c in enumerate(commands):
             mode.servos.command(k, c, now * 1e-9)
         now += period
         mode.advance(now, [CRUISE_THRUST, 0, 0, 0, 0, 0])

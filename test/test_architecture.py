@@ -18,13 +18,15 @@ The package's rooms and their dependency order, enforced from the import stateme
 physics (core, pure numpy) <- description <- modes <- {node, cli, bag, sysid}
 (docs/architecture.md).  Every import counts, also the ones inside functions: a
 lazy import is still a dependency.  Also: no import cycle between modules, the
-physics core never imports rclpy, and package.xml declares exactly what is imported.
+physics core and the modes never import rclpy, and package.xml declares exactly what is imported.
 """
 import ast
 import pathlib
 import re
 import sys
 import xml.etree.ElementTree as ET
+
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / 'uwv_hydro'
@@ -153,11 +155,12 @@ def test_no_import_cycle():
     assert not cycles, '\n'.join(cycles)
 
 
-def test_physics_core_is_pure_numpy():
-    """uwv_hydro.physics imports numpy and the standard library only (never rclpy)."""
+@pytest.mark.parametrize('room', ['physics', 'modes'])
+def test_core_and_modes_are_pure_numpy(room):
+    """The core and the modes import numpy and the standard library only (never rclpy)."""
     offenders = []
     for name, path in _modules().items():
-        if _room(name) != 'physics':
+        if _room(name) != room:
             continue
         for imported in _imports(path):
             top = imported.split('.')[0]

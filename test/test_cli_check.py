@@ -87,3 +87,14 @@ def test_check_subprocess_exit_codes(tmp_path):
     missing = subprocess.run(cmd + [str(tmp_path / 'none.urdf')], cwd=REPO,
                              capture_output=True, text=True, timeout=60)
     assert missing.returncode == 2 and 'no such file' in missing.stderr
+
+
+def test_check_into_a_closed_pipe_ends_without_a_traceback():
+    """`uwv-hydro check ... | head -1`: the reader leaves early; no BrokenPipeError trace."""
+    cmd = [sys.executable, '-m', 'uwv_hydro', 'check', '--json',
+           str(REPO / 'config' / 'remus100.yaml')]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # before the child writes anything: its first write fails
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    assert b'Traceback' not in err and b'BrokenPipe' not in err, err

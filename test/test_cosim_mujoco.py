@@ -25,12 +25,16 @@ simulate (implicit added mass, RK4) of the same vehicle, start and thrust.
 * lagged: MuJoCo carries the bare rigid body, the node adds -M_A a_hat;
 * each with and without a 0.3 m/s world current;
 * lagged with the CoM 5 cm off the link origin (MuJoCo's body inertial at the CoM, the
-  wrench's torque moved there; the project's M_RB about the origin by parallel axes).
+  wrench's torque moved there; the project's M_RB about the origin by parallel axes);
+* implicit with a rudder and a stern plane held deflected (std_msgs/Float64 commands
+  to the node's fin servos; the reference holds the same angles).
 
 Bars: final position within 1 cm (implicit) / 2 cm (lagged), attitude within 0.01 rad.
 The only difference left between the loop and the reference is the engine's
 zero-order hold of the wrench over a step.
 """
+from types import SimpleNamespace
+
 from nodes.harness import start_node
 import numpy as np
 import pytest
@@ -59,6 +63,32 @@ uwv_hydro:
       added_mass: {xx: 25.0, yy: 25.0, zz: 25.0, rr: 0.8, pp: 3.0, hh: 3.0}
       drag_center: [-0.1, 0.0, 0.0]
 """
+# Two tail fins (axis = forward x upward): deflections held at FIN_ANGLES (rad)
+FINS_YAML = """      fins:
+        rudder:
+          position: [-0.6, 0.0, 0.1]
+          axis: [0.0, 0.0, 1.0]
+          forward: [1.0, 0.0, 0.0]
+          upward: [0.0, 1.0, 0.0]
+          area: 0.03
+          cla: 3.0
+          cda: 0.3
+          alpha_stall: 0.4
+          cla_stall: -1.0
+          cda_stall: 1.0
+        stern_plane:
+          position: [-0.6, 0.1, 0.0]
+          axis: [0.0, 1.0, 0.0]
+          forward: [1.0, 0.0, 0.0]
+          upward: [0.0, 0.0, -1.0]
+          area: 0.03
+          cla: 3.0
+          cda: 0.3
+          alpha_stall: 0.4
+          cla_stall: -1.0
+          cda_stall: 1.0
+"""
+FIN_ANGLES = {'rudder': 0.2, 'stern_plane': -0.15}
 
 
 def thrust(t):
@@ -70,11 +100,60 @@ def thrust(t):
     return np.zeros(6)
 
 
-def _load(tmp_path, com=(0.0, 0.0, 0.0)):
+def _load(tmp_path, com=(0.0, 0.0, 0.0), fins=False):
     from uwv_hydro.description.loader import load_vehicle
     path = tmp_path / 'cosim_body.yaml'
-    path.write_text(VEHICLE_YAML.replace('com: [0.0, 0.0, 0.0]', 'com: %s' % list(com)))
+    path.write_text(VEHICLE_YAML.replace('com: [0.0, 0.0, 0.0]', 'com: %s' % list(com))
+                    + (FINS_YAML if fins else ''))
     return path, load_vehicle(str(path))
+
+
+def _reference(params, current, fin_angles=None):
+    """Run the offline simulate mode of the same vehicle, start and thrust (fins held)."""
+    from uwv_hydro.modes.offline_simulation import simulate
+    from uwv_hydro.modes.simulate_mode import SimulateMode
+    from uwv_hydro.physics.dynamics import State
+    if fin_angles is None:
+        return simulate(params, STEPS * DT, dt=DT, thrust=thrust, initial=State(**START),
+                        current_world=current)
+    mode = SimulateMode(params, dt=DT, initial=State(**START))
+    mode.sim.set_fin_angles(np.array([fin_angles[f.name] for f in params.fins]))
+    rows = [mode.x]
+    for k in range(STEPS):
+        mode.step(thrust(k * DT), None if current is None else np.asarray(current, float))
+        rows.append(mode.x)
+    rows = np.array(rows)
+    return SimpleNamespace(position=rows[:, :3], quaternion=rows[:, 3:7])
+
+
+def _hold_fins(engine, angles, timeout=30.0):
+    """
+    Command the fin servos and let them settle before the run starts.
+
+    /clock advances in steps of DT up to the run's start (never beyond: the run's first
+    lock-step must be a clock step forward) until the node's JointState shows the angles.
+    """
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Float64
+    pubs = {n: engine.node.create_publisher(Float64, 'fins/%s/cmd_pos' % n, 10)
+            for n in angles}
+    states = []
+    engine.node.create_subscription(JointState, 'joint_states', states.append, 10)
+    assert engine.spin_until(lambda: all(p.get_subscription_count() for p in pubs.values()),
+                             timeout), 'the node has no fin command subscriptions'
+    t = engine.start_ns - int(0.5e9)
+
+    def settled():
+        nonlocal t
+        for name, pub in pubs.items():
+            pub.publish(Float64(data=angles[name]))
+        if t < engine.start_ns - int(DT * 1e9):
+            t += int(DT * 1e9)
+            engine.publish_clock(t)
+        return states and all(abs(a - angles[n]) < 1e-12
+                              for n, a in zip(states[-1].name, states[-1].position))
+
+    assert engine.spin_until(settled, timeout), 'fin servos did not reach %s' % angles
 
 
 def _attitude_error(q, q_ref):
@@ -127,17 +206,17 @@ def test_mujoco_conventions_the_harness_relies_on(tmp_path):
 
 
 @pytest.mark.ros
-@pytest.mark.parametrize('added_mass,current,com', [
-    ('implicit', None, None), ('lagged', None, None), ('implicit', CURRENT, None),
-    ('lagged', CURRENT, None), ('lagged', None, (0.05, 0.02, -0.04))],
-    ids=['implicit', 'lagged', 'implicit-current', 'lagged-current', 'lagged-com-offset'])
+@pytest.mark.parametrize('added_mass,current,com,fins', [
+    ('implicit', None, None, False), ('lagged', None, None, False),
+    ('implicit', CURRENT, None, False), ('lagged', CURRENT, None, False),
+    ('lagged', None, (0.05, 0.02, -0.04), False), ('implicit', None, None, True)],
+    ids=['implicit', 'lagged', 'implicit-current', 'lagged-current', 'lagged-com-offset',
+         'implicit-fins'])
 def test_cosimulation_with_mujoco_matches_simulate(rclpy_context, spawn, tmp_path,
-                                                   added_mass, current, com):
+                                                   added_mass, current, com, fins):
     from cosim.lock_step import LockStep
     from cosim.mujoco_engine import MujocoBody
-    from uwv_hydro.modes.offline_simulation import simulate
-    from uwv_hydro.physics.dynamics import State
-    path, params = _load(tmp_path, com or (0.0, 0.0, 0.0))
+    path, params = _load(tmp_path, com or (0.0, 0.0, 0.0), fins)
     node_params = {'vehicle_file': str(path), 'mode': 'wrench', 'added_mass': added_mass,
                    'apply_weight': True, 'use_sim_time': True, 'publish_on': 'odometry',
                    'rate_hz': 1.0 / DT}
@@ -146,19 +225,25 @@ def test_cosimulation_with_mujoco_matches_simulate(rclpy_context, spawn, tmp_pat
     proc, log = start_node(spawn, tmp_path, node_params)
     engine = LockStep(rclpy_context)
     assert engine.spin_until(engine.connected, timeout=60.0), 'node not connected'
+    if fins:
+        _hold_fins(engine, FIN_ANGLES)
     body = MujocoBody(params, DT, fold_added_mass=added_mass == 'implicit', **START)
     positions, quaternions, wall = engine.run(body, STEPS, DT, thrust)
     engine.close()
     assert proc.poll() is None
-    ref = simulate(params, STEPS * DT, dt=DT, thrust=thrust, initial=State(**START),
-                   current_world=current)
+    ref = _reference(params, current, FIN_ANGLES if fins else None)
     position_error = float(np.linalg.norm(positions[-1] - ref.position[-1]))
     attitude_error = _attitude_error(quaternions[-1], ref.quaternion[-1])
     travelled = float(np.linalg.norm(ref.position[-1] - ref.position[0]))
-    print('%s current=%s com=%s: final position error %.2f mm, attitude error %.2e rad, '
+    print('%s current=%s com=%s fins=%s: final position error %.2f mm, attitude error %.2e rad, '
           'travelled %.2f m, %.2f ms wall per lock-step' % (
-              added_mass, current, com, position_error * 1e3, attitude_error, travelled,
+              added_mass, current, com, fins, position_error * 1e3, attitude_error, travelled,
               wall * 1e3))
     assert travelled > 5.0 and _attitude_error(ref.quaternion[-1], ref.quaternion[0]) > 0.5
+    if fins:  # the held fins matter: centred, the reference ends far from the loop
+        centred = _reference(params, current, dict.fromkeys(FIN_ANGLES, 0.0))
+        fin_effect = float(np.linalg.norm(centred.position[-1] - ref.position[-1]))
+        print('the held fins move the final position by %.3f m' % fin_effect)
+        assert fin_effect > 0.2
     assert position_error <= (0.01 if added_mass == 'implicit' else 0.02)
     assert attitude_error <= 0.01

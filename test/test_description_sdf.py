@@ -160,3 +160,39 @@ def test_sdf_without_model_or_mass():
     with pytest.raises(DescriptionError, match='no <inertial><mass>'):
         load_vehicle_string('<sdf version="1.10"><model name="m"><link name="l"/></model>'
                             '</sdf>')
+
+
+def _urdf_with(plugin):
+    """Return the sdf() body as a URDF, ``plugin`` in its <gazebo> block (as ros_gz users do)."""
+    return """<?xml version="1.0"?>
+<robot name="auv">
+  <link name="body">
+    <inertial>
+      <origin xyz="0 0 -0.05" rpy="0 0 0"/>
+      <mass value="50.0"/>
+      <inertia ixx="2.0" ixy="0" ixz="0" iyy="4.0" iyz="0" izz="4.5"/>
+    </inertial>
+  </link>
+  <gazebo>
+    %s
+  </gazebo>
+</robot>
+""" % plugin
+
+
+def test_gz_hydrodynamics_in_a_urdf_gives_the_sdf_forces():
+    """A gz-sim Hydrodynamics block in a URDF <gazebo> gives the SDF model's hydrodynamics."""
+    from_sdf = load_vehicle_string(sdf(model_extra=GZ_PLUGIN), 'auv.sdf')
+    from_urdf = load_vehicle_string(_urdf_with(GZ_PLUGIN), 'auv.urdf')
+    assert from_urdf.fluid_density == from_sdf.fluid_density == 1025.0
+    assert any('gives no buoyancy' in w for w in from_urdf.warnings)
+    assert from_urdf.buoyancy_mass == 0.0 and from_urdf.semantics == 'origin'
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        nu, nu_dot = rng.uniform(-1, 1, 6), rng.uniform(-1, 1, 6)
+        a = HydroModel(from_urdf).wrench(nu, nu_dot=nu_dot).components
+        b = HydroModel(from_sdf).wrench(nu, nu_dot=nu_dot).components
+        for name in ('linear_drag', 'quadratic_drag', 'added_mass', 'added_mass_coriolis'):
+            assert np.allclose(a[name], b[name], rtol=0, atol=1e-12), name
+    with pytest.raises(DescriptionError, match="<link_name> 'hull' is not the base link"):
+        load_vehicle_string(_urdf_with(GZ_PLUGIN.replace('>body<', '>hull<')), 'auv.urdf')

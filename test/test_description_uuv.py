@@ -206,7 +206,7 @@ def test_unread_uuv_content_is_an_error(change, match):
 
 
 @pytest.mark.parametrize('filename', ['libBuoyancyPlugin.so', 'libfreefloating_fluid_plugin.so',
-                                      'gz-sim-hydrodynamics-system'])
+                                      'gz-sim-buoyancy-system'])
 def test_foreign_hydro_plugin_is_an_error_naming_it(filename):
     text = uuv_urdf().replace('libuuv_underwater_object_ros_plugin.so', filename)
     with pytest.raises(DescriptionError, match='is not read by uwv_hydro') as info:
@@ -215,7 +215,12 @@ def test_foreign_hydro_plugin_is_an_error_naming_it(filename):
 
 
 def test_fin_and_thruster_plugins_are_not_taken_for_hull_hydrodynamics():
-    fins = ('<plugin name="fin" filename="gz-sim-lift-drag-system"><a0>0</a0></plugin>'
-            '<plugin name="t" filename="libuuv_thruster_ros_plugin.so"/>')
-    text = uuv_urdf().replace('</gazebo>', fins + '</gazebo>')
-    assert load_vehicle_string(text, 'fins.urdf').linear_drag.any()
+    """A thruster plugin beside the hull block is no hull; a LiftDrag block is read as a fin."""
+    thruster = '<plugin name="t" filename="libuuv_thruster_ros_plugin.so"/>'
+    text = uuv_urdf().replace('</gazebo>', thruster + '</gazebo>')
+    params = load_vehicle_string(text, 'thruster.urdf')
+    assert params.linear_drag.any() and params.fins == []
+    fin = '<plugin name="fin" filename="gz-sim-lift-drag-system"><a0>0</a0></plugin>'
+    with pytest.raises(DescriptionError) as err:  # a fin, incomplete: said so, not ignored
+        load_vehicle_string(text.replace('</gazebo>', fin + '</gazebo>'), 'fins.urdf')
+    assert 'LiftDrag block without <link_name>' in str(err.value)

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from uwv_hydro.physics.dynamics import Simulator
+from uwv_hydro.physics.fins import MIN_SPEED as FIN_MIN_SPEED
 from uwv_hydro.physics.stability import EnergyGuard, jacobian
 
 VEHICLES = ['config/small_rov.yaml', 'config/remus100.yaml', 'urdf/dsros_vehicle.urdf.xacro']
@@ -59,7 +60,8 @@ def _direct_terms(sim, speed):
 
 @pytest.mark.parametrize('path', VEHICLES)
 def test_current_terms_equal_the_direct_evaluation(path):
-    sim = Simulator(_load(path), dt=0.01)
+    params = _load(path)
+    sim = Simulator(params, dt=0.01)
     guard = EnergyGuard(sim)
     rng = np.random.default_rng(17)
     for speed in (1e-3, 0.05, 0.3, 1.0, 2.5, 7.0):
@@ -68,6 +70,11 @@ def test_current_terms_equal_the_direct_evaluation(path):
         force, rate = guard.current_terms(current)
         ref_force, ref_rate = _direct_terms(sim, speed)
         assert ref_force > 0.0
+        if params.fins and speed <= FIN_MIN_SPEED:
+            # fins carry no load below their speed threshold (gz-sim LiftDrag): the
+            # polynomial, quadratic in the speed, still counts them: an upper bound
+            assert force >= ref_force
+            continue
         assert force == pytest.approx(ref_force, rel=1e-6, abs=1e-9)
         # both from central-difference Jacobians: a few 1e-6 (1/s) of rounding noise
         assert rate == pytest.approx(ref_rate, rel=1e-5, abs=2e-5)

@@ -54,6 +54,10 @@ def test_imu_white_noise_matches_the_configured_stddev_per_axis():
         reading = imu.measure(k * 0.02, [0.0, 0.0, -5.0], q, nu, np.zeros(6))
         rates[k], forces[k] = reading.angular_velocity, reading.linear_acceleration
     truth_f = np.cross(nu[3:], np.cross(nu[3:], np.zeros(3))) + [0.0, 0.0, imu.gravity]
+    ratios = [np.std(rates[:, a] - nu[3 + a]) / gyro[a] for a in range(3)] + [
+        np.std(forces[:, a] - truth_f[a]) / accel[a] for a in range(3)]
+    print('IMU sample std / sigma (gyro xyz, accel xyz): %s'
+          % ' '.join('%.4f' % r for r in ratios))
     for axis in range(3):
         assert np.std(rates[:, axis] - nu[3 + axis]) == pytest.approx(gyro[axis], rel=0.05)
         assert np.std(forces[:, axis] - truth_f[axis]) == pytest.approx(accel[axis], rel=0.05)
@@ -77,6 +81,9 @@ def test_pressure_dvl_and_navsat_noise_match_the_configured_stddev():
         v[k] = dvl.measure(k, [0.0, 0.0, -10.0], q, nu, None).velocity
         reading = gps.measure(k, [0.0, 0.0, 0.0], q, nu, None)
         fix[k] = reading.latitude, reading.longitude, reading.altitude
+    ratios = [np.std(p) / 30.0] + [np.std(v[:, a]) / s for a, s in
+                                   enumerate((0.002, 0.004, 0.008))]
+    print('pressure, DVL xyz sample std / sigma: %s' % ' '.join('%.4f' % r for r in ratios))
     assert np.std(p) == pytest.approx(30.0, rel=0.05)
     for axis, sigma in enumerate((0.002, 0.004, 0.008)):
         assert np.std(v[:, axis]) == pytest.approx(sigma, rel=0.05)
@@ -87,6 +94,8 @@ def test_pressure_dvl_and_navsat_noise_match_the_configured_stddev():
     n_radius = a / math.sqrt(1 - e2 * s * s)
     north = np.radians(fix[:, 0]) * m_radius
     east = np.radians(fix[:, 1]) * n_radius * math.cos(math.radians(10.0))
+    print('NavSat east, north, up sample std / sigma: %.4f %.4f %.4f'
+          % (np.std(east) / 1.5, np.std(north) / 1.5, np.std(fix[:, 2]) / 3.0))
     assert np.std(east) == pytest.approx(1.5, rel=0.05)
     assert np.std(north) == pytest.approx(1.5, rel=0.05)
     assert np.std(fix[:, 2]) == pytest.approx(3.0, rel=0.05)

@@ -28,12 +28,18 @@ body twist)`` and ``step(body_wrench)`` (e.g. :class:`cosim.mujoco_engine.Mujoco
 """
 import time
 
+from builtin_interfaces.msg import Time
 from geometry_msgs.msg import WrenchStamped
 from nav_msgs.msg import Odometry
 import numpy as np
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rosgraph_msgs.msg import Clock
+
+
+def _time(stamp_ns):
+    sec, nanosec = divmod(int(stamp_ns), 10 ** 9)
+    return Time(sec=sec, nanosec=nanosec)
 
 
 class LockStep:
@@ -74,14 +80,16 @@ class LockStep:
             self.executor.spin_once(timeout_sec=0.01)
         return bool(condition())
 
+    def publish_clock(self, stamp_ns):
+        """Publish /clock = stamp_ns."""
+        self.clock_pub.publish(Clock(clock=_time(stamp_ns)))
+
     def publish(self, stamp_ns, position, quaternion, twist, clock=True):
         """Publish /clock = stamp_ns (unless ``clock`` is false) and the odometry at stamp_ns."""
-        now = Clock()
-        now.clock.sec, now.clock.nanosec = divmod(int(stamp_ns), 10 ** 9)
         if clock:
-            self.clock_pub.publish(now)
+            self.publish_clock(stamp_ns)
         odom = Odometry()
-        odom.header.stamp = now.clock
+        odom.header.stamp = _time(stamp_ns)
         odom.header.frame_id = self.world_frame
         odom.child_frame_id = 'base_link'
         pose, vel = odom.pose.pose, odom.twist.twist

@@ -33,6 +33,7 @@ The wrenches are encoded with the fixed-layout CDR codec of :mod:`uwv_hydro.bag.
 (the same bytes rosbags would write, tested byte for byte).
 """
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
@@ -226,9 +227,10 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
     replayer = _Replayer(mode, StampGuard(stamp_reset_threshold), writer, factory.store,
                          output_topics(namespace), params.base_frame, world_frame, current,
                          components, str(in_bag))
-    try:
+    with contextlib.ExitStack() as stack:
+        stack.callback(bar.close)
         if writer is not None:
-            writer.__enter__()
+            stack.enter_context(writer)
         pending = []
         for _, bag_ns, raw, _ in read_raw_messages(in_bag, [odometry_topic],
                                                    expected_types={odometry_topic: ODOMETRY}):
@@ -240,8 +242,4 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
         if pending:
             replayer.chunk(pending)
             bar.update(len(pending))
-    finally:
-        if writer is not None:
-            writer.__exit__(None, None, None)
-        bar.close()
     return replayer.finish()

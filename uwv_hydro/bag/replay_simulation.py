@@ -42,6 +42,7 @@ estimate them.  Memory does not grow with the bag unless the trajectories are ke
 """
 
 from array import array
+import contextlib
 from dataclasses import dataclass, field
 import math
 from typing import Dict, Optional, Sequence
@@ -197,9 +198,10 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
     bar = Progress(message_count(in_bag, topics) if progress else 0, 'replay --simulate')
     bar.enabled = bar.enabled and progress
     writer = BagWriter(out_bag, store=store) if out_bag is not None else None
-    try:
+    with contextlib.ExitStack() as stack:
+        stack.callback(bar.close)
         if writer is not None:
-            writer.__enter__()
+            stack.enter_context(writer)
         for topic, bag_ns, raw, _ in read_raw_messages(in_bag, topics, expected_types=types):
             bar.update()
             if topic != odometry_topic:
@@ -250,10 +252,6 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
                 w, x, y, z = state[3:7]
                 writer.queue_raw(predicted_topic, ODOMETRY, bag_ns, encode_odometry(
                     sec, nanosec, frame, child, state[:3], (x, y, z, w), state[7:]))
-    finally:
-        if writer is not None:
-            writer.__exit__(None, None, None)
-        bar.close()
     if not comparison.n:
         raise BagError('no usable odometry messages on %s' % odometry_topic,
                        source=str(in_bag))

@@ -35,7 +35,7 @@ import numpy as np
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_with_notes
 from uwv_hydro.description.conventions import added_mass_about_origin
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.sensors import describe_sensor, sensor_summary
+from uwv_hydro.description.sensor_export import describe_sensor, sensor_summary
 from uwv_hydro.description.sources import field_sources, format_field_sources
 from uwv_hydro.description.thrusters import describe_thruster
 from uwv_hydro.description.validate import mass_matrix_about_origin

@@ -20,6 +20,7 @@ Each subcommand lives in its own module under :mod:`uwv_hydro.cli` and exposes
 """
 import argparse
 import importlib
+import os
 import re
 import sys
 
@@ -72,3 +73,8 @@ def main(argv=None) -> int:
     except DescriptionError as exc:
         print('error: %s' % exc, file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (`uwv-hydro check ... | head`): no traceback, and no
+        # second error when Python flushes stdout at exit (Python docs, SIGPIPE note)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

@@ -25,6 +25,7 @@ recorded one and the RMS position/velocity errors are printed (model validation)
 import time
 
 from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
+from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
 
 
 def add_parser(sub):
@@ -36,7 +37,7 @@ def add_parser(sub):
     p.add_argument('--out', required=True, metavar='OUT_BAG', help='output rosbag2')
     p.add_argument('--odometry-topic', default='/odometry')
     p.add_argument('--thrust-topics', nargs='+', default=['/thrust'])
-    p.add_argument('--added-mass', choices=('implicit', 'lagged'), default='implicit')
+    p.add_argument('--added-mass', choices=ADDED_MASS_MODES, default='implicit')
     p.add_argument('--apply-weight', action='store_true',
                    help='include the weight in the wrench (default: the simulator applies it)')
     p.add_argument('--acceleration-alpha', type=float, default=None)

@@ -55,7 +55,7 @@ import numpy as np
 
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.xml_safe import element_error
+from uwv_hydro.description.xml_safe import element_error, element_numbers
 from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS, VehicleParams
 
 #: Vector keys of a fin (YAML lists of 3, LiftDrag "x y z" text).
@@ -167,18 +167,6 @@ def _text(block: ET.Element, tag: str, source: str) -> Optional[ET.Element]:
     return found[0] if found else None
 
 
-def _vector_text(elem: ET.Element, source: str) -> np.ndarray:
-    parts = (elem.text or '').split()
-    try:
-        values = np.array([float(p) for p in parts])
-    except ValueError:
-        values = np.array([])
-    if values.shape != (3,) or not np.all(np.isfinite(values)):
-        raise element_error('expected 3 finite numbers "x y z", got %r' % (elem.text,),
-                            source, elem)
-    return values
-
-
 Pose = Tuple[np.ndarray, np.ndarray]
 
 
@@ -282,7 +270,7 @@ def _liftdrag_fin(block, joints, poses, params, source, origin, parse_vector) ->
     for key in ('cp', 'forward', 'upward'):
         elem = _text(block, key, source)
         if elem is not None:
-            setattr(fin, key, rotation @ _vector_text(elem, source))
+            setattr(fin, key, rotation @ element_numbers(elem, (3,), source))
         else:
             setattr(fin, key, rotation @ np.asarray(getattr(fin, key), float))
     model = _text(block, 'model', source)

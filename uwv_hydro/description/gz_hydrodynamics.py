@@ -51,7 +51,7 @@ Unsupported, raising DescriptionError: the signed-signed quadratic terms
 ``coriolis = False``.
 """
 import re
-from typing import Dict, List
+from typing import Dict, List, Optional
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -59,7 +59,10 @@ import numpy as np
 from uwv_hydro.description.conventions import GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.known_names import unknown_reason
-from uwv_hydro.description.xml_safe import element_error, element_line, element_path
+from uwv_hydro.description.sources import set_origin
+from uwv_hydro.description.xml_safe import (
+    element_error, element_line, element_numbers, element_path)
+from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: gz-sim's default water density (kg/m^3).
 GZ_DEFAULT_WATER_DENSITY = 998.0
@@ -147,13 +150,7 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
         elif tag == 'disable_added_mass':
             disable_added_mass = _flag(child)
         elif tag == 'default_current':
-            try:
-                current = [float(v) for v in (child.text or '').split()]
-            except ValueError:
-                current = []
-            if len(current) != 3:
-                raise element_error('expected three numbers', source, child)
-            out['current'] = np.array(current)
+            out['current'] = element_numbers(child, (3,), source)
         elif tag not in OTHER_ELEMENTS:
             raise element_error(unknown_reason('gz-sim Hydrodynamics parameter', tag,
                                                known_parameters(), '<%s>'), source, child)
@@ -163,6 +160,40 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
     out.update(linear_drag=linear, quadratic_drag=quad, added_mass=added,
                warnings=warnings, labels=labels)
     return out
+
+
+def apply_gz_hydrodynamics(plugin: ET.Element, params: VehicleParams, source: str,
+                           link: Optional[str] = None) -> float:
+    """
+    Set drag, Coriolis switch and reference points of ``params`` from the block.
+
+    Its added mass is summed onto ``params.added_mass`` (gz-sim applies both an SDF
+    ``<fluid_added_mass>`` and this one).  ``link``: the link the block must name (when
+    it names one).  Warnings go to ``params.warnings``; returns the block's density.
+    """
+    values = read_gz_hydrodynamics(plugin, source)
+    if link is not None and values['link_name'] and values['link_name'] != link:
+        raise element_error('gz-sim Hydrodynamics <link_name> %r is not the base link %r'
+                            % (values['link_name'], link), source, plugin)
+    set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis')
+               + (('added_mass',) if np.any(values['added_mass']) else ()),
+               '%s:%s (gz-sim Hydrodynamics)' % (source, element_line(plugin)))
+    for key, labels in values['labels'].items():
+        params.coefficient_labels.setdefault(key, {}).update(labels)
+    params.linear_drag = values['linear_drag']
+    params.quadratic_drag = values['quadratic_drag']
+    params.added_mass = params.added_mass + values['added_mass']
+    params.coriolis = bool(values['coriolis'])
+    # every term acts at the link origin with the link-origin twist (module docstring)
+    params.drag_center = np.zeros(3)
+    params.drag_velocity_point = np.zeros(3)
+    params.added_mass_point = np.zeros(3)
+    params.semantics = 'origin'
+    params.warnings.extend(values['warnings'])
+    if values['current'] is not None:
+        params.warnings.append('gz-sim <default_current> is not part of the vehicle; pass '
+                               'it as the world current')
+    return float(values['fluid_density'])
 
 
 def known_parameters() -> List[str]:

@@ -49,13 +49,14 @@ from uwv_hydro.description.conventions import (
 from uwv_hydro.description.dsros_block import flag_text, float_text
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.gz_hydrodynamics import (
-    is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
+    apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
 from uwv_hydro.description.known_names import (
     check_children, foreign_plugin_error, is_hydro_plugin)
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
-    element_error, element_line, element_path, parse_xml_file, parse_xml_string)
+    element_error, element_line, element_numbers, element_path, parse_xml_file,
+    parse_xml_string)
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
 _INERTIA_DEFAULTS = {'ixx': 1.0, 'iyy': 1.0, 'izz': 1.0, 'ixy': 0.0, 'ixz': 0.0, 'iyz': 0.0}
@@ -65,17 +66,6 @@ def is_uwv_plugin(elem: ET.Element) -> bool:
     """Return True for a uwv_hydro <plugin> element."""
     return elem.tag == 'plugin' and 'uwv_hydro' in (
         elem.get('filename', '') + ' ' + elem.get('name', ''))
-
-
-def _floats(elem: ET.Element, count: int, source: str) -> np.ndarray:
-    try:
-        values = [float(v) for v in (elem.text or '').split()]
-    except ValueError:
-        values = []
-    if len(values) != count or not np.all(np.isfinite(values)):
-        raise element_error('expected %d finite numbers, got %r' % (count, elem.text),
-                            source, elem)
-    return np.array(values)
 
 
 def read_pose(elem: Optional[ET.Element], source: str):
@@ -89,9 +79,9 @@ def read_pose(elem: Optional[ET.Element], source: str):
     if rel and rel != owner:
         raise element_error('pose relative_to=%r is not supported here' % rel, source, elem)
     if elem.get('rotation_format', 'euler_rpy') == 'quat_xyzw':
-        v = _floats(elem, 7, source)
+        v = element_numbers(elem, (7,), source)
         return v[:3], quat_to_matrix([v[6], v[3], v[4], v[5]])
-    v = _floats(elem, 6, source)
+    v = element_numbers(elem, (6,), source)
     rpy = np.radians(v[3:]) if elem.get('degrees', 'false').lower() == 'true' else v[3:]
     return v[:3], rpy_to_matrix(rpy)
 
@@ -130,7 +120,7 @@ def _collision_volume(collision: ET.Element, source: str):
         return float_text(child, source)
 
     if tag == 'box':
-        volume = float(np.prod(_floats(shape.find('size'), 3, source)))
+        volume = float(np.prod(element_numbers(shape.find('size'), (3,), source)))
     elif tag == 'sphere':
         volume = 4.0 / 3.0 * np.pi * num('radius') ** 3
     elif tag == 'cylinder':
@@ -139,7 +129,8 @@ def _collision_volume(collision: ET.Element, source: str):
         r = num('radius')
         volume = np.pi * r * r * num('length') + 4.0 / 3.0 * np.pi * r ** 3
     elif tag == 'ellipsoid':
-        volume = 4.0 / 3.0 * np.pi * float(np.prod(_floats(shape.find('radii'), 3, source)))
+        radii = element_numbers(shape.find('radii'), (3,), source)
+        volume = 4.0 / 3.0 * np.pi * float(np.prod(radii))
     else:
         return None
     xyz, _ = read_pose(collision.find('pose'), source)
@@ -173,7 +164,6 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     for group in (uwv, gz):
         if len(group) > 1:
             raise element_error('more than one such plugin in the model', source, group[1])
-    gz_values = read_gz_hydrodynamics(gz[0], source) if gz else None
     links = model.findall('link')
     if not links:
         raise element_error('model has no <link>', source, model)
@@ -220,22 +210,7 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         set_origin(params, ['added_mass'], '%s:%s (SDF <fluid_added_mass>)'
                    % (source, element_line(fam[0])))
     warnings: List[str] = []
-    density = None
-    if gz_values is not None:
-        set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis')
-                   + (('added_mass',) if np.any(gz_values['added_mass']) else ()),
-                   '%s:%s (gz-sim Hydrodynamics)' % (source, element_line(gz[0])))
-        for key, labels in gz_values['labels'].items():
-            params.coefficient_labels.setdefault(key, {}).update(labels)
-        params.linear_drag = gz_values['linear_drag']
-        params.quadratic_drag = gz_values['quadratic_drag']
-        params.added_mass = params.added_mass + gz_values['added_mass']
-        params.coriolis = bool(gz_values['coriolis'])
-        density = gz_values['fluid_density']
-        warnings += gz_values['warnings']
-        if gz_values['current'] is not None:
-            warnings.append('gz-sim <default_current> is not part of the vehicle; pass '
-                            'it as the world current')
+    density = apply_gz_hydrodynamics(gz[0], params, source) if gz else None
     params.drag_center = np.zeros(3)
     params.drag_velocity_point = np.zeros(3)
     params.added_mass_point = np.zeros(3)
@@ -247,7 +222,7 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
             density = float_text(dens, source)
     gravity = root.find('.//world/gravity')
     if gravity is not None:
-        params.gravity = float(np.linalg.norm(_floats(gravity, 3, source)))
+        params.gravity = float(np.linalg.norm(element_numbers(gravity, (3,), source)))
     params.fluid_density = density if density is not None else params.fluid_density
     _buoyancy(params, link, uwv[0] if uwv else None, source, warnings)
     params.warnings.extend(warnings)
@@ -263,7 +238,7 @@ def _buoyancy(params: VehicleParams, link: ET.Element, plugin: Optional[ET.Eleme
                    % (source, element_line(plugin)))
         for child in plugin:
             if child.tag == 'center_of_buoyancy':
-                params.cob = _floats(child, 3, source)
+                params.cob = element_numbers(child, (3,), source)
             elif child.tag == 'allow_nonphysical':
                 params.allow_nonphysical = params.allow_nonphysical or flag_text(child,
                                                                                  source)

@@ -56,7 +56,8 @@ import numpy as np
 from uwv_hydro.description.conventions import matrix_to_quat, quat_to_matrix, rpy_to_matrix
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_error
-from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterBank, ThrusterSpec
+from uwv_hydro.physics.thruster import (DSROS_TERMS, ThrusterBank, ThrusterSpec,
+                                        UUV_CONVERSIONS, UUV_DYNAMICS)
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: gz-sim Thruster system parameters modelled here, with their meaning.
@@ -90,7 +91,22 @@ EXTENSION_KEYS = {
     'dsros_forward': 'ds_sim thrust polynomial for commands >= 0: gain, offset, max_cmd, '
                      'quad_gain, speed_gain, speed_offset',
     'dsros_reverse': 'the same for commands < 0 (default: the forward one)',
+    'dynamics': 'uuv_simulator rotor dynamics {type: ZeroOrder | FirstOrder (timeConstant) | '
+                'Yoerger (alpha, beta) | Bessa (Jmsp, Kv1, Kv2, Kt, Rm)}',
+    'conversion': 'uuv_simulator rotor speed -> thrust {type: Basic (rotorConstant) | Bessa '
+                  '(rotorConstantL, rotorConstantR, deltaL, deltaR) | LinearInterp '
+                  '(inputValues, outputValues)}',
 }
+#: uuv_simulator block types that are uwv_hydro fields: their parameters -> the fields.
+UUV_ALIASES = {
+    ('dynamics', 'ZeroOrder'): {},
+    ('dynamics', 'FirstOrder'): {'timeConstant': 'time_constant'},
+    ('conversion', 'LinearInterp'): {'inputValues': 'lookup_command',
+                                     'outputValues': 'lookup_thrust'},
+}
+#: uwv_hydro field -> the uuv_simulator block parameter that may set it.
+_ALIAS_OF = {field: '%s.%s' % (block, term) for (block, _), alias in UUV_ALIASES.items()
+             for term, field in alias.items()}
 #: Elements of ds_sim's dsros_thruster <plugin> and what they become.
 DSROS_THRUSTER_KEYS = {
     'thruster_link': 'the thruster name (joint_name)',
@@ -174,6 +190,42 @@ def _dsros_terms(value: Any, key: str, error: ErrorFactory, text: bool) -> Tuple
                  for term in DSROS_TERMS)
 
 
+def _uuv_block(value: Any, key: str, error: ErrorFactory, text: bool) -> Dict[str, Any]:
+    """Return the ThrusterSpec fields of a uuv_simulator <dynamics> or <conversion> block."""
+    names = dict(UUV_DYNAMICS if key == 'dynamics' else UUV_CONVERSIONS)
+    names.update({kind: tuple(alias) for (block, kind), alias in UUV_ALIASES.items()
+                  if block == key})
+    if not isinstance(value, dict):
+        raise error(key, 'expected a mapping of type and its parameters (uuv_simulator)')
+    kind = value.get('type')
+    if kind not in names:
+        raise error(key + '.type', 'expected one of %s, got %r' % (', '.join(names), kind))
+    for term in value:
+        if term != 'type' and term not in names[kind]:
+            raise error('%s.%s' % (key, term), 'unknown parameter %r of %s; expected %s'
+                        % (term, kind, ', '.join(names[kind]) or 'none'))
+    for term in names[kind]:
+        if term not in value:  # uuv_simulator requires every parameter
+            raise error(key, '%s needs %s' % (kind, ', '.join(names[kind])))
+    alias = UUV_ALIASES.get((key, kind))
+    if alias is None:
+        return {key + '_type': kind,
+                key + '_terms': tuple(_float(value[term], '%s.%s' % (key, term), error, text)
+                                      for term in names[kind])}
+    if kind != 'LinearInterp':
+        return {field: _float(value[term], '%s.%s' % (key, term), error, text)
+                for term, field in alias.items()}
+    inputs, outputs = (_floats(value[term], '%s.%s' % (key, term), error, text)
+                       for term in ('inputValues', 'outputValues'))
+    if len(inputs) != len(outputs):
+        raise error(key + '.outputValues', '%d output values for %d input values'
+                    % (len(outputs), len(inputs)))
+    # uuv_simulator keeps the pairs in a std::map: sorted by input value
+    pairs = sorted(zip(inputs, outputs))
+    return {'lookup_command': tuple(c for c, _ in pairs),
+            'lookup_thrust': tuple(t for _, t in pairs)}
+
+
 def _bool(value: Any, key: str, error: ErrorFactory, text: bool) -> bool:
     if text and isinstance(value, str) and value.strip().lower() in ('true', '1', 'false', '0'):
         return value.strip().lower() in ('true', '1')
@@ -191,6 +243,7 @@ def spec_from_values(values: Dict[str, Any], pose: Tuple[np.ndarray, np.ndarray,
     ``text`` accepts XML element text for numbers and booleans.
     """
     fields: Dict[str, Any] = {}
+    blocks: Dict[str, Any] = {}
     for key, value in values.items():
         if key in _FLOAT_KEYS:
             fields[key] = _float(value, key, error, text)
@@ -198,6 +251,9 @@ def spec_from_values(values: Dict[str, Any], pose: Tuple[np.ndarray, np.ndarray,
             fields[key] = _floats(value, key, error, text)
         elif key in ('dsros_forward', 'dsros_reverse'):
             fields[key] = _dsros_terms(value, key, error, text)
+        elif key in ('dynamics', 'conversion'):
+            for field, item in _uuv_block(value, key, error, text).items():
+                blocks[field] = (key, item)
         elif key in _STRING_KEYS:
             if not isinstance(value, str) or (key == 'joint_name' and not value.strip()):
                 raise error(key, 'expected a non-empty string, got %r' % (value,))
@@ -211,6 +267,13 @@ def spec_from_values(values: Dict[str, Any], pose: Tuple[np.ndarray, np.ndarray,
             fields[key] = int(number)
     if 'joint_name' not in fields:
         raise error('joint_name', 'a thruster needs a <joint_name>')
+    origin_of = {}  # problems of a field a uuv_simulator block set name its parameter
+    for field, (key, item) in blocks.items():
+        if field in fields:
+            raise error(key, '%s sets %s, which is given too' % (key, field))
+        fields[field] = item
+        if field in _ALIAS_OF:
+            origin_of[field] = _ALIAS_OF[field]
     origin, rotation, axis = pose
     norm = float(np.linalg.norm(axis))
     if not norm > 0.0:
@@ -219,7 +282,7 @@ def spec_from_values(values: Dict[str, Any], pose: Tuple[np.ndarray, np.ndarray,
                         rotation=tuple(float(v) for v in matrix_to_quat(rotation)),
                         axis=tuple(float(v) for v in np.asarray(axis) / norm), **fields)
     for key, reason in spec.problems():
-        raise error(key, 'thruster %r: %s' % (spec.joint_name, reason))
+        raise error(origin_of.get(key, key), 'thruster %r: %s' % (spec.joint_name, reason))
     return spec
 
 
@@ -281,13 +344,13 @@ def read_urdf_thrusters(root: ET.Element, params: VehicleParams, source: str,
             if child.tag in children:
                 raise element_error('<%s> given twice' % child.tag, source, child)
             children[child.tag] = child
-            if child.tag in ('dsros_forward', 'dsros_reverse'):
+            if child.tag in ('dsros_forward', 'dsros_reverse', 'dynamics', 'conversion'):
                 values[child.tag] = {g.tag: (g.text or '').strip() for g in child}
             elif child.tag not in GZ_UNUSED_KEYS:
                 values[child.tag] = (child.text or '').strip()
 
         def error(key: str, reason: str, _block=block, _children=children) -> DescriptionError:
-            return element_error(reason, source, _children.get(key, _block))
+            return element_error(reason, source, _children.get(key.split('.')[0], _block))
 
         if not values.get('joint_name'):
             raise error('joint_name', 'a gz-sim Thruster plugin needs a <joint_name>')
@@ -409,19 +472,27 @@ def describe_thruster(spec: ThrusterSpec, fluid_density: float) -> Dict[str, Any
     low, high = spec.command_limits()
     thrusts = []
     for command in (low, high):
-        bank.state[:] = command  # steady state at the command limit
-        bank.evaluate()
+        bank.state[:] = bank.steady_state([command])  # steady state at the command limit
+        with np.errstate(invalid='ignore'):  # uuv models: unbounded commands, infinite thrust
+            bank.evaluate()
         thrusts.append(float(bank.thrust[0]))
-    unit = 'rad/s' if spec.use_angvel_cmd else 'N' if spec.model == 'coefficient' else ''
+    names = UUV_DYNAMICS.get(spec.dynamics_type, ())
+    terms = ', '.join('%s %g' % pair for pair in zip(names, spec.dynamics_terms))
     dynamics = [name for name, on in (('first order %g s' % spec.time_constant,
                                        spec.time_constant > 0.0),
                                       ('rate limit %g/s' % spec.max_cmd_rate,
-                                       math.isfinite(spec.max_cmd_rate))) if on]
+                                       math.isfinite(spec.max_cmd_rate)),
+                                      ('%s (%s)' % (spec.dynamics_type, terms),
+                                       bool(spec.dynamics_type))) if on]
+    # the command: rotor model input, rotor speed, thrust or the model's own command
+    command, unit = {'Yoerger': ('Yoerger input', ''), 'Bessa': ('motor voltage', 'V')}.get(
+        spec.dynamics_type, ('angular velocity', 'rad/s') if spec.use_angvel_cmd
+        or spec.model.startswith('uuv_') else ('thrust', 'N') if spec.model == 'coefficient'
+        else (spec.model + ' command', ''))
     return {
         'joint_name': spec.joint_name,
         'model': spec.model,
-        'command': 'angular velocity' if spec.use_angvel_cmd else
-                   'thrust' if spec.model == 'coefficient' else spec.model + ' command',
+        'command': command,
         'command_unit': unit,
         'command_limits': [low, high],
         'thrust_range': thrusts,

@@ -44,30 +44,25 @@ from uwv_hydro.description.dsros_block import (
     apply_dsros_block, base_link_name, float_attr, is_dsros_plugin)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_urdf
+from uwv_hydro.description.gz_hydrodynamics import (
+    apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
 from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
 from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
-from uwv_hydro.description.xml_safe import element_error, parse_xml_file, parse_xml_string
+from uwv_hydro.description.xml_safe import (
+    element_error, element_line, element_numbers, parse_xml_file, parse_xml_string)
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
 
 def parse_vector(elem: ET.Element, attr: str, source: str, count: int = 3,
                  default: float = 0.0) -> np.ndarray:
     """Return ``count`` floats from a space-separated attribute (defaults when absent)."""
-    text = elem.get(attr)
-    if text is None:
+    if elem.get(attr) is None:
         return np.full(count, default)
-    try:
-        values = [float(v) for v in text.split()]
-    except ValueError:
-        values = []
-    if len(values) != count or not np.all(np.isfinite(values)):
-        raise element_error('attribute %s: expected %d finite numbers, got %r'
-                            % (attr, count, text), source, elem)
-    return np.array(values)
+    return element_numbers(elem, (count,), source, attr)
 
 
 def _origin(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:
@@ -175,8 +170,8 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         check_children(joint, 'urdf/joint', source)
     plugins = hydro_plugins(root, source)
     if len(plugins) > 1:
-        raise element_error('more than one hydrodynamics plugin (dsros_hydro or '
-                            'uuv_simulator) block', source, plugins[1])
+        raise element_error('more than one hydrodynamics plugin (dsros_hydro, '
+                            'uuv_simulator or gz-sim Hydrodynamics) block', source, plugins[1])
     plugin = plugins[0] if plugins else None
     base = base_link_name(plugin) if plugin is not None and is_dsros_plugin(plugin) else ''
     if base and base not in links:
@@ -216,6 +211,14 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                % (source, base))
     if plugin is not None and is_dsros_plugin(plugin):
         apply_dsros_block(plugin, params, source)
+    elif plugin is not None and is_gz_hydrodynamics_plugin(plugin):
+        params.fluid_density = apply_gz_hydrodynamics(plugin, params, source, link=base)
+        set_origin(params, ('fluid_density',), '%s:%s (gz-sim Hydrodynamics)'
+                   % (source, element_line(plugin)))
+        # gz-sim's Buoyancy system computes it from the collision volumes: not here
+        params.warnings.append('gz-sim Hydrodynamics gives no buoyancy (gz-sim computes it '
+                               'from the collision volumes): give buoyancy_mass and cob in '
+                               'a YAML over this URDF')
     elif plugin is not None:
         apply_uuv_block(plugin, params, source)
     params.fins = fins_from_urdf(root, base, frames, params, source, _origin, parse_vector)
@@ -227,17 +230,18 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
 
 def hydro_plugins(root: ET.Element, source: str) -> List[ET.Element]:
     """
-    Return the dsros_hydro and uuv_simulator blocks anywhere under ``root``.
+    Return the dsros_hydro, uuv_simulator and gz-sim Hydrodynamics blocks under ``root``.
 
     Any other hydrodynamics or buoyancy plugin is an error naming it.
     """
     found = []
     for elem in root.iter('plugin'):
-        if is_dsros_plugin(elem) or is_uuv_plugin(elem):
+        if is_dsros_plugin(elem) or is_uuv_plugin(elem) or is_gz_hydrodynamics_plugin(elem):
             found.append(elem)
         elif is_hydro_plugin(elem):
-            raise foreign_plugin_error(elem, source, 'dsros_hydro and uuv_simulator '
-                                       'underwater-object blocks in a URDF')
+            raise foreign_plugin_error(elem, source, 'dsros_hydro, uuv_simulator '
+                                       'underwater-object and gz-sim Hydrodynamics blocks '
+                                       'in a URDF')
     return found
 
 

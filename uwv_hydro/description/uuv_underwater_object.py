@@ -63,7 +63,8 @@ from uwv_hydro.description.conventions import T6
 from uwv_hydro.description.dsros_block import flag_text, float_text
 from uwv_hydro.description.known_names import check_children
 from uwv_hydro.description.sources import HYDRO_FIELDS, set_origin
-from uwv_hydro.description.xml_safe import element_error, element_line, element_path
+from uwv_hydro.description.xml_safe import (
+    element_error, element_line, element_numbers, element_path)
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
 #: uuv_simulator's default fluid density (kg/m^3), UnderwaterObjectPlugin.
@@ -78,21 +79,9 @@ def is_uuv_plugin(elem: ET.Element) -> bool:
     return elem.tag == 'plugin' and 'underwater_object' in text
 
 
-def _numbers(elem: ET.Element, sizes, source: str) -> np.ndarray:
-    try:
-        values = [float(v) for v in (elem.text or '').split()]
-    except ValueError:
-        values = []
-    if len(values) not in sizes or not np.all(np.isfinite(values)):
-        raise element_error('expected %s finite numbers, got %r'
-                            % (' or '.join(map(str, sizes)), (elem.text or '')[:60]),
-                            source, elem)
-    return np.array(values)
-
-
 def _matrix(elem: ET.Element, source: str, sizes=(6, 36)) -> np.ndarray:
     """Return a 6x6 matrix from 36 numbers (row-major) or 6 (the diagonal)."""
-    values = _numbers(elem, sizes, source)
+    values = element_numbers(elem, sizes, source)
     return np.diag(values) if values.size == 6 else values.reshape(6, 6)
 
 
@@ -176,7 +165,7 @@ def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
         # BuoyantObject::SetNeutrallyBuoyant: volume = mass / fluid_density
         params.buoyancy_mass = params.mass
     cob = link.find('center_of_buoyancy')
-    params.cob = _numbers(cob, (3,), source) if cob is not None else np.zeros(3)
+    params.cob = element_numbers(cob, (3,), source) if cob is not None else np.zeros(3)
     box = link.find('box')
     height = None
     if box is not None:

@@ -87,16 +87,14 @@ def _plain_path(elem: LineElement) -> str:
 def _written_lines(root: LineElement) -> Dict[str, List[int]]:
     """Map each literal element's plain path to its lines (macro bodies excluded)."""
     lines: Dict[str, List[int]] = collections.defaultdict(list)
-
-    def visit(elem):
+    stack = [root]  # depth first, in document order, without recursion (deep files)
+    while stack:
+        elem = stack.pop()
         if elem.tag == XACRO_NS + 'macro':
-            return  # a template: placed (and counted) where it is called
+            continue  # a template: placed (and counted) where it is called
         if not str(elem.tag).startswith(XACRO_NS):
             lines[_plain_path(elem)].append(elem.line)
-        for child in elem:
-            visit(child)
-
-    visit(root)
+        stack.extend(reversed(list(elem)))
     return lines
 
 

@@ -22,11 +22,13 @@ entity attacks fail before any expansion), fed through a tree builder that store
 :data:`MAX_XML_BYTES` are rejected before parsing.
 """
 import os
-from typing import List, Optional
+from typing import List, Optional, Sequence
 import xml.etree.ElementTree as ET
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
+
+import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
 
@@ -86,6 +88,26 @@ def element_line(elem: ET.Element) -> Optional[int]:
 def element_error(reason: str, source: str, elem: ET.Element) -> DescriptionError:
     """Build a DescriptionError naming ``elem``'s path and line."""
     return DescriptionError(reason, source, element_path(elem), element_line(elem))
+
+
+def element_numbers(elem: ET.Element, sizes: Sequence[int], source: str,
+                    attr: Optional[str] = None) -> np.ndarray:
+    """
+    Return the finite numbers of ``elem``'s text (or of its attribute ``attr``).
+
+    Their count must be one of ``sizes``; anything else raises a DescriptionError
+    naming the element, its line and what was found.
+    """
+    text = elem.text if attr is None else elem.get(attr)
+    try:
+        values = [float(v) for v in (text or '').split()]
+    except ValueError:
+        values = []
+    if len(values) not in sizes or not np.all(np.isfinite(values)):
+        raise element_error('%sexpected %s finite numbers, got %r' % (
+            '' if attr is None else 'attribute %s: ' % attr,
+            ' or '.join(map(str, sizes)), (text or '')[:60]), source, elem)
+    return np.array(values, dtype=float)
 
 
 def parse_xml_string(text, source: str = '<string>') -> LineElement:

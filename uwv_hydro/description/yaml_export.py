@@ -57,9 +57,9 @@ from transforms3d.euler import quat2euler
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.fins import FIN_NUMBER_KEYS, FIN_VECTOR_KEYS
-from uwv_hydro.description.sensors import sensor_tree
+from uwv_hydro.description.sensor_export import sensor_tree
 from uwv_hydro.physics.sensors import sensor_mount
-from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec
+from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Fields that the YAML format cannot carry (see the module docstring).
@@ -177,13 +177,22 @@ def thruster_lines(spec: ThrusterSpec) -> List[str]:
              '  axis: %s' % _flow_list(spec.axis)]
     for f in dataclasses.fields(ThrusterSpec):
         value = getattr(spec, f.name)
-        if f.name in ('joint_name', 'translation', 'rotation', 'axis') or value == f.default \
+        if f.name in ('joint_name', 'translation', 'rotation', 'axis', 'dynamics_terms',
+                      'conversion_terms') or value == f.default \
                 or (isinstance(value, float) and math.isinf(value)):
             continue
         if isinstance(value, bool):
             text = 'true' if value else 'false'
         elif isinstance(value, int):
             text = str(value)
+        elif f.name in ('dynamics_type', 'conversion_type'):
+            # uuv_simulator's block: {type: ..., its parameters}
+            block = f.name[:-len('_type')]
+            names = (UUV_DYNAMICS if block == 'dynamics' else UUV_CONVERSIONS)[value]
+            lines.append('  %s: {type: %s, %s}' % (block, yaml_string(value), ', '.join(
+                '%s: %s' % (n, yaml_float(v))
+                for n, v in zip(names, getattr(spec, block + '_terms')))))
+            continue
         elif isinstance(value, str):
             text = yaml_string(value)
         elif f.name in ('dsros_forward', 'dsros_reverse'):

@@ -42,9 +42,9 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 
 from uwv_hydro.modes.fin_servos import TIMEOUT_ACTIONS as FIN_TIMEOUT_ACTIONS
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
+from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
 
 MODES = ('simulate', 'wrench')
-ADDED_MASS_MODES = ('implicit', 'lagged')
 LOOP_MODES = ('auto', 'timer', 'thread')
 PUBLISH_ON = ('timer', 'odometry')
 #: Where the simulator's ApplyLinkWrench applies an EntityWrench's force (node/gz_io.py).

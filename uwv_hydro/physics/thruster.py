@@ -24,7 +24,19 @@ update of length dt (the wrench is then held over the integration step):
 2. rotor dynamics on the commanded quantity x (thrust in N, rotor speed in rad/s
    with ``use_angvel_cmd``, or the table's command such as a PWM width): none,
    first order with ``time_constant`` (exact zero-order-hold discretisation, as
-   uuv_simulator's FirstOrder) and/or a rate limit ``max_cmd_rate`` (units/s);
+   uuv_simulator's FirstOrder) and/or a rate limit ``max_cmd_rate`` (units/s); or
+   one of uuv_simulator's rotor models, whose state is the rotor speed omega driven
+   by the command u (:data:`UUV_DYNAMICS`), both of the form
+   J omega' = k_u u - k_1 omega - k_2 omega |omega|:
+
+   * ``Yoerger`` (Yoerger et al. 1990): omega' = beta u - alpha omega |omega|
+     (J = 1, k_u = beta, k_1 = 0, k_2 = alpha);
+   * ``Bessa`` (Bessa et al. 2006, model 2, u the motor voltage):
+     Jmsp omega' = Kt/Rm u - Kv1 omega - Kv2 omega |omega|;
+
+   integrated with RK4 sub-steps short against the rotor's time scale (backward
+   Euler where that scale is far below dt), not with uuv_simulator's explicit
+   Euler step;
 3. thrust T and rotor speed omega from x:
 
    * ``coefficient`` model (gz-sim, Fossen 1994 p. 246): T = Ct rho D^4 omega |omega|.
@@ -40,6 +52,12 @@ update of length dt (the wrench is then held over the integration step):
      T = piecewise-linear interpolation of (lookup_command, lookup_thrust), held
      at the end values outside; the table must be monotone and cross zero thrust
      (its zero is the neutral command); no rotor speed (reported as NaN);
+   * ``uuv_basic`` model (uuv_simulator's Basic conversion): T = rotorConstant
+     omega |omega| with omega the rotor state;
+   * ``uuv_bessa`` model (uuv_simulator's Bessa conversion, Bessa et al. 2006):
+     with b = omega |omega|, T = rotorConstantL (b - deltaL) for b <= deltaL,
+     rotorConstantR (b - deltaR) for b >= deltaR, and 0 in the dead zone between
+     (deltaL <= 0 <= deltaR, both constants >= 0);
    * ``dsros`` model (ds_sim's dsros_thruster): for c = |u| limited to max_cmd and
      the apparent speed s = |u_a| (0 when the vehicle moves against the command),
      T = +-max(0, quad_gain c^2 + gain c + offset + speed_gain c s + speed_offset s)
@@ -49,8 +67,8 @@ update of length dt (the wrench is then held over the integration step):
 4. deadband (gz-sim): |T| < deadband gives T = 0 and omega = 0;
 5. reaction torque on the vehicle about the axis, opposite to the rotor's spin:
    Q = -K_Q rho D^5 omega |omega| (Fossen's propeller torque, K_Q =
-   ``torque_coefficient``) for the coefficient model, Q = -s k T for the table
-   and dsros models (k = ``torque_per_thrust`` in m, s = ``spin_direction``: +1 when
+   ``torque_coefficient``) for the coefficient model, Q = -s k T for the table,
+   dsros and uuv models (k = ``torque_per_thrust`` in m, s = ``spin_direction``: +1 when
    the rotor turns positively about the axis under positive thrust);
 6. base wrench: F = T d, torque = r x F + Q d with d the axis and r the joint
    origin in the base frame, i.e. tau = A T + A_Q Q with the allocation matrix
@@ -66,6 +84,17 @@ from uwv_hydro.physics.rotation import quat_to_matrix
 
 #: Terms of a ds_sim thrust polynomial (dsros_thruster's DsrosThrusterModel).
 DSROS_TERMS = ('quad_gain', 'gain', 'offset', 'speed_gain', 'speed_offset', 'max_cmd')
+
+#: uuv_simulator's rotor dynamics (Dynamics.cc): type -> its parameters, stored in this order.
+UUV_DYNAMICS = {'Yoerger': ('alpha', 'beta'), 'Bessa': ('Jmsp', 'Kv1', 'Kv2', 'Kt', 'Rm')}
+#: uuv_simulator's conversion functions (ThrusterConversionFcn.cc) of rotor speed to thrust
+#: (its LinearInterp is the lookup table).
+UUV_CONVERSIONS = {'Basic': ('rotorConstant',),
+                   'Bessa': ('rotorConstantL', 'rotorConstantR', 'deltaL', 'deltaR')}
+#: Largest RK4 step against the rotor's time scale (h |df/domega|).
+_RK4_STEP = 0.05
+#: Most sub-steps per update; beyond, backward Euler sub-steps (stiff rotor).
+_MAX_SUBSTEPS = 200
 
 #: gz-sim's defaults for the Thruster system parameters.
 GZ_DEFAULT_MAX_THRUST_CMD = 1000.0
@@ -101,7 +130,7 @@ class ThrusterSpec:
     #: Lookup table command -> thrust (the table model when non-empty).
     lookup_command: Tuple[float, ...] = ()
     lookup_thrust: Tuple[float, ...] = ()
-    #: Command limits; None: gz-sim's +-1000 (coefficient) or the table's ends.
+    #: Command limits; None: gz-sim's +-1000 (coefficient), the table's ends, none (uuv).
     max_thrust_cmd: Optional[float] = None
     min_thrust_cmd: Optional[float] = None
     #: |thrust| below this (N) gives zero thrust and rotor speed (gz-sim).
@@ -118,6 +147,12 @@ class ThrusterSpec:
     #: ds_sim thrust polynomials (DSROS_TERMS order); the dsros model when non-empty.
     dsros_forward: Tuple[float, ...] = ()
     dsros_reverse: Tuple[float, ...] = ()
+    #: uuv_simulator rotor dynamics ('' none, 'Yoerger', 'Bessa') and its UUV_DYNAMICS terms.
+    dynamics_type: str = ''
+    dynamics_terms: Tuple[float, ...] = ()
+    #: uuv_simulator conversion ('' none, 'Basic', 'Bessa') and its UUV_CONVERSIONS terms.
+    conversion_type: str = ''
+    conversion_terms: Tuple[float, ...] = ()
     #: Command topic relative to ``namespace`` (gz-sim ``topic``); '' -> gz pattern.
     topic: str = ''
     #: gz-sim ``namespace`` (default: the vehicle's name).
@@ -125,10 +160,25 @@ class ThrusterSpec:
 
     @property
     def model(self) -> str:
-        """Return 'table', 'dsros' or 'coefficient'."""
+        """Return 'table', 'dsros', 'uuv_basic', 'uuv_bessa' or 'coefficient'."""
         if self.lookup_command:
             return 'table'
-        return 'dsros' if self.dsros_forward else 'coefficient'
+        if self.dsros_forward:
+            return 'dsros'
+        if self.conversion_type in UUV_CONVERSIONS:
+            return 'uuv_' + self.conversion_type.lower()
+        return 'coefficient'
+
+    def rotor_terms(self) -> Tuple[float, float, float, float]:
+        """Return (J, k_u, k_1, k_2) of J omega' = k_u u - k_1 omega - k_2 omega|omega|."""
+        if self.dynamics_type == 'Yoerger':
+            alpha, beta = self.dynamics_terms
+            # Yoerger et al. 1990 (uuv_simulator Dynamics.cc): omega' = beta u - alpha omega|omega|
+            return 1.0, beta, 0.0, alpha
+        jmsp, kv1, kv2, kt, rm = self.dynamics_terms
+        # Bessa et al. 2006 (uuv_simulator Dynamics.cc): Jmsp omega' = Kt/Rm u - Kv1 omega
+        # - Kv2 omega|omega|
+        return jmsp, kt / rm, kv1, kv2
 
     def dsros_terms(self) -> Tuple[Tuple[float, ...], Tuple[float, ...]]:
         """Return the (forward, reverse) ds_sim polynomials, reverse defaulted."""
@@ -146,6 +196,8 @@ class ThrusterSpec:
         """Return (min, max) command with the defaults resolved."""
         if self.model == 'table':
             low, high = self.lookup_command[0], self.lookup_command[-1]
+        elif self.model.startswith('uuv_'):
+            low, high = -math.inf, math.inf  # uuv_simulator's clampMin/clampMax defaults
         elif self.model == 'dsros':
             forward, reverse = self.dsros_terms()
             low, high = -reverse[DSROS_TERMS.index('max_cmd')], forward[
@@ -165,6 +217,16 @@ class ThrusterSpec:
     def problems(self) -> List[Tuple[str, str]]:
         """Return (parameter, reason) for every inconsistency (empty when valid)."""
         out: List[Tuple[str, str]] = []
+        for key, kind, names in (('dynamics', self.dynamics_type, UUV_DYNAMICS),
+                                 ('conversion', self.conversion_type, UUV_CONVERSIONS)):
+            if kind and kind not in names:
+                return [(key, 'unknown type %r; expected %s%s' % (
+                    kind, ', '.join(names),
+                    ' (LinearInterp is the lookup table)' if key == 'conversion' else ''))]
+            terms = getattr(self, key + '_terms')
+            if kind and len(terms) != len(names[kind]):
+                return [(key, '%s expects the %d terms %s' % (kind, len(names[kind]),
+                                                              ', '.join(names[kind])))]
         for key, terms in (('dsros_forward', self.dsros_forward),
                            ('dsros_reverse', self.dsros_reverse)):
             if terms and len(terms) != len(DSROS_TERMS):
@@ -214,19 +276,69 @@ class ThrusterSpec:
             if self.torque_coefficient:
                 out.append(('torque_coefficient', 'the %s model has no rotor speed; give '
                             'torque_per_thrust and spin_direction instead' % self.model))
+            if self.conversion_type:
+                out.append(('conversion', 'give one thrust model: the %s model or a '
+                            'uuv_simulator conversion, not both' % self.model))
         else:
             if self.dsros_reverse:
                 out.append(('dsros_reverse', 'given without dsros_forward'))
             if self.lookup_thrust:
                 out.append(('lookup_thrust', 'given without lookup_command'))
+        if self.model == 'coefficient':
             if self.torque_per_thrust:
-                out.append(('torque_per_thrust', 'only for the table and dsros models; give '
-                            'torque_coefficient (K_Q) for the thrust_coefficient model'))
+                out.append(('torque_per_thrust', 'only for the table, dsros and uuv models; '
+                            'give torque_coefficient (K_Q) for the thrust_coefficient model'))
             if self.thrust_coefficient is None and not self.alpha_1 > 0.0:
                 out.append(('alpha_1', 'must be positive without a thrust_coefficient, '
                             'got %g' % self.alpha_1))
             if self.thrust_coefficient == 0.0:
                 out.append(('thrust_coefficient', 'must not be zero'))
+        elif self.model.startswith('uuv_'):
+            out.extend(self._conversion_problems())
+        return out + self._dynamics_problems()
+
+    def _conversion_problems(self) -> List[Tuple[str, str]]:
+        out = []
+        for key, hint in (('thrust_coefficient', 'give one thrust model'),
+                          ('use_angvel_cmd', 'its input is the rotor speed already'),
+                          ('torque_coefficient', 'give torque_per_thrust and spin_direction')):
+            if getattr(self, key):
+                out.append((key, 'not with a uuv_simulator conversion: %s' % hint))
+        terms = dict(zip(UUV_CONVERSIONS[self.conversion_type], self.conversion_terms))
+        if self.conversion_type == 'Basic' and terms['rotorConstant'] == 0.0:
+            out.append(('conversion.rotorConstant', 'must not be zero'))
+        # uuv_simulator's ConversionFunctionBessa asserts these signs
+        for key, sign in (('rotorConstantL', 1), ('rotorConstantR', 1), ('deltaL', -1),
+                          ('deltaR', 1)):
+            if key in terms and not sign * terms[key] >= 0.0:
+                out.append(('conversion.' + key, 'must be %s 0, got %g'
+                            % ('>=' if sign > 0 else '<=', terms[key])))
+        return out
+
+    def _dynamics_problems(self) -> List[Tuple[str, str]]:
+        if not self.dynamics_type:
+            return [('dynamics', 'terms given without a type')] if self.dynamics_terms else []
+        out = []
+        terms = dict(zip(UUV_DYNAMICS[self.dynamics_type], self.dynamics_terms))
+        positive = ('alpha', 'beta', 'Jmsp', 'Kt', 'Rm')
+        for key, value in terms.items():
+            if key in positive and not value > 0.0:
+                out.append(('dynamics.' + key, 'must be positive, got %g' % value))
+            elif key not in positive and not value >= 0.0:
+                out.append(('dynamics.' + key, 'must be >= 0, got %g' % value))
+        if self.dynamics_type == 'Bessa' and not terms['Kv1'] + terms['Kv2'] > 0.0:
+            out.append(('dynamics.Kv2', 'Kv1 or Kv2 must be positive (else the rotor speed '
+                        'grows without bound)'))
+        if self.time_constant > 0.0 or math.isfinite(self.max_cmd_rate):
+            out.append(('dynamics', 'give one rotor dynamics: the %s model or time_constant/'
+                        'max_cmd_rate' % self.dynamics_type))
+        speed_input = self.model == 'coefficient' and self.use_angvel_cmd
+        if not (self.model.startswith('uuv_') or speed_input):
+            out.append(('dynamics', "the %s model's state is the rotor speed: use it with a "
+                        'uuv_simulator conversion (Basic, Bessa) or thrust_coefficient with '
+                        'use_angvel_cmd, not the %s model%s'
+                        % (self.dynamics_type, self.model,
+                           ' with thrust commands' if self.model == 'coefficient' else '')))
         return out
 
 
@@ -280,6 +392,15 @@ def dsros_thrust(spec: ThrusterSpec, command: float, inflow: float) -> float:
     return max(value, 0.0) if command >= 0.0 else -max(value, 0.0)
 
 
+def odd_quadratic_root(r, q, p) -> np.ndarray:
+    """Return x solving r x|x| + q x = p (r, q >= 0, not both zero): odd, increasing in p."""
+    a = np.abs(np.asarray(p, dtype=float))
+    with np.errstate(invalid='ignore', divide='ignore'):
+        # |x| = m >= 0 with r m^2 + q m = |p|, in the form without cancellation
+        m = np.where(a > 0.0, 2.0 * a / (q + np.sqrt(q * q + 4.0 * r * a)), 0.0)
+    return np.sign(p) * np.where(np.isinf(a), np.inf, m)
+
+
 class ThrusterBank:
     """
     The thrusters of one vehicle, vectorised: rotor states, thrust, torque, base wrench.
@@ -316,6 +437,15 @@ class ThrusterBank:
         self._table = [k for k, s in enumerate(self.specs) if s.model == 'table']
         self._dsros = [k for k, s in enumerate(self.specs) if s.model == 'dsros']
         self._no_speed = self._table + self._dsros
+        self._basic = self._group('Basic')
+        self._bessa = self._group('Bessa')
+        self._per_thrust = self._no_speed + [k for k, s in enumerate(self.specs)
+                                             if s.model.startswith('uuv_')]
+        self._rotor = np.array([k for k, s in enumerate(self.specs) if s.dynamics_type],
+                               dtype=int)
+        rotor = np.array([self.specs[k].rotor_terms() for k in self._rotor],
+                         dtype=float).reshape(-1, 4)
+        self._j, self._ku, self._k1, self._k2 = rotor.T
         coeff = [k for k, s in enumerate(self.specs) if s.model == 'coefficient']
         self._coeff = np.array(coeff, dtype=int)
         self._angvel = np.array([self.specs[k].use_angvel_cmd for k in coeff], dtype=bool)
@@ -332,8 +462,17 @@ class ThrusterBank:
         self._wake = np.array([self.specs[k].wake_fraction for k in coeff], dtype=float)
         self._kq = np.array([self.specs[k].torque_coefficient for k in coeff], dtype=float)
         self._table_k = np.array([self.specs[k].torque_per_thrust * self.specs[k].spin_direction
-                                  for k in self._no_speed], dtype=float)
+                                  for k in self._per_thrust], dtype=float)
         self.reset()
+
+    def _group(self, conversion: str) -> Tuple[np.ndarray, np.ndarray]:
+        """Return (indices, terms as rows) of the thrusters with a uuv_simulator conversion."""
+        index = [k for k, s in enumerate(self.specs) if s.model.startswith('uuv_')
+                 and s.conversion_type == conversion]
+        size = len(UUV_CONVERSIONS[conversion])
+        terms = np.array([self.specs[k].conversion_terms for k in index],
+                         dtype=float).reshape(-1, size)
+        return np.array(index, dtype=int), terms.T
 
     def __len__(self) -> int:
         return len(self.specs)
@@ -367,9 +506,50 @@ class ThrusterBank:
             target[lag] = x[lag] + gain * (u[lag] - x[lag])
         # Rate limit: |x+ - x| <= r dt (no limit where r is infinite, also for dt = 0)
         bound = np.where(np.isfinite(self.max_rate), self.max_rate * dt, np.inf)
-        step = np.clip(target - x, -bound, bound)
-        self.state = x + step
+        step = target - x
+        # not rate limited: the target itself (x + (u - x) may differ from u in the last bit)
+        state = np.where(np.abs(step) <= bound, target, x + np.clip(step, -bound, bound))
+        if self._rotor.size:
+            state[self._rotor] = self._integrate_rotor(x[self._rotor], u[self._rotor], dt)
+        self.state = state
         return self.state
+
+    def steady_state(self, commands) -> np.ndarray:
+        """Return the states the rotors settle at under the commands held (clamped; +-inf ok)."""
+        u = np.array(commands, dtype=float).reshape(len(self.specs))
+        x = np.minimum(np.maximum(u, self.cmd_min), self.cmd_max)
+        if self._rotor.size:
+            # J omega' = 0: k_2 omega|omega| + k_1 omega = k_u u
+            x[self._rotor] = odd_quadratic_root(self._k2, self._k1, self._ku * x[self._rotor])
+        return x
+
+    def _integrate_rotor(self, x: np.ndarray, u: np.ndarray, dt: float) -> np.ndarray:
+        """Integrate J omega' = k_u u - k_1 omega - k_2 omega|omega| over dt (u held)."""
+        j, k1, k2 = self._j, self._k1, self._k2
+        p = self._ku * u
+        # |omega| moves monotonically towards the steady state (1-D autonomous ODE), so
+        # |df/domega| = (k_1 + 2 k_2 |omega|)/J is bounded over the step by its ends
+        ends = np.maximum(np.abs(x), np.abs(odd_quadratic_root(k2, k1, p)))
+        rate = (k1 + 2.0 * k2 * ends) / j
+        n = int(min(max(math.ceil(dt * float(np.max(rate)) / _RK4_STEP), 1), _MAX_SUBSTEPS))
+        h = dt / n
+        stiff = h * rate > 1.0
+
+        def f(w):
+            # uuv_simulator Dynamics.cc (Yoerger 1990, Bessa 2006): J w' = k_u u - k_1 w - k_2 w|w|
+            return (p - k1 * w - k2 * w * np.abs(w)) / j
+
+        for _ in range(n):
+            # Classical RK4 step
+            a = f(x)
+            b = f(x + 0.5 * h * a)
+            c = f(x + 0.5 * h * b)
+            d = f(x + h * c)
+            explicit = x + h / 6.0 * (a + 2.0 * b + 2.0 * c + d)
+            # Backward Euler (stiff rotor): (J + h k_1) w + h k_2 w|w| = J x + h p
+            implicit = odd_quadratic_root(h * k2, j + h * k1, j * x + h * p)
+            x = np.where(stiff, implicit, explicit)
+        return x
 
     def inflow(self, nu_r) -> np.ndarray:
         """Return u_a: water-relative velocity of each thruster point along its axis."""
@@ -415,7 +595,16 @@ class ThrusterBank:
             u_a = self.inflow(nu_r)
             for k in self._dsros:
                 thrust[k] = dsros_thrust(self.specs[k], x[k], u_a[k])
-        for j, k in enumerate(self._no_speed):
+        k, (gain,) = self._basic
+        # uuv_simulator ConversionFunctionBasic: T = rotorConstant w|w|
+        thrust[k], omega[k] = gain * x[k] * np.abs(x[k]), x[k]
+        k, (gain_l, gain_r, delta_l, delta_r) = self._bessa
+        b = x[k] * np.abs(x[k])
+        # uuv_simulator ConversionFunctionBessa (Bessa 2006): dead zone deltaL < w|w| < deltaR
+        thrust[k] = np.where(b <= delta_l, gain_l * (b - delta_l),
+                             np.where(b >= delta_r, gain_r * (b - delta_r), 0.0))
+        omega[k] = x[k]
+        for j, k in enumerate(self._per_thrust):
             # Reaction torque: Q = -s k T
             torque[k] = -self._table_k[j] * thrust[k]
         dead = (np.abs(thrust) < self.deadband) & self.deadband_enabled

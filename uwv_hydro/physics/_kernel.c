@@ -1201,7 +1201,8 @@ PyMODINIT_FUNC PyInit__kernel(void)
       || PyModule_AddIntConstant(mod, "NF_STILL", NF_STILL) < 0
       || PyModule_AddIntConstant(mod, "NF_ALL", NF_ALL) < 0
       || PyModule_AddIntConstant(mod, "GUARD_SIZE", GUARD_SIZE) < 0
-      || PyModule_AddStringConstant(mod, "SOURCE_HASH", UWV_KERNEL_SOURCE_HASH) < 0) {
+      || PyModule_AddStringConstant(mod, "SOURCE_HASH", UWV_KERNEL_SOURCE_HASH) < 0
+      || PyModule_AddObject(mod, "MIN_FIN_SPEED", PyFloat_FromDouble(MIN_FIN_SPEED)) < 0) {
     Py_DECREF(mod);
     return NULL;
   }

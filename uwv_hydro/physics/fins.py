@@ -48,6 +48,9 @@ import numpy as np
 from uwv_hydro.physics.kernel import core, pack_fins
 from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS
 
+#: Below this fin speed through the water (m/s) the fin has no force (gz-sim LiftDrag).
+MIN_SPEED = core.MIN_FIN_SPEED
+
 
 def _unit_rows(a: np.ndarray, what: str, names: Sequence[str]) -> np.ndarray:
     """Return the rows of (K, 3) ``a`` scaled to unit length (ValueError if zero)."""

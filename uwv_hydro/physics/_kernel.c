@@ -964,102 +964,117 @@ static PyObject *py_guard_max_norm(PyObject *self, PyObject *args)
 /* ------------------------------------------------------------------ batch */
 
 /*
- * batch_step(models, starts, x, taus, tau_stride, current, current_stride, angles,
- *            angle_stride, h, n): N vehicles (x: N x 13, in place), vehicle v in group
- * g when starts[g] <= v < starts[g + 1]; a stride of 0 shares one row among all.
- * Return -1 (as int) when every quaternion was fine, else the first bad vehicle.
+ * batch_step(models, group, state (3 arrays), out (3 arrays), taus, tau_stride, current,
+ *            current_stride, angles, angle_stride, h, n): N vehicles, vehicle v with the
+ * coefficients models[group[v]]; state and out are positions (N x 3), quaternions
+ * (N x 4) and twists (N x 6); a stride of 0 shares one row among all vehicles.  Return
+ * -1 when every quaternion was fine, else the first vehicle whose was zero/non-finite.
  */
 static PyObject *py_batch_step(PyObject *self, PyObject *args)
 {
-  PyObject *models, *starts_obj, *x_obj, *taus_obj, *cw_obj, *ang_obj;
-  Py_ssize_t tau_stride, cw_stride, ang_stride;
+  PyObject *models, *group_obj, *arr_obj[9];
+  Py_ssize_t stride[3];
   double h;
   long n;
-  if (!PyArg_ParseTuple(args, "O!OOOnOnOndl", &PyTuple_Type, &models, &starts_obj, &x_obj,
-                        &taus_obj, &tau_stride, &cw_obj, &cw_stride, &ang_obj, &ang_stride,
-                        &h, &n)) {
+  if (!PyArg_ParseTuple(args, "O!OOOOOOOOnOnOndl", &PyTuple_Type, &models, &group_obj,
+                        &arr_obj[0], &arr_obj[1], &arr_obj[2], &arr_obj[3], &arr_obj[4],
+                        &arr_obj[5], &arr_obj[6], &stride[0], &arr_obj[7], &stride[1],
+                        &arr_obj[8], &stride[2], &h, &n)) {
     return NULL;
   }
-  Py_ssize_t groups = PyTuple_GET_SIZE(models);
-  Py_buffer starts, xb, taus = {0}, cwb = {0}, angb = {0};
-  if (PyObject_GetBuffer(starts_obj, &starts, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+  Py_ssize_t n_models = PyTuple_GET_SIZE(models);
+  const Model **mods = PyMem_Malloc((size_t)(n_models > 0 ? n_models : 1) * sizeof(Model *));
+  if (mods == NULL) {
+    return PyErr_NoMemory();
+  }
+  for (Py_ssize_t g = 0; g < n_models; g++) {
+    mods[g] = PyCapsule_GetPointer(PyTuple_GET_ITEM(models, g), MODEL_CAPSULE);
+    if (mods[g] == NULL) {
+      PyMem_Free(mods);
+      return NULL;
+    }
+  }
+  Py_buffer gb;
+  if (PyObject_GetBuffer(group_obj, &gb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+    PyMem_Free(mods);
     return NULL;
   }
-  if (starts.itemsize != 8 || starts.len / 8 != groups + 1 || starts.format == NULL
-      || (strcmp(starts.format, "q") != 0 && strcmp(starts.format, "l") != 0)) {
-    PyBuffer_Release(&starts);
-    PyErr_SetString(PyExc_TypeError, "starts must be int64 with one more entry than models");
-    return NULL;
-  }
-  const long long *st = starts.buf;
-  Py_ssize_t nv = (Py_ssize_t)st[groups];
   PyObject *result = NULL;
-  int have_x = 0, have_t = 0, have_c = 0, have_a = 0;
-  if (get_array(x_obj, &xb, nv * N_STATE, 1, "x") < 0) {
+  Py_buffer buf[9];
+  int have[9] = {0};
+  const long long *group = gb.buf;
+  Py_ssize_t nv = gb.len / 8;
+  if (gb.itemsize != 8 || gb.format == NULL
+      || (strcmp(gb.format, "q") != 0 && strcmp(gb.format, "l") != 0)) {
+    PyErr_SetString(PyExc_TypeError, "group must be an int64 array");
     goto done;
   }
-  have_x = 1;
-  if (taus_obj != Py_None) {
-    if (get_array(taus_obj, &taus, tau_stride ? nv * 6 : 6, 0, "tau") < 0) {
+  for (Py_ssize_t v = 0; v < nv; v++) {
+    if (group[v] < 0 || group[v] >= n_models) {
+      PyErr_SetString(PyExc_ValueError, "group index out of range");
       goto done;
     }
-    have_t = 1;
   }
-  if (cw_obj != Py_None) {
-    if (get_array(cw_obj, &cwb, cw_stride ? nv * 3 : 3, 0, "current_world") < 0) {
+  /* positions, quaternions, twists in and out, taus, currents, fin angles */
+  static const int width[9] = {3, 4, 6, 3, 4, 6, 6, 3, 0};
+  static const char *names[9] = {"position", "quaternion", "twist", "position out",
+                                 "quaternion out", "twist out", "tau", "current_world",
+                                 "fin_angles"};
+  for (int i = 0; i < 9; i++) {
+    if (arr_obj[i] == Py_None) {
+      if (i < 6) {
+        PyErr_Format(PyExc_TypeError, "%s is required", names[i]);
+        goto done;
+      }
+      continue;
+    }
+    Py_ssize_t st = i < 6 ? width[i] : stride[i - 6];
+    Py_ssize_t need = i == 8 ? (st ? nv * st : 1) : (st ? nv * width[i] : width[i]);
+    if (get_array(arr_obj[i], &buf[i], need, i >= 3 && i < 6, names[i]) < 0) {
       goto done;
     }
-    have_c = 1;
-  }
-  if (ang_obj != Py_None) {
-    if (get_array(ang_obj, &angb, 1, 0, "fin_angles") < 0) {
-      goto done;
-    }
-    have_a = 1;
+    have[i] = 1;
   }
   long bad = -1;
-  for (Py_ssize_t gi = 0; gi < groups && bad < 0; gi++) {
-    Model *m = PyCapsule_GetPointer(PyTuple_GET_ITEM(models, gi), MODEL_CAPSULE);
-    if (m == NULL) {
-      goto done;
-    }
+  const Model *last = NULL;
+  double rot[MAX_FINS * FIN_ROT];
+  for (Py_ssize_t v = 0; v < nv; v++) {
+    const Model *m = mods[group[v]];
     int nfin = m->fins.count;
-    if (nfin > 0 && have_a && angb.len / 8 < (ang_stride ? nv * ang_stride : nfin)) {
-      PyErr_SetString(PyExc_ValueError, "fin_angles too short");
-      goto done;
-    }
-    double rot[MAX_FINS * FIN_ROT];
-    if (nfin > 0 && (!have_a || ang_stride == 0)) {
-      fins_rotate(&m->fins, have_a ? (const double *)angb.buf : NULL, rot);
-    }
-    for (long long v = st[gi]; v < st[gi + 1]; v++) {
-      double *x = (double *)xb.buf + v * N_STATE;
-      const double *tau = have_t ? (const double *)taus.buf + v * tau_stride : NULL;
-      const double *cw = have_c ? (const double *)cwb.buf + v * cw_stride : NULL;
-      if (nfin > 0 && have_a && ang_stride) {
+    if (nfin > 0) {
+      if (have[8] && buf[8].len / 8 < (stride[2] ? nv * stride[2] : nfin)) {
+        PyErr_SetString(PyExc_ValueError, "fin_angles too short");
+        goto done;
+      }
+      if ((have[8] && stride[2]) || m != last) {
         /* fins held at this vehicle's deflections over the step */
-        fins_rotate(&m->fins, (const double *)angb.buf + v * ang_stride, rot);
-      }
-      if (rk4(m, x, tau, cw, nfin ? rot : NULL, h, n, 0) < 0) {
-        bad = (long)v;
-        break;
+        fins_rotate(&m->fins, have[8] ? (const double *)buf[8].buf + v * stride[2] : NULL,
+                    rot);
       }
     }
+    last = m;
+    double x[N_STATE];
+    memcpy(x, (const double *)buf[0].buf + 3 * v, 3 * sizeof(double));
+    memcpy(x + 3, (const double *)buf[1].buf + 4 * v, 4 * sizeof(double));
+    memcpy(x + 7, (const double *)buf[2].buf + 6 * v, 6 * sizeof(double));
+    const double *tau = have[6] ? (const double *)buf[6].buf + v * stride[0] : NULL;
+    const double *cw = have[7] ? (const double *)buf[7].buf + v * stride[1] : NULL;
+    if (rk4(m, x, tau, cw, nfin ? rot : NULL, h, n, 0) < 0) {
+      bad = (long)v;
+      break;
+    }
+    memcpy((double *)buf[3].buf + 3 * v, x, 3 * sizeof(double));
+    memcpy((double *)buf[4].buf + 4 * v, x + 3, 4 * sizeof(double));
+    memcpy((double *)buf[5].buf + 6 * v, x + 7, 6 * sizeof(double));
   }
   result = PyLong_FromLong(bad);
 done:
-  PyBuffer_Release(&starts);
-  if (have_x) {
-    PyBuffer_Release(&xb);
-  }
-  if (have_t) {
-    PyBuffer_Release(&taus);
-  }
-  if (have_c) {
-    PyBuffer_Release(&cwb);
-  }
-  if (have_a) {
-    PyBuffer_Release(&angb);
+  PyBuffer_Release(&gb);
+  PyMem_Free(mods);
+  for (int i = 0; i < 9; i++) {
+    if (have[i]) {
+      PyBuffer_Release(&buf[i]);
+    }
   }
   return result;
 }
@@ -1178,7 +1193,7 @@ static PyMethodDef methods[] = {
   {"guard_norm", py_guard_norm, METH_VARARGS, "guard_norm(guard, twist) -> |nu|_M"},
   {"guard_max_norm", py_guard_max_norm, METH_VARARGS,
    "guard_max_norm(guard, s, |tau|, dt, current force, current rate)"},
-  {"batch_step", py_batch_step, METH_VARARGS, "batch_step(models, starts, x, ...)"},
+  {"batch_step", py_batch_step, METH_VARARGS, "batch_step(models, group, state, out, ...)"},
   {"fin_wrench", py_fin_wrench, METH_VARARGS, "fin_wrench(fins, nu_r, angles) -> list"},
   {"fin_eval", py_fin_eval, METH_VARARGS, "fin_eval(fins, nu_r, angles, stride, outputs...)"},
   {NULL, NULL, 0, NULL},

@@ -20,9 +20,9 @@ The same equations and integrator as :class:`uwv_hydro.physics.dynamics.Simulato
 at every RK4 stage with their angles held), run by the same compiled core
 (:mod:`uwv_hydro.physics.kernel`, ``batch_step``) in one call per step: a loop over the
 vehicles in C, each with the coefficients of its parameter set.  Vehicles with equal
-parameters share one set (grouped automatically, sorted internally; the caller's order
-is kept), so a sweep where every vehicle differs costs the same per step as a fleet of
-one design; only the setup (one Simulator per parameter set) grows with the sets.
+parameters share one set (found automatically; each vehicle carries the index of its
+set), so a sweep where every vehicle differs costs about what a fleet of one design
+does per step; only the setup (one Simulator per parameter set) grows with the sets.
 """
 from dataclasses import dataclass, field, fields
 from typing import List
@@ -100,20 +100,14 @@ class BatchSimulator:
                 keys[k] = len(first)
                 first.append(p)
             labels[i] = keys[k]
-        # Internal order: vehicles grouped by parameter set (stable)
-        order = np.argsort(labels, kind='stable')
-        self._order = None if np.array_equal(order, np.arange(self.n)) else order
-        self._inverse = None if self._order is None else np.argsort(order)
-        counts = np.bincount(labels, minlength=len(first))
         sims = [Simulator(p, dt=dt, substeps=substeps) for p in first]
         self.dt = sims[0].dt
         self.substeps = sims[0].substeps
         self._h = sims[0]._h
         self.simulators: List[Simulator] = sims
-        # Vehicle v (internal order) uses the coefficients of group g for
-        # starts[g] <= v < starts[g + 1]
+        # Vehicle v uses the coefficients of parameter set labels[v]
         self._models = tuple(sim.core for sim in sims)
-        self._starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        self._group = labels
         counts = {sim.model.fins.count for sim in sims if sim.model.fins is not None}
         if len(counts) > 1:
             raise ValueError('vehicles with fins must all have the same number of fins '
@@ -144,11 +138,10 @@ class BatchSimulator:
         (None: zero; ignored for vehicles without fins).
         """
         n = self.n
-        # Vehicle-major layout (N, 13): [p (3), q (4), nu (6)] per vehicle
-        x = np.empty((n, 13))
-        x[:, :3] = state.position
-        x[:, 3:7] = state.quaternion
-        x[:, 7:] = state.twist
+        pos, quat, nu = (np.ascontiguousarray(np.asarray(a, dtype=float).reshape(n, k))
+                         for a, k in ((state.position, 3), (state.quaternion, 4),
+                                      (state.twist, 6)))
+        out = BatchState(np.empty((n, 3)), np.empty((n, 4)), np.empty((n, 6)))
         tau_stride = 0
         if tau is not None:
             tau = np.asarray(tau, dtype=float)
@@ -173,21 +166,11 @@ class BatchSimulator:
             if not np.all(np.isfinite(angles)):
                 raise ValueError('fin angles must be finite')
             angles = np.ascontiguousarray(angles)
-        if self._order is not None:
-            x = x[self._order]
-            if tau_stride:
-                tau = tau[self._order]
-            if cur_stride:
-                cur = cur[self._order]
-            if angle_stride:
-                angles = angles[self._order]
-        # RK4 of every vehicle (uwv_dynamic_model), in the compiled core
-        bad = core.batch_step(self._models, self._starts, x, tau, tau_stride, cur, cur_stride,
+        # RK4 of every vehicle (uwv_dynamic_model) with its parameter set, in the core
+        bad = core.batch_step(self._models, self._group, pos, quat, nu, out.position,
+                              out.quaternion, out.twist, tau, tau_stride, cur, cur_stride,
                               angles, angle_stride, self._h, self.substeps)
         if bad >= 0:
-            row = bad if self._order is None else int(self._order[bad])
             raise ValueError('cannot normalise the zero or non-finite quaternion of vehicle %d'
-                             % row)
-        if self._inverse is not None:
-            x = x[self._inverse]
-        return BatchState(x[:, :3].copy(), x[:, 3:7].copy(), x[:, 7:].copy())
+                             % bad)
+        return out

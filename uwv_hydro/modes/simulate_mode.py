@@ -125,6 +125,7 @@ class SimulateMode:
         self.state_ns: Optional[int] = None
         #: mean body acceleration over the last update
         self.nu_dot = np.zeros(6)
+        #: body wrench and world current of the latest step (what the state felt)
         self.step_inputs = (None, None)
         self._components: Optional[WrenchComponents] = None
 
@@ -200,6 +201,10 @@ class SimulateMode:
                 self._log_event(verdict, retry, nu_before, retries)
                 if retry != 'ok' and stop_on_restore:
                     break
+        self._components = None
+        if done > 0:
+            # what the state felt in its latest step
+            self.step_inputs = (taus[done - 1] if per_step else taus, current)
         return done
 
     def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
@@ -211,9 +216,6 @@ class SimulateMode:
         (``replay --simulate``: one recorded interval), in sub-steps no longer than the
         mode's (:meth:`uwv_hydro.physics.dynamics.Simulator.substeps_for`).
         """
-        self._components = None
-        #: body wrench and world current of the latest step (what the state felt)
-        self.step_inputs = (tau, current)
         restores = self.events['state_restores']
         self.run(tau, 1, current, dt)
         return self.events['state_restores'] == restores

@@ -137,16 +137,8 @@ def test_compiled_batch_step_matches_independent_reference(current):
         _assert_close(got, want, 'vehicle %d' % i)
 
 
-def _two_line_finned():
-    # without the uuv quadratic fin, whose lift jumps at alpha = +-90 deg: the stiffness
-    # estimate there asks for the maximum of sub-steps (slow in the reference)
-    params = finned_vehicle()
-    params.fins = params.fins[:3]
-    return params
-
-
 @pytest.mark.parametrize('name,params', [list(dynamics_variants())[-2],
-                                         ('fins', _two_line_finned())],
+                                         ('fins', finned_vehicle())],
                          ids=lambda v: v if isinstance(v, str) else '')
 def test_checked_run_matches_the_reference_and_single_steps(name, params):
     """SimulateMode.run (many steps in the core) = step by step = RK4 of the reference."""

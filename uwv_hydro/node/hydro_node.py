@@ -107,6 +107,7 @@ from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGuard, Throttle
 from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.node.current_input import CurrentInput
+from uwv_hydro.node.cycle_meter import CycleMeter
 from uwv_hydro.node.diagnostics import build_statuses
 from uwv_hydro.node.fin_io import FinIO
 from uwv_hydro.node.markers import MarkerBuilder
@@ -171,6 +172,7 @@ class HydroNode(Node):
                                        'update_errors': 0, 'normalised_quaternions': 0}
         self.inputs = {}
         self._loop = {'ticks': 0, 'overruns': 0, 'late_ticks': 0, 'max_update_s': 0.0}
+        self.cycle_meter = CycleMeter()
         self._overruns_reported = 0
         self._drops_reported = 0
         self._last_tick_ns: Optional[int] = None
@@ -466,7 +468,9 @@ class HydroNode(Node):
     def _loop_cycle(self) -> None:
         # the RateLoop thread's cycle: nothing once the context is shut down
         if self.context.ok():
-            self._on_timer()
+            # in wall time the tick is the loop's deadline: integration steps are counted
+            # on the deadline grid, so a cycle that starts late does not step twice
+            self._on_timer(None if self.sim_time else self._rate_loop.deadline_ns)
 
     def _on_loop_error(self, exc: BaseException) -> None:
         self.events['update_errors'] += 1
@@ -480,11 +484,17 @@ class HydroNode(Node):
             self._rate_loop.stop()
         super().destroy_node()
 
-    @locked
-    def _on_timer(self) -> None:
+    def _on_timer(self, pace_ns: Optional[int] = None) -> None:
+        # the cycle's CPU time (this thread's) and wall time, lock wait included
+        wall, cpu = time.perf_counter_ns(), time.thread_time_ns()
+        with self.lock:
+            self._update(pace_ns)
+        self.cycle_meter.add(time.thread_time_ns() - cpu, time.perf_counter_ns() - wall)
+
+    def _update(self, pace_ns: Optional[int]) -> None:
+        """Run one update at pacing time ``pace_ns`` (None: now)."""
         started = time.perf_counter()
-        pace = self.tick_pace_ns = self.pace_ns()
-        self._sync_stamp_offset()
+        pace = self.tick_pace_ns = self.pace_ns() if pace_ns is None else pace_ns
         now = self.stamp_ns(pace)
         if self.jumps.observe(pace):
             self._clock_reset()
@@ -501,15 +511,18 @@ class HydroNode(Node):
             if self.throttle.ready('update_error'):
                 self.get_logger().error('update failed (%s: %s); continuing'
                                         % (type(exc).__name__, exc))
+        # the next cycle's stamps: read after this one's outputs are out (a system clock
+        # step shows in the stamps one cycle later)
+        self._sync_stamp_offset()
         elapsed = time.perf_counter() - started
         self._loop['max_update_s'] = max(self._loop['max_update_s'], elapsed)
         if elapsed > self.period_ns * 1e-9:
             self._loop['overruns'] += 1
 
     # ------------------------------------------------------------------ slow outputs
-    @locked
     def _on_marker_timer(self) -> None:
-        wc = self.io.components()
+        with self.lock:  # the wrench at the state; the markers are built outside the lock
+            wc = self.io.components()
         markers = self.markers.build(self.get_clock().now().to_msg(),
                                      wc.components if wc is not None else None)
         self.marker_pub.publish(MarkerArray(markers=markers))
@@ -535,6 +548,7 @@ class HydroNode(Node):
         # measured over the last window of wall time; the nominal rate beside it
         loop['rate_hz'] = (loop['ticks'] - self._ticks_reported) / window
         loop['nominal_rate_hz'] = self.cfg['rate_hz']
+        loop.update(self.cycle_meter.window())
         self._ticks_reported = loop['ticks']
         if self.sim_time:
             if 0 < self._diag_node_ns <= now:  # /clock running (and not jumped back)
@@ -553,13 +567,15 @@ class HydroNode(Node):
             part.snapshot(snap)
         return snap
 
-    @locked
     def _on_diagnostics_timer(self) -> None:
         self._publish_diagnostics()
 
     def _publish_diagnostics(self) -> None:
+        # only the snapshot (plain data) holds the state lock: building and publishing
+        # the messages (~2 ms of Python here) must not hold up the update cycle
+        with self.lock:
+            snap = self.diagnostics_snapshot()
         msg = DiagnosticArray()
         msg.header.stamp = self.get_clock().now().to_msg()
-        msg.status = build_statuses(self.get_fully_qualified_name(), self.vehicle.name,
-                                    self.diagnostics_snapshot())
+        msg.status = build_statuses(self.get_fully_qualified_name(), self.vehicle.name, snap)
         self.diag_pub.publish(msg)

@@ -24,7 +24,8 @@ Modes (parameter ``mode``):
     rules: the state kept on the node clock (each update runs round((now - state
     time) / period) steps, at most ``max_catchup_steps``; the rest is dropped and
     counted), so sim time (/clock) drives the simulation exactly and a late wall-clock
-    update catches up; RK4 sub-steps raised at start for the stiffest mode
+    update catches up (with the wall-clock thread, "now" is the update's deadline, so
+    the steps are the deadlines passed: a late start alone never runs two); RK4 sub-steps raised at start for the stiffest mode
     (``rk4_substeps`` in /diagnostics); every step checked against the physical bound
     on kinetic-energy growth, a divergent step retried with more sub-steps, else the
     last good state restored (``divergences``, ``state_restores``).

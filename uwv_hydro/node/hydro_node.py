@@ -25,10 +25,11 @@ Modes (parameter ``mode``):
     time) / period) steps, at most ``max_catchup_steps``; the rest is dropped and
     counted), so sim time (/clock) drives the simulation exactly and a late wall-clock
     update catches up (with the wall-clock thread, "now" is the update's deadline, so
-    the steps are the deadlines passed: a late start alone never runs two); RK4 sub-steps raised at start for the stiffest mode
-    (``rk4_substeps`` in /diagnostics); every step checked against the physical bound
-    on kinetic-energy growth, a divergent step retried with more sub-steps, else the
-    last good state restored (``divergences``, ``state_restores``).
+    the steps are the deadlines passed: a late start alone never runs two); RK4
+    sub-steps raised at start for the stiffest mode (``rk4_substeps`` in
+    /diagnostics); every step checked against the physical bound on kinetic-energy
+    growth, a divergent step retried with more sub-steps, else the last good state
+    restored (``divergences``, ``state_restores``).
 
 ``wrench``
     Replaces the dsros_hydro Gazebo plugin (:mod:`uwv_hydro.node.wrench_io`, running

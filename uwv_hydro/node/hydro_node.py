@@ -75,7 +75,8 @@ Clocks: durations (update period, catch-up, input timeouts) are measured on the
 *pacing clock*, sim time under ``use_sim_time`` and the monotonic clock otherwise, so a
 step of the system clock in wall-clock operation changes nothing but the stamps; ROS
 time only stamps the outputs (in wall time: the pacing time plus the ROS - monotonic
-offset, re-read when it moves by more than :data:`STAMP_OFFSET_TOLERANCE_NS`).  Under
+offset, read after an update's outputs at most every :data:`STAMP_OFFSET_READ_NS` and
+taken when it moved by more than :data:`STAMP_OFFSET_TOLERANCE_NS`).  Under
 ``use_sim_time`` a /clock that stops advancing for ``clock_stall_timeout`` seconds of
 wall time is reported at once as "clock stalled" (WARN in /diagnostics, and a log line).
 
@@ -133,6 +134,8 @@ TF_STATIC_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
 THROTTLE_S = 2.0
 #: Wall-time stamps: the ROS - monotonic offset is re-read when it moved by more (ns).
 STAMP_OFFSET_TOLERANCE_NS = 1_000_000
+#: ... and read at most this often (pacing-clock ns): reading ROS time costs ~14 us.
+STAMP_OFFSET_READ_NS = 10_000_000
 #: Period of the /clock watch under use_sim_time (s, steady clock).
 CLOCK_WATCH_PERIOD_S = 0.1
 #: Seconds between two "clock stalled" log lines while it stays stalled.
@@ -187,6 +190,7 @@ class HydroNode(Node):
         steady = Clock(clock_type=ClockType.STEADY_TIME)
         self.pace_clock = self.get_clock() if self.sim_time else steady
         self._stamp_offset_ns = 0
+        self._offset_read_ns = 0
         self.tick_pace_ns = self.pace_ns()
         self._sync_stamp_offset()
         self.clock_stalled = False
@@ -513,9 +517,11 @@ class HydroNode(Node):
             if self.throttle.ready('update_error'):
                 self.get_logger().error('update failed (%s: %s); continuing'
                                         % (type(exc).__name__, exc))
-        # the next cycle's stamps: read after this one's outputs are out (a system clock
-        # step shows in the stamps one cycle later)
-        self._sync_stamp_offset()
+        # the next cycles' stamps: read after this one's outputs are out, every
+        # STAMP_OFFSET_READ_NS (a system clock step shows in the stamps that much later)
+        if not pace - STAMP_OFFSET_READ_NS < self._offset_read_ns <= pace:
+            self._offset_read_ns = pace
+            self._sync_stamp_offset()
         elapsed = time.perf_counter() - started
         self._loop['max_update_s'] = max(self._loop['max_update_s'], elapsed)
         if elapsed > self.period_ns * 1e-9:

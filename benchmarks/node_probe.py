@@ -34,6 +34,7 @@ The node runs in simulate mode on the default vehicle at ``rate_hz``.  This proc
   wall time (median over the diagnostics windows of each window's p50 and p99).
 """
 
+import json
 import os
 import pathlib
 import subprocess
@@ -191,7 +192,9 @@ def _figures(rate_hz, duration, odom, flips, diags):
 
 
 if __name__ == '__main__':
-    rate = float(sys.argv[1]) if len(sys.argv) > 1 else 1000.0
-    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
+    # node_probe.py [RATE_HZ [SECONDS]] [--floor] [--json]
+    numbers = [a for a in sys.argv[1:] if not a.startswith('--')]
+    rate = float(numbers[0]) if numbers else 1000.0
+    seconds = float(numbers[1]) if len(numbers) > 1 else 10.0
     for rec in measure_node(rate, seconds, floor='--floor' in sys.argv):
-        print(rec)
+        print(json.dumps(rec) if '--json' in sys.argv else rec, flush=True)

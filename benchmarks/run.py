@@ -41,6 +41,8 @@ Figures (medians and p99 in microseconds unless named otherwise):
 * node_*_over_floor_ms     node p99 minus floor p99 (jitter, latency), at the middleware's
                            reception time and (``_at_callback``) when the probe's Python
                            callback ran
+* paired_*                 node and floor measured side by side at the same time (two
+                           probes, two domains): a load change on the machine hits both
 
 ``--quick`` shortens every run (for a smoke test); the figures are then noisier.
 """
@@ -270,6 +272,35 @@ def bench_node(results, duration):
              floor=floor_cb)
 
 
+def bench_node_paired(results, duration):
+    """
+    Measure the node and the floor at the same time (two probes, two ROS domains).
+
+    The sequential figures of :func:`bench_node` take the node and the floor some
+    seconds apart: on a shared machine the load then differs between the two.  Here
+    both run side by side (each process's load falls on the other too), so a load
+    change hits both; figures named ``paired_*``.
+    """
+    import subprocess
+    probe = str(HERE / 'node_probe.py')
+    procs = [subprocess.Popen([sys.executable, probe, '1000', repr(duration), '--json'] + extra,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+             for extra in ([], ['--floor'])]
+    got = {}
+    for proc in procs:
+        out, _ = proc.communicate()
+        for line in out.splitlines():
+            name, value, unit, extra = json.loads(line)
+            got[name] = (value, extra)
+            emit(results, 'paired_' + name, value, unit, **extra)
+    for figure, name in (('node_period_jitter_p99_ms', 'paired_node_jitter_p99_over_floor'),
+                         ('thrust_to_odometry_latency_p99_ms',
+                          'paired_node_latency_p99_over_floor')):
+        (node, node_x), (floor, floor_x) = got[figure], got['floor_' + figure]
+        emit(results, name + '_ms', node - floor, 'ms', node=node, floor=floor,
+             at_callback=node_x['at_callback_p99'] - floor_x['at_callback_p99'])
+
+
 def table(results):
     """Print the figures as a table with their targets."""
     print()
@@ -288,7 +319,7 @@ def main(argv=None):
     parser.add_argument('--quick', action='store_true', help='short runs (smoke test)')
     parser.add_argument('--only', nargs='*', default=None,
                         help='subset: wrench rk4 surface simulate replay replay_simulate '
-                        'batch node')
+                        'batch node node_paired')
     args = parser.parse_args(argv)
     quick = args.quick
     plan = {
@@ -302,6 +333,7 @@ def main(argv=None):
                             bench_batch(r, 1000, 20 if quick else 200, distinct=1000,
                                         name='batch_sweep_step_us_per_vehicle')),
         'node': lambda r: bench_node(r, 3.0 if quick else 10.0),
+        'node_paired': lambda r: bench_node_paired(r, 3.0 if quick else 10.0),
     }
     results = []
     for name, fn in plan.items():

@@ -17,22 +17,26 @@ The measurement floor of the node figures: a minimal rclpy node, measured the sa
 
 It does nothing but what the probe needs: every period (the node's RateLoop thread) it
 publishes a nav_msgs/Odometry whose sway velocity integrates the latest ``thrust``
-sway force, so the probe's rate, jitter and thrust -> odometry latency apply unchanged.
-No physics, no TF, no diagnostics.  What the probe reports for it is what a Python
-rclpy publisher and a Python rclpy subscriber on this machine cost by themselves.
+sway force, so the probe's rate, jitter and thrust -> odometry latency apply unchanged,
+and the odom -> base transform on /tf (the node's TF QoS), as the node does.  No
+physics, no diagnostics; the messages are built once and refilled.  What the probe
+reports for it is what a Python rclpy publisher and a Python rclpy subscriber on this
+machine cost by themselves.
 
 Usage: floor_node.py RATE_HZ (ROS_DOMAIN_ID from the environment).
 """
 import sys
 import threading
 
-from geometry_msgs.msg import WrenchStamped
+from geometry_msgs.msg import TransformStamped, WrenchStamped
 from nav_msgs.msg import Odometry
 import rclpy
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
+from tf2_msgs.msg import TFMessage
 
 from uwv_hydro.node.rate_loop import RateLoop
+from uwv_hydro.node.simulate_io import TF_QOS
 
 
 class FloorNode(Node):
@@ -49,6 +53,10 @@ class FloorNode(Node):
         self.msg = Odometry()
         self.msg.header.frame_id = 'odom'
         self.msg.child_frame_id = 'base_link'
+        self.tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
+        self.tf = TFMessage(transforms=[TransformStamped()])
+        self.tf.transforms[0].header.frame_id = 'odom'
+        self.tf.transforms[0].child_frame_id = 'base_link'
         self.loop = RateLoop(self.period, self._cycle)
         self.loop.start()
 
@@ -63,6 +71,8 @@ class FloorNode(Node):
         self.msg.header.stamp = self.get_clock().now().to_msg()
         self.msg.twist.twist.linear.y = self.sway
         self.pub.publish(self.msg)
+        self.tf.transforms[0].header.stamp = self.msg.header.stamp
+        self.tf_pub.publish(self.tf)
 
 
 def main() -> int:

@@ -17,8 +17,10 @@ Measure the running node from a separate process, over DDS (``make bench``: node
 
 The node runs in simulate mode on the default vehicle at ``rate_hz``.  This process:
 
-* subscribes to ``odometry``: achieved rate = messages / time; period jitter = the
-  p99 of |inter-arrival time - nominal period| at this subscriber.  Arrival is the
+* subscribes to ``odometry`` and ``/tf`` (tf2_ros' QoS; both are published every
+  cycle, so the node and the floor both serve two matched readers); on odometry:
+  achieved rate = messages / time; period jitter = the p99 of |inter-arrival time -
+  nominal period| at this subscriber.  Arrival is the
   middleware's reception timestamp of each sample (rmw MessageInfo
   ``received_timestamp``: when Fast DDS in this process received it); the same figures
   taken when this process's Python callback ran are reported too (``at_callback``),
@@ -27,9 +29,12 @@ The node runs in simulate mode on the default vehicle at ``rate_hz``.  This proc
   50 ms: thrust -> odometry latency = time from publishing a flip to receiving the first
   odometry whose sway acceleration (difference of consecutive twists over their stamps)
   has the new sign.  It includes DDS transport both ways, the wait for the node's next
-  cycle, one integration step and the publish.
+  cycle, one integration step and the publish;
+* keeps the node's /diagnostics of the measured interval: the update cycle's CPU and
+  wall time (median over the diagnostics windows of each window's p50 and p99).
 """
 
+import json
 import os
 import pathlib
 import subprocess
@@ -43,7 +48,8 @@ import numpy as np
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FLIP_S = 0.05
 FORCE = 2000.0
-LOOP_KEYS = ('ticks', 'late_ticks', 'dropped_steps', 'max_update_ms', 'rate_hz')
+LOOP_KEYS = ('ticks', 'late_ticks', 'dropped_steps', 'max_update_s', 'rate_hz')
+CYCLE_KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us', 'cycle_wall_p99_us')
 
 
 def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = False):
@@ -59,8 +65,10 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
     from nav_msgs.msg import Odometry
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.node import Node
+    from tf2_msgs.msg import TFMessage
     from uwv_hydro.node.launch_command import (build_command, default_path, expand_vehicle,
                                                stop_node)
+    from uwv_hydro.node.simulate_io import TF_QOS
 
     domain = 120 + os.getpid() % 80
     env = dict(os.environ, ROS_DOMAIN_ID=str(domain),
@@ -92,6 +100,12 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
                          msg.twist.twist.linear.y))
 
         node.create_subscription(Odometry, 'odometry', on_odom, 1000)
+        tf_count = [0]
+
+        def on_tf(msg):
+            tf_count[0] += 1
+
+        node.create_subscription(TFMessage, '/tf', on_tf, TF_QOS)
         node.create_subscription(DiagnosticArray, '/diagnostics', diags.append, 10)
         pub = node.create_publisher(WrenchStamped, 'thrust', 10)
         executor = SingleThreadedExecutor(context=context)
@@ -110,6 +124,8 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         spinner.start()
         time.sleep(1.0)
         del odom[:]
+        del diags[:]
+        tf_count[0] = 0
         end = time.perf_counter() + duration
         while time.perf_counter() < end:
             sign = -sign
@@ -117,12 +133,14 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
             flips.append((time.time_ns() * 1e-9, sign))
             pub.publish(wrench)
             time.sleep(FLIP_S)
+        tf_seen = tf_count[0]
         time.sleep(1.5)  # one more diagnostics report
         executor.shutdown(timeout_sec=1.0)
     finally:
         stop_node(proc)
         context.try_shutdown()
     records = _figures(rate_hz, duration, odom, flips, diags)
+    records[0][3]['tf_messages'] = tf_seen
     if floor:  # the floor has no update loop diagnostics
         return [('floor_' + r[0], *r[1:]) for r in records if r[0] != 'node_loop']
     return records
@@ -152,11 +170,11 @@ def _figures(rate_hz, duration, odom, flips, diags):
     period = 1.0 / rate_hz
     achieved, jitter, lat = _timing(middleware, stamps, sway, flips, period)
     _, jitter_cb, lat_cb = _timing(callback, stamps, sway, flips, period)
-    loop = {}
-    for msg in diags[-1:]:
-        for status in msg.status:
-            if 'update loop' in status.name:
-                loop = {kv.key: kv.value for kv in status.values}
+    windows = [{kv.key: kv.value for kv in status.values}
+               for msg in diags for status in msg.status if 'update loop' in status.name]
+    loop = windows[-1] if windows else {}
+    cycle = {k: float(np.median([float(w[k]) for w in windows if k in w]))
+             for k in CYCLE_KEYS if any(k in w for w in windows)}
     extra = {'requested_hz': rate_hz, 'messages': int(len(middleware)), 'seconds': duration}
     return [
         ('node_rate_hz', float(achieved), 'Hz', extra),
@@ -170,11 +188,13 @@ def _figures(rate_hz, duration, odom, flips, diags):
           'at_callback_p99': float(np.nanpercentile(lat_cb, 99))}),
         ('node_loop', float(loop.get('overruns', 'nan')), 'overruns',
          {k: loop[k] for k in LOOP_KEYS if k in loop}),
-    ]
+    ] + [('node_' + k, v, 'us', {'windows': len(windows)}) for k, v in cycle.items()]
 
 
 if __name__ == '__main__':
-    rate = float(sys.argv[1]) if len(sys.argv) > 1 else 1000.0
-    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
+    # node_probe.py [RATE_HZ [SECONDS]] [--floor] [--json]
+    numbers = [a for a in sys.argv[1:] if not a.startswith('--')]
+    rate = float(numbers[0]) if numbers else 1000.0
+    seconds = float(numbers[1]) if len(numbers) > 1 else 10.0
     for rec in measure_node(rate, seconds, floor='--floor' in sys.argv):
-        print(rec)
+        print(json.dumps(rec) if '--json' in sys.argv else rec, flush=True)

@@ -86,3 +86,24 @@ def test_a_slow_cycle_skips_deadlines_instead_of_bursting():
 def test_period_must_be_positive():
     with pytest.raises(ValueError):
         RateLoop(0.0, lambda: None)
+
+
+def test_deadlines_lie_on_the_period_grid():
+    # the node counts its integration steps on these: whole periods from the first, and
+    # a deadline skipped by a slow cycle is a whole number of periods too
+    deadlines, done = [], threading.Event()
+
+    def cycle():
+        deadlines.append(loop.deadline_ns)
+        if len(deadlines) == 4:
+            time.sleep(0.012)  # past the next few deadlines
+        if len(deadlines) >= 12:
+            done.set()
+
+    loop = RateLoop(0.003, cycle)
+    loop.start()
+    assert done.wait(10.0)
+    loop.stop()
+    gaps = [b - a for a, b in zip(deadlines, deadlines[1:])]
+    assert all(g > 0 and g % loop.period_ns == 0 for g in gaps), gaps
+    assert loop.skipped == sum(g // loop.period_ns - 1 for g in gaps)

@@ -35,6 +35,7 @@ class CurrentInput(NodePart):
         super().__init__(node)
         self.param = np.array(self.cfg['current'], dtype=float)
         self.msg: Optional[np.ndarray] = None
+        self._world = self._nonzero(self.param)
         for name in ('current', 'current_twist'):
             self.add_input(name)
         node.create_subscription(Vector3Stamped, 'current', self._on_current, 10)
@@ -42,12 +43,17 @@ class CurrentInput(NodePart):
 
     def world(self) -> Optional[np.ndarray]:
         """Return the world current (latest topic value, else the parameter), None if zero."""
-        current = self.msg if self.msg is not None else self.param
+        return self._world  # kept when a value arrives, not tested every cycle
+
+    @staticmethod
+    def _nonzero(current: np.ndarray) -> Optional[np.ndarray]:
         return current if np.any(current) else None
 
     def set_param(self, value) -> None:
         """Take a new ``current`` parameter value."""
         self.param = np.array(value, dtype=float)
+        if self.msg is None:
+            self._world = self._nonzero(self.param)
 
     @locked
     def _store(self, source: str, header, values, extra=()) -> None:
@@ -57,6 +63,7 @@ class CurrentInput(NodePart):
         if not self.node.stamp_ok(source, header):
             return
         self.msg = np.array(values, dtype=float)
+        self._world = self._nonzero(self.msg)
         self.node.inputs[source].received(self.node.now_ns())
 
     def _on_current(self, msg: Vector3Stamped) -> None:

@@ -24,10 +24,12 @@ Modes (parameter ``mode``):
     rules: the state kept on the node clock (each update runs round((now - state
     time) / period) steps, at most ``max_catchup_steps``; the rest is dropped and
     counted), so sim time (/clock) drives the simulation exactly and a late wall-clock
-    update catches up; RK4 sub-steps raised at start for the stiffest mode
-    (``rk4_substeps`` in /diagnostics); every step checked against the physical bound
-    on kinetic-energy growth, a divergent step retried with more sub-steps, else the
-    last good state restored (``divergences``, ``state_restores``).
+    update catches up (with the wall-clock thread, "now" is the update's deadline, so
+    the steps are the deadlines passed: a late start alone never runs two); RK4
+    sub-steps raised at start for the stiffest mode (``rk4_substeps`` in
+    /diagnostics); every step checked against the physical bound on kinetic-energy
+    growth, a divergent step retried with more sub-steps, else the last good state
+    restored (``divergences``, ``state_restores``).
 
 ``wrench``
     Replaces the dsros_hydro Gazebo plugin (:mod:`uwv_hydro.node.wrench_io`, running
@@ -73,7 +75,8 @@ Clocks: durations (update period, catch-up, input timeouts) are measured on the
 *pacing clock*, sim time under ``use_sim_time`` and the monotonic clock otherwise, so a
 step of the system clock in wall-clock operation changes nothing but the stamps; ROS
 time only stamps the outputs (in wall time: the pacing time plus the ROS - monotonic
-offset, re-read when it moves by more than :data:`STAMP_OFFSET_TOLERANCE_NS`).  Under
+offset, read after an update's outputs at most every :data:`STAMP_OFFSET_READ_NS` and
+taken when it moved by more than :data:`STAMP_OFFSET_TOLERANCE_NS`).  Under
 ``use_sim_time`` a /clock that stops advancing for ``clock_stall_timeout`` seconds of
 wall time is reported at once as "clock stalled" (WARN in /diagnostics, and a log line).
 
@@ -107,6 +110,7 @@ from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGuard, Throttle
 from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.node.current_input import CurrentInput
+from uwv_hydro.node.cycle_meter import CycleMeter
 from uwv_hydro.node.diagnostics import build_statuses
 from uwv_hydro.node.fin_io import FinIO
 from uwv_hydro.node.markers import MarkerBuilder
@@ -130,6 +134,8 @@ TF_STATIC_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
 THROTTLE_S = 2.0
 #: Wall-time stamps: the ROS - monotonic offset is re-read when it moved by more (ns).
 STAMP_OFFSET_TOLERANCE_NS = 1_000_000
+#: ... and read at most this often (pacing-clock ns): reading ROS time costs ~14 us.
+STAMP_OFFSET_READ_NS = 10_000_000
 #: Period of the /clock watch under use_sim_time (s, steady clock).
 CLOCK_WATCH_PERIOD_S = 0.1
 #: Seconds between two "clock stalled" log lines while it stays stalled.
@@ -171,6 +177,7 @@ class HydroNode(Node):
                                        'update_errors': 0, 'normalised_quaternions': 0}
         self.inputs = {}
         self._loop = {'ticks': 0, 'overruns': 0, 'late_ticks': 0, 'max_update_s': 0.0}
+        self.cycle_meter = CycleMeter()
         self._overruns_reported = 0
         self._drops_reported = 0
         self._last_tick_ns: Optional[int] = None
@@ -183,6 +190,7 @@ class HydroNode(Node):
         steady = Clock(clock_type=ClockType.STEADY_TIME)
         self.pace_clock = self.get_clock() if self.sim_time else steady
         self._stamp_offset_ns = 0
+        self._offset_read_ns = 0
         self.tick_pace_ns = self.pace_ns()
         self._sync_stamp_offset()
         self.clock_stalled = False
@@ -466,7 +474,9 @@ class HydroNode(Node):
     def _loop_cycle(self) -> None:
         # the RateLoop thread's cycle: nothing once the context is shut down
         if self.context.ok():
-            self._on_timer()
+            # in wall time the tick is the loop's deadline: integration steps are counted
+            # on the deadline grid, so a cycle that starts late does not step twice
+            self._on_timer(None if self.sim_time else self._rate_loop.deadline_ns)
 
     def _on_loop_error(self, exc: BaseException) -> None:
         self.events['update_errors'] += 1
@@ -480,11 +490,17 @@ class HydroNode(Node):
             self._rate_loop.stop()
         super().destroy_node()
 
-    @locked
-    def _on_timer(self) -> None:
+    def _on_timer(self, pace_ns: Optional[int] = None) -> None:
+        # the cycle's CPU time (this thread's) and wall time, lock wait included
+        wall, cpu = time.perf_counter_ns(), time.thread_time_ns()
+        with self.lock:
+            self._update(pace_ns)
+        self.cycle_meter.add(time.thread_time_ns() - cpu, time.perf_counter_ns() - wall)
+
+    def _update(self, pace_ns: Optional[int]) -> None:
+        """Run one update at pacing time ``pace_ns`` (None: now)."""
         started = time.perf_counter()
-        pace = self.tick_pace_ns = self.pace_ns()
-        self._sync_stamp_offset()
+        pace = self.tick_pace_ns = self.pace_ns() if pace_ns is None else pace_ns
         now = self.stamp_ns(pace)
         if self.jumps.observe(pace):
             self._clock_reset()
@@ -501,15 +517,20 @@ class HydroNode(Node):
             if self.throttle.ready('update_error'):
                 self.get_logger().error('update failed (%s: %s); continuing'
                                         % (type(exc).__name__, exc))
+        # the next cycles' stamps: read after this one's outputs are out, every
+        # STAMP_OFFSET_READ_NS (a system clock step shows in the stamps that much later)
+        if not pace - STAMP_OFFSET_READ_NS < self._offset_read_ns <= pace:
+            self._offset_read_ns = pace
+            self._sync_stamp_offset()
         elapsed = time.perf_counter() - started
         self._loop['max_update_s'] = max(self._loop['max_update_s'], elapsed)
         if elapsed > self.period_ns * 1e-9:
             self._loop['overruns'] += 1
 
     # ------------------------------------------------------------------ slow outputs
-    @locked
     def _on_marker_timer(self) -> None:
-        wc = self.io.components()
+        with self.lock:  # the wrench at the state; the markers are built outside the lock
+            wc = self.io.components()
         markers = self.markers.build(self.get_clock().now().to_msg(),
                                      wc.components if wc is not None else None)
         self.marker_pub.publish(MarkerArray(markers=markers))
@@ -535,6 +556,7 @@ class HydroNode(Node):
         # measured over the last window of wall time; the nominal rate beside it
         loop['rate_hz'] = (loop['ticks'] - self._ticks_reported) / window
         loop['nominal_rate_hz'] = self.cfg['rate_hz']
+        loop.update(self.cycle_meter.window())
         self._ticks_reported = loop['ticks']
         if self.sim_time:
             if 0 < self._diag_node_ns <= now:  # /clock running (and not jumped back)
@@ -553,13 +575,15 @@ class HydroNode(Node):
             part.snapshot(snap)
         return snap
 
-    @locked
     def _on_diagnostics_timer(self) -> None:
         self._publish_diagnostics()
 
     def _publish_diagnostics(self) -> None:
+        # only the snapshot (plain data) holds the state lock: building and publishing
+        # the messages (~2 ms of Python here) must not hold up the update cycle
+        with self.lock:
+            snap = self.diagnostics_snapshot()
         msg = DiagnosticArray()
         msg.header.stamp = self.get_clock().now().to_msg()
-        msg.status = build_statuses(self.get_fully_qualified_name(), self.vehicle.name,
-                                    self.diagnostics_snapshot())
+        msg.status = build_statuses(self.get_fully_qualified_name(), self.vehicle.name, snap)
         self.diag_pub.publish(msg)

@@ -22,10 +22,27 @@ parameters (wrong type, out of range, inconsistent).
 Shutdown order.  rclpy's own signal handlers shut the context down from their own
 thread at once, while the node's update thread may be publishing ("publisher's
 context is invalid").  So they are not installed: SIGINT and SIGTERM only ask the
-spin loop to stop (it wakes every :data:`SPIN_TIMEOUT_S`), then the node is destroyed
-(its update thread stopped and joined first) and only then the context shut down.
-A second signal while stopping interrupts at once.
+executor to stop, then the node is destroyed (its update thread stopped and joined
+first) and only then the context shut down.  A second signal while stopping
+interrupts at once.
+
+The executor spins on its own thread and waits for work without a timeout; the main
+thread only waits for the stop request (a signal, or the executor ending) and wakes the
+executor then.  So the executor runs Python only when there is work: a periodic
+wake-up (rebuilding the wait set costs ~0.5 ms of interpreter time here) would hold the
+interpreter lock when the update thread's deadline comes, and delay the cycle.  For the
+same reason, with the update on its own thread the interpreter's thread switch interval
+is :data:`SWITCH_INTERVAL_S` instead of 5 ms: the update thread waking for its deadline
+while a callback runs Python waits at most that long for the interpreter lock.
+
+The objects of start-up (modules, rclpy, then the node with its vehicle and model) are
+frozen (``gc.freeze``): the garbage collector's full collections no longer walk them.
+Without it, a full collection triggered by the update's allocations took 50-75 ms
+inside the update thread on this project's machine (75 missed deadlines).  The
+modules' garbage is collected first, before the update thread exists; the node's is
+not (that collection would stall the running update thread once).
 """
+import gc
 import signal
 import sys
 import threading
@@ -41,14 +58,29 @@ from uwv_hydro.description.yaml_safe import check_params_files
 
 EXIT_CONFIG = 1
 EXIT_DESCRIPTION = 2
-#: Longest wait of the spin loop before it looks at the stop request (s).
-SPIN_TIMEOUT_S = 0.1
+#: Longest wait of the main thread for the executor thread once stopping (s).
+JOIN_TIMEOUT_S = 5.0
+#: sys.setswitchinterval with a wall-clock update thread (s; Python's default is 5 ms).
+SWITCH_INTERVAL_S = 2.5e-4
 
 
 def _fail(message: str, code: int) -> int:
     rclpy.logging.get_logger('uwv_hydro').fatal(message)
     print('uwv_hydro: error: %s' % message, file=sys.stderr, flush=True)
     return code
+
+
+def _spin(executor, stop: threading.Event, failure: list) -> None:
+    """Run the executor until ``stop`` is set or the context shuts down (own thread)."""
+    try:
+        while not stop.is_set() and executor.context.ok():
+            executor.spin_once()  # no timeout: woken by work or executor.wake()
+    except ExternalShutdownException:
+        pass
+    except BaseException as exc:  # noqa: B902 - re-raised on the main thread
+        failure.append(exc)
+    finally:
+        stop.set()
 
 
 def main(args=None) -> int:
@@ -73,6 +105,8 @@ def main(args=None) -> int:
     # SIGTERM (e.g. from a launch system) stops like SIGINT (see the module docstring)
     previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    gc.collect()  # the modules' garbage, then the modules out of the collector's reach
+    gc.freeze()
     code = 0
     node = None
     try:
@@ -85,13 +119,20 @@ def main(args=None) -> int:
         except ValueError as exc:  # e.g. the simulator rejects a singular mass matrix
             code = _fail('cannot start: %s' % exc, EXIT_CONFIG)
         if node is not None:
+            if node.loop_mode == 'thread':
+                sys.setswitchinterval(SWITCH_INTERVAL_S)
+            gc.freeze()  # the node's objects too (see the module docstring)
             executor = SingleThreadedExecutor()
             executor.add_node(node)
-            try:
-                while not stop.is_set() and rclpy.ok():
-                    executor.spin_once(timeout_sec=SPIN_TIMEOUT_S)
-            except ExternalShutdownException:
-                pass
+            failure = []
+            spinner = threading.Thread(target=_spin, args=(executor, stop, failure),
+                                       name='uwv_hydro_executor', daemon=True)
+            spinner.start()
+            stop.wait()  # a signal sets it (its handler runs on this thread)
+            executor.wake()
+            spinner.join(JOIN_TIMEOUT_S)
+            if failure:
+                raise failure[0]
             executor.shutdown()
     except KeyboardInterrupt:
         pass

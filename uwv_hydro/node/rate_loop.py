@@ -21,8 +21,11 @@ does.  For wall-clock operation (hardware in the loop) the node can instead run 
 cycle on this thread: deadlines are absolute (k * period from the start, so no drift),
 the thread sleeps until shortly before each deadline and spins the last
 ``spin_tail`` seconds, and a late cycle is not repeated in a burst — the caller's cycle
-catches up on the missed integration steps itself.  Subscriptions, services and
-parameters stay on the executor; the caller guards shared state with a lock.
+catches up on the missed integration steps itself.  The cycle reads its deadline in
+:attr:`RateLoop.deadline_ns` (monotonic ns, exactly k periods from the start): a
+cycle timed by it counts the deadlines passed, whatever its own start lateness.
+Subscriptions, services and parameters stay on the executor; the caller guards shared
+state with a lock.
 
 Under sim time (``use_sim_time``) the node uses an ordinary node-clock timer instead, so
 /clock drives it.
@@ -42,6 +45,7 @@ class RateLoop:
         if not period > 0:
             raise ValueError('period must be > 0')
         self.period = float(period)
+        self.period_ns = max(1, int(round(self.period * 1e9)))
         self.cycle = cycle
         self.on_error = on_error
         self.spin_tail = min(float(spin_tail), self.period / 2)
@@ -50,6 +54,8 @@ class RateLoop:
         self.late = 0
         #: Deadlines skipped because a cycle ran past them.
         self.skipped = 0
+        #: The deadline of the running cycle (``time.monotonic_ns``): start + k periods.
+        self.deadline_ns: Optional[int] = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
@@ -69,26 +75,29 @@ class RateLoop:
         return self._thread.is_alive()
 
     def _run(self) -> None:
-        clock = time.perf_counter
-        start = clock()
-        k = 0
-        while not self._stop.is_set():
-            k += 1
-            deadline = start + k * self.period
+        clock = time.monotonic_ns  # the node's pacing clock in wall time
+        period = self.period_ns
+        tail = int(self.spin_tail * 1e9)
+        stopped = self._stop.is_set
+        deadline = clock()
+        while not stopped():
+            deadline += period
             delay = deadline - clock()
-            if delay > self.spin_tail:
+            if delay > tail:
                 # coarse sleep, then spin: time.sleep overshoots by tens of microseconds
-                self._stop.wait(delay - self.spin_tail)
-            while clock() < deadline and not self._stop.is_set():
+                self._stop.wait((delay - tail) * 1e-9)
+            while clock() < deadline and not stopped():
                 pass
-            if self._stop.is_set():
+            if stopped():
                 break
             lateness = clock() - deadline
-            if lateness > self.period:
+            if lateness > period:
                 self.late += 1
-                missed = int(lateness / self.period)
+                missed = lateness // period
                 self.skipped += missed
-                k += missed  # no burst of back-to-back cycles; the cycle catches up itself
+                # no burst of back-to-back cycles; the cycle catches up itself
+                deadline += missed * period
+            self.deadline_ns = deadline
             try:
                 self.cycle()
             except Exception as exc:  # noqa: B902 - a cycle error must not end the loop

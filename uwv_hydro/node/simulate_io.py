@@ -35,12 +35,38 @@ from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.modes.thrust_mux import ThrustMux
 from uwv_hydro.node.node_part import locked, NodePart
 from uwv_hydro.node.sensor_io import SensorIO
+from uwv_hydro.node.serialized_message import SerializedMessage
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.rotation import quat_from_rpy
 
 #: QoS of tf2_ros' TransformBroadcaster.
 TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE,
                     durability=DurabilityPolicy.VOLATILE, history=HistoryPolicy.KEEP_LAST)
+
+
+def _pose_twist(x) -> tuple:
+    """Return position, quaternion [x, y, z, w] and twist of the 13-float state ``x``."""
+    return (x[0], x[1], x[2], x[4], x[5], x[6], x[3], *x[7:13])
+
+
+def _fill_odometry(msg: Odometry, stamp_ns: int, values) -> None:
+    """Write a stamp, the pose (position, quaternion xyzw) and the twist into odometry."""
+    conv.ns_to_stamp(msg.header.stamp, stamp_ns)
+    pose = msg.pose.pose
+    pose.position.x, pose.position.y, pose.position.z = values[0:3]
+    q = pose.orientation
+    q.x, q.y, q.z, q.w = values[3:7]
+    conv.fill_twist(msg.twist.twist, values[7:13])
+
+
+def _fill_tf(msg: TFMessage, stamp_ns: int, values) -> None:
+    """Write a stamp and the pose (position, quaternion xyzw) into the one transform."""
+    t = msg.transforms[0]
+    conv.ns_to_stamp(t.header.stamp, stamp_ns)
+    v = t.transform.translation
+    v.x, v.y, v.z = values[0:3]
+    q = t.transform.rotation
+    q.x, q.y, q.z, q.w = values[3:7]
 
 
 class SimulateIO(NodePart):
@@ -69,9 +95,12 @@ class SimulateIO(NodePart):
         twist_cov = np.diag(cfg['twist_covariance_diagonal']).reshape(36)
         self._odom_msg.pose.covariance = [float(v) for v in pose_cov]
         self._odom_msg.twist.covariance = [float(v) for v in twist_cov]
-        self._tf = TransformStamped()
-        self._tf.header.frame_id = node.odom_frame
-        self._tf.child_frame_id = node.base_frame
+        self._tf = TFMessage(transforms=[TransformStamped()])
+        self._tf.transforms[0].header.frame_id = node.odom_frame
+        self._tf.transforms[0].child_frame_id = node.base_frame
+        # both go out every cycle as serialised bytes patched in place (None: as messages)
+        self._odom_wire = SerializedMessage.create(self._odom_msg, _fill_odometry, (7, 6))
+        self._tf_wire = SerializedMessage.create(self._tf, _fill_tf, (7,))
         # navigation sensors sampled from every published state (node/sensor_io.py)
         self.sensors = SensorIO(node, self.mode) if node.vehicle.sensors else None
 
@@ -159,29 +188,28 @@ class SimulateIO(NodePart):
             self.node.publish_components(self.components().components,
                                          self.node.stamp_ns(stamp))
 
-    def _publish_odometry(self, pace_ns: int):
-        """Publish the state as odometry of pacing time ``pace_ns``; return the message."""
-        s = self.mode.state
-        msg = self._odom_msg
+    def _publish_odometry(self, pace_ns: int) -> int:
+        """Publish the state as odometry of pacing time ``pace_ns``; return its stamp."""
         stamp_ns = self.node.stamp_ns(pace_ns)
-        conv.ns_to_stamp(msg.header.stamp, stamp_ns)
-        conv.fill_vector3(msg.pose.pose.position, s.position)
-        conv.fill_quaternion(msg.pose.pose.orientation, s.quaternion)
-        conv.fill_twist(msg.twist.twist, s.twist)
-        self.odom_pub.publish(msg)
+        values = _pose_twist(self.mode.x)
+        if self._odom_wire is not None:
+            self.odom_pub.publish(self._odom_wire.pack(stamp_ns, values))
+        else:
+            _fill_odometry(self._odom_msg, stamp_ns, values)
+            self.odom_pub.publish(self._odom_msg)
         if self.sensors is not None:
             self.sensors.sample(pace_ns, stamp_ns)
-        return msg
+        return stamp_ns
 
     def _publish_state(self, pace_ns: int) -> None:
-        msg = self._publish_odometry(pace_ns)
+        stamp_ns = self._publish_odometry(pace_ns)
         if self.tf_pub is not None:
-            s = self.mode.state
-            t = self._tf
-            t.header.stamp = msg.header.stamp
-            conv.fill_vector3(t.transform.translation, s.position)
-            conv.fill_quaternion(t.transform.rotation, s.quaternion)
-            self.tf_pub.publish(TFMessage(transforms=[t]))
+            values = _pose_twist(self.mode.x)[:7]
+            if self._tf_wire is not None:
+                self.tf_pub.publish(self._tf_wire.pack(stamp_ns, values))
+            else:
+                _fill_tf(self._tf, stamp_ns, values)
+                self.tf_pub.publish(self._tf)
 
     def snapshot(self, snap: dict) -> None:
         """Add the watchdog states, the step events and the sub-step figures."""

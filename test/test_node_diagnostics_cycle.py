@@ -1,0 +1,55 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+/diagnostics reports the update cycle's CPU and wall time (issue 15, 3).
+
+The running node (both loops: its wall-clock thread and an executor timer) publishes
+``cycle_cpu_p50_us``, ``cycle_cpu_p99_us``, ``cycle_wall_p50_us`` and
+``cycle_wall_p99_us`` in its update-loop status.  Whatever the machine's load, they
+must be positive, ordered (p50 <= p99), and a cycle's CPU time cannot exceed its wall
+time (the CPU interval is read inside the wall interval), so neither can any of its
+percentiles.  No speed is asserted here: ``make bench`` measures that.
+"""
+from nodes.harness import analytic_vehicle_urdf, diag_values, Probe, start_node
+import pytest
+
+pytestmark = pytest.mark.ros
+
+KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us', 'cycle_wall_p99_us')
+
+
+@pytest.mark.parametrize('loop', ['thread', 'timer'])
+def test_cycle_cpu_and_wall_time_in_diagnostics(rclpy_context, spawn, tmp_path, loop):
+    from diagnostic_msgs.msg import DiagnosticArray
+    params = {'robot_description': analytic_vehicle_urdf(), 'mode': 'simulate',
+              'rate_hz': 200.0, 'loop': loop, 'initial_position': [0.0, 0.0, -10.0],
+              'publish_markers': False, 'diagnostics_period': 0.25}
+    proc, log = start_node(spawn, tmp_path, params)
+    probe = Probe(rclpy_context)
+    diags = probe.collect(DiagnosticArray, '/diagnostics')
+
+    def windows():
+        return [v for v in (diag_values(m, 'update loop') for m in diags) if KEYS[0] in v]
+    try:
+        assert probe.spin_until(lambda: len(windows()) >= 3, timeout=60.0, proc=proc, log=log)
+    finally:
+        probe.close()
+    for values in windows():
+        cpu50, cpu99, wall50, wall99 = (float(values[k]) for k in KEYS)
+        assert 0.0 < cpu50 <= cpu99, values
+        assert 0.0 < wall50 <= wall99, values
+        # per cycle CPU <= wall, hence per percentile (1 us: the clocks' rounding)
+        assert cpu50 <= wall50 + 1.0 and cpu99 <= wall99 + 1.0, values
+        assert float(values['rate_hz']) > 0.0, values

@@ -1,0 +1,82 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+SerializedMessage: patched bytes are the message rclpy's serialiser writes.
+
+The odometry and TF of simulate mode go out as serialised bytes patched in place.  For
+random states, stamps and odd-length frame ids, the patched bytes must have the length
+of rclpy's serialisation of the filled message and read back (rclpy's deserialiser) as
+that message, so subscribers cannot tell.  (Not byte for byte: Fast CDR leaves the
+alignment padding uninitialised, so two serialisations of one message differ there.)
+A layout the patching cannot find is refused (None: the node publishes messages).
+"""
+from geometry_msgs.msg import TransformStamped, WrenchStamped
+from nav_msgs.msg import Odometry
+import numpy as np
+import pytest
+from rclpy.serialization import deserialize_message, serialize_message
+from tf2_msgs.msg import TFMessage
+
+from uwv_hydro.node import simulate_io
+from uwv_hydro.node.serialized_message import SerializedMessage
+
+
+def _odometry(frame, child):
+    msg = Odometry()
+    msg.header.frame_id, msg.child_frame_id = frame, child
+    msg.pose.covariance = [1e-6 * (k + 1) for k in range(36)]
+    msg.twist.covariance = [2e-6 * (k + 1) for k in range(36)]
+    return msg
+
+
+def _tf(frame, child):
+    msg = TFMessage(transforms=[TransformStamped()])
+    msg.transforms[0].header.frame_id, msg.transforms[0].child_frame_id = frame, child
+    return msg
+
+
+@pytest.mark.parametrize('frames', [('odom', 'base_link'), ('w', 'ns1/b'),
+                                    ('world_ned_x', 'r')])
+@pytest.mark.parametrize('make, fill, blocks, n', [
+    (_odometry, simulate_io._fill_odometry, (7, 6), 13),
+    (_tf, simulate_io._fill_tf, (7,), 7)])
+def test_patched_bytes_equal_rclpy_serialisation(frames, make, fill, blocks, n):
+    wire = SerializedMessage.create(make(*frames), fill, blocks)
+    assert wire is not None
+    rng = np.random.default_rng(7)
+    for stamp_ns in (0, 1, 999_999_999, 1_700_000_000_000_000_001,
+                     int(rng.integers(0, 2 * 10 ** 18))):
+        values = [float(v) for v in rng.normal(0.0, 100.0, n)]
+        expected = make(*frames)
+        fill(expected, stamp_ns, values)
+        raw = wire.pack(stamp_ns, values)
+        assert len(raw) == len(serialize_message(expected))
+        got = deserialize_message(raw, type(expected))
+        assert got == expected, (got, expected)
+
+
+def test_the_state_maps_to_position_quaternion_xyzw_and_twist():
+    x = [float(k) for k in range(13)]  # position, quaternion [w x y z], twist
+    assert simulate_io._pose_twist(x) == (0.0, 1.0, 2.0, 4.0, 5.0, 6.0, 3.0,
+                                          7.0, 8.0, 9.0, 10.0, 11.0, 12.0)
+
+
+def test_a_layout_that_cannot_be_patched_is_refused():
+    def fill_without_torque(msg, stamp_ns, values):
+        # the second block is never written: its sentinels are not in the bytes
+        msg.header.stamp.sec, msg.header.stamp.nanosec = divmod(stamp_ns, 10 ** 9)
+        f = msg.wrench.force
+        f.x, f.y, f.z = values[:3]
+    assert SerializedMessage.create(WrenchStamped(), fill_without_torque, (3, 3)) is None

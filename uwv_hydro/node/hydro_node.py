@@ -41,83 +41,39 @@ Modes (parameter ``mode``):
     the simulator's physics rate (e.g. 1000 Hz for a 1 ms step) or the wrench is
     applied only on the steps a message arrived in.
 
-Topics (relative names resolve in the node's namespace)::
-
-    in   <thrust_topics>           geometry_msgs/WrenchStamped  simulate: thruster wrenches
-    in   odometry                  nav_msgs/Odometry            wrench: link state
-    in   current                   geometry_msgs/Vector3Stamped world current (ENU)
-    in   current_twist             geometry_msgs/TwistStamped   world current (linear part)
-    out  odometry                  nav_msgs/Odometry            simulate
-    out  /tf                       tf2_msgs/TFMessage           simulate: odom -> base
-    out  /tf_static                tf2_msgs/TFMessage           base -> _com, _cob, _drag_center
-    out  hydro/wrench              geometry_msgs/WrenchStamped  wrench: body frame
-    out  hydro/wrench_world        geometry_msgs/WrenchStamped  wrench: world frame
-    out  hydro/components/<name>   geometry_msgs/WrenchStamped  publish_components
-    out  hydro/markers             visualization_msgs/MarkerArray
-    out  <sensor topics>           sensor_msgs/Imu, FluidPressure, NavSatFix,
-                                   geometry_msgs/TwistWithCovarianceStamped (DVL)
-                                   simulate: the vehicle's sensors (node/sensor_io.py)
-    out  /diagnostics              diagnostic_msgs/DiagnosticArray
-    srv  ~/reset                   std_srvs/Trigger             re-initialise state/inputs
-
-Bad input (see :mod:`uwv_hydro.modes.input_guard`): a message with NaN/inf in any
-float field it carries (odometry pose, twist and both covariances; thrust force and
-torque; the current vector, both halves of current_twist) is dropped as
-``non_finite``; thrust in a frame that is not a fixed frame of the vehicle as
-``unknown_frame``; an odometry quaternion with |q| outside (0.5, 2) (e.g. all zeros)
-as ``bad_quaternion``.  A quaternion inside that range but not of unit length (e.g.
-|q| = 1.3, a sender's rounding or scaling bug) is normalised and used, and counted as
-the event ``normalised_quaternions`` when ||q| - 1| > 1e-3.  Header stamps only order
-an input's messages (``stale_stamp``/``stamp_jump``, see input_guard): a far-future
-stamp is accepted and the next normal stamp counts as a ``stamp_jump`` restart.
-
-Clocks: durations (update period, catch-up, input timeouts) are measured on the
-*pacing clock*, sim time under ``use_sim_time`` and the monotonic clock otherwise, so a
-step of the system clock in wall-clock operation changes nothing but the stamps; ROS
-time only stamps the outputs (in wall time: the pacing time plus the ROS - monotonic
-offset, read after an update's outputs at most every :data:`STAMP_OFFSET_READ_NS` and
-taken when it moved by more than :data:`STAMP_OFFSET_TOLERANCE_NS`).  Under
-``use_sim_time`` a /clock that stops advancing for ``clock_stall_timeout`` seconds of
-wall time is reported at once as "clock stalled" (WARN in /diagnostics, and a log line).
-
-Parameters: every value is checked at start-up and on change
-(:func:`uwv_hydro.node.parameters.check`: finite, in range, of the right length); a bad
-one is a start-up error or refused with the reason.  A parameter given to the node but
-not declared by it (a misspelling, or vehicle keys in the params file) is named in a
-warning with the closest declared name.
-
-Odometry covariance: the diagonals of ``pose_covariance_diagonal`` and
-``twist_covariance_diagonal`` (default 1e-6: the simulated state is exact, a small
-positive variance keeps estimators well conditioned); off-diagonals are zero.
+Topics, bad input, clocks, parameters and covariances: docs/architecture.md ("Node").
+The node is assembled from parts (:class:`uwv_hydro.node.node_part.NodePart`: the
+mode's I/O, current, fins, thrusters), :mod:`uwv_hydro.node.clock_watch` and
+:mod:`uwv_hydro.node.diagnostics`; this file keeps the set-up, the shared helpers and
+the update loop.
 """
 
-import difflib
 import threading
 import time
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
-from diagnostic_msgs.msg import DiagnosticArray
-from geometry_msgs.msg import TransformStamped, WrenchStamped
+from geometry_msgs.msg import WrenchStamped
 from rcl_interfaces.msg import SetParametersResult
-from rclpy.clock import Clock, ClockType, JumpThreshold
-from rclpy.duration import Duration
+from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_srvs.srv import Trigger
 from tf2_msgs.msg import TFMessage
-from uwv_hydro.description.yaml_params import VEHICLE_KEYS
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGuard, Throttle
 from uwv_hydro.modes.thrust_mux import FrameResolver
+from uwv_hydro.node.clock_watch import ClockWatch
 from uwv_hydro.node.current_input import CurrentInput
 from uwv_hydro.node.cycle_meter import CycleMeter
-from uwv_hydro.node.diagnostics import build_statuses
+from uwv_hydro.node.diagnostics import DiagnosticsReport
 from uwv_hydro.node.fin_io import FinIO
 from uwv_hydro.node.markers import MarkerBuilder
 from uwv_hydro.node.node_part import locked
-from uwv_hydro.node.parameters import check, declare, describe, PARAMETERS, VEHICLE_PARAMETERS
+from uwv_hydro.node.parameters import (
+    check, declare, describe, PARAMETERS, unread_parameters, VEHICLE_PARAMETERS)
 from uwv_hydro.node.rate_loop import RateLoop
 from uwv_hydro.node.simulate_io import SimulateIO
+from uwv_hydro.node.static_frames import static_frames
 from uwv_hydro.node.thruster_io import ThrusterIO
 from uwv_hydro.node.vehicle_source import load_from_parameters
 from uwv_hydro.node.wrench_io import WrenchIO
@@ -136,10 +92,6 @@ THROTTLE_S = 2.0
 STAMP_OFFSET_TOLERANCE_NS = 1_000_000
 #: ... and read at most this often (pacing-clock ns): reading ROS time costs ~14 us.
 STAMP_OFFSET_READ_NS = 10_000_000
-#: Period of the /clock watch under use_sim_time (s, steady clock).
-CLOCK_WATCH_PERIOD_S = 0.1
-#: Seconds between two "clock stalled" log lines while it stays stalled.
-CLOCK_STALL_LOG_S = 10.0
 
 
 class ConfigError(ValueError):
@@ -147,7 +99,7 @@ class ConfigError(ValueError):
 
 
 class HydroNode(Node):
-    """Hydrostatics / hydrodynamics node (see the module docstring)."""
+    """Hydrostatics / hydrodynamics node (modes: the module docstring)."""
 
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
@@ -176,16 +128,11 @@ class HydroNode(Node):
                                        'service_resets': 0, 'non_finite_outputs': 0,
                                        'update_errors': 0, 'normalised_quaternions': 0}
         self.inputs = {}
-        self._loop = {'ticks': 0, 'overruns': 0, 'late_ticks': 0, 'max_update_s': 0.0}
+        self.loop_stats = {'ticks': 0, 'overruns': 0, 'late_ticks': 0, 'max_update_s': 0.0}
         self.cycle_meter = CycleMeter()
-        self._overruns_reported = 0
-        self._drops_reported = 0
         self._last_tick_ns: Optional[int] = None
-        self._diag_wall = time.monotonic()
-        self._ticks_reported = 0
-        self._diag_node_ns = self.now_ns()
 
-        # Pacing: sim time under use_sim_time, else the monotonic clock (module docstring)
+        # Pacing: sim time under use_sim_time, else the monotonic clock (docs/architecture.md)
         self.sim_time = bool(self.get_parameter('use_sim_time').value)
         steady = Clock(clock_type=ClockType.STEADY_TIME)
         self.pace_clock = self.get_clock() if self.sim_time else steady
@@ -193,19 +140,11 @@ class HydroNode(Node):
         self._offset_read_ns = 0
         self.tick_pace_ns = self.pace_ns()
         self._sync_stamp_offset()
-        self.clock_stalled = False
-        if self.sim_time:
-            # a looping bag's /clock jumps back: reset like a tf2 buffer
-            self._jump_handle = self.get_clock().create_jump_callback(
-                JumpThreshold(min_forward=None, min_backward=Duration(nanoseconds=-1),
-                              on_clock_change=True),
-                post_callback=self._on_clock_jump)
-            self._clock_seen = (self.now_ns(), time.monotonic())
-            self._clock_logged = -CLOCK_STALL_LOG_S
-            self._clock_watch = self.create_timer(CLOCK_WATCH_PERIOD_S, self._on_clock_watch,
-                                                  clock=steady)
-
         self._create_io()
+        # under use_sim_time: /clock jumps back reset, a stalled /clock is reported
+        self.clock_watch = ClockWatch(self, steady) if self.sim_time else None
+        if self.clock_watch is not None:
+            self.parts.append(self.clock_watch)
         # The update is paced by a timer on the pacing clock, or in wall time by a
         # RateLoop thread: rclpy's executor costs a few hundred us of CPU per timer tick,
         # too much for a steady 1 kHz (see rate_loop.py)
@@ -233,7 +172,7 @@ class HydroNode(Node):
             self.get_logger().info(note)
         for warning in self.vehicle.warnings:
             self.get_logger().warning('vehicle: %s' % warning)
-        for warning in self.unread_parameters():
+        for warning in unread_parameters(self):
             self.get_logger().warning(warning)
         self.get_logger().info(
             'vehicle %r from %s (mass %.6g kg, buoyancy %.6g kg, base %r); mode %s at %g Hz '
@@ -243,31 +182,6 @@ class HydroNode(Node):
                 'a wall-clock thread' if self._rate_loop else 'a timer on %s' % (
                     'sim time' if self.sim_time else 'the monotonic clock'),
                 describe(dict(vehicle_values, **cfg))))
-
-    def unread_parameters(self) -> List[str]:
-        """
-        Return a warning per parameter given to the node that it does not declare.
-
-        Vehicle keys (a ``vehicle:`` section or flat ones such as ``linear_drag``) are
-        named together with the way to use them; any other name with the closest
-        declared name.
-        """
-        declared = sorted(self._parameters)
-        unknown = sorted(n for n in self._parameter_overrides if not self.has_parameter(n))
-        vehicle = [n for n in unknown if n.split('.')[0] in ('vehicle',) + VEHICLE_KEYS]
-        warnings = []
-        if vehicle:
-            warnings.append(
-                'the parameters give vehicle keys the node does not read: %s; the node '
-                'reads its vehicle from robot_description and vehicle_file only (pass '
-                'this YAML file as vehicle_file:=<path>)' % ', '.join(vehicle))
-        for name in unknown:
-            if name in vehicle:
-                continue
-            close = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
-            warnings.append('parameter %r is not a parameter of this node: ignored%s' % (
-                name, '; did you mean %r?' % close[0] if close else ''))
-        return warnings
 
     # ------------------------------------------------------------------ set-up
     def _create_io(self) -> None:
@@ -299,27 +213,10 @@ class HydroNode(Node):
             self.markers = MarkerBuilder(self.vehicle, self.base_frame,
                                          cfg['marker_force_scale'])
             self.marker_pub = self.create_publisher(MarkerArray, 'hydro/markers', 1)
-        self.diag_pub = self.create_publisher(DiagnosticArray, '/diagnostics', 10)
+        self.diagnostics = DiagnosticsReport(self)
         if cfg['publish_static_frames']:
             self.static_pub = self.create_publisher(TFMessage, '/tf_static', TF_STATIC_QOS)
-            self.static_pub.publish(self._static_frames())
-
-    def _static_frames(self) -> TFMessage:
-        msg = TFMessage()
-        stamp = self.get_clock().now().to_msg()
-        for suffix, point in (('_com', self.vehicle.com), ('_cob', self.vehicle.cob),
-                              ('_drag_center', self.vehicle.resolved_drag_center())):
-            t = TransformStamped()
-            t.header.stamp = stamp
-            t.header.frame_id = self.base_frame
-            t.child_frame_id = self.base_frame + suffix
-            conv.fill_vector3(t.transform.translation, point)
-            t.transform.rotation.w = 1.0
-            msg.transforms.append(t)
-        sensors = getattr(self.io, 'sensors', None)  # sensor frames with a pose
-        if sensors is not None:
-            msg.transforms += sensors.static_transforms(stamp)
-        return msg
+            self.static_pub.publish(static_frames(self))
 
     # ------------------------------------------------------------------ shared by the parts
     def now_ns(self) -> int:
@@ -400,42 +297,17 @@ class HydroNode(Node):
         for part in self.parts:
             part.reset()
 
-    @locked
-    def _on_clock_jump(self, jump) -> None:
-        # Called from the /clock subscription, in this node's (single-threaded)
-        # executor, before any message that follows the jump is processed.
-        if jump.delta.nanoseconds < 0:
-            self._clock_reset()
-            self.jumps.forget()
+    @property
+    def clock_stalled(self) -> bool:
+        """Return True while /clock is stalled (use_sim_time)."""
+        return self.clock_watch is not None and self.clock_watch.stalled
 
-    def _clock_reset(self) -> None:
+    def clock_reset(self) -> None:
+        """Reset the state and inputs after the node clock went back."""
         self.events['clock_resets'] += 1
         if self.throttle.ready('clock_reset'):
             self.get_logger().warning('node clock jumped back: state and inputs reset')
         self.reset_state()
-
-    @locked
-    def _on_clock_watch(self) -> None:
-        """Under use_sim_time: report a /clock that stopped advancing (steady timer)."""
-        now, wall = self.now_ns(), time.monotonic()
-        if now != self._clock_seen[0]:
-            if self.clock_stalled:
-                self.get_logger().info('clock resumed after %.3g s of wall time'
-                                       % (wall - self._clock_seen[1]))
-            self._clock_seen = (now, wall)
-            self.clock_stalled = False
-            return
-        silent = wall - self._clock_seen[1]
-        if now == 0 or silent <= self.cfg['clock_stall_timeout']:
-            return  # /clock never started ("no update yet"), or not silent for long
-        if wall - self._clock_logged >= CLOCK_STALL_LOG_S:
-            self._clock_logged = wall
-            self.get_logger().warning(
-                'clock stalled: /clock has not advanced for %.3g s of wall time (sim time '
-                'stays at %.9f s): nothing is updated or published' % (silent, now * 1e-9))
-        if not self.clock_stalled:
-            self.clock_stalled = True
-            self._publish_diagnostics()  # at once, not at the next period
 
     @locked
     def _on_reset(self, request, response):
@@ -503,11 +375,11 @@ class HydroNode(Node):
         pace = self.tick_pace_ns = self.pace_ns() if pace_ns is None else pace_ns
         now = self.stamp_ns(pace)
         if self.jumps.observe(pace):
-            self._clock_reset()
+            self.clock_reset()
         if self._last_tick_ns is not None and pace - self._last_tick_ns > 1.5 * self.period_ns:
-            self._loop['late_ticks'] += 1
+            self.loop_stats['late_ticks'] += 1
         self._last_tick_ns = pace
-        self._loop['ticks'] += 1
+        self.loop_stats['ticks'] += 1
         try:
             self.io.update(now)
             if self.fins is not None:
@@ -523,9 +395,9 @@ class HydroNode(Node):
             self._offset_read_ns = pace
             self._sync_stamp_offset()
         elapsed = time.perf_counter() - started
-        self._loop['max_update_s'] = max(self._loop['max_update_s'], elapsed)
+        self.loop_stats['max_update_s'] = max(self.loop_stats['max_update_s'], elapsed)
         if elapsed > self.period_ns * 1e-9:
-            self._loop['overruns'] += 1
+            self.loop_stats['overruns'] += 1
 
     # ------------------------------------------------------------------ slow outputs
     def _on_marker_timer(self) -> None:
@@ -535,55 +407,9 @@ class HydroNode(Node):
                                      wc.components if wc is not None else None)
         self.marker_pub.publish(MarkerArray(markers=markers))
 
-    def diagnostics_snapshot(self) -> Dict:
-        """Return the plain-data snapshot /diagnostics is built from."""
-        wall = time.monotonic()
-        window = max(wall - self._diag_wall, 1e-9)
-        self._diag_wall = wall
-        now = self.now_ns()
-        wall_ns = time.monotonic_ns()
-        by_source = self.drops.by_source()
-        inputs = {}
-        for name, stats in self.inputs.items():
-            inputs[name] = {'count': stats.count, 'rate_hz': stats.window_count / window,
-                            'age_s': None if stats.last_ns is None
-                            else (now - stats.last_ns) * 1e-9,
-                            'age_wall_s': None if stats.last_wall_ns is None
-                            else (wall_ns - stats.last_wall_ns) * 1e-9,
-                            'drops': by_source.get(name, {})}
-            stats.window_count = 0
-        loop = dict(self._loop)
-        # measured over the last window of wall time; the nominal rate beside it
-        loop['rate_hz'] = (loop['ticks'] - self._ticks_reported) / window
-        loop['nominal_rate_hz'] = self.cfg['rate_hz']
-        loop.update(self.cycle_meter.window())
-        self._ticks_reported = loop['ticks']
-        if self.sim_time:
-            if 0 < self._diag_node_ns <= now:  # /clock running (and not jumped back)
-                loop['real_time_factor'] = (now - self._diag_node_ns) * 1e-9 / window
-            loop['clock_stalled'] = self.clock_stalled
-            if self.clock_stalled:
-                loop['clock_silent_s'] = wall - self._clock_seen[1]
-        self._diag_node_ns = now
-        loop['overruns_recent'] = loop['overruns'] - self._overruns_reported
-        self._overruns_reported = loop['overruns']
-        total_drops = self.drops.total()
-        snap = {'loop': loop, 'drops': self.drops.by_reason(), 'inputs': inputs,
-                'events': dict(self.events), 'drops_recent': total_drops - self._drops_reported}
-        self._drops_reported = total_drops
-        for part in self.parts:
-            part.snapshot(snap)
-        return snap
-
     def _on_diagnostics_timer(self) -> None:
-        self._publish_diagnostics()
+        self.publish_diagnostics()
 
-    def _publish_diagnostics(self) -> None:
-        # only the snapshot (plain data) holds the state lock: building and publishing
-        # the messages (~2 ms of Python here) must not hold up the update cycle
-        with self.lock:
-            snap = self.diagnostics_snapshot()
-        msg = DiagnosticArray()
-        msg.header.stamp = self.get_clock().now().to_msg()
-        msg.status = build_statuses(self.get_fully_qualified_name(), self.vehicle.name, snap)
-        self.diag_pub.publish(msg)
+    def publish_diagnostics(self) -> None:
+        """Publish /diagnostics now."""
+        self.diagnostics.publish()

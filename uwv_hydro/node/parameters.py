@@ -33,6 +33,7 @@ nothing but the stamps (ROS time stamps the outputs).
 ``python -m uwv_hydro.node.parameters`` prints ``config/node_defaults.yaml``.
 """
 from dataclasses import dataclass
+import difflib
 import math
 import sys
 import textwrap
@@ -40,6 +41,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 
+from uwv_hydro.description.yaml_params import VEHICLE_KEYS
 from uwv_hydro.modes.fin_servos import TIMEOUT_ACTIONS as FIN_TIMEOUT_ACTIONS
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
@@ -310,3 +312,29 @@ def defaults_yaml() -> str:
 
 if __name__ == '__main__':
     sys.stdout.write(defaults_yaml())
+
+
+def unread_parameters(node) -> List[str]:
+    """
+    Return a warning per parameter given to ``node`` that it does not declare.
+
+    Vehicle keys (a ``vehicle:`` section or flat ones such as ``linear_drag``) are
+    named together with the way to use them; any other name with the closest
+    declared name.
+    """
+    declared = sorted(node._parameters)
+    unknown = sorted(n for n in node._parameter_overrides if not node.has_parameter(n))
+    vehicle = [n for n in unknown if n.split('.')[0] in ('vehicle',) + VEHICLE_KEYS]
+    warnings = []
+    if vehicle:
+        warnings.append(
+            'the parameters give vehicle keys the node does not read: %s; the node '
+            'reads its vehicle from robot_description and vehicle_file only (pass '
+            'this YAML file as vehicle_file:=<path>)' % ', '.join(vehicle))
+    for name in unknown:
+        if name in vehicle:
+            continue
+        close = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
+        warnings.append('parameter %r is not a parameter of this node: ignored%s' % (
+            name, '; did you mean %r?' % close[0] if close else ''))
+    return warnings

@@ -1,0 +1,39 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The node's /tf_static: the CoM, CoB and drag-centre frames and the sensor frames."""
+from geometry_msgs.msg import TransformStamped
+from tf2_msgs.msg import TFMessage
+
+from uwv_hydro.modes import msg_conversions as conv
+
+
+def static_frames(node) -> TFMessage:
+    """Return base -> base_com, base_cob, base_drag_center (and posed sensors) of ``node``."""
+    msg = TFMessage()
+    stamp = node.get_clock().now().to_msg()
+    vehicle = node.vehicle
+    for suffix, point in (('_com', vehicle.com), ('_cob', vehicle.cob),
+                          ('_drag_center', vehicle.resolved_drag_center())):
+        t = TransformStamped()
+        t.header.stamp = stamp
+        t.header.frame_id = node.base_frame
+        t.child_frame_id = node.base_frame + suffix
+        conv.fill_vector3(t.transform.translation, point)
+        t.transform.rotation.w = 1.0
+        msg.transforms.append(t)
+    sensors = getattr(node.io, 'sensors', None)  # sensor frames with a pose
+    if sensors is not None:
+        msg.transforms += sensors.static_transforms(stamp)
+    return msg

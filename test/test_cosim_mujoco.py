@@ -64,30 +64,11 @@ uwv_hydro:
       drag_center: [-0.1, 0.0, 0.0]
 """
 # Two tail fins (axis = forward x upward): deflections held at FIN_ANGLES (rad)
-FINS_YAML = """      fins:
-        rudder:
-          position: [-0.6, 0.0, 0.1]
-          axis: [0.0, 0.0, 1.0]
-          forward: [1.0, 0.0, 0.0]
-          upward: [0.0, 1.0, 0.0]
-          area: 0.03
-          cla: 3.0
-          cda: 0.3
-          alpha_stall: 0.4
-          cla_stall: -1.0
-          cda_stall: 1.0
-        stern_plane:
-          position: [-0.6, 0.1, 0.0]
-          axis: [0.0, 1.0, 0.0]
-          forward: [1.0, 0.0, 0.0]
-          upward: [0.0, 0.0, -1.0]
-          area: 0.03
-          cla: 3.0
-          cda: 0.3
-          alpha_stall: 0.4
-          cla_stall: -1.0
-          cda_stall: 1.0
-"""
+FIN = ('{position: %s, axis: %s, forward: [1.0, 0.0, 0.0], upward: %s, area: 0.03, '
+       'cla: 3.0, cda: 0.3, alpha_stall: 0.4, cla_stall: -1.0, cda_stall: 1.0}')
+FINS_YAML = ('      fins:\n        rudder: %s\n        stern_plane: %s\n' % (
+    FIN % ([-0.6, 0.0, 0.1], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
+    FIN % ([-0.6, 0.1, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0])))
 FIN_ANGLES = {'rudder': 0.2, 'stern_plane': -0.15}
 
 

@@ -320,7 +320,7 @@ DSROS_BLOCK = """<plugin name="stbd" filename="libdsros_thruster.so">
         <quad_gain>0.5</quad_gain><speed_gain>-0.3</speed_gain></forward>
       <reverse><gain>1.5</gain><offset>-1.0</offset><max_cmd>8</max_cmd></reverse>
       <cmd_topic>/sentry/thrusters/stbd/cmd</cmd_topic>
-      <propdir>-1</propdir>
+      <propdir>1</propdir>
     </plugin>"""
 
 
@@ -352,3 +352,25 @@ def test_dsros_thruster_block_and_its_polynomials():
     from uwv_hydro.description.yaml_export import export_yaml
     again = load_yaml_string(export_yaml(params)).thrusters[1]
     assert again.dsros_terms() == stbd.dsros_terms()
+
+
+def test_dsros_propdir_flips_the_direction_of_a_command():
+    """ds_sim's propdir <= 0 (posIsFwd): a positive command runs the reverse polynomial."""
+    block = DSROS_BLOCK.replace('<propdir>1</propdir>', '<propdir>-1</propdir>')
+    params = load_urdf_string(_urdf(extra='<gazebo>%s</gazebo>' % block))
+    flipped = params.thrusters[1]
+    assert flipped.propdir == -1 and flipped.command_limits() == (-10.0, 8.0)
+    bank = ThrusterBank([flipped], params.fluid_density)
+    d = flipped.direction()
+    for command, v, expected in (
+            (4.0, 0.0, -(1.5 * 4 - 1.0)),                     # reverse polynomial, negative
+            (-4.0, 0.0, 0.5 * 16 + 2.0 * 4 - 1.0),            # forward polynomial, positive
+            (-4.0, -1.0, 0.5 * 16 + 2.0 * 4 - 1.0 - 0.3 * 4),  # moving with the command
+            (-4.0, 1.0, 0.5 * 16 + 2.0 * 4 - 1.0)):           # against it: s = 0
+        bank.step([command], 0.01, np.concatenate((v * d, np.zeros(3))))
+        assert bank.thrust[0] == pytest.approx(expected, rel=1e-14), (command, v)
+    from uwv_hydro.description.yaml_export import export_yaml
+    assert load_yaml_string(export_yaml(params)).thrusters[1].propdir == -1
+    with pytest.raises(DescriptionError, match='expected an integer'):
+        load_urdf_string(_urdf(extra='<gazebo>%s</gazebo>' % block.replace(
+            '<propdir>-1</propdir>', '<propdir>-0.5</propdir>')))

@@ -91,6 +91,7 @@ EXTENSION_KEYS = {
     'dsros_forward': 'ds_sim thrust polynomial for commands >= 0: gain, offset, max_cmd, '
                      'quad_gain, speed_gain, speed_offset',
     'dsros_reverse': 'the same for commands < 0 (default: the forward one)',
+    'propdir': 'ds_sim: <= 0 swaps the polynomials and the thrust sign (default 1)',
     'dynamics': 'uuv_simulator rotor dynamics {type: ZeroOrder | FirstOrder (timeConstant) | '
                 'Yoerger (alpha, beta) | Bessa (Jmsp, Kv1, Kv2, Kt, Rm)}',
     'conversion': 'uuv_simulator rotor speed -> thrust {type: Basic (rotorConstant) | Bessa '
@@ -112,11 +113,12 @@ DSROS_THRUSTER_KEYS = {
     'thruster_link': 'the thruster name (joint_name)',
     'pose': 'x y z roll pitch yaw in the base link: point and orientation, thrust along x',
     'forward': 'dsros_forward', 'reverse': 'dsros_reverse',
+    'propdir': 'propdir: <= 0 flips the thrust direction of a command (posIsFwd)',
 }
 #: dsros_thruster elements about its own ROS topics: accepted, unused (commands here
 #: are std_msgs/Float64 on the thruster topic pattern).
 DSROS_UNUSED_KEYS = frozenset(('cmd_topic', 'state_topic', 'viz_topic', 'updateRate',
-                               'sim_param_namespace', 'propdir'))
+                               'sim_param_namespace'))
 #: YAML-only keys: the joint's pose and axis.
 YAML_POSE_KEYS = {
     'xyz': 'joint origin [x, y, z] in the parent frame (m)',
@@ -260,6 +262,11 @@ def spec_from_values(values: Dict[str, Any], pose: Tuple[np.ndarray, np.ndarray,
             fields[key] = value.strip()
         elif key == 'use_angvel_cmd':
             fields[key] = _bool(value, key, error, text)
+        elif key == 'propdir':
+            number = _float(value, key, error, text)
+            if number != int(number):
+                raise error(key, 'expected an integer, got %r' % (value,))
+            fields[key] = int(number)
         elif key == 'spin_direction':
             number = _float(value, key, error, text)
             if number not in (1.0, -1.0):
@@ -376,7 +383,7 @@ def _dsros_thruster(block: ET.Element, source: str) -> ThrusterSpec:
                                 source, child)
         children[child.tag] = child
     names = {'thruster_link': 'joint_name', 'forward': 'dsros_forward',
-             'reverse': 'dsros_reverse'}
+             'reverse': 'dsros_reverse', 'propdir': 'propdir'}
 
     def error(key: str, reason: str) -> DescriptionError:
         back = {v: k for k, v in names.items()}
@@ -386,7 +393,8 @@ def _dsros_thruster(block: ET.Element, source: str) -> ThrusterSpec:
         if tag in children:
             child = children[tag]
             values[key] = ({g.tag: (g.text or '').strip() for g in child}
-                           if tag != 'thruster_link' else (child.text or '').strip())
+                           if tag not in ('thruster_link', 'propdir')
+                           else (child.text or '').strip())
     if 'pose' not in children or 'forward' not in children:
         raise error('pose', 'a dsros_thruster plugin needs <pose> and <forward> (ds_sim)')
     pose = _floats((children['pose'].text or ''), 'pose', error, text=True)

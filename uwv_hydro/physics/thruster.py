@@ -62,7 +62,8 @@ update of length dt (the wrench is then held over the integration step):
      the apparent speed s = |u_a| (0 when the vehicle moves against the command),
      T = +-max(0, quad_gain c^2 + gain c + offset + speed_gain c s + speed_offset s)
      with the ``dsros_forward`` coefficients for u >= 0 and ``dsros_reverse`` (default
-     the forward ones) for u < 0; no rotor speed;
+     the forward ones) for u < 0, the other way round (and the sign with them) when
+     ``propdir`` <= 0 (a thruster wired or propped backwards); no rotor speed;
 
 4. deadband (gz-sim): |T| < deadband gives T = 0 and omega = 0;
 5. reaction torque on the vehicle about the axis, opposite to the rotor's spin:
@@ -147,6 +148,8 @@ class ThrusterSpec:
     #: ds_sim thrust polynomials (DSROS_TERMS order); the dsros model when non-empty.
     dsros_forward: Tuple[float, ...] = ()
     dsros_reverse: Tuple[float, ...] = ()
+    #: ds_sim ``propdir``: <= 0 flips which polynomial (and thrust sign) a command selects.
+    propdir: int = 1
     #: uuv_simulator rotor dynamics ('' none, 'Yoerger', 'Bessa') and its UUV_DYNAMICS terms.
     dynamics_type: str = ''
     dynamics_terms: Tuple[float, ...] = ()
@@ -200,6 +203,8 @@ class ThrusterSpec:
             low, high = -math.inf, math.inf  # uuv_simulator's clampMin/clampMax defaults
         elif self.model == 'dsros':
             forward, reverse = self.dsros_terms()
+            if self.propdir <= 0:  # positive commands run the reverse polynomial
+                forward, reverse = reverse, forward
             low, high = -reverse[DSROS_TERMS.index('max_cmd')], forward[
                 DSROS_TERMS.index('max_cmd')]
         else:
@@ -382,14 +387,15 @@ def table_zero(command: Sequence[float], thrust: Sequence[float]) -> float:
 def dsros_thrust(spec: ThrusterSpec, command: float, inflow: float) -> float:
     """Return ds_sim's thrust for ``command`` at the axial apparent speed ``inflow``."""
     forward, reverse = spec.dsros_terms()
-    quad, gain, offset, speed_gain, speed_offset, max_cmd = forward if command >= 0.0 \
-        else reverse
+    # dsros_thruster (posIsFwd): propdir <= 0 flips the direction a command's sign selects
+    ahead = (command >= 0.0) == (spec.propdir > 0)
+    quad, gain, offset, speed_gain, speed_offset, max_cmd = forward if ahead else reverse
     # ds_sim: moving against the command counts as no apparent speed
     speed = 0.0 if inflow * command < 0.0 else abs(inflow)
     c = min(abs(command), max_cmd)
     # dsros_thruster: T = quad c^2 + gain c + offset + speed_gain c s + speed_offset s, >= 0
     value = quad * c * c + gain * c + offset + speed_gain * c * speed + speed_offset * speed
-    return max(value, 0.0) if command >= 0.0 else -max(value, 0.0)
+    return max(value, 0.0) if ahead else -max(value, 0.0)
 
 
 def odd_quadratic_root(r, q, p) -> np.ndarray:

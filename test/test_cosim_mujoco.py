@@ -33,8 +33,6 @@ Bars: final position within 1 cm (implicit) / 2 cm (lagged), attitude within 0.0
 The only difference left between the loop and the reference is the engine's
 zero-order hold of the wrench over a step.
 """
-from types import SimpleNamespace
-
 from nodes.harness import start_node
 import numpy as np
 import pytest
@@ -92,19 +90,10 @@ def _load(tmp_path, com=(0.0, 0.0, 0.0), fins=False):
 def _reference(params, current, fin_angles=None):
     """Run the offline simulate mode of the same vehicle, start and thrust (fins held)."""
     from uwv_hydro.modes.offline_simulation import simulate
-    from uwv_hydro.modes.simulate_mode import SimulateMode
     from uwv_hydro.physics.dynamics import State
-    if fin_angles is None:
-        return simulate(params, STEPS * DT, dt=DT, thrust=thrust, initial=State(**START),
-                        current_world=current)
-    mode = SimulateMode(params, dt=DT, initial=State(**START))
-    mode.sim.set_fin_angles(np.array([fin_angles[f.name] for f in params.fins]))
-    rows = [mode.x]
-    for k in range(STEPS):
-        mode.step(thrust(k * DT), None if current is None else np.asarray(current, float))
-        rows.append(mode.x)
-    rows = np.array(rows)
-    return SimpleNamespace(position=rows[:, :3], quaternion=rows[:, 3:7])
+    held = None if fin_angles is None else [fin_angles[f.name] for f in params.fins]
+    return simulate(params, STEPS * DT, dt=DT, thrust=thrust, initial=State(**START),
+                    current_world=current, fin_angles=held)
 
 
 def _hold_fins(engine, angles, timeout=30.0):

@@ -22,6 +22,7 @@ node (over DDS, /clock lock-step) against an offline SimulateMode driven through
 same fault sequence: the same states at the same stamps and the same event counts.
 """
 import math
+import pathlib
 import time
 
 import numpy as np
@@ -206,3 +207,21 @@ def test_node_and_offline_agree_through_the_same_faults(rclpy_context, spawn, tm
     assert int(values['state_restores']) == mode.events['state_restores']
     assert int(values['dropped_steps']) == 0
     probe.close()
+
+
+def test_offline_simulate_holds_the_fin_angles():
+    """simulate(fin_angles=) is SimulateMode stepped with those deflections held."""
+    from uwv_hydro.description.loader import load_vehicle
+    params = load_vehicle(str(pathlib.Path(__file__).resolve().parents[1]
+                              / 'config' / 'remus100.yaml'))
+    angles = [0.2, 0.2, -0.1, -0.1]
+    start = State([0.0, 0.0, -5.0], [1.0, 0.0, 0.0, 0.0], [1.5, 0, 0, 0, 0, 0])
+    traj = simulate(params, duration=1.0, dt=0.02, initial=start, fin_angles=angles)
+    mode = SimulateMode(params, dt=0.02, initial=start)
+    mode.sim.set_fin_angles(np.array(angles))
+    for k in range(1, 51):
+        mode.step()
+        assert list(traj.position[k]) + list(traj.quaternion[k]) + list(traj.twist[k]) \
+            == mode.x
+    centred = simulate(params, duration=1.0, dt=0.02, initial=start)
+    assert abs(traj.twist[-1, 5] - centred.twist[-1, 5]) > 0.05  # the rudder turns it

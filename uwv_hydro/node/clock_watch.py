@@ -77,7 +77,7 @@ class ClockWatch(NodePart):
                 'stays at %.9f s): nothing is updated or published' % (silent, now * 1e-9))
         if not self.stalled:
             self.stalled = True
-            self.node.publish_diagnostics()  # at once, not at the next period
+            self.node.diagnostics.publish()  # at once, not at the next period
 
     def snapshot(self, snap: dict) -> None:
         """Add the stall state (and how long /clock has been silent) to the loop status."""

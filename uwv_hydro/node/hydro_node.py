@@ -163,7 +163,7 @@ class HydroNode(Node):
                                                    clock=self.pace_clock)
         # Diagnostics on the steady clock: reported even while sim time is paused
         self._diag_timer = self.create_timer(cfg['diagnostics_period'],
-                                             self._on_diagnostics_timer, clock=steady)
+                                             self.diagnostics.publish, clock=steady)
         self.add_on_set_parameters_callback(self._on_set_parameters)
         self.reset_state()
         if self._rate_loop is not None:
@@ -406,10 +406,3 @@ class HydroNode(Node):
         markers = self.markers.build(self.get_clock().now().to_msg(),
                                      wc.components if wc is not None else None)
         self.marker_pub.publish(MarkerArray(markers=markers))
-
-    def _on_diagnostics_timer(self) -> None:
-        self.publish_diagnostics()
-
-    def publish_diagnostics(self) -> None:
-        """Publish /diagnostics now."""
-        self.diagnostics.publish()

@@ -55,6 +55,7 @@ import numpy as np
 
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.urdf_joint import joint_frame
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS, VehicleParams
 
@@ -171,15 +172,12 @@ Pose = Tuple[np.ndarray, np.ndarray]
 
 
 def fins_from_urdf(root: ET.Element, base: str, frame_poses: Dict[str, Pose],
-                   params: VehicleParams, source: str,
-                   origin: Callable[[ET.Element, str], Tuple[np.ndarray, np.ndarray]],
-                   parse_vector: Callable[..., np.ndarray]) -> List[Fin]:
+                   params: VehicleParams, source: str) -> List[Fin]:
     """
     Return the fins of every LiftDrag <plugin> block under ``root``.
 
-    ``frame_poses`` maps links fixed to ``base`` to (p, R) in the base frame;
-    ``origin(elem, source)`` returns a joint's (xyz, R); ``parse_vector(elem, attr,
-    source)`` reads an "x y z" attribute.  Warnings go to ``params.warnings``.
+    ``frame_poses`` maps links fixed to ``base`` to (p, R) in the base frame.  Warnings
+    go to ``params.warnings``.
     """
     joints = {j.get('name', ''): j for j in root.findall('joint')}
     poses = dict(frame_poses)
@@ -191,8 +189,7 @@ def fins_from_urdf(root: ET.Element, base: str, frame_poses: Dict[str, Pose],
                 raise element_error('unknown LiftDrag element <%s>; expected one of %s'
                                     % (child.tag, ', '.join(sorted(LIFTDRAG_KEYS))),
                                     source, child)
-        fins.append(_liftdrag_fin(block, joints, poses, params, source, origin,
-                                  parse_vector))
+        fins.append(_liftdrag_fin(block, joints, poses, params, source))
     names = [f.name for f in fins]
     for name in names:
         if names.count(name) > 1:
@@ -201,7 +198,7 @@ def fins_from_urdf(root: ET.Element, base: str, frame_poses: Dict[str, Pose],
     return fins
 
 
-def _liftdrag_fin(block, joints, poses, params, source, origin, parse_vector) -> Fin:
+def _liftdrag_fin(block, joints, poses, params, source) -> Fin:
     """Return the Fin of one LiftDrag block."""
     link_elem = _text(block, 'link_name', source)
     if link_elem is None or not (link_elem.text or '').strip():
@@ -228,12 +225,8 @@ def _liftdrag_fin(block, joints, poses, params, source, origin, parse_vector) ->
             raise element_error('LiftDrag <link_name> %r must be the child link of its '
                                 'control joint %r' % (link, joint_name), source, link_elem)
         p_par, r_par = poses[parent_link]
-        xyz, rot = origin(joint, source)
+        xyz, rot, axis = joint_frame(joint, source)  # axis in the joint frame
         position, rotation = p_par + r_par @ xyz, r_par @ rot
-        axis_elem = joint.find('axis')
-        # URDF spec: <axis xyz> defaults to (1, 0, 0), in the joint frame
-        axis = (np.array([1.0, 0.0, 0.0]) if axis_elem is None
-                else parse_vector(axis_elem, 'xyz', source))
         fin.name = joint_name
         fin.axis = rotation @ axis
         limit = joint.find('limit')

@@ -55,6 +55,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import matrix_to_quat, quat_to_matrix, rpy_to_matrix
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.urdf_joint import joint_frame
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.physics.thruster import (DSROS_TERMS, ThrusterBank, ThrusterSpec,
                                         UUV_CONVERSIONS, UUV_DYNAMICS)
@@ -309,13 +310,8 @@ def _check_unique(specs: List[ThrusterSpec], error: ErrorFactory) -> None:
         seen.add(spec.joint_name)
 
 
-#: joint_frame(joint, source) -> (origin xyz, R parent <- joint, axis in the joint frame)
-JointFrame = Callable[[ET.Element, str], Tuple[np.ndarray, np.ndarray, np.ndarray]]
-
-
 def _urdf_joint_pose(root: ET.Element, params: VehicleParams, name: str, source: str,
-                     block: ET.Element, joint_frame: JointFrame
-                     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+                     block: ET.Element) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     joints = [j for j in root.findall('joint') if j.get('name') == name]
     if not joints:
         raise element_error('thruster joint %r is not a joint of the robot' % name, source,
@@ -334,8 +330,7 @@ def _urdf_joint_pose(root: ET.Element, params: VehicleParams, name: str, source:
     return p_par + r_par @ xyz, r_par @ rot, axis
 
 
-def read_urdf_thrusters(root: ET.Element, params: VehicleParams, source: str,
-                        joint_frame: JointFrame) -> tuple:
+def read_urdf_thrusters(root: ET.Element, params: VehicleParams, source: str) -> tuple:
     """Return the ThrusterSpecs of every gz-sim Thruster block in a URDF document."""
     specs = []
     for block in root.iter('plugin'):
@@ -361,8 +356,7 @@ def read_urdf_thrusters(root: ET.Element, params: VehicleParams, source: str,
 
         if not values.get('joint_name'):
             raise error('joint_name', 'a gz-sim Thruster plugin needs a <joint_name>')
-        pose = _urdf_joint_pose(root, params, values['joint_name'], source, block,
-                                joint_frame)
+        pose = _urdf_joint_pose(root, params, values['joint_name'], source, block)
         specs.append(spec_from_values(values, pose, error, text=True))
         _warn_ignored_alphas(values, params)
     specs += [_dsros_thruster(block, source) for block in root.iter('plugin')

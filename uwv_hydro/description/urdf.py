@@ -39,7 +39,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
+from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.dsros_block import (
     apply_dsros_block, base_link_name, float_attr, is_dsros_plugin)
 from uwv_hydro.description.errors import DescriptionError
@@ -51,35 +51,11 @@ from uwv_hydro.description.known_names import (
 from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
+from uwv_hydro.description.urdf_joint import origin_of
 from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
 from uwv_hydro.description.xml_safe import (
-    element_error, element_line, element_numbers, parse_xml_file, parse_xml_string)
+    element_error, element_line, parse_xml_file, parse_xml_string)
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
-
-
-def parse_vector(elem: ET.Element, attr: str, source: str, count: int = 3,
-                 default: float = 0.0) -> np.ndarray:
-    """Return ``count`` floats from a space-separated attribute (defaults when absent)."""
-    if elem.get(attr) is None:
-        return np.full(count, default)
-    return element_numbers(elem, (count,), source, attr)
-
-
-def _origin(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:
-    """Return (xyz, R) of an element's <origin> child (identity when absent)."""
-    origin = elem.find('origin')
-    if origin is None:
-        return np.zeros(3), np.eye(3)
-    check_attributes(origin, 'urdf/origin', source)
-    rpy = parse_vector(origin, 'rpy', source)
-    return parse_vector(origin, 'xyz', source), rpy_to_matrix(rpy)
-
-
-def joint_frame(joint: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return (xyz, R, axis) of a <joint>: origin, orientation, axis (URDF default x)."""
-    axis = joint.find('axis')
-    xyz, rot = _origin(joint, source)
-    return xyz, rot, np.eye(3)[0] if axis is None else parse_vector(axis, 'xyz', source)
 
 
 def read_inertial(link: ET.Element, source: str):
@@ -93,7 +69,7 @@ def read_inertial(link: ET.Element, source: str):
         raise element_error('<inertial> without <mass>', source, inertial)
     check_attributes(mass_elem, 'urdf/mass', source)
     mass = float_attr(mass_elem, 'value', source, default=None)
-    com, rot = _origin(inertial, source)
+    com, rot = origin_of(inertial, source)
     inertia_elem = inertial.find('inertia')
     if inertia_elem is None:
         raise element_error('<inertial> without <inertia>', source, inertial)
@@ -129,7 +105,7 @@ def _fixed_chain(base: str, joints: List[ET.Element], source: str
             if child in poses:
                 raise element_error('link %r is reached twice through fixed joints' % child,
                                     source, joint)
-            xyz, rot = _origin(joint, source)
+            xyz, rot = origin_of(joint, source)
             poses[child] = (p_par + r_par @ xyz, r_par @ rot)
             stack.append(child)
     del poses[base]
@@ -221,8 +197,8 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                                'a YAML over this URDF')
     elif plugin is not None:
         apply_uuv_block(plugin, params, source)
-    params.fins = fins_from_urdf(root, base, frames, params, source, _origin, parse_vector)
-    params.thrusters = read_urdf_thrusters(root, params, source, joint_frame)
+    params.fins = fins_from_urdf(root, base, frames, params, source)
+    params.thrusters = read_urdf_thrusters(root, params, source)
     params.sensors = sensors_from_urdf(root, source, base)
     check_sensor_links(params.sensors, params, source)
     return params

@@ -104,8 +104,11 @@ def test_stall_on_both_sides(sign):
     assert drag == pytest.approx(cd * q_a, rel=1e-12)
     assert abs(lift) < abs(below[0])          # lift falls past the stall
     # Far past the stall the lift coefficient stops at zero instead of changing sign
-    far, _, _ = _lift_drag(fins, _flow(speed, sign * 1.2))
-    assert far == 0.0
+    # (the lift is the fin force projected on the lift axis by dot products, so it is
+    # zero only to the rounding of the drag-sized force there, which follows the CPU's
+    # BLAS kernel: 1e-12 of the dynamic pressure force is far below any lift)
+    far, far_drag, _ = _lift_drag(fins, _flow(speed, sign * 1.2))
+    assert abs(far) <= 1e-12 * max(q_a, abs(far_drag))
 
 
 def test_zero_deflection_in_straight_flow_gives_no_lift():

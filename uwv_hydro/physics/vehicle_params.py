@@ -139,6 +139,29 @@ class Fin:
     source: str = ''
 
 
+#: What a loader did with an element of a description (``ElementRecord.status``): read
+#: and modelled; read with a warning (rounded, defaulted, or recognised but not
+#: modelled); refused (an error, recorded only where loading goes on, e.g. with
+#: ``allow_nonphysical``).
+ELEMENT_STATUSES = ('read', 'warned', 'refused')
+
+
+@dataclass
+class ElementRecord:
+    """One element of a description and what the loader did with it (``check`` lists them)."""
+
+    #: What it is: 'link', 'joint', 'thruster', 'fin', 'sensor', 'plugin', 'buoyancy_engine'...
+    kind: str
+    #: Its name in the description (plugin filename, sensor name, joint name...).
+    name: str
+    #: Where: file, element path and line as DescriptionError names them.
+    where: str
+    #: One of ELEMENT_STATUSES.
+    status: str
+    #: What was done: the model it maps to, or what is left out and why.
+    note: str = ''
+
+
 @dataclass
 class VehicleParams:
     """Everything the physics needs to know about one vehicle (SI units, FLU)."""
@@ -198,6 +221,9 @@ class VehicleParams:
     thrusters: Tuple[ThrusterSpec, ...] = ()
     #: Navigation sensors (uwv_hydro.physics.sensor_params.SensorParams), none by default.
     sensors: List[Any] = field(default_factory=list)
+    #: Every equipment element (and link, joint, plugin) the loader met, in document
+    #: order, with what it did with it: see ``uwv_hydro.description.element_report``.
+    elements: List[ElementRecord] = field(default_factory=list)
 
     def resolved_drag_center(self) -> np.ndarray:
         """Return the drag application point (defaults to the centre of mass)."""

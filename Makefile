@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # make demo   - run the main job (see README)
-# make test   - linters + unit + integration tests (real rclpy / Fast DDS)
+# make test   - linters + unit + integration tests (real rclpy / Fast DDS), then the
+#               numerical tests again under another OpenBLAS kernel (tools/test_other_blas)
 # make bench  - benchmarks (figures printed)
 # make soak   - 1 simulated hour of the node at 1 kHz under sim time (SOAK_ARGS, e.g.
 #               SOAK_ARGS='--sim-seconds 600'); RSS, loop overruns, odometry continuity
@@ -16,6 +17,7 @@ setup:
 
 test: setup
 	$(RUN) python -m pytest test
+	$(RUN) tools/test_other_blas
 
 lint: setup
 	$(RUN) python -m pytest test -m linter

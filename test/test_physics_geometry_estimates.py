@@ -40,7 +40,8 @@ def test_sphere_added_mass_is_half_displaced_mass():
     expected = 0.5 * rho * 4.0 / 3.0 * math.pi * r ** 3
     ma = sphere_added_mass(r, rho)
     assert np.allclose(np.diag(ma), [expected] * 3 + [0.0] * 3, rtol=1e-15)
-    assert np.count_nonzero(ma - np.diag(np.diag(ma))) == 0
+    # no coupling: off the diagonal at most the rounding of the diagonal terms
+    assert np.max(np.abs(ma - np.diag(np.diag(ma)))) <= 1e-15 * expected
 
 
 def test_lamb_sphere_limit():

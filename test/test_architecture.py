@@ -16,7 +16,7 @@
 The package's rooms and their dependency order, enforced from the import statements.
 
 physics (core, pure numpy) <- description <- modes <- {node, cli, bag, sysid}
-(docs/architecture.md).  Every import counts, also the ones inside functions: a
+(doc/architecture.md).  Every import counts, also the ones inside functions: a
 lazy import is still a dependency.  Also: no import cycle between modules, the
 physics core and the modes never import rclpy, and package.xml declares exactly what is imported.
 """

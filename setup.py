@@ -42,7 +42,10 @@ setup(
     ext_modules=[Extension(
         'uwv_hydro.physics._kernel', sources=[KERNEL_SOURCE],
         define_macros=[('UWV_KERNEL_SOURCE_HASH', '"%s"' % KERNEL_HASH)],
-        extra_compile_args=['-O3', '-fno-math-errno'])],
+        extra_compile_args=['-O3', '-fno-math-errno']),
+        # exact CSV text of float tables (uwv_hydro/modes/csv_text.py)
+        Extension('uwv_hydro.modes._csv_text', sources=['uwv_hydro/modes/_csv_text.c'],
+                  extra_compile_args=['-O2'])],
     install_requires=['setuptools'],
     zip_safe=False,
     maintainer='uwv_hydro maintainers',

@@ -26,6 +26,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
+from uwv_hydro.modes.csv_text import write_rows
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.vehicle_params import VehicleParams
@@ -88,12 +89,7 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
 def write_csv(trajectory: Trajectory, path) -> None:
     """Write the trajectory as CSV (header CSV_COLUMNS, round-trip exact floats)."""
     with open(path, 'w', newline='\n') as f:
-        f.write(','.join(CSV_COLUMNS) + '\n')
-        # %r of a Python float: the shortest text that reads back exactly
-        line = ','.join(['%r'] * len(CSV_COLUMNS)) + '\n'
-        rows = trajectory.rows().tolist()
-        for start in range(0, len(rows), 4096):
-            f.write(''.join(line % tuple(row) for row in rows[start:start + 4096]))
+        write_rows(f, CSV_COLUMNS, trajectory.rows())
 
 
 def read_csv(path) -> Trajectory:

@@ -39,7 +39,7 @@ def _awkward_table():
 
 
 def test_same_text_as_python_repr():
-    """Byte for byte what '%r' of each Python float gives, rows joined by ',' and '\\n'."""
+    """Byte for byte what '%r' of each Python float gives, rows joined by commas and newlines."""
     table = _awkward_table()
     want = ''.join(','.join(repr(v) for v in row) + '\n' for row in table.tolist())
     assert format_rows(table) == want

@@ -59,7 +59,7 @@ CHUNK_ROWS = 65536
 
 
 def format_rows(table: np.ndarray) -> str:
-    """Return the CSV lines of a 2-D float table (one per row, '\\n'-terminated)."""
+    """Return the CSV lines of a 2-D float table (one per row, each ending in a newline)."""
     table = np.ascontiguousarray(table, dtype=np.float64)
     if table.ndim != 2:
         raise ValueError('format_rows needs a 2-D table, got shape %s' % (table.shape,))

@@ -59,6 +59,7 @@ import numpy as np
 from uwv_hydro.description.conventions import GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.known_names import unknown_reason
+from uwv_hydro.description.lrauv_hydrodynamics import is_lrauv_hydrodynamics_plugin
 from uwv_hydro.description.sources import set_origin
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path)
@@ -83,7 +84,8 @@ OTHER_ELEMENTS = ('link_name', 'namespace', 'default_current', 'water_density',
 def is_gz_hydrodynamics_plugin(elem: ET.Element) -> bool:
     """Return True for a gz-sim / ignition-gazebo Hydrodynamics <plugin>."""
     text = (elem.get('filename', '') + ' ' + elem.get('name', '')).lower()
-    return elem.tag == 'plugin' and 'hydrodynamics' in text and 'uwv_hydro' not in text
+    return (elem.tag == 'plugin' and 'hydrodynamics' in text and 'uwv_hydro' not in text
+            and not is_lrauv_hydrodynamics_plugin(elem))
 
 
 def _flag(elem: ET.Element) -> bool:

@@ -48,6 +48,9 @@ class LineElement(ET.Element):
 
     line: Optional[int] = None
     parent: Optional['LineElement'] = None
+    #: The file the element was read from when it is not the document's (an SDF
+    #: <include>d model); errors then name that file.
+    source: Optional[str] = None
 
 
 #: The one prefix bound without a declaration (XML Namespaces 1.0, section 3).
@@ -115,8 +118,9 @@ def element_line(elem: ET.Element) -> Optional[int]:
 
 
 def element_error(reason: str, source: str, elem: ET.Element) -> DescriptionError:
-    """Build a DescriptionError naming ``elem``'s path and line."""
-    return DescriptionError(reason, source, element_path(elem), element_line(elem))
+    """Build a DescriptionError naming ``elem``'s path and line (and its own file)."""
+    return DescriptionError(reason, getattr(elem, 'source', None) or source,
+                            element_path(elem), element_line(elem))
 
 
 def element_numbers(elem: ET.Element, sizes: Sequence[int], source: str,

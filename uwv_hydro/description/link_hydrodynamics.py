@@ -13,8 +13,10 @@
 # limitations under the License.
 
 """
-Move per-link drag and added mass (gz-sim's Hydrodynamics, sdformat's fluid_added_mass,
-lrauv's plugin: each acting at its link's origin, in link axes) into the base frame.
+Move per-link drag and added mass into the base frame, exactly where it can be.
+
+The sources are gz-sim's Hydrodynamics, sdformat's fluid_added_mass and lrauv's
+plugin, each acting at its link's origin, in link axes.
 
 gz-sim's Hydrodynamics system (``src/systems/hydrodynamics/Hydrodynamics.cc``) applies
 each link's wrench with ``Link::AddWorldWrench`` at the link origin, computed from the

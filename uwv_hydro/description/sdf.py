@@ -269,9 +269,9 @@ def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source:
             record(params, 'joint', name, where(source, joint), 'warned', note)
             moving.append('%r (%s, link %r)' % (name, kind or 'untyped', child_name))
     if moving:
-        warnings.append('joints that move are lumped at their zero position (the links\' '
+        warnings.append("joints that move are lumped at their zero position (the links' "
                         'mass, volume and hydrodynamics count, as gz-sim simulates them; '
-                        'the joints\' own motion and inertial coupling are left out): %s'
+                        "the joints' own motion and inertial coupling are left out): %s"
                         % ', '.join(moving))
     rigid = {n for n, joints in reached.items() if not joints and n != base}
     params.frames = {n: FixedFrame(translation=link_poses[n][0],

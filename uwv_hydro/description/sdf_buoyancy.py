@@ -165,7 +165,7 @@ def collision_volume(collision: ET.Element, source: str, warnings: List[str]
                         'the buoyancy with a uwv_hydro plugin or a YAML overlay'
                         % collision.get('name', ''))
         return None
-    warnings.append('collision %r is a <%s>: gz-sim\'s Buoyancy system gives it no volume '
+    warnings.append("collision %r is a <%s>: gz-sim's Buoyancy system gives it no volume "
                     '("Unsupported collision geometry"), nor does uwv_hydro'
                     % (collision.get('name', ''), shape.tag))
     return None

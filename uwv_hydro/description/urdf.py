@@ -168,8 +168,8 @@ def _record_joints(params: VehicleParams, joints: List[ET.Element], poses, sourc
             moving.append('%r (%s, link %r)' % (name, kind, child_name))
     if moving:
         params.warnings.append(
-            'joints that move are lumped at their zero position (the links\' mass counts, as '
-            'gz-sim simulates it; the joints\' own motion and inertial coupling are left '
+            "joints that move are lumped at their zero position (the links' mass counts, as "
+            "gz-sim simulates it; the joints' own motion and inertial coupling are left "
             'out): %s' % ', '.join(moving))
 
 

@@ -474,3 +474,24 @@ def test_lrauv_defaults_are_named_and_unknown_elements_refused():
     bad = TETHYS.read_text().replace('<xU>-1.0</xU>', '<xUabsU>-1.0</xUabsU>')
     with pytest.raises(DescriptionError, match='unknown lrauv HydrodynamicsPlugin parameter'):
         load_vehicle_string(bad, 't.sdf')
+
+
+def test_include_params_add_elements_and_records_name_the_included_file(no_resource_paths,
+                                                                        tmp_path):
+    no_resource_paths.setenv('GZ_SIM_RESOURCE_PATH', str(MODELS))
+    world = tmp_path / 'w.sdf'
+    world.write_text(
+        '<sdf version="1.9"><world name="w"><include><uri>model://mini_auv</uri>'
+        '<experimental:params><sensor element_id="base_link" action="add" name="dvl" '
+        'type="custom" gz:type="dvl"/><sensor element_id="base_link" action="modify" '
+        'name="imu" type="imu"/></experimental:params></include></world></sdf>')
+    from uwv_hydro.description.sdf import sdf_from_root
+    from uwv_hydro.description.xml_safe import parse_xml_file
+    root = parse_xml_file(str(world))
+    params = sdf_from_root(root, str(world))
+    added = root.find('world/model/link/sensor')
+    assert added is not None and added.get('gz:type') == 'dvl'
+    assert added.get('action') is None  # the params attributes are consumed
+    assert any("'imu' (action 'modify'" in w for w in params.warnings)
+    base = [r for r in params.elements if r.name == 'base_link'][0]
+    assert base.where.startswith(str(MODELS / 'mini_auv' / 'model.sdf') + ':7:')

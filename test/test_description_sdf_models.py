@@ -495,3 +495,20 @@ def test_include_params_add_elements_and_records_name_the_included_file(no_resou
     assert any("'imu' (action 'modify'" in w for w in params.warnings)
     base = [r for r in params.elements if r.name == 'base_link'][0]
     assert base.where.startswith(str(MODELS / 'mini_auv' / 'model.sdf') + ':7:')
+
+
+@pytest.mark.ros
+def test_node_reads_model_name_at_start(tmp_path, ros_env):
+    """The real node: no model_name in an ambiguous world, then a wrong one, exit 2."""
+    import subprocess
+    from nodes.harness import node_command, write_params
+    world = tmp_path / 'w.sdf'
+    world.write_text(TWO_VEHICLES)
+    for extra, message in (({}, "several models could be the vehicle: 'alpha', 'beta'"),
+                           ({'model_name': 'gamma'}, "no model named 'gamma'")):
+        params_file = write_params(tmp_path / 'params.yaml',
+                                   dict({'vehicle_file': str(world)}, **extra))
+        result = subprocess.run(node_command(params_file), env=ros_env, capture_output=True,
+                                text=True, timeout=60.0)
+        assert result.returncode == 2, result.stderr
+        assert message in result.stderr and 'Traceback' not in result.stderr

@@ -512,3 +512,28 @@ def test_node_reads_model_name_at_start(tmp_path, ros_env):
                                 text=True, timeout=60.0)
         assert result.returncode == 2, result.stderr
         assert message in result.stderr and 'Traceback' not in result.stderr
+
+
+def test_buoyancy_enable_limits_it_to_the_named_links():
+    text = TWO_LINK.read_text().replace(
+        '<uniform_fluid_density>1025</uniform_fluid_density>',
+        '<uniform_fluid_density>1025</uniform_fluid_density><enable>auv::mast</enable>'
+        '<enable>other_model</enable>')
+    params = load_vehicle_string(text, 'enable.sdf', allow_nonphysical=True)
+    mast_p, mast_r = link_pose('mast')
+    # only the mast's sphere (Buoyancy.cc IsEnabled: the scoped link or its model)
+    assert params.buoyancy_mass == pytest.approx(1025.0 * 4.0 / 3.0 * np.pi * 0.08 ** 3,
+                                                 rel=TIGHT)
+    assert np.allclose(params.cob, mast_p + mast_r @ [0, 0, 0.1], rtol=0, atol=TIGHT)
+    whole = load_vehicle_string(text.replace('auv::mast', 'auv'), 'enable.sdf',
+                                allow_nonphysical=True)
+    assert whole.buoyancy_mass == pytest.approx(load_vehicle(str(TWO_LINK)).buoyancy_mass,
+                                                rel=TIGHT)
+
+
+def test_pose_relative_to_cycle_is_an_error():
+    text = ('<sdf version="1.9"><model name="m"><link name="a"><pose relative_to="b">0 0 0 '
+            '0 0 0</pose><inertial><mass>1</mass></inertial></link><link name="b"><pose '
+            'relative_to="a">1 0 0 0 0 0</pose></link></model></sdf>')
+    with pytest.raises(DescriptionError, match='cycle of pose relative_to'):
+        load_vehicle_string(text, 'cycle.sdf')

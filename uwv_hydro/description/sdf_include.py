@@ -51,6 +51,8 @@ RESOURCE_VARIABLES = ('GZ_SIM_RESOURCE_PATH', 'IGN_GAZEBO_RESOURCE_PATH', 'SDF_P
                       'GAZEBO_MODEL_PATH')
 #: Deepest chain of nested includes followed.
 MAX_INCLUDE_DEPTH = 32
+#: Most includes resolved for one document (a fan-out of nested includes grows fast).
+MAX_INCLUDES = 1000
 
 
 def resource_directories() -> List[str]:
@@ -140,18 +142,23 @@ def _text(elem: Optional[ET.Element]) -> str:
 
 
 def expand_includes(root: ET.Element, source: str, warnings: List[str],
-                    chain: Tuple[str, ...] = ()) -> None:
+                    chain: Tuple[str, ...] = (), count: Optional[List[int]] = None) -> None:
     """Replace every ``<include>`` under ``root`` (in place) by the model it names."""
+    count = [0] if count is None else count
     if len(chain) > MAX_INCLUDE_DEPTH:
         raise DescriptionError('includes nested deeper than %d: %s'
                                % (MAX_INCLUDE_DEPTH, ' -> '.join(chain)), source)
     for parent in [e for e in root.iter() if e.find('include') is not None]:
         for include in parent.findall('include'):
-            _expand_one(parent, include, source, warnings, chain)
+            count[0] += 1
+            if count[0] > MAX_INCLUDES:
+                raise element_error('more than %d includes in one document' % MAX_INCLUDES,
+                                    source, include)
+            _expand_one(parent, include, source, warnings, chain, count)
 
 
 def _expand_one(parent: ET.Element, include: ET.Element, source: str,
-                warnings: List[str], chain: Tuple[str, ...]) -> None:
+                warnings: List[str], chain: Tuple[str, ...], count: List[int]) -> None:
     here = getattr(include, 'source', None) or source
     uri = _text(include.find('uri'))
     if not uri:
@@ -163,7 +170,7 @@ def _expand_one(parent: ET.Element, include: ET.Element, source: str,
                             % (path, ' -> '.join(chain + (path,))), here, include)
     doc = parse_xml_file(path)
     _mark_source(doc, path)
-    expand_includes(doc, path, warnings, chain + (path,))
+    expand_includes(doc, path, warnings, chain + (path,), count)
     model = doc if doc.tag == 'model' else doc.find('model')
     if model is None:
         raise element_error('included file %s has no <model>' % path, here, include)

@@ -286,6 +286,11 @@ def test_relative_and_absolute_include_paths(no_resource_paths, tmp_path):
     (tmp_path / 'models').symlink_to(MODELS)
     world.write_text(text % 'models/mini_auv')  # relative to the world file
     assert load_vehicle(str(world)).name == 'mini_auv'
+    # a bare name not beside the file is looked up in the resource paths (lrauv's
+    # tethys_equipped includes <uri>tethys</uri> so)
+    no_resource_paths.setenv('GZ_SIM_RESOURCE_PATH', str(MODELS))
+    world.write_text(text % 'mini_auv')
+    assert load_vehicle(str(world)).mass == pytest.approx(20.5, rel=TIGHT)
 
 
 def test_fuel_url_says_how_to_use_a_local_copy(no_resource_paths, tmp_path):

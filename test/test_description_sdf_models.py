@@ -553,3 +553,25 @@ def test_include_fan_out_is_bounded(no_resource_paths, tmp_path):
         (tmp_path / ('l%d.sdf' % level)).write_text(leaf % body)
     with pytest.raises(DescriptionError, match='more than 1000 includes'):
         load_vehicle(str(tmp_path / 'l0.sdf'))
+
+
+def test_unresolved_world_scenery_is_not_the_vehicle(no_resource_paths, tmp_path):
+    no_resource_paths.setenv('GZ_SIM_RESOURCE_PATH', str(MODELS))
+    fuel = 'https://fuel.gazebosim.org/1.0/OpenRobotics/models/%s'
+    world = tmp_path / 'w.sdf'
+    text = ('<sdf version="1.9"><world name="w"><include><uri>%s</uri></include>'
+            '<include><uri>model://ground_plane</uri></include>'
+            '<include><uri>model://mini_auv</uri></include>%s</world></sdf>')
+    world.write_text(text % (fuel % 'Sun', ''))
+    params = load_vehicle(str(world))
+    assert params.name == 'mini_auv'
+    assert sum('not taken as the vehicle' in w for w in params.warnings) == 2
+    # an unresolved include carrying a vehicle plugin is a candidate: ambiguous here
+    world.write_text((text % (fuel % 'Tethys', '')).replace(
+        '</uri></include>', '</uri><plugin filename="gz-sim-thruster-system" '
+        'name="gz::sim::systems::Thruster"/></include>', 1))
+    with pytest.raises(DescriptionError, match="several models could be the vehicle: "
+                                               "'Tethys', 'mini_auv'"):
+        load_vehicle(str(world))
+    with pytest.raises(DescriptionError, match='Gazebo Fuel'):
+        load_vehicle(str(world), model_name='Tethys')

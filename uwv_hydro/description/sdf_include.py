@@ -34,6 +34,9 @@ Read against sdformat's ``parser.cc`` (``readXml``: includes), ``Model.cc``
   ``_merged__NAME__model__`` at the include pose (sdformat's name for it).
 * ``<experimental:params>`` (SDF 1.9): an element with ``action="add"`` is added to
   the included element named by its ``element_id``; other actions are warned about.
+* A world-level include that cannot be resolved (not downloaded, not found) becomes a
+  stand-in model carrying the error, with a warning: scenery need not be present,
+  but choosing it as the vehicle raises the error.  Inside a model it is an error.
 * Includes inside the included file are resolved the same way (nested includes); a
   file that includes itself, directly or not, is an error.  Elements read from an
   included file carry its path (``LineElement.source``), so errors name that file.
@@ -164,7 +167,15 @@ def _expand_one(parent: ET.Element, include: ET.Element, source: str,
     if not uri:
         raise element_error('<include> without <uri>', here, include)
     base_dir = os.path.dirname(os.path.abspath(here)) if os.path.isfile(here) else os.getcwd()
-    path = os.path.abspath(resolve_uri(uri, base_dir, include, here))
+    try:
+        path = os.path.abspath(resolve_uri(uri, base_dir, include, here))
+    except DescriptionError as exc:
+        if parent.tag != 'world':
+            raise  # a part of a model: the model would be wrong without it
+        _replace(parent, include, [_unresolved_model(include, uri, exc)])
+        warnings.append('world include %r not resolved (%s): it is not taken as the vehicle'
+                        % (uri, exc.reason.split(';')[0].split('. ')[0]))
+        return
     if path in chain or path == os.path.abspath(source):
         raise element_error('include cycle: %s includes itself (%s)'
                             % (path, ' -> '.join(chain + (path,))), here, include)
@@ -202,6 +213,26 @@ def _expand_one(parent: ET.Element, include: ET.Element, source: str,
         _replace(parent, include, _merged_children(model))
     else:
         _replace(parent, include, [model])
+
+
+def _unresolved_model(include: ET.Element, uri: str, error: DescriptionError) -> ET.Element:
+    """
+    Return a stand-in <model> for a world include that cannot be resolved.
+
+    It keeps the include's name and plugins and carries the error as ``unresolved``:
+    a world's scenery (a Fuel sun or ground plane) need not be present, but choosing
+    the stand-in as the vehicle raises that error
+    (:func:`uwv_hydro.description.sdf_model_choice.choose_model`).
+    """
+    name = _text(include.find('name')) or uri.rstrip('/').rsplit('/', 1)[-1].replace(
+        'model://', '')
+    model = LineElement('model', {'name': name})
+    model.line, model.source = include.line, getattr(include, 'source', None)
+    model.unresolved = error
+    for child in include.findall('plugin') + include.findall('static'):
+        model.append(child)
+        child.parent = model
+    return model
 
 
 def _merged_children(model: ET.Element) -> List[ET.Element]:

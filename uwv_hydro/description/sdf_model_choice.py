@@ -23,10 +23,14 @@ Choose the vehicle among the models of an SDF document (a world may hold several
   thruster plugin (uwv_hydro, gz-sim Hydrodynamics / Thruster / BuoyancyEngine,
   lrauv's) or a ``<fluid_added_mass>``: exactly one is chosen; several are an error
   listing them.  Without any such model, the one model that can move is chosen.
+* A world include that could not be resolved (:mod:`sdf_include`) is a candidate only
+  if its ``<include>`` carried a vehicle plugin; choosing it raises the error that
+  says why it was not resolved (e.g. a Fuel URL: how to use a local copy).
 """
-from typing import List
+from typing import List, Optional
 import xml.etree.ElementTree as ET
 
+from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_error
 
 #: Lower-case substrings of a plugin filename/name that make a model a vehicle.
@@ -68,6 +72,19 @@ def carries_vehicle_plugin(model: ET.Element) -> bool:
     return any(True for _ in model.iter('fluid_added_mass'))
 
 
+def _unresolved(model: ET.Element) -> Optional[DescriptionError]:
+    """Return the error of a stand-in for an include that was not resolved, else None."""
+    return getattr(model, 'unresolved', None)
+
+
+def _resolved(model: ET.Element) -> ET.Element:
+    """Return ``model``, or raise the error of an include that could not be resolved."""
+    error = _unresolved(model)
+    if error is not None:
+        raise error
+    return model
+
+
 def _names(models: List[ET.Element]) -> str:
     return ', '.join(repr(m.get('name', '')) for m in models)
 
@@ -82,12 +99,16 @@ def choose_model(root: ET.Element, source: str, model_name: str = '') -> ET.Elem
         if not named:
             raise element_error('no model named %r; the document has %s'
                                 % (model_name, _names(models)), source, root)
-        return named[0]
+        return _resolved(named[0])
     movable = [m for m in models if not is_static(m) and not is_ground_plane(m)]
-    candidates = [m for m in movable if carries_vehicle_plugin(m)] or movable
+    candidates = [m for m in movable if carries_vehicle_plugin(m)] or [
+        m for m in movable if _unresolved(m) is None]
     if len(candidates) == 1:
-        return candidates[0]
+        return _resolved(candidates[0])
     if not candidates:
+        missing = [m for m in movable if _unresolved(m) is not None]
+        if missing:
+            raise _unresolved(missing[0])
         if len(models) == 1:
             return models[0]
         raise element_error('no model that can move (all are static or ground planes): %s; '

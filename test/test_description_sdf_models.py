@@ -570,7 +570,7 @@ def test_unresolved_world_scenery_is_not_the_vehicle(no_resource_paths, tmp_path
     world.write_text((text % (fuel % 'Tethys', '')).replace(
         '</uri></include>', '</uri><plugin filename="gz-sim-thruster-system" '
         'name="gz::sim::systems::Thruster"/></include>', 1))
-    with pytest.raises(DescriptionError, match="several models could be the vehicle: "
+    with pytest.raises(DescriptionError, match='several models could be the vehicle: '
                                                "'Tethys', 'mini_auv'"):
         load_vehicle(str(world))
     with pytest.raises(DescriptionError, match='Gazebo Fuel'):

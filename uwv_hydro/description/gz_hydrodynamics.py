@@ -45,6 +45,11 @@ added-mass Coriolis term is NOT copied: gz-sim builds it from the diagonal of Ma
 only and adds +C_A(nu) nu, whereas uwv_hydro computes Fossen's -C_A(nu) nu from
 the full M_A, so that one component differs.
 
+In an SDF model every such plugin acts on its own ``<link_name>``: the SDF reader
+moves each block from its link frame to the base frame
+(:mod:`uwv_hydro.description.link_hydrodynamics`); :func:`apply_gz_hydrodynamics`
+(URDF) requires the block's link to be the base link.
+
 Unsupported, raising DescriptionError: the signed-signed quadratic terms
 (``<xUU>``; Garden+ reads it as U*U, Fortress read it as |U|*U -- rename it to
 ``<xUabsU>``).  ``<disable_added_mass>`` zeroes M_A; ``<disable_coriolis>`` sets

@@ -287,6 +287,8 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
     """Collect every link's drag and added mass; set params' drag; return a water density."""
     parts: List[LinkHydro] = []
     density = None
+    drag_lines: List[str] = []
+    added_lines: List[str] = []
     for name, link in flat.links.items():
         inertial = link.find('inertial')
         fam = inertial.findall('fluid_added_mass') if inertial is not None else []
@@ -298,8 +300,7 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
             parts.append(LinkHydro(name, *link_poses[name], added_mass=matrix,
                                    where=element_path(fam[0]),
                                    labels={'added_mass': labels}))
-            set_origin(params, ['added_mass'], '%s:%s (SDF <fluid_added_mass>)'
-                       % (source, element_line(fam[0])))
+            added_lines.append('<fluid_added_mass> line %s' % element_line(fam[0]))
     for plugin, scope, kind in plugins:
         values = (read_gz_hydrodynamics(plugin, source) if kind == 'gz'
                   else read_lrauv_hydrodynamics(plugin, source))
@@ -316,9 +317,9 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
                                quadratic_drag=values['quadratic_drag'],
                                added_mass=values['added_mass'],
                                where=element_path(plugin), labels=values['labels']))
-        set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis')
-                   + (('added_mass',) if np.any(values['added_mass']) else ()),
-                   '%s:%s (%s)' % (source, element_line(plugin), label))
+        drag_lines.append('%s line %s on %s' % (label, element_line(plugin), target))
+        if np.any(values['added_mass']):
+            added_lines.append('%s line %s' % (label, element_line(plugin)))
         params.coriolis = params.coriolis and bool(values['coriolis'])
         warnings.extend(values['warnings'])
         if values['current'] is not None:
@@ -331,6 +332,16 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
         record(params, 'plugin', plugin.get('name', '') or plugin.get('filename', ''),
                where(source, plugin), 'read', '%s on link %r' % (label, target))
     linear, quad, added, point, labels = combine(parts, source)
+    if drag_lines:
+        set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis', 'drag_center',
+                            'drag_velocity_point', 'semantics'),
+                   '%s (%s)' % (source, '; '.join(drag_lines)))
+    if added_lines:
+        set_origin(params, ('added_mass', 'added_mass_point'),
+                   '%s (%s)' % (source, '; '.join(added_lines)))
+    if any(kind == 'lrauv' for _, _, kind in plugins):
+        set_origin(params, ('acceleration_alpha',), '%s (lrauv HydrodynamicsPlugin: its '
+                   'fixed filter constant)' % source)
     params.linear_drag, params.quadratic_drag, params.added_mass = linear, quad, added
     for key, value in labels.items():
         params.coefficient_labels.setdefault(key, {}).update(value)
@@ -391,13 +402,21 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
     system = read_buoyancy_system(systems[0], source) if systems else None
     if system is not None:
         density = system.density
+        set_origin(params, ('fluid_density',), '%s:%s (world Buoyancy system)'
+                   % (source, element_line(systems[0])))
         warnings.extend(system.warnings)
         record(params, 'plugin', systems[0].get('name', ''), where(source, systems[0]), 'read',
                'gz-sim Buoyancy system: %g kg/m^3' % system.density)
+    elif density is not None:
+        set_origin(params, ('fluid_density',), '%s (gz-sim Hydrodynamics water density)'
+                   % source)
     if world is not None:
         gravity = world.find('gravity')
         params.gravity = (float(np.linalg.norm(element_numbers(gravity, (3,), source)))
                           if gravity is not None else SDF_DEFAULT_GRAVITY)
+        set_origin(params, ('gravity',), '%s:%s (world <gravity>)' % (
+            source, element_line(gravity)) if gravity is not None else
+            '%s (world without <gravity>: sdformat default 0 0 -9.8)' % source)
     params.fluid_density = density if density is not None else params.fluid_density
     _buoyancy(params, flat, link_poses, uwv[0] if uwv else None, system, world, source,
               warnings)

@@ -99,7 +99,8 @@ def test_yaml_base_key_follows_the_same_rule(tmp_path):
     overlay = tmp_path / 'over.yaml'
     overlay.write_text('vehicle:\n  base: base.urdf\n  buoyancy_mass: 30.48\n')
     params = load_vehicle(str(overlay))
-    assert params.mass == 30.48 and not params.quadratic_drag.any()
+    assert params.mass == load_vehicle(str(REMUS_URDF)).mass  # the URDF's rigid body
+    assert not params.quadratic_drag.any()
     assert params.semantics == 'origin' and 'dvl_link' in params.frames
 
 

@@ -17,6 +17,7 @@
 import pathlib
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
@@ -61,9 +62,18 @@ def test_default_vehicle_matches_dsros_document():
 def test_remus_yaml_frd_matches_flu_urdf():
     yaml_params = load_vehicle(str(REPO / 'config' / 'remus100.yaml'))
     urdf_params = load_vehicle(str(REPO / 'urdf' / 'remus100.urdf'))
-    assert yaml_params.mass == urdf_params.mass == 30.48
+    assert yaml_params.mass == 30.48
     assert np.allclose(yaml_params.com, [0.0, 0.0, -0.0196])  # below the CoB in FLU
-    assert np.allclose(yaml_params.com, urdf_params.com)
+    # the URDF adds its four 0.01 kg fin links (revolute joints, lumped at zero
+    # deflection as gz-sim simulates their mass), each at its joint origin
+    fins = [j for j in ET.parse(str(REPO / 'urdf' / 'remus100.urdf')).getroot()
+            .findall('joint') if j.get('type') == 'revolute']
+    origins = [np.array([float(v) for v in j.find('origin').get('xyz').split()]) for j in fins]
+    assert len(origins) == 4
+    assert urdf_params.mass == pytest.approx(30.48 + 0.04, rel=1e-12)
+    # centre of mass of the union: (m_0 c_0 + sum m_i p_i) / (m_0 + sum m_i)
+    expected = (30.48 * yaml_params.com + 0.01 * sum(origins)) / 30.52
+    assert np.allclose(urdf_params.com, expected, rtol=0, atol=1e-12)
     assert np.allclose(yaml_params.added_mass, urdf_params.added_mass)
     assert np.allclose(yaml_params.quadratic_drag, urdf_params.quadratic_drag)
     assert yaml_params.added_mass[1, 1] == 35.5 and yaml_params.quadratic_drag[0, 0, 0] == 1.62

@@ -34,6 +34,9 @@ def add_vehicle_arguments(parser, positional: bool = True) -> None:
                         help='URDF/xacro/SDF file given as robot_description, under a YAML '
                              'VEHICLE (the node rule: rigid body and frames from it, '
                              'hydrodynamics from the YAML alone)')
+    parser.add_argument('--model', metavar='NAME', default='',
+                        help='the model of an SDF world to use as the vehicle (needed when '
+                             'several models carry hydrodynamics, buoyancy or thrusters)')
     parser.add_argument('--allow-nonphysical', action='store_true',
                         help='load drag / added mass that fail the physical checks with a '
                              'warning instead of an error')
@@ -64,7 +67,8 @@ def load_vehicle_with_notes(args):
         description = (expand_xacro(path, names) if path.lower().endswith('.xacro')
                        else read_text_file(path))
     return load_combined(description, args.vehicle, names, args.allow_nonphysical,
-                         args.robot_description or '<robot_description>')
+                         args.robot_description or '<robot_description>',
+                         getattr(args, 'model', ''))
 
 
 def load_vehicle_from_args(args):

@@ -30,9 +30,10 @@ from uwv_hydro.physics.vehicle_params import ELEMENT_STATUSES, ElementRecord, Ve
 
 def where(source: str, elem: Optional[ET.Element] = None) -> str:
     """Return 'file:line: element/path' for an element, as DescriptionError names places."""
-    text = source or '<description>'
     if elem is None:
-        return text
+        return source or '<description>'
+    # an element of an <include>d SDF file carries that file (xml_safe.LineElement.source)
+    text = getattr(elem, 'source', None) or source or '<description>'
     line = element_line(elem)
     if line is not None:
         text += ':%d' % line

@@ -45,6 +45,11 @@ added-mass Coriolis term is NOT copied: gz-sim builds it from the diagonal of Ma
 only and adds +C_A(nu) nu, whereas uwv_hydro computes Fossen's -C_A(nu) nu from
 the full M_A, so that one component differs.
 
+In an SDF model every such plugin acts on its own ``<link_name>``: the SDF reader
+moves each block from its link frame to the base frame
+(:mod:`uwv_hydro.description.link_hydrodynamics`); :func:`apply_gz_hydrodynamics`
+(URDF) requires the block's link to be the base link.
+
 Unsupported, raising DescriptionError: the signed-signed quadratic terms
 (``<xUU>``; Garden+ reads it as U*U, Fortress read it as |U|*U -- rename it to
 ``<xUabsU>``).  ``<disable_added_mass>`` zeroes M_A; ``<disable_coriolis>`` sets
@@ -59,6 +64,7 @@ import numpy as np
 from uwv_hydro.description.conventions import GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.known_names import unknown_reason
+from uwv_hydro.description.lrauv_hydrodynamics import is_lrauv_hydrodynamics_plugin
 from uwv_hydro.description.sources import set_origin
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path)
@@ -83,7 +89,8 @@ OTHER_ELEMENTS = ('link_name', 'namespace', 'default_current', 'water_density',
 def is_gz_hydrodynamics_plugin(elem: ET.Element) -> bool:
     """Return True for a gz-sim / ignition-gazebo Hydrodynamics <plugin>."""
     text = (elem.get('filename', '') + ' ' + elem.get('name', '')).lower()
-    return elem.tag == 'plugin' and 'hydrodynamics' in text and 'uwv_hydro' not in text
+    return (elem.tag == 'plugin' and 'hydrodynamics' in text and 'uwv_hydro' not in text
+            and not is_lrauv_hydrodynamics_plugin(elem))
 
 
 def _flag(elem: ET.Element) -> bool:

@@ -26,6 +26,10 @@ content (``<robot``, ``<sdf`` or YAML).  Every failure is a DescriptionError.
 the description's rigid body and frames, its hydrodynamics replacing the
 description's as a whole (:mod:`uwv_hydro.description.sources`); any other file is
 used alone.
+
+``model_name`` chooses the model of an SDF world holding several
+(:mod:`uwv_hydro.description.sdf_model_choice`); given for a description that is not
+SDF it is an error.
 """
 import os
 from typing import Dict, List, Optional, Tuple
@@ -44,28 +48,37 @@ from uwv_hydro.physics.vehicle_params import VehicleParams
 EXTENSIONS = ('.urdf', '.xacro', '.urdf.xacro', '.sdf', '.world', '.yaml', '.yml')
 
 
-def _xml_params(text: str, source: str) -> VehicleParams:
-    return _root_params(parse_xml_string(text, source), source)
+def _xml_params(text: str, source: str, model_name: str = '') -> VehicleParams:
+    return _root_params(parse_xml_string(text, source), source, model_name)
 
 
-def _root_params(root, source: str) -> VehicleParams:
+def _not_sdf(model_name: str, source: str) -> None:
+    if model_name:
+        raise DescriptionError('a model name (%r) chooses a model of an SDF world, but this '
+                               'description is not SDF' % model_name, source, 'model_name')
+
+
+def _root_params(root, source: str, model_name: str = '') -> VehicleParams:
     if root.tag == 'sdf':
-        return sdf_from_root(root, source)
+        return sdf_from_root(root, source, model_name)
+    _not_sdf(model_name, source)
     return urdf_from_root(root, source)
 
 
 def load_vehicle_unvalidated(path: str, mappings: Optional[Dict[str, str]] = None,
-                             base: Optional[VehicleParams] = None) -> VehicleParams:
-    """Load ``path`` by extension without running validation."""
+                             base: Optional[VehicleParams] = None,
+                             model_name: str = '') -> VehicleParams:
+    """Load ``path`` by extension without running validation (``model_name``: SDF only)."""
     if not os.path.isfile(path):
         raise DescriptionError('no such file', path)
     lower = path.lower()
     if lower.endswith('.xacro'):
-        return _root_params(expand_xacro_tree(path, mappings), path)
+        return _root_params(expand_xacro_tree(path, mappings), path, model_name)
+    if lower.endswith(('.sdf', '.world')):
+        return load_sdf_file(path, model_name)
+    _not_sdf(model_name, path)
     if lower.endswith('.urdf'):
         return load_urdf_file(path)
-    if lower.endswith(('.sdf', '.world')):
-        return load_sdf_file(path)
     if lower.endswith(('.yaml', '.yml')):
         return load_yaml_file(path, base=base, mappings=mappings,
                               load_base=load_vehicle_unvalidated)
@@ -80,30 +93,32 @@ def _validated(params: VehicleParams, allow_nonphysical: bool) -> VehicleParams:
 
 def load_vehicle(path: str, mappings: Optional[Dict[str, str]] = None,
                  base: Optional[VehicleParams] = None,
-                 allow_nonphysical: bool = False) -> VehicleParams:
+                 allow_nonphysical: bool = False, model_name: str = '') -> VehicleParams:
     """Load and validate a vehicle description file (see module docstring)."""
-    return _validated(load_vehicle_unvalidated(os.fspath(path), mappings, base),
+    return _validated(load_vehicle_unvalidated(os.fspath(path), mappings, base, model_name),
                       allow_nonphysical)
 
 
-def _string_params(text: str, source: str, base: Optional[VehicleParams]) -> VehicleParams:
+def _string_params(text: str, source: str, base: Optional[VehicleParams],
+                   model_name: str = '') -> VehicleParams:
     if not isinstance(text, str) or not text.strip():
         raise DescriptionError('empty vehicle description', source)
     if text.lstrip().startswith('<'):
-        return _xml_params(text, source)
+        return _xml_params(text, source, model_name)
+    _not_sdf(model_name, source)
     return load_yaml_string(text, source, base, load_base=load_vehicle_unvalidated)
 
 
 def load_vehicle_string(text: str, source: str = '<robot_description>',
                         base: Optional[VehicleParams] = None,
-                        allow_nonphysical: bool = False) -> VehicleParams:
+                        allow_nonphysical: bool = False, model_name: str = '') -> VehicleParams:
     """Load and validate a description given as text (URDF, SDF or YAML)."""
-    return _validated(_string_params(text, source, base), allow_nonphysical)
+    return _validated(_string_params(text, source, base, model_name), allow_nonphysical)
 
 
 def load_combined(robot_description: str = '', vehicle_file: str = '',
                   mappings: Optional[Dict[str, str]] = None, allow_nonphysical: bool = False,
-                  description_source: str = '<robot_description>'
+                  description_source: str = '<robot_description>', model_name: str = ''
                   ) -> Tuple[VehicleParams, List[str]]:
     """
     Return (validated VehicleParams, notes to log) for a description text and/or a file.
@@ -120,16 +135,19 @@ def load_combined(robot_description: str = '', vehicle_file: str = '',
                                '<parameters>')
     if not vehicle_file:
         params = load_vehicle_string(robot_description, description_source,
-                                     allow_nonphysical=allow_nonphysical)
+                                     allow_nonphysical=allow_nonphysical,
+                                     model_name=model_name)
     elif not has_description:
-        params = load_vehicle(vehicle_file, mappings, allow_nonphysical=allow_nonphysical)
+        params = load_vehicle(vehicle_file, mappings, allow_nonphysical=allow_nonphysical,
+                              model_name=model_name)
     elif vehicle_file.lower().endswith(('.yaml', '.yml')):
-        base = _string_params(robot_description, description_source, None)
+        base = _string_params(robot_description, description_source, None, model_name)
         params = load_vehicle(vehicle_file, mappings, base, allow_nonphysical)
     else:
         notes.append('both %s and %s are given; %s is used alone (only a YAML file '
                      'combines with a robot description)'
                      % (description_source, vehicle_file, vehicle_file))
-        params = load_vehicle(vehicle_file, mappings, allow_nonphysical=allow_nonphysical)
+        params = load_vehicle(vehicle_file, mappings, allow_nonphysical=allow_nonphysical,
+                              model_name=model_name)
     notes += ['vehicle fields %s' % line for line in format_field_sources(params)]
     return params, notes

@@ -12,31 +12,53 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
+
 """
 Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
 
-* Model: the first <model> carrying a uwv_hydro or Hydrodynamics plugin, else the
-  first <model>.  Canonical link: the one named by that plugin's <link_name>,
-  else the model's ``canonical_link`` attribute, else its first <link>.
+* ``<include>`` elements are resolved first (:mod:`uwv_hydro.description.sdf_include`).
+* Model: the one named by ``model_name`` (``--model``, the node's ``model_name``),
+  else the one model of the document that carries a hydrodynamics, buoyancy or
+  thruster plugin (:mod:`uwv_hydro.description.sdf_model_choice`).
+* Base link: the one named by a uwv_hydro plugin's <link_name>, else the model's
+  ``canonical_link`` attribute, else its first <link> (sdformat's canonical link).
+* Whole model (:mod:`uwv_hydro.description.sdf_frames` composes the poses as sdformat
+  does, ``relative_to`` and nested models included): every link's inertial is lumped
+  into the base frame (:mod:`uwv_hydro.description.rigid_lumping`).  Links on fixed
+  joints are rigid parts; links on joints that move (revolute, prismatic, continuous,
+  ball...) are lumped at the joint's zero position -- gz-sim simulates their mass --
+  and one warning names those joints and what is left out (their motion and
+  inertial coupling).  A link without <inertial> has sdformat's default (1 kg, unit
+  inertia), with a warning, as gz-sim simulates it.
 * ``//link/inertial``: <mass>, <pose> (centre of mass ``x y z`` and the rotation
   ``roll pitch yaw`` of the inertia axes: I_link = R I R^T), <inertia> (SDF
   defaults: ixx = iyy = izz = 1, products 0), <fluid_added_mass> (SDF 1.10):
   21 symmetric elements ``xx xy .. rr`` with SDF letters p q r = roll pitch yaw,
   expressed about the link origin (so ``rr`` is the yaw-yaw term).  Giving both
   halves of a pair (``<xy>`` and ``<yx>``) is rejected as asymmetric.
-* A gz-sim Hydrodynamics <plugin> adds its drag and added mass
-  (:mod:`uwv_hydro.description.gz_hydrodynamics`); added mass from both sources
-  is summed, as gz-sim applies both.
+* Hydrodynamics: every gz-sim Hydrodynamics plugin
+  (:mod:`uwv_hydro.description.gz_hydrodynamics`) and osrf/lrauv
+  ``tethys::HydrodynamicsPlugin`` (:mod:`uwv_hydro.description.lrauv_hydrodynamics`)
+  of the model, on the link its <link_name> names, and every link's
+  <fluid_added_mass>, moved exactly to the base frame
+  (:mod:`uwv_hydro.description.link_hydrodynamics`); added mass from all of them is
+  summed, as gz-sim applies all of them.
 * Buoyancy: a uwv_hydro <plugin> (``<buoyancy_mass>`` kg or ``<volume>`` m^3,
   ``<center_of_buoyancy>x y z</center_of_buoyancy>``, ``<fluid_density>``,
-  ``<out_of_water_depth>``, ``<fully_submerged_depth>``, ``<scale_factor>``), else
-  like gz-sim's Buoyancy system: fluid density times the volume of the canonical
-  link's box/sphere/cylinder/capsule/ellipsoid collisions, acting at their centroid
-  (fluid density from the world's Buoyancy <uniform_fluid_density>, else the
-  Hydrodynamics water density, else 1025).
-* Gravity: the magnitude of the world's <gravity> if present.
-* Elements read are checked against the known sets (``//inertial``, ``<inertia>``,
-  the uwv_hydro plugin): a typo is an error with "did you mean".  Any other
+  ``<out_of_water_depth>``, ``<fully_submerged_depth>``, ``<scale_factor>``), else as
+  gz-sim's Buoyancy system computes it on every link
+  (:mod:`uwv_hydro.description.sdf_buoyancy`): in a world, only if the world has that
+  system (gz-sim applies none otherwise), with its density; in a model file alone,
+  with the Hydrodynamics water density, else 1025.
+* Gravity: the magnitude of the world's <gravity>; a world without one has
+  sdformat's default ``0 0 -9.8`` (sdformat ``world.sdf``); ``0 0 0`` is valid (no
+  weight, no buoyancy).  A model file alone keeps uwv_hydro's default.
+* Equipment (thrusters, fins, sensors...): :func:`read_equipment` is the one call
+  that equipment readers hang off, given the model and every link's pose in the
+  base frame.
+* Each link, joint and plugin read is recorded (:mod:`element_report`).  Elements
+  read are checked against the known sets (``//inertial``, ``<inertia>``, the
+  uwv_hydro plugin): a typo is an error with "did you mean".  Any other
   hydrodynamics or buoyancy plugin in the model is an error naming it.
 """
 from typing import Dict, List, Optional
@@ -44,46 +66,42 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.conventions import (
-    quat_to_matrix, rpy_to_matrix, SDF_LETTERS)
+from uwv_hydro.description.conventions import matrix_to_quat, SDF_LETTERS
 from uwv_hydro.description.dsros_block import flag_text, float_text
+from uwv_hydro.description.element_report import record, warn_not_modelled, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.gz_hydrodynamics import (
-    apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
+    is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
 from uwv_hydro.description.known_names import (
     check_children, foreign_plugin_error, is_hydro_plugin)
+from uwv_hydro.description.link_hydrodynamics import combine, LinkHydro
+from uwv_hydro.description.lrauv_hydrodynamics import (
+    is_lrauv_hydrodynamics_plugin, LRAUV_ACCELERATION_ALPHA, read_lrauv_hydrodynamics)
+from uwv_hydro.description.rigid_lumping import lump, part_in_base
+from uwv_hydro.description.sdf_buoyancy import (
+    is_buoyancy_system, link_volume, read_buoyancy_system)
+from uwv_hydro.description.sdf_frames import (
+    compose, FlatModel, flatten_model, inverse, Pose, read_pose)
+from uwv_hydro.description.sdf_include import expand_includes
+from uwv_hydro.description.sdf_model_choice import choose_model, is_uwv_plugin
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path, parse_xml_file,
     parse_xml_string)
-from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.vehicle_params import FixedFrame, SurfaceTransition, VehicleParams
 
 _INERTIA_DEFAULTS = {'ixx': 1.0, 'iyy': 1.0, 'izz': 1.0, 'ixy': 0.0, 'ixz': 0.0, 'iyz': 0.0}
+#: sdformat's <inertial><mass> default (inertial.sdf), used for a link without one.
+SDF_DEFAULT_MASS = 1.0
+#: sdformat's world gravity default (world.sdf: <gravity>0 0 -9.8</gravity>).
+SDF_DEFAULT_GRAVITY = 9.8
+#: Joint types that move (sdformat joint.sdf); 'fixed' is the only rigid one.
+MOVING_JOINT_TYPES = ('revolute', 'prismatic', 'continuous', 'ball', 'revolute2',
+                      'universal', 'screw', 'gearbox')
 
-
-def is_uwv_plugin(elem: ET.Element) -> bool:
-    """Return True for a uwv_hydro <plugin> element."""
-    return elem.tag == 'plugin' and 'uwv_hydro' in (
-        elem.get('filename', '') + ' ' + elem.get('name', ''))
-
-
-def read_pose(elem: Optional[ET.Element], source: str):
-    """Return (xyz, R) of an SDF <pose> (``x y z roll pitch yaw`` or quat_xyzw)."""
-    if elem is None:
-        return np.zeros(3), np.eye(3)
-    rel = elem.get('relative_to', '')
-    parent = getattr(elem, 'parent', None)
-    owner = parent.parent.get('name', '') if parent is not None and \
-        parent.tag == 'inertial' and parent.parent is not None else ''
-    if rel and rel != owner:
-        raise element_error('pose relative_to=%r is not supported here' % rel, source, elem)
-    if elem.get('rotation_format', 'euler_rpy') == 'quat_xyzw':
-        v = element_numbers(elem, (7,), source)
-        return v[:3], quat_to_matrix([v[6], v[3], v[4], v[5]])
-    v = element_numbers(elem, (6,), source)
-    rpy = np.radians(v[3:]) if elem.get('degrees', 'false').lower() == 'true' else v[3:]
-    return v[:3], rpy_to_matrix(rpy)
+__all__ = ['is_uwv_plugin', 'read_fluid_added_mass', 'read_pose', 'sdf_from_root',
+           'load_sdf_string', 'load_sdf_file', 'read_equipment']
 
 
 def read_fluid_added_mass(elem: ET.Element, source: str,
@@ -105,88 +123,44 @@ def read_fluid_added_mass(elem: ET.Element, source: str,
     return out
 
 
-def _collision_volume(collision: ET.Element, source: str):
-    """Return (volume, centroid in link frame) of a collision, or None if unsupported."""
-    geometry = collision.find('geometry')
-    if geometry is None or len(geometry) == 0:
-        return None
-    shape = geometry[0]
-    tag = shape.tag
+def read_equipment(model: ET.Element, link_poses: Dict[str, Pose], params: VehicleParams,
+                   source: str) -> None:
+    """
+    Read the model's equipment (thrusters, fins, sensors, buoyancy engines) into params.
 
-    def num(name):
-        child = shape.find(name)
-        if child is None:
-            raise element_error('<%s> without <%s>' % (tag, name), source, shape)
-        return float_text(child, source)
-
-    if tag == 'box':
-        volume = float(np.prod(element_numbers(shape.find('size'), (3,), source)))
-    elif tag == 'sphere':
-        volume = 4.0 / 3.0 * np.pi * num('radius') ** 3
-    elif tag == 'cylinder':
-        volume = np.pi * num('radius') ** 2 * num('length')
-    elif tag == 'capsule':
-        r = num('radius')
-        volume = np.pi * r * r * num('length') + 4.0 / 3.0 * np.pi * r ** 3
-    elif tag == 'ellipsoid':
-        radii = element_numbers(shape.find('radii'), (3,), source)
-        volume = 4.0 / 3.0 * np.pi * float(np.prod(radii))
-    else:
-        return None
-    xyz, _ = read_pose(collision.find('pose'), source)
-    return volume, xyz
+    The one place SDF equipment readers are called: ``model`` is the <model> element
+    (includes resolved), ``link_poses`` maps every (scoped) link name to its pose
+    (position, rotation matrix) in the base frame at the joints' zero position.
+    Equipment reading for SDF lives on the sdfequip branch; nothing is read here yet.
+    """
 
 
-def _pick_model(root: ET.Element, source: str) -> ET.Element:
-    models = list(root.iter('model'))
-    if not models:
-        raise element_error('no <model> in the SDF document', source, root)
-    for model in models:
-        if any(is_uwv_plugin(p) or is_gz_hydrodynamics_plugin(p)
-               for p in model.findall('plugin')):
-            return model
-    return models[0]
-
-
-def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
-    """Build VehicleParams from a parsed <sdf> element."""
-    if root.tag != 'sdf':
-        raise element_error('expected an SDF <sdf> root element, got <%s>' % root.tag,
-                            source, root)
-    model = _pick_model(root, source)
-    plugins = model.findall('plugin')
-    uwv = [p for p in plugins if is_uwv_plugin(p)]
-    gz = [p for p in plugins if is_gz_hydrodynamics_plugin(p)]
-    for plugin in plugins:
-        if plugin not in uwv + gz and is_hydro_plugin(plugin):
-            raise foreign_plugin_error(plugin, source, 'a gz-sim Hydrodynamics and a '
-                                       'uwv_hydro plugin in an SDF model')
-    for group in (uwv, gz):
-        if len(group) > 1:
-            raise element_error('more than one such plugin in the model', source, group[1])
-    links = model.findall('link')
-    if not links:
-        raise element_error('model has no <link>', source, model)
-    wanted = ''
-    for plugin in uwv + gz:
-        name_elem = plugin.find('link_name')
-        if name_elem is not None and (name_elem.text or '').strip():
-            wanted = wanted or (name_elem.text or '').strip()
-    wanted = wanted or model.get('canonical_link', '')
-    link = links[0]
-    if wanted:
-        named = [lk for lk in links if lk.get('name') == wanted]
-        if not named:
-            raise element_error('link %r named by the plugin or canonical_link does not '
-                                'exist' % wanted, source, model)
-        link = named[0]
+def _inertial(flat: FlatModel, name: str, link: ET.Element, source: str,
+              warnings: List[str]):
+    """Return (mass, com, inertia about com in link axes, status, note) of a link."""
     inertial = link.find('inertial')
-    if inertial is None or inertial.find('mass') is None:
-        raise element_error('canonical link has no <inertial><mass>', source,
-                            inertial if inertial is not None else link)
+    if inertial is None:
+        return (SDF_DEFAULT_MASS, np.zeros(3), np.eye(3), 'warned',
+                'no <inertial>: sdformat default 1 kg, unit inertia (as gz-sim simulates)')
     check_children(inertial, 'sdf/inertial', source)
-    mass = float_text(inertial.find('mass'), source)
-    com, rot = read_pose(inertial.find('pose'), source)
+    status, note = 'read', ''
+    mass_elem = inertial.find('mass')
+    if mass_elem is None:
+        mass, status = SDF_DEFAULT_MASS, 'warned'
+        note = '<inertial> without <mass>: sdformat default 1 kg'
+    else:
+        mass = float_text(mass_elem, source)
+    if (inertial.get('auto', 'false').strip().lower() in ('true', '1')):
+        warnings.append('link %r: <inertial auto="true"> is not computed from the collisions '
+                        'here; the <mass>/<inertia> written (or sdformat defaults) are used'
+                        % name)
+    pose_elem = inertial.find('pose')
+    if pose_elem is not None and pose_elem.get('relative_to', '') not in ('', name.rpartition(
+            '::')[2]):
+        raise element_error('//inertial/pose relative_to=%r: sdformat requires the inertial '
+                            'pose in its link frame' % pose_elem.get('relative_to'),
+                            source, pose_elem)
+    com, rot = read_pose(pose_elem, source)
     values = dict(_INERTIA_DEFAULTS)
     inertia_elem = inertial.find('inertia')
     if inertia_elem is not None:
@@ -196,46 +170,291 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     v = values
     inertia = np.array([[v['ixx'], v['ixy'], v['ixz']], [v['ixy'], v['iyy'], v['iyz']],
                         [v['ixz'], v['iyz'], v['izz']]])
-    params = VehicleParams(mass=mass, inertia=rot @ inertia @ rot.T, com=com,
-                           name=model.get('name', 'vehicle'),
-                           base_frame=link.get('name', 'base_link'), source=source)
-    set_origin(params, RIGID_BODY_FIELDS, '%s (SDF <inertial> of link %s)'
-               % (source, link.get('name', '')))
-    fam = inertial.findall('fluid_added_mass')
-    if len(fam) > 1:
-        raise element_error('duplicate <fluid_added_mass>', source, fam[1])
-    if fam:
-        params.added_mass = read_fluid_added_mass(
-            fam[0], source, params.coefficient_labels.setdefault('added_mass', {}))
-        set_origin(params, ['added_mass'], '%s:%s (SDF <fluid_added_mass>)'
-                   % (source, element_line(fam[0])))
-    warnings: List[str] = []
-    density = apply_gz_hydrodynamics(gz[0], params, source) if gz else None
-    params.drag_center = np.zeros(3)
-    params.drag_velocity_point = np.zeros(3)
-    params.added_mass_point = np.zeros(3)
-    params.semantics = 'origin'
-    for world_plugin in root.iter('plugin'):
-        dens = world_plugin.find('uniform_fluid_density')
-        if dens is not None and 'buoyancy' in (world_plugin.get('filename', '')
-                                               + world_plugin.get('name', '')).lower():
-            density = float_text(dens, source)
-    gravity = root.find('.//world/gravity')
-    if gravity is not None:
-        params.gravity = float(np.linalg.norm(element_numbers(gravity, (3,), source)))
-    params.fluid_density = density if density is not None else params.fluid_density
-    _buoyancy(params, link, uwv[0] if uwv else None, source, warnings)
-    params.warnings.extend(warnings)
+    # SDF: <inertial><pose> rotates the inertia's axes: I_link = R I R^T
+    return mass, com, rot @ inertia @ rot.T, status, note
+
+
+def _joint_graph(flat: FlatModel, source: str):
+    """Return {link: [(joint name, joint, other link)]} and the joints to the world."""
+    graph: Dict[str, list] = {name: [] for name in flat.links}
+    to_world = []
+    for name, joint in flat.joints.items():
+        scope = flat.scope_of(name)
+        ends = []
+        for tag in ('parent', 'child'):
+            end = joint.find(tag)
+            text = (end.text or '').strip() if end is not None else ''
+            if not text:
+                raise element_error('joint without <%s>' % tag, source, joint)
+            ends.append(text if text == 'world' else flat.lookup(text, scope, end))
+        if 'world' in ends:
+            to_world.append((name, joint))
+            continue
+        parent, child = (_link_of(flat, e) for e in ends)
+        if parent in graph and child in graph:
+            graph[parent].append((name, joint, child))
+            graph[child].append((name, joint, parent))
+    return graph, to_world
+
+
+def _link_of(flat: FlatModel, frame: str) -> str:
+    """Return the link a frame is attached to (a link is its own); '' if unknown."""
+    seen = set()
+    while frame not in flat.links and frame not in seen:
+        seen.add(frame)
+        entry = flat._frames.get(frame)
+        if entry is None or entry.element.tag != 'frame':
+            return frame if frame in flat.links else ''
+        attached = entry.element.get('attached_to', '')
+        if not attached:
+            return ''
+        frame = flat.lookup(attached, entry.scope, entry.element)
+    return frame if frame in flat.links else ''
+
+
+def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source: str,
+                params_name: str, warnings: List[str]) -> VehicleParams:
+    """Lump every link into the base frame; record links and joints."""
+    graph, to_world = _joint_graph(flat, source)
+    reached = {base: ()}  # link -> moving joints on its path from the base
+    stack = [base]
+    while stack:
+        here = stack.pop()
+        for joint_name, joint, other in graph[here]:
+            if other in reached:
+                continue
+            moving = joint.get('type', '') != 'fixed'
+            reached[other] = reached[here] + ((joint_name,) if moving else ())
+            stack.append(other)
+    parts, records = [], []
+    if not any(link.find('inertial') is not None for link in flat.links.values()):
+        raise element_error('model %r has no <inertial><mass> in any link' % flat.name,
+                            source, flat.links[base])
+    for name, link in flat.links.items():
+        mass, com, inertia, status, note = _inertial(flat, name, link, source, warnings)
+        p, rot = link_poses[name]
+        parts.append(part_in_base(mass, com, inertia, p, rot))
+        if name not in reached:
+            status = 'warned'
+            note = ('not connected to %r by joints: gz-sim simulates it as a separate body; '
+                    'lumped here rigidly at its pose' % base)
+            warnings.append('link %r is %s' % (name, note))
+        elif not note:
+            note = ('%g kg lumped into %r (%s)' % (mass, base, 'base link' if name == base
+                    else 'rigid' if not reached[name] else 'at the zero position of joint %s'
+                    % ', '.join(reached[name])))
+        records.append((name, link, status, note))
+    mass, com, inertia = lump(parts)
+    if mass <= 0.0:
+        raise element_error('mass must be positive, got %g kg' % mass, source, flat.element)
+    params = VehicleParams(mass=mass, inertia=inertia, com=com, name=params_name,
+                           base_frame=base, source=source)
+    for name, link, status, note in records:
+        record(params, 'link', name, where(source, link), status, note)
+    moving = []
+    for name, joint in flat.joints.items():
+        kind = joint.get('type', '')
+        if any(name == j for j, _ in to_world):
+            note = 'fixes the model to the world: ignored (uwv_hydro simulates a free body)'
+            record(params, 'joint', name, where(source, joint), 'warned', note)
+            warnings.append('joint %r %s' % (name, note))
+        elif kind == 'fixed':
+            record(params, 'joint', name, where(source, joint), 'read', 'rigid: lumped')
+        else:
+            child = joint.find('child')
+            child_name = _link_of(flat, flat.lookup((child.text or '').strip(),
+                                                    flat.scope_of(name), child))
+            note = ('%s joint lumped at its zero position: its motion and inertial '
+                    'coupling are left out' % (kind or 'untyped'))
+            record(params, 'joint', name, where(source, joint), 'warned', note)
+            moving.append('%r (%s, link %r)' % (name, kind or 'untyped', child_name))
+    if moving:
+        warnings.append("joints that move are lumped at their zero position (the links' "
+                        'mass, volume and hydrodynamics count, as gz-sim simulates them; '
+                        "the joints' own motion and inertial coupling are left out): %s"
+                        % ', '.join(moving))
+    rigid = {n for n, joints in reached.items() if not joints and n != base}
+    params.frames = {n: FixedFrame(translation=link_poses[n][0],
+                                   rotation=matrix_to_quat(link_poses[n][1]))
+                     for n in flat.links if n in rigid}
+    set_origin(params, RIGID_BODY_FIELDS, '%s (SDF <inertial> of the %d links of model %s)'
+               % (source, len(flat.links), flat.name))
     return params
 
 
-def _buoyancy(params: VehicleParams, link: ET.Element, plugin: Optional[ET.Element],
+def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: VehicleParams,
+                 source: str, warnings: List[str]) -> Optional[float]:
+    """Collect every link's drag and added mass; set params' drag; return a water density."""
+    parts: List[LinkHydro] = []
+    density = None
+    drag_lines: List[str] = []
+    added_lines: List[str] = []
+    for name, link in flat.links.items():
+        inertial = link.find('inertial')
+        fam = inertial.findall('fluid_added_mass') if inertial is not None else []
+        if len(fam) > 1:
+            raise element_error('duplicate <fluid_added_mass>', source, fam[1])
+        if fam:
+            labels: dict = {}
+            matrix = read_fluid_added_mass(fam[0], source, labels)
+            parts.append(LinkHydro(name, *link_poses[name], added_mass=matrix,
+                                   where=element_path(fam[0]),
+                                   labels={'added_mass': labels}))
+            added_lines.append('<fluid_added_mass> line %s' % element_line(fam[0]))
+    for plugin, scope, kind in plugins:
+        values = (read_gz_hydrodynamics(plugin, source) if kind == 'gz'
+                  else read_lrauv_hydrodynamics(plugin, source))
+        label = 'gz-sim Hydrodynamics' if kind == 'gz' else 'lrauv HydrodynamicsPlugin'
+        link_name = values['link_name']
+        if not link_name:
+            raise element_error('%s without <link_name>' % label, source, plugin)
+        target = flat.lookup(link_name, scope, plugin)
+        if target not in flat.links:
+            raise element_error('%s <link_name> %r is not a link of model %r'
+                                % (label, link_name, flat.name), source, plugin)
+        parts.append(LinkHydro(target, *link_poses[target],
+                               linear_drag=values['linear_drag'],
+                               quadratic_drag=values['quadratic_drag'],
+                               added_mass=values['added_mass'],
+                               where=element_path(plugin), labels=values['labels']))
+        drag_lines.append('%s line %s on %s' % (label, element_line(plugin), target))
+        if np.any(values['added_mass']):
+            added_lines.append('%s line %s' % (label, element_line(plugin)))
+        params.coriolis = params.coriolis and bool(values['coriolis'])
+        warnings.extend(values['warnings'])
+        if values['current'] is not None:
+            warnings.append('%s <default_current> is not part of the vehicle; pass it as the '
+                            'world current' % label)
+        if kind == 'gz':
+            density = float(values['fluid_density']) if density is None else density
+        else:
+            params.acceleration_alpha = LRAUV_ACCELERATION_ALPHA
+        record(params, 'plugin', plugin.get('name', '') or plugin.get('filename', ''),
+               where(source, plugin), 'read', '%s on link %r' % (label, target))
+    linear, quad, added, point, labels = combine(parts, source)
+    if drag_lines:
+        set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis', 'drag_center',
+                            'drag_velocity_point', 'semantics'),
+                   '%s (%s)' % (source, '; '.join(drag_lines)))
+    if added_lines:
+        set_origin(params, ('added_mass', 'added_mass_point'),
+                   '%s (%s)' % (source, '; '.join(added_lines)))
+    if any(kind == 'lrauv' for _, _, kind in plugins):
+        set_origin(params, ('acceleration_alpha',), '%s (lrauv HydrodynamicsPlugin: its '
+                   'fixed filter constant)' % source)
+    params.linear_drag, params.quadratic_drag, params.added_mass = linear, quad, added
+    for key, value in labels.items():
+        params.coefficient_labels.setdefault(key, {}).update(value)
+    params.drag_center = point.copy()
+    params.drag_velocity_point = point.copy()
+    params.added_mass_point = np.zeros(3)
+    params.semantics = 'origin'
+    return density
+
+
+def _classify_plugins(flat: FlatModel, source: str):
+    """Return (uwv plugins, [(hydrodynamics plugin, scope, 'gz' | 'lrauv')])."""
+    uwv, hydro = [], []
+    for plugin, scope in flat.plugins:
+        if is_uwv_plugin(plugin):
+            uwv.append(plugin)
+        elif is_lrauv_hydrodynamics_plugin(plugin):
+            hydro.append((plugin, scope, 'lrauv'))
+        elif is_gz_hydrodynamics_plugin(plugin):
+            hydro.append((plugin, scope, 'gz'))
+        elif is_buoyancy_system(plugin):
+            raise element_error('the Buoyancy system is a <world> plugin (gz-sim ignores it '
+                                'in a model: "Make sure this plugin is attached to a '
+                                '<world>")', source, plugin)
+        elif is_hydro_plugin(plugin):
+            raise foreign_plugin_error(plugin, source, 'gz-sim Hydrodynamics, lrauv '
+                                       'HydrodynamicsPlugin and uwv_hydro plugins in an SDF '
+                                       'model')
+    if len(uwv) > 1:
+        raise element_error('more than one uwv_hydro plugin in the model', source, uwv[1])
+    return uwv, hydro
+
+
+def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> VehicleParams:
+    """Build VehicleParams from a parsed <sdf> element (see module docstring)."""
+    if root.tag != 'sdf':
+        raise element_error('expected an SDF <sdf> root element, got <%s>' % root.tag,
+                            source, root)
+    warnings: List[str] = []
+    expand_includes(root, source, warnings)
+    model = choose_model(root, source, model_name)
+    flat = flatten_model(model, source)
+    if not flat.links:
+        raise element_error('model has no <link>', source, model)
+    uwv, hydro = _classify_plugins(flat, source)
+    base = _base_link(flat, uwv, source)
+    to_base = inverse(flat.pose(base))
+    link_poses = {name: compose(to_base, flat.pose(name)) for name in flat.links}
+    params = _rigid_body(flat, base, link_poses, source, model.get('name', 'vehicle'),
+                         warnings)
+    density = _hydro_parts(flat, hydro, link_poses, params, source, warnings)
+    world = model.parent if getattr(model, 'parent', None) is not None and \
+        model.parent.tag == 'world' else root.find('world')
+    systems = [p for p in (world.findall('plugin') if world is not None else [])
+               if is_buoyancy_system(p)]
+    if len(systems) > 1:
+        raise element_error('more than one Buoyancy system in the world', source, systems[1])
+    system = read_buoyancy_system(systems[0], source) if systems else None
+    if system is not None:
+        density = system.density
+        set_origin(params, ('fluid_density',), '%s:%s (world Buoyancy system)'
+                   % (source, element_line(systems[0])))
+        warnings.extend(system.warnings)
+        record(params, 'plugin', systems[0].get('name', ''), where(source, systems[0]), 'read',
+               'gz-sim Buoyancy system: %g kg/m^3' % system.density)
+    elif density is not None:
+        set_origin(params, ('fluid_density',), '%s (gz-sim Hydrodynamics water density)'
+                   % source)
+    if world is not None:
+        gravity = world.find('gravity')
+        params.gravity = (float(np.linalg.norm(element_numbers(gravity, (3,), source)))
+                          if gravity is not None else SDF_DEFAULT_GRAVITY)
+        set_origin(params, ('gravity',), '%s:%s (world <gravity>)' % (
+            source, element_line(gravity)) if gravity is not None else
+            '%s (world without <gravity>: sdformat default 0 0 -9.8)' % source)
+    params.fluid_density = density if density is not None else params.fluid_density
+    _buoyancy(params, flat, link_poses, uwv[0] if uwv else None, system, world, source,
+              warnings)
+    read_equipment(model, link_poses, params, source)
+    params.warnings.extend(warnings)
+    warn_not_modelled(params)
+    return params
+
+
+def _base_link(flat: FlatModel, uwv: List[ET.Element], source: str) -> str:
+    """Return the base link: uwv plugin <link_name>, canonical_link, first link."""
+    for plugin in uwv:
+        name_elem = plugin.find('link_name')
+        wanted = (name_elem.text or '').strip() if name_elem is not None else ''
+        if wanted:
+            if wanted not in flat.links:
+                raise element_error('link %r named by the uwv_hydro plugin does not exist'
+                                    % wanted, source, name_elem)
+            return wanted
+    wanted = flat.element.get('canonical_link', '')
+    if wanted:
+        if wanted not in flat.links:
+            raise element_error('canonical_link %r is not a link of the model' % wanted,
+                                source, flat.element)
+        return wanted
+    return next(iter(flat.links))
+
+
+def _buoyancy(params: VehicleParams, flat: FlatModel, link_poses: Dict[str, Pose],
+              plugin: Optional[ET.Element], system, world: Optional[ET.Element],
               source: str, warnings: List[str]) -> None:
     values = {}
     if plugin is not None:
         check_children(plugin, 'sdf/uwv_plugin', source)
         set_origin(params, ('buoyancy_mass', 'cob', 'surface'), '%s:%s (uwv_hydro plugin)'
                    % (source, element_line(plugin)))
+        record(params, 'plugin', plugin.get('name', ''), where(source, plugin), 'read',
+               'uwv_hydro buoyancy')
         for child in plugin:
             if child.tag == 'center_of_buoyancy':
                 params.cob = element_numbers(child, (3,), source)
@@ -257,31 +476,38 @@ def _buoyancy(params: VehicleParams, link: ET.Element, plugin: Optional[ET.Eleme
         if 'volume' in values:
             params.buoyancy_mass = values['volume'] * params.fluid_density
             return
-    shapes = []
-    for collision in link.findall('collision'):
-        found = _collision_volume(collision, source)
-        if found is None:
-            warnings.append('collision %r: only box, sphere, cylinder, capsule and '
-                            'ellipsoid volumes count for buoyancy'
-                            % collision.get('name', ''))
-        else:
-            shapes.append(found)
-    total = sum(s[0] for s in shapes)
+    if world is not None and system is None:
+        warnings.append('the world has no Buoyancy system (gz-sim-buoyancy-system): gz-sim '
+                        'applies no buoyancy, nor does uwv_hydro')
+        return
+    total, moment, counted = 0.0, np.zeros(3), []
+    for name, link in flat.links.items():
+        if system is not None and not system.applies_to(flat.name, name):
+            continue
+        collisions = [(c, flat.pose_in_link(c.find('pose'), name)[0])
+                      for c in link.findall('collision')]
+        volume, centre = link_volume(collisions, source, warnings)
+        if volume > 0.0:
+            p, rot = link_poses[name]
+            total += volume
+            # the links' buoyancy forces are parallel: one force at sum V_i c_i / sum V_i
+            moment += volume * (p + rot @ centre)
+            counted.append(name)
     if total > 0.0:
-        set_origin(params, ('buoyancy_mass', 'cob'), '%s (collision volumes of link %s)'
-                   % (source, link.get('name', '')))
+        set_origin(params, ('buoyancy_mass', 'cob'), '%s (collision volumes of links %s)'
+                   % (source, ', '.join(counted)))
         params.buoyancy_mass = total * params.fluid_density
         if plugin is None or plugin.find('center_of_buoyancy') is None:
-            params.cob = sum(s[0] * s[1] for s in shapes) / total
+            params.cob = moment / total
 
 
-def load_sdf_string(text: str, source: str = '<sdf>') -> VehicleParams:
+def load_sdf_string(text: str, source: str = '<sdf>', model_name: str = '') -> VehicleParams:
     """Parse SDF text safely."""
-    return sdf_from_root(parse_xml_string(text, source), source)
+    return sdf_from_root(parse_xml_string(text, source), source, model_name)
 
 
-def load_sdf_file(path: str) -> VehicleParams:
+def load_sdf_file(path: str, model_name: str = '') -> VehicleParams:
     """Parse the SDF file at ``path`` safely."""
     if not path:
         raise DescriptionError('no SDF path given')
-    return sdf_from_root(parse_xml_file(path), path)
+    return sdf_from_root(parse_xml_file(path), path, model_name)

@@ -19,9 +19,13 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
   kinematic tree.
 * Rigid body: the base link ``<inertial>`` -- ``origin xyz`` is the centre of mass,
   ``origin rpy`` rotates the inertia into the link frame (I_link = R I R^T, URDF
-  spec) -- lumped with the inertials of every link rigidly attached through fixed
-  joints (Gazebo's fixed-joint lumping, which is what dsros_hydro sees), using the
-  parallel-axis theorem.
+  spec) -- lumped with the inertials of every other link of the tree
+  (:mod:`uwv_hydro.description.rigid_lumping`, the SDF loader's rule, so a URDF and
+  an SDF of one vehicle give one rigid body): links on fixed joints as rigid parts
+  (Gazebo's fixed-joint lumping), links on joints that move (revolute, prismatic,
+  continuous...) at the joint's zero position -- gz-sim simulates their mass -- with
+  one warning naming those joints and what is left out (their motion and inertial
+  coupling).  Each link and joint is recorded (:mod:`element_report`).
 * ``frames``: every link reached from the base through consecutive fixed joints,
   with its pose composed along the chain (T_base_child = T_base_parent T_joint).
 * Hydrodynamics: a dsros_hydro ``<plugin>`` anywhere in the document
@@ -42,12 +46,14 @@ import numpy as np
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.dsros_block import (
     apply_dsros_block, base_link_name, float_attr, is_dsros_plugin)
+from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_urdf
 from uwv_hydro.description.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
 from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
+from uwv_hydro.description.rigid_lumping import lump, part_in_base
 from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
@@ -112,6 +118,61 @@ def _fixed_chain(base: str, joints: List[ET.Element], source: str
     return poses
 
 
+def _tree_poses(base: str, joints: List[ET.Element], source: str):
+    """
+    Return ({link: (p, R) in the base frame at zero joint positions}, {link: moving joints}).
+
+    Every joint is followed both ways from the base (T_child = T_parent T_joint and
+    back), so a base that is not the root of the tree still gets every link.
+    """
+    edges: Dict[str, list] = {}
+    for joint in joints:
+        parent, child = joint.find('parent'), joint.find('child')
+        if parent is None or child is None:
+            raise element_error('joint without <parent> or <child>', source, joint)
+        xyz, rot = origin_of(joint, source)
+        a, b = parent.get('link', ''), child.get('link', '')
+        moving = joint.get('type', '') != 'fixed'
+        # T_parent_child at q = 0 (URDF joint origin); the inverse walks back up
+        edges.setdefault(a, []).append((b, (xyz, rot), joint, moving))
+        edges.setdefault(b, []).append((a, (-rot.T @ xyz, rot.T), joint, moving))
+    poses = {base: (np.zeros(3), np.eye(3))}
+    moving_on_path: Dict[str, tuple] = {base: ()}
+    stack = [base]
+    while stack:
+        here = stack.pop()
+        p, r = poses[here]
+        for other, (xyz, rot), joint, moving in edges.get(here, []):
+            if other in poses:
+                continue
+            poses[other] = (p + r @ xyz, r @ rot)
+            moving_on_path[other] = moving_on_path[here] + (
+                (joint.get('name', ''),) if moving else ())
+            stack.append(other)
+    return poses, moving_on_path
+
+
+def _record_joints(params: VehicleParams, joints: List[ET.Element], poses, source: str):
+    """Record every joint; one warning names the moving ones lumped at zero."""
+    moving = []
+    for joint in joints:
+        name, kind = joint.get('name', ''), joint.get('type', '')
+        child = joint.find('child')
+        child_name = child.get('link', '') if child is not None else ''
+        if kind == 'fixed':
+            record(params, 'joint', name, where(source, joint), 'read', 'rigid: lumped')
+        elif child_name in poses:
+            record(params, 'joint', name, where(source, joint), 'warned',
+                   '%s joint lumped at its zero position: its motion and inertial coupling '
+                   'are left out' % kind)
+            moving.append('%r (%s, link %r)' % (name, kind, child_name))
+    if moving:
+        params.warnings.append(
+            "joints that move are lumped at their zero position (the links' mass counts, as "
+            "gz-sim simulates it; the joints' own motion and inertial coupling are left "
+            'out): %s' % ', '.join(moving))
+
+
 def _root_link(links: Dict[str, ET.Element], joints: List[ET.Element], root: ET.Element,
                source: str) -> str:
     child_links = set()
@@ -156,35 +217,37 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     if not base:
         base = _root_link(links, joints, root, source)
     frames = _fixed_chain(base, joints, source)
-    parts = []
-    for name in [base] + list(frames):
-        inertial = read_inertial(links[name], source) if name in links else None
+    poses, moving = _tree_poses(base, joints, source)
+    parts, records = [], []
+    for name in poses:
+        if name not in links:
+            continue
+        inertial = read_inertial(links[name], source)
+        via = moving.get(name, ())
+        note = ('no <inertial>: no mass' if inertial is None else '%g kg lumped into %r (%s)'
+                % (inertial[0], base, 'base link' if name == base else 'rigid' if not via
+                   else 'at the zero position of joint %s' % ', '.join(via)))
+        records.append((name, note))
         if inertial is None:
             continue
         mass, com, inertia = inertial
-        if name != base:
-            p, rot = frames[name]
-            com, inertia = p + rot @ com, rot @ inertia @ rot.T
-        parts.append((mass, com, inertia))
+        parts.append(part_in_base(mass, com, inertia, *poses[name]))
     if not parts:
         raise element_error('base link %r has no <inertial> (mass, centre of mass, inertia)'
                             % base, source, links[base])
-    total = sum(p[0] for p in parts)
+    total, com, inertia = lump(parts)
     if total <= 0.0:
         raise element_error('mass must be positive, got %g kg' % total, source, links[base])
-    com = sum(p[0] * p[1] for p in parts) / total
-    inertia = np.zeros((3, 3))
-    for mass, c, i_c in parts:
-        d = c - com
-        # Parallel-axis theorem (Steiner): I_G = sum(I_i + m_i (|d|^2 1 - d d^T)).
-        inertia += i_c + mass * (d @ d * np.eye(3) - np.outer(d, d))
     params = VehicleParams(mass=float(total), inertia=inertia, com=com,
                            name=root.get('name', 'vehicle'), base_frame=base,
                            source=source)
+    for name, note in records:
+        record(params, 'link', name, where(source, links[name]), 'read', note)
+    _record_joints(params, joints, poses, source)
     params.frames = {name: FixedFrame(translation=p, rotation=matrix_to_quat(rot))
                      for name, (p, rot) in frames.items()}
-    set_origin(params, RIGID_BODY_FIELDS, '%s (URDF <inertial> of %s and fixed joints)'
-               % (source, base))
+    set_origin(params, RIGID_BODY_FIELDS, '%s (URDF <inertial> of %s and the links on its '
+               'joints)' % (source, base))
     if plugin is not None and is_dsros_plugin(plugin):
         apply_dsros_block(plugin, params, source)
     elif plugin is not None and is_gz_hydrodynamics_plugin(plugin):

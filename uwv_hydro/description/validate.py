@@ -134,8 +134,13 @@ def validate(params: VehicleParams) -> VehicleParams:
                                    % (name, shape, np.shape(value)), src, name)
     if params.buoyancy_mass < 0.0:
         raise DescriptionError('buoyancy must not be negative', src, 'buoyancy_mass')
-    if params.gravity <= 0.0 or params.fluid_density <= 0.0:
-        raise DescriptionError('gravity and fluid_density must be positive', src, 'gravity')
+    if params.gravity < 0.0:
+        # g = 0 is a valid world (gz-sim's hydrodynamics test worlds): no weight, no buoyancy
+        raise DescriptionError('gravity must not be negative (it is the magnitude g), got %g'
+                               % params.gravity, src, 'gravity')
+    if params.fluid_density <= 0.0:
+        raise DescriptionError('fluid_density must be positive, got %g'
+                               % params.fluid_density, src, 'fluid_density')
     if not 0.0 < params.acceleration_alpha <= 1.0:
         raise DescriptionError('acceleration_alpha must be in (0, 1], got %g'
                                % params.acceleration_alpha, src, 'acceleration_alpha')

@@ -15,18 +15,25 @@
 """
 Parse untrusted XML safely while keeping each element's line number.
 
-The parser is defusedxml's expat-based ``DefusedXMLParser`` with DTDs, entity
-declarations and external entities forbidden (so "billion laughs" and external
-entity attacks fail before any expansion), fed through a tree builder that stores
-``line`` (1-based) and ``parent`` on every element.  Inputs larger than
+The parser is expat with DTDs, entity declarations and external entities forbidden
+(defusedxml's rules and exceptions, so "billion laughs" and external entity attacks
+fail before any expansion), fed through a tree builder that stores ``line``
+(1-based) and ``parent`` on every element.  Inputs larger than
 :data:`MAX_XML_BYTES` are rejected before parsing.
+
+Namespaces: a prefix declared with ``xmlns:p`` (and a default ``xmlns``) resolves as
+ElementTree resolves it (``{uri}local``, e.g. xacro's elements).  A prefix without a
+declaration (``gz:``, ``ignition:``, ``experimental:`` in SDF and URDF files) is kept
+in the name (``gz:type``), as sdformat (tinyxml2, which does not check namespaces)
+and Gazebo read it, instead of failing with "unbound prefix".
 """
 import os
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 import xml.etree.ElementTree as ET
+from xml.parsers import expat
 
 from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import DefusedXMLParser
+from defusedxml.common import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 
 import numpy as np
 
@@ -41,6 +48,23 @@ class LineElement(ET.Element):
 
     line: Optional[int] = None
     parent: Optional['LineElement'] = None
+    #: The file the element was read from when it is not the document's (an SDF
+    #: <include>d model); errors then name that file.
+    source: Optional[str] = None
+
+
+#: The one prefix bound without a declaration (XML Namespaces 1.0, section 3).
+_XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace'
+
+
+def _resolve(name: str, scope: Dict[str, str], is_attribute: bool) -> str:
+    """Return ``{uri}local`` for a declared prefix, ``name`` unchanged otherwise."""
+    prefix, sep, local = name.rpartition(':')
+    if not sep:
+        uri = None if is_attribute else scope.get('')
+        return '{%s}%s' % (uri, name) if uri else name
+    uri = scope.get(prefix)
+    return '{%s}%s' % (uri, local) if uri else name
 
 
 class _LineTreeBuilder:
@@ -49,10 +73,18 @@ class _LineTreeBuilder:
     def __init__(self):
         self._builder = ET.TreeBuilder(element_factory=LineElement)
         self._stack: List[LineElement] = []
+        self._scopes: List[Dict[str, str]] = [{'xml': _XML_NAMESPACE}]
         self.expat = None
 
     def start(self, tag, attrs):
-        elem = self._builder.start(tag, attrs)
+        scope = dict(self._scopes[-1])
+        for key, value in attrs.items():
+            if key == 'xmlns' or key.startswith('xmlns:'):
+                scope[key[6:]] = value
+        self._scopes.append(scope)
+        attrs = {_resolve(k, scope, True): v for k, v in attrs.items()
+                 if k != 'xmlns' and not k.startswith('xmlns:')}
+        elem = self._builder.start(_resolve(tag, scope, False), attrs)
         elem.line = self.expat.CurrentLineNumber if self.expat is not None else None
         elem.parent = self._stack[-1] if self._stack else None
         self._stack.append(elem)
@@ -60,7 +92,7 @@ class _LineTreeBuilder:
 
     def end(self, tag):
         self._stack.pop()
-        return self._builder.end(tag)
+        return self._builder.end(_resolve(tag, self._scopes.pop(), False))
 
     def data(self, data):
         self._builder.data(data)
@@ -86,8 +118,9 @@ def element_line(elem: ET.Element) -> Optional[int]:
 
 
 def element_error(reason: str, source: str, elem: ET.Element) -> DescriptionError:
-    """Build a DescriptionError naming ``elem``'s path and line."""
-    return DescriptionError(reason, source, element_path(elem), element_line(elem))
+    """Build a DescriptionError naming ``elem``'s path and line (and its own file)."""
+    return DescriptionError(reason, getattr(elem, 'source', None) or source,
+                            element_path(elem), element_line(elem))
 
 
 def element_numbers(elem: ET.Element, sizes: Sequence[int], source: str,
@@ -117,20 +150,54 @@ def parse_xml_string(text, source: str = '<string>') -> LineElement:
         raise DescriptionError('XML document is %d bytes, larger than the %d-byte limit'
                                % (size, MAX_XML_BYTES), source)
     builder = _LineTreeBuilder()
-    parser = DefusedXMLParser(target=builder, forbid_dtd=True, forbid_entities=True,
-                              forbid_external=True)
-    builder.expat = parser.parser
+    parser = _safe_expat(builder)
     try:
-        parser.feed(text)
-        root = parser.close()
+        parser.Parse(text, True)
+        root = builder.close()
     except DefusedXmlException as exc:
         raise DescriptionError('unsafe XML rejected (%s): DTDs and entities are forbidden'
                                % type(exc).__name__, source,
-                               line=builder.expat.CurrentLineNumber) from None
-    except ET.ParseError as exc:
-        line = exc.position[0] if getattr(exc, 'position', None) else None
-        raise DescriptionError('malformed XML: %s' % exc, source, line=line) from None
+                               line=parser.CurrentLineNumber) from None
+    except expat.ExpatError as exc:
+        raise DescriptionError('malformed XML: %s' % exc, source, line=exc.lineno) from None
     return root
+
+
+def _forbid_dtd(name, sysid, pubid, has_internal_subset):
+    raise DTDForbidden(name, sysid, pubid)
+
+
+def _forbid_entity(name, is_parameter_entity, value, base, sysid, pubid, notation_name):
+    raise EntitiesForbidden(name, value, base, sysid, pubid, notation_name)
+
+
+def _forbid_unparsed_entity(name, base, sysid, pubid, notation_name):
+    raise EntitiesForbidden(name, None, base, sysid, pubid, notation_name)
+
+
+def _forbid_external(context, base, sysid, pubid):
+    raise ExternalReferenceForbidden(context, base, sysid, pubid)
+
+
+def _safe_expat(builder: _LineTreeBuilder):
+    """
+    Return an expat parser feeding ``builder``, without namespace processing.
+
+    DTDs, entity declarations and external references raise defusedxml's exceptions
+    (the handlers of defusedxml's DefusedXMLParser); comments and processing
+    instructions are dropped as ElementTree drops them.
+    """
+    parser = expat.ParserCreate()
+    parser.buffer_text = True
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.data
+    parser.StartDoctypeDeclHandler = _forbid_dtd
+    parser.EntityDeclHandler = _forbid_entity
+    parser.UnparsedEntityDeclHandler = _forbid_unparsed_entity
+    parser.ExternalEntityRefHandler = _forbid_external
+    builder.expat = parser
+    return parser
 
 
 def read_text_file(path: str, limit: int = MAX_XML_BYTES) -> str:

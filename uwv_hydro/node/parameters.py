@@ -81,6 +81,8 @@ VEHICLE_PARAMETERS = (
     Spec('robot_description', '', 'URDF string (as robot_state_publisher takes)'),
     Spec('vehicle_file', '', 'URDF/xacro/SDF/YAML path; a YAML file extends robot_description '
          'when both are given'),
+    Spec('model_name', '', 'the model of an SDF world to use as the vehicle (empty: the one '
+         'model carrying hydrodynamics, buoyancy or thrusters)'),
 )
 
 PARAMETERS = (

@@ -24,6 +24,9 @@ the same as ``uwv-hydro check --robot-description``):
   equipment (thrusters, sensors); the hydrodynamics come from the YAML alone;
 * both, ``vehicle_file`` not YAML: the file wins (a note says so).
 
+``model_name`` chooses the model of an SDF world that holds several
+(:mod:`uwv_hydro.description.sdf_model_choice`).
+
 The notes end with the source of every vehicle field, logged at start-up.  Every
 failure is the loaders' DescriptionError; the node logs it and exits non-zero.
 """
@@ -33,9 +36,10 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_combined
 
 
-def load_from_parameters(robot_description: str, vehicle_file: str) -> Tuple[object, List[str]]:
-    """Return (VehicleParams, notes to log) for the two vehicle parameters."""
+def load_from_parameters(robot_description: str, vehicle_file: str, model_name: str = ''
+                         ) -> Tuple[object, List[str]]:
+    """Return (VehicleParams, notes to log) for the vehicle parameters."""
     if not (robot_description and robot_description.strip()) and not vehicle_file:
         raise DescriptionError('no vehicle: set the robot_description or vehicle_file '
                                'parameter', '<parameters>')
-    return load_combined(robot_description, vehicle_file)
+    return load_combined(robot_description, vehicle_file, model_name=model_name)

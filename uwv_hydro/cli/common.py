@@ -34,6 +34,10 @@ def add_vehicle_arguments(parser, positional: bool = True) -> None:
                         help='URDF/xacro/SDF file given as robot_description, under a YAML '
                              'VEHICLE (the node rule: rigid body and frames from it, '
                              'hydrodynamics from the YAML alone)')
+    parser.add_argument('--package-path', action='append', default=[], metavar='DIR',
+                        help='directory searched recursively for ROS 1 packages (package.xml) '
+                             'by $(find pkg) in xacro, after the ament index and before '
+                             'ROS_PACKAGE_PATH (repeatable)')
     parser.add_argument('--allow-nonphysical', action='store_true',
                         help='load drag / added mass that fail the physical checks with a '
                              'warning instead of an error')
@@ -61,10 +65,10 @@ def load_vehicle_with_notes(args):
         path = args.robot_description
         if not os.path.isfile(path):
             raise DescriptionError('no such file', path, '--robot-description')
-        description = (expand_xacro(path, names) if path.lower().endswith('.xacro')
-                       else read_text_file(path))
+        description = (expand_xacro(path, names, args.package_path)
+                       if path.lower().endswith('.xacro') else read_text_file(path))
     return load_combined(description, args.vehicle, names, args.allow_nonphysical,
-                         args.robot_description or '<robot_description>')
+                         args.robot_description or '<robot_description>', args.package_path)
 
 
 def load_vehicle_from_args(args):

@@ -107,7 +107,8 @@ class HydroNode(Node):
         self._rate_loop: Optional[RateLoop] = None
         vehicle_values = declare(self, VEHICLE_PARAMETERS)
         self.vehicle, notes = load_from_parameters(vehicle_values['robot_description'],
-                                                   vehicle_values['vehicle_file'])
+                                                   vehicle_values['vehicle_file'],
+                                                   vehicle_values['package_path'])
         cfg = declare(self, PARAMETERS,
                       {'acceleration_alpha': float(self.vehicle.acceleration_alpha)})
         problems = check(cfg)

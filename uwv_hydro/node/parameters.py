@@ -81,6 +81,10 @@ VEHICLE_PARAMETERS = (
     Spec('robot_description', '', 'URDF string (as robot_state_publisher takes)'),
     Spec('vehicle_file', '', 'URDF/xacro/SDF/YAML path; a YAML file extends robot_description '
          'when both are given'),
+    # [''] rather than []: an empty list has no type for rclpy; empty entries are ignored
+    Spec('package_path', [''], 'directories searched recursively for ROS 1 packages '
+         '(package.xml) by $(find pkg) in a xacro vehicle_file, after the ament index and '
+         'before ROS_PACKAGE_PATH'),
 )
 
 PARAMETERS = (

@@ -235,14 +235,14 @@ def read_uuv_sensors(root: ET.Element, params: VehicleParams, source: str
             per_metre = _number(values, 'kPa_per_meter', UUV_KPA_PER_METER, source)
             rho_g = params.fluid_density * params.gravity / 1e3  # hydrostatics: dp/dd = rho g
             if abs(per_metre - rho_g) > 0.01 * rho_g:
-                notes.append('kPa_per_meter %g: the pressure grows by the vehicle\'s rho g = '
+                notes.append("kPa_per_meter %g: the pressure grows by the vehicle's rho g = "
                              '%.5g kPa/m here' % (per_metre, rho_g))
         elif kind == 'dvl':
             stddev = _white(values, source)
             model = DvlParams(velocity=tuple(NoiseParams(stddev=stddev) for _ in range(3)))
         else:
             model = _gps(gps_sensor, source)
-            notes.append('datum latitude/longitude 0/0 (uuv uses the world\'s spherical '
+            notes.append("datum latitude/longitude 0/0 (uuv uses the world's spherical "
                          'coordinates: set them in a YAML over this file)')
         if 'enable_local_ned_frame' in values and (
                 values['enable_local_ned_frame'].text or '').strip().lower() in ('1', 'true'):

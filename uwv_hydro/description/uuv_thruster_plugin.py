@@ -51,8 +51,9 @@ into the model's own terms (exact, the conversion being homogeneous in x):
   (exact in transients too: the rotor state of a first-order or 1-D rotor model never
   overshoots its steady state from rest, and the conversion is monotone).
 
-Commands: ``{vehicle}/thrusters/{thrusterID}/input`` (uuv's topic; std_msgs/Float64
-here, uuv_gazebo_ros_plugins_msgs/FloatStamped does not exist in ROS 2).
+Commands: ``/{robot name}/thrusters/{thrusterID}/input`` (uuv's topic, the Gazebo model
+being named after the robot; std_msgs/Float64 here: uuv_gazebo_ros_plugins_msgs/FloatStamped
+does not exist in ROS 2).
 """
 import math
 from typing import Any, Dict, List, Optional, Tuple
@@ -326,8 +327,9 @@ def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str
                                 source, id_elem) from None
         point, rotation, axis, joint = _pose(root, block, link, params, source)
         dyn, conv, limits = _fold(block, source, notes)
+        # ThrusterPlugin.cc: /<model name>/thrusters/<id>/input
         values: Dict[str, Any] = {'joint_name': joint.get('name', ''), 'dynamics': dyn,
-                                  'conversion': conv,
+                                  'conversion': conv, 'namespace': '/' + params.name,
                                   'topic': 'thrusters/%d/input' % number}
         if math.isfinite(limits[0]):
             values['min_thrust_cmd'] = limits[0]

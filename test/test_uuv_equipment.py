@@ -120,7 +120,7 @@ def rexrov():
 def test_rexrov_like_loads_all_thrusters_and_sensors_with_records(rexrov):
     assert [t.joint_name for t in rexrov.thrusters] == [
         'rexrov/thruster_%d_joint' % k for k in range(8)]
-    assert [t.topic for t in rexrov.thrusters] == ['thrusters/%d/input' % k for k in range(8)]
+    assert [t.topic for t in rexrov.thrusters] == ['thrusters/id_%d/input' % k for k in range(8)]
     assert sorted((s.name, s.kind) for s in rexrov.sensors) == [
         ('dvl', 'dvl'), ('gps', 'navsat'), ('imu', 'imu'), ('pressure', 'fluid_pressure')]
     kinds = {}
@@ -171,7 +171,7 @@ def _yaml_of(tid, dynamics_yaml, conversion_yaml):
         '  inertia: {ixx: 525.39, iyy: 794.2, izz: 691.23}',
         '  thrusters:', '    rexrov/thruster_%d_joint:' % tid,
         '      xyz: [%r, %r, %r]' % xyz, '      rpy: [%r, %r, %r]' % tuple(map(float, rpy)),
-        '      topic: thrusters/%d/input' % tid, '      namespace: /rexrov',
+        '      topic: thrusters/id_%d/input' % tid, '      namespace: /rexrov',
         '      dynamics: %s' % dynamics_yaml, '      conversion: %s' % conversion_yaml, ''])
 
 
@@ -311,7 +311,7 @@ def test_check_lists_the_uuv_thruster_topics(capsys):
     assert main(['check', str(REXROV)]) == 0
     out = capsys.readouterr().out
     assert 'thrusters:      8' in out
-    assert '/rexrov/thrusters/5/input' in out
+    assert '/rexrov/thrusters/id_5/input' in out
 
 
 URDF_HEAD = """<?xml version="1.0"?>

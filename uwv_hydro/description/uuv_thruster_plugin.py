@@ -22,7 +22,7 @@ Elements and defaults as uuv_simulator's ``uuv_gazebo_plugins/src/ThrusterPlugin
     <plugin name="rexrov_0_thruster_model" filename="libuuv_thruster_ros_plugin.so">
       <linkName>rexrov/thruster_0</linkName>          required: where the force acts
       <jointName>rexrov/thruster_0_joint</jointName>  its axis is the thrust direction
-      <thrusterID>0</thrusterID>                      required: topic thrusters/0/input
+      <thrusterID>0</thrusterID>                      required: topic thrusters/id_0/input
       <gain>1</gain>                                  default 1
       <clampMin>..</clampMin> <clampMax>..</clampMax>     command limits (none; min >= max:
       <thrustMin>..</thrustMin> <thrustMax>..</thrustMax> none, as uuv) and thrust limits
@@ -51,9 +51,9 @@ into the model's own terms (exact, the conversion being homogeneous in x):
   (exact in transients too: the rotor state of a first-order or 1-D rotor model never
   overshoots its steady state from rest, and the conversion is monotone).
 
-Commands: ``/{robot name}/thrusters/{thrusterID}/input`` (uuv's topic, the Gazebo model
-being named after the robot; std_msgs/Float64 here: uuv_gazebo_ros_plugins_msgs/FloatStamped
-does not exist in ROS 2).
+Commands: ``/{robot name}/thrusters/id_{thrusterID}/input``, the topic of Plankton (the
+ROS 2 port of uuv_simulator: uuv's ``thrusters/0/input`` is not a valid ROS 2 name, a
+token may not start with a digit); std_msgs/Float64 (uuv's FloatStamped is not in ROS 2).
 """
 import math
 from typing import Any, Dict, List, Optional, Tuple
@@ -74,7 +74,7 @@ from uwv_hydro.physics.vehicle_params import VehicleParams
 #: Elements of the plugin (ThrusterPlugin.cc Load) and what they mean.
 UUV_THRUSTER_KEYS = {
     'linkName': 'thruster link (force applied at it)', 'jointName': 'thruster joint (axis)',
-    'thrusterID': 'topic thrusters/<id>/input', 'gain': 'command gain (1)',
+    'thrusterID': 'topic thrusters/id_<id>/input', 'gain': 'command gain (1)',
     'clampMin': 'smallest command', 'clampMax': 'largest command',
     'thrustMin': 'smallest thrust (N)', 'thrustMax': 'largest thrust (N)',
     'thrust_efficiency': 'thrust factor in [0, 1]',
@@ -327,10 +327,11 @@ def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str
                                 source, id_elem) from None
         point, rotation, axis, joint = _pose(root, block, link, params, source)
         dyn, conv, limits = _fold(block, source, notes)
-        # ThrusterPlugin.cc: /<model name>/thrusters/<id>/input
+        # ThrusterPlugin.cc: /<model>/thrusters/<id>/input; a ROS 2 name token may not
+        # start with a digit, so Plankton (uuv_simulator's ROS 2 port) writes id_<id>
         values: Dict[str, Any] = {'joint_name': joint.get('name', ''), 'dynamics': dyn,
                                   'conversion': conv, 'namespace': '/' + params.name,
-                                  'topic': 'thrusters/%d/input' % number}
+                                  'topic': 'thrusters/id_%d/input' % number}
         if math.isfinite(limits[0]):
             values['min_thrust_cmd'] = limits[0]
         if math.isfinite(limits[1]):

@@ -57,7 +57,7 @@ def test_node_finds_the_ros1_package_and_drives_the_uuv_thruster(
     command = probe.publisher(Float64, '/lauv/thrusters/id_0/input')
     assert probe.spin_until(lambda: probe.node.count_subscribers(
         '/lauv/thrusters/id_0/input') > 0, timeout=60.0, proc=proc, log=log), \
-        'the node did not subscribe to uuv\'s thruster topic'
+        'the node did not subscribe to the uuv thruster topic'
     # 300 rad/s on a Basic rotor of 4e-4: T = 4e-4 * 300^2 = 36 N forward
     assert probe.spin_until(lambda: odom and odom[-1].twist.twist.linear.x > 0.05,
                             timeout=30.0, proc=proc, log=log,

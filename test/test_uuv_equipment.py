@@ -360,3 +360,20 @@ def test_thruster_without_joint_name_uses_the_joint_of_its_link():
         '<efficiency>1</efficiency>'), 'v.urdf')
     assert params.thrusters[0].joint_name == 't_joint'
     assert any('unknown element <efficiency> ignored' in w for w in params.warnings)
+
+
+def test_dave_like_sensors():
+    params = load_vehicle(CORPUS / 'dave' / 'caldus_like.urdf.xacro')
+    by_name = {s.name: s for s in params.sensors}
+    dvl, pressure = by_name['dvl_sensor'], by_name['pressure']
+    assert dvl.link == 'caldus/dvl_link' and dvl.update_rate == 7.0 and dvl.pose is None
+    theta = math.radians(25.0)  # DAVE's beam angle, four Janus beams
+    expected = [0.005 / (math.sqrt(2.0) * math.sin(theta))] * 2 + [
+        0.005 / (2.0 * math.cos(theta))]
+    assert np.max(np.abs(np.array([a.stddev for a in dvl.model.velocity]) - expected)) < 1e-15
+    assert pressure.model.pressure.stddev == pytest.approx(1000.0, abs=1e-9)  # 0.5 x 2 kPa
+    # kPa_per_meter within 1 % of the vehicle's rho g: no warning about it
+    assert not any('kPa_per_meter' in w for w in params.warnings)
+    assert any('minRange/maxRange not applied' in w for w in params.warnings)
+    sonar = [r for r in params.elements if r.name == 'libnps_multibeam_sonar_ros_plugin.so']
+    assert sonar[0].status == 'warned' and sonar[0].note.startswith('not modelled')

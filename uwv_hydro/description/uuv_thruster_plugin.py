@@ -207,6 +207,10 @@ def _fold(block, source, notes) -> Tuple[Dict[str, Any], Dict[str, Any], Tuple[f
             conv['rotorConstant' + side] *= te * s * s
             conv['delta' + side] /= s * s
     else:
+        if len(conv['inputValues']) != len(conv['outputValues']):
+            raise element_error('LinearInterp: %d outputValues for %d inputValues'
+                                % (len(conv['outputValues']), len(conv['inputValues'])),
+                                source, conv_elem)
         # T = te interp(s x): the table at inputs / s (re-sorted), outputs times te
         pairs = sorted(zip((v / s for v in conv['inputValues']),
                            (te * v for v in conv['outputValues'])))
@@ -221,13 +225,25 @@ def _fold(block, source, notes) -> Tuple[Dict[str, Any], Dict[str, Any], Tuple[f
             if len(conv['inputValues']) == len(conv['outputValues']) > 1:
                 conv['inputValues'], conv['outputValues'] = _clip_table(
                     conv['inputValues'], conv['outputValues'], *thrust)
-        else:
+        elif _invertible(dyn_kind, dyn, conv_kind, conv):  # else the spec check refuses it
             bounds = sorted(_command_for(t, upper, dyn_kind, dyn, conv_kind, conv)
                             for t, upper in zip(thrust, (False, True)))
             limits = (max(clamp[0], bounds[0]), min(clamp[1], bounds[1]))
     dyn = dict(dyn, type=dyn_kind)
     conv = dict(conv, type=conv_kind)
     return dyn, conv, limits
+
+
+def _invertible(dyn_kind: str, dyn: Dict[str, float], conv_kind: str,
+                conv: Dict[str, float]) -> bool:
+    """Return True if the steady thrust of the models is monotone in the command."""
+    if conv_kind == 'Basic' and conv['rotorConstant'] == 0.0:
+        return False
+    if conv_kind == 'Bessa' and not (conv['rotorConstantL'] >= 0.0
+                                     and conv['rotorConstantR'] >= 0.0):
+        return False
+    divisor = {'Yoerger': ('beta', 'alpha'), 'Bessa': ('Kt', 'Rm')}.get(dyn_kind, ())
+    return all(dyn[key] > 0.0 for key in divisor)
 
 
 def _command_for(thrust: float, upper: bool, dyn_kind: str, dyn: Dict[str, float],
@@ -340,7 +356,8 @@ def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str
         def error(key: str, reason: str, _block=block) -> DescriptionError:
             tag = {'dynamics': 'dynamics', 'conversion': 'conversion'}.get(key.split('.')[0])
             elem = _block.find(tag) if tag else None
-            return element_error(reason, source, elem if elem is not None else _block)
+            return element_error('%s: %s' % (key, reason), source,
+                                 elem if elem is not None else _block)
 
         spec = spec_from_values(values, (point, rotation, axis), error, text=False)
         specs.append(spec)

@@ -41,8 +41,10 @@ onto the project's models, measuring in the link frame, topic ``sensor_topic``
   surface, datum 0/0 (uuv takes the world's spherical coordinates: give them in YAML).
 
 uuv's other sensor plugins (pose_gt, rpt, magnetometer, cpc, cameras, sonar) are
-recorded 'warned', not modelled.  uuv's ``enable_local_ned_frame`` (an extra NED
-frame) is not reproduced: the measurements are in the link frame (FLU).
+recorded 'warned', not modelled.  uuv's ``enable_local_ned_frame`` (default true): the
+DVL then measures in the frame ``<link>_ned`` (the link rolled by pi), reproduced as a
+sensor pose; the IMU rotates its rates and accelerations the same way but names the link
+as frame_id, so here it measures in the link frame (FLU) and the difference is warned.
 """
 import math
 from typing import Dict, List, Optional
@@ -244,11 +246,22 @@ def read_uuv_sensors(root: ET.Element, params: VehicleParams, source: str
             model = _gps(gps_sensor, source)
             notes.append("datum latitude/longitude 0/0 (uuv uses the world's spherical "
                          'coordinates: set them in a YAML over this file)')
-        if 'enable_local_ned_frame' in values and (
-                values['enable_local_ned_frame'].text or '').strip().lower() in ('1', 'true'):
-            notes.append('enable_local_ned_frame: measured in the link frame (FLU) here')
+        # ROSBaseModelPlugin.cc: enable_local_ned_frame defaults to true
+        ned = kind in ('imu', 'dvl') and (
+            'enable_local_ned_frame' not in values
+            or (values['enable_local_ned_frame'].text or '').strip().lower() in ('1', 'true'))
+        pose, frame = None, ''
+        if ned and kind == 'dvl':
+            # DVLROSPlugin.cc: velocity rotated by roll pi, frame_id <link>_ned: a sensor
+            # frame rotated by roll pi in the link is exactly that
+            pose, frame = (0.0, 0.0, 0.0, math.pi, 0.0, 0.0), link + '_ned'
+        elif ned:
+            notes.append('enable_local_ned_frame: uuv rotates the rates and accelerations '
+                         'by roll pi but names the link as frame_id; here all is in the link '
+                         'frame (FLU)')
         sensors.append(SensorParams(name=sensor_name, kind=kind, link=link, update_rate=rate,
-                                    topic=topic, seed=default_seed(sensor_name), model=model))
+                                    topic=topic, seed=default_seed(sensor_name), model=model,
+                                    pose=pose, frame=frame))
         taken.add(sensor_name)
         record(params, 'sensor', sensor_name, place, 'warned' if notes else 'read',
                'uuv_simulator %s -> %s on %s, topic %s' % (marker, kind, link, topic)

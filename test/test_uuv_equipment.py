@@ -422,3 +422,12 @@ def test_two_lines_fin_maps_to_the_two_line_model_with_a_warning():
     assert any('uuv fin fin_joint: TwoLines' in w for w in params.warnings)
     record = [r for r in params.elements if r.kind == 'fin'][0]
     assert record.status == 'warned'
+
+
+def test_dvl_beams_that_do_not_span_three_axes_are_refused():
+    # beams straight down (0 deg) measure the vertical velocity only
+    text = (CORPUS / 'dave' / 'caldus_like.urdf.xacro').read_text().replace(
+        '<beamAngleDeg>25.0</beamAngleDeg>', '<beamAngleDeg>0</beamAngleDeg>')
+    with pytest.raises(DescriptionError) as err:
+        load_urdf_string(text, 'caldus.urdf')  # no xacro in it: plain URDF
+    assert 'do not span three axes' in str(err.value) and 'beamAngleDeg' in err.value.element

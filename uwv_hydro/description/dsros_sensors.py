@@ -189,8 +189,17 @@ def _model(kind: str, values: Dict[str, ET.Element], source: str, notes: List[st
         angle = _number(values, 'beamAngleDeg', DEFAULT_BEAM_ANGLE_DEG, source)
         azimuths = [_number(values, 'beamAzimuthDeg%d' % k, d, source)
                     for k, d in zip(range(1, 5), DEFAULT_AZIMUTHS_DEG)]
-        stddev = beam_velocity_stddev(_number(values, 'gaussianNoiseBeamVel', 0.0, source),
-                                      angle, azimuths)
+        try:
+            stddev = beam_velocity_stddev(_number(values, 'gaussianNoiseBeamVel', 0.0, source),
+                                          angle, azimuths)
+        except np.linalg.LinAlgError:
+            stddev = np.full(3, np.nan)
+        if not np.all(np.isfinite(stddev)):
+            raise element_error('beamAngleDeg %g and beamAzimuthDeg1..4 %s: the beams do not '
+                                'span three axes' % (angle, azimuths), source,
+                                next(values[k] for k in ['beamAngleDeg'] + [
+                                    'beamAzimuthDeg%d' % j for j in range(1, 5)]
+                                    if k in values))
         if 'minRange' in values or 'maxRange' in values:
             notes.append('minRange/maxRange not applied: bottom lock needs seabed_depth '
                          '(YAML sensors: dvl: seabed_depth, max_altitude)')

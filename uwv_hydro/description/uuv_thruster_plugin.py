@@ -175,8 +175,13 @@ def _efficiency(block: ET.Element, tag: str, source: str, notes: List[str]) -> f
     return value
 
 
-def _fold(block, source, notes) -> Tuple[Dict[str, Any], Dict[str, Any], Tuple[float, float]]:
-    """Return (dynamics, conversion, command limits) with gain and efficiencies folded in."""
+def _fold(block, source, notes) -> Tuple[Dict[str, Any], Dict[str, Any], Tuple[float, float],
+                                        str]:
+    """
+    Return (dynamics, conversion, command limits, what was folded) with the factors folded in.
+
+    The last item names the factors other than 1 and the thrust limits, for the record.
+    """
     dyn_names = dict(_LINEAR_DYNAMICS, **UUV_DYNAMICS)
     dyn_kind, dyn, _ = _model_block(block, 'dynamics', dyn_names, source)
     conv_kind, conv, conv_elem = _model_block(block, 'conversion', _CONVERSIONS, source)
@@ -231,7 +236,10 @@ def _fold(block, source, notes) -> Tuple[Dict[str, Any], Dict[str, Any], Tuple[f
             limits = (max(clamp[0], bounds[0]), min(clamp[1], bounds[1]))
     dyn = dict(dyn, type=dyn_kind)
     conv = dict(conv, type=conv_kind)
-    return dyn, conv, limits
+    folded = ['%s %g' % pair for pair in (('gain', gain), ('thrust_efficiency', te),
+                                          ('propeller_efficiency', pe)) if pair[1] != 1.0]
+    folded += ['thrust limits [%g, %g] N' % thrust] if thrust != (-math.inf, math.inf) else []
+    return dyn, conv, limits, ', '.join(folded)
 
 
 def _invertible(dyn_kind: str, dyn: Dict[str, float], conv_kind: str,
@@ -342,7 +350,7 @@ def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str
             raise element_error('thrusterID: expected an integer, got %r' % thruster_id,
                                 source, id_elem) from None
         point, rotation, axis, joint = _pose(root, block, link, params, source)
-        dyn, conv, limits = _fold(block, source, notes)
+        dyn, conv, limits, folded = _fold(block, source, notes)
         # ThrusterPlugin.cc: /<model>/thrusters/<id>/input; a ROS 2 name token may not
         # start with a digit, so Plankton (uuv_simulator's ROS 2 port) writes id_<id>
         values: Dict[str, Any] = {'joint_name': joint.get('name', ''), 'dynamics': dyn,
@@ -363,8 +371,9 @@ def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str
         specs.append(spec)
         record(params, 'thruster', spec.joint_name, where(source, block),
                'warned' if notes else 'read',
-               'uuv_simulator %s/%s -> %s model, topic %s%s'
-               % (dyn['type'], conv['type'], spec.model, values['topic'],
+               'uuv_simulator %s/%s -> %s model%s, topic %s%s'
+               % (dyn['type'], conv['type'], spec.model,
+                  ' (%s folded into its terms)' % folded if folded else '', values['topic'],
                   ''.join('; ' + n for n in notes)))
         for note in notes:
             by_note.setdefault(note, []).append(spec.joint_name)

@@ -175,8 +175,10 @@ def _efficiency(block: ET.Element, tag: str, source: str, notes: List[str]) -> f
     return value
 
 
-def _fold(block, source, notes) -> Tuple[Dict[str, Any], Dict[str, Any], Tuple[float, float],
-                                        str]:
+Folded = Tuple[Dict[str, Any], Dict[str, Any], Tuple[float, float], str]
+
+
+def _fold(block: ET.Element, source: str, notes: List[str]) -> Folded:
     """
     Return (dynamics, conversion, command limits, what was folded) with the factors folded in.
 

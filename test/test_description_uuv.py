@@ -218,8 +218,9 @@ def test_fin_and_thruster_plugins_are_not_taken_for_hull_hydrodynamics():
     """A thruster plugin beside the hull block is no hull; a LiftDrag block is read as a fin."""
     thruster = '<plugin name="t" filename="libuuv_thruster_ros_plugin.so"/>'
     text = uuv_urdf().replace('</gazebo>', thruster + '</gazebo>')
-    params = load_vehicle_string(text, 'thruster.urdf')
-    assert params.linear_drag.any() and params.fins == []
+    with pytest.raises(DescriptionError) as err:  # read as a thruster (incomplete), no hull
+        load_vehicle_string(text, 'thruster.urdf')
+    assert 'uuv_simulator thruster needs <linkName>' in str(err.value)
     fin = '<plugin name="fin" filename="gz-sim-lift-drag-system"><a0>0</a0></plugin>'
     with pytest.raises(DescriptionError) as err:  # a fin, incomplete: said so, not ignored
         load_vehicle_string(text.replace('</gazebo>', fin + '</gazebo>'), 'fins.urdf')

@@ -39,6 +39,7 @@ from uwv_hydro.description.sensor_export import describe_sensor, sensor_summary
 from uwv_hydro.description.sources import field_sources, format_field_sources
 from uwv_hydro.description.thrusters import describe_thruster
 from uwv_hydro.description.validate import mass_matrix_about_origin
+from uwv_hydro.modes.thruster_drive import thruster_topics
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 
@@ -123,7 +124,9 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
             'mass_matrix_about_origin': mass_matrix_about_origin(params).tolist()},
         'sources': field_sources(params),
         'source_report': format_field_sources(params),
-        'thrusters': [describe_thruster(t, params.fluid_density) for t in params.thrusters],
+        'thrusters': [dict(describe_thruster(t, params.fluid_density),
+                           topic=thruster_topics(t, params.name)['command'])
+                      for t in params.thrusters],
         'sensors': [sensor_summary(sensor) for sensor in params.sensors],
         'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
         'warnings': list(params.warnings),
@@ -163,10 +166,11 @@ def format_summary(s: Dict[str, Any]) -> str:
                 ('drag_center', 'drag_velocity_point', 'added_mass_point')),
         'thrusters:      %s' % (len(s['thrusters']) or '(none)'),
     ]
-    lines += ['  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s'
+    lines += ['  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s, '
+              'topic %s'
               % (t['joint_name'], t['model'], ' '.join((t['command'], t['command_unit'])).strip(),
                  _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
-                 _fmt(t['direction']), t['dynamics']) for t in s['thrusters']]
+                 _fmt(t['direction']), t['dynamics'], t['topic']) for t in s['thrusters']]
     lines.append('sensors:' + ('' if s['sensor_lines'] else '        (none)'))
     lines += ['  - %s' % line for line in s['sensor_lines']]
     lines.append('sources:')

@@ -37,6 +37,10 @@ def add_vehicle_arguments(parser, positional: bool = True) -> None:
     parser.add_argument('--model', metavar='NAME', default='',
                         help='the model of an SDF world to use as the vehicle (needed when '
                              'several models carry hydrodynamics, buoyancy or thrusters)')
+    parser.add_argument('--package-path', action='append', default=[], metavar='DIR',
+                        help='directory searched recursively for ROS 1 packages (package.xml) '
+                             'by $(find pkg) in xacro, after the ament index and before '
+                             'ROS_PACKAGE_PATH (repeatable)')
     parser.add_argument('--allow-nonphysical', action='store_true',
                         help='load drag / added mass that fail the physical checks with a '
                              'warning instead of an error')
@@ -64,11 +68,11 @@ def load_vehicle_with_notes(args):
         path = args.robot_description
         if not os.path.isfile(path):
             raise DescriptionError('no such file', path, '--robot-description')
-        description = (expand_xacro(path, names) if path.lower().endswith('.xacro')
-                       else read_text_file(path))
+        description = (expand_xacro(path, names, args.package_path)
+                       if path.lower().endswith('.xacro') else read_text_file(path))
     return load_combined(description, args.vehicle, names, args.allow_nonphysical,
                          args.robot_description or '<robot_description>',
-                         getattr(args, 'model', ''))
+                         getattr(args, 'model', ''), args.package_path)
 
 
 def load_vehicle_from_args(args):

@@ -137,7 +137,7 @@ def run(args) -> int:
     write_yaml(result.params, out, base=base,
                comments=yaml_comments(result, options, str(args.bag), str(args.vehicle)))
     # The written file must load as a vehicle description (and validate)
-    load_vehicle(str(out))
+    load_vehicle(str(out), package_path=args.package_path)
     print('wrote %s' % out)
     if args.plot:
         plot_fit(result, args.plot, title='%s: fit of %s' % (params.name, args.bag))

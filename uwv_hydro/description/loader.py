@@ -32,7 +32,7 @@ used alone.
 SDF it is an error.
 """
 import os
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.sdf import load_sdf_file, sdf_from_root
@@ -67,21 +67,31 @@ def _root_params(root, source: str, model_name: str = '') -> VehicleParams:
 
 def load_vehicle_unvalidated(path: str, mappings: Optional[Dict[str, str]] = None,
                              base: Optional[VehicleParams] = None,
-                             model_name: str = '') -> VehicleParams:
-    """Load ``path`` by extension without running validation (``model_name``: SDF only)."""
+                             model_name: str = '',
+                             package_path: Sequence[str] = ()) -> VehicleParams:
+    """
+    Load ``path`` by extension without running validation.
+
+    ``model_name``: SDF only.  ``package_path``: directories searched for ROS 1 packages
+    after the ament index (``$(find pkg)`` in xacro;
+    :mod:`uwv_hydro.description.package_paths`).
+    """
     if not os.path.isfile(path):
         raise DescriptionError('no such file', path)
     lower = path.lower()
     if lower.endswith('.xacro'):
-        return _root_params(expand_xacro_tree(path, mappings), path, model_name)
+        return _root_params(expand_xacro_tree(path, mappings, package_path), path,
+                            model_name)
     if lower.endswith(('.sdf', '.world')):
         return load_sdf_file(path, model_name)
     _not_sdf(model_name, path)
     if lower.endswith('.urdf'):
         return load_urdf_file(path)
     if lower.endswith(('.yaml', '.yml')):
-        return load_yaml_file(path, base=base, mappings=mappings,
-                              load_base=load_vehicle_unvalidated)
+        def load_base(base_path, base_mappings, base_base):
+            return load_vehicle_unvalidated(base_path, base_mappings, base_base,
+                                            package_path=package_path)
+        return load_yaml_file(path, base=base, mappings=mappings, load_base=load_base)
     raise DescriptionError('unknown file type; expected one of %s' % ', '.join(EXTENSIONS),
                            path)
 
@@ -93,9 +103,11 @@ def _validated(params: VehicleParams, allow_nonphysical: bool) -> VehicleParams:
 
 def load_vehicle(path: str, mappings: Optional[Dict[str, str]] = None,
                  base: Optional[VehicleParams] = None,
-                 allow_nonphysical: bool = False, model_name: str = '') -> VehicleParams:
+                 allow_nonphysical: bool = False, model_name: str = '',
+                 package_path: Sequence[str] = ()) -> VehicleParams:
     """Load and validate a vehicle description file (see module docstring)."""
-    return _validated(load_vehicle_unvalidated(os.fspath(path), mappings, base, model_name),
+    return _validated(load_vehicle_unvalidated(os.fspath(path), mappings, base, model_name,
+                                               package_path),
                       allow_nonphysical)
 
 
@@ -118,15 +130,16 @@ def load_vehicle_string(text: str, source: str = '<robot_description>',
 
 def load_combined(robot_description: str = '', vehicle_file: str = '',
                   mappings: Optional[Dict[str, str]] = None, allow_nonphysical: bool = False,
-                  description_source: str = '<robot_description>', model_name: str = ''
-                  ) -> Tuple[VehicleParams, List[str]]:
+                  description_source: str = '<robot_description>', model_name: str = '',
+                  package_path: Sequence[str] = ()) -> Tuple[VehicleParams, List[str]]:
     """
     Return (validated VehicleParams, notes to log) for a description text and/or a file.
 
     Both given and the file YAML: the YAML over the description's rigid body and
     frames (the description itself is not validated: only those fields are used).
     Both given, the file not YAML: the file alone (a note says so).  The notes end
-    with the per-field source report.
+    with the per-field source report.  ``package_path``: ROS 1 package directories
+    for xacro files (after the ament index, before ROS_PACKAGE_PATH).
     """
     notes: List[str] = []
     has_description = bool(robot_description and robot_description.strip())
@@ -139,15 +152,16 @@ def load_combined(robot_description: str = '', vehicle_file: str = '',
                                      model_name=model_name)
     elif not has_description:
         params = load_vehicle(vehicle_file, mappings, allow_nonphysical=allow_nonphysical,
-                              model_name=model_name)
+                              model_name=model_name, package_path=package_path)
     elif vehicle_file.lower().endswith(('.yaml', '.yml')):
         base = _string_params(robot_description, description_source, None, model_name)
-        params = load_vehicle(vehicle_file, mappings, base, allow_nonphysical)
+        params = load_vehicle(vehicle_file, mappings, base, allow_nonphysical,
+                              package_path=package_path)
     else:
         notes.append('both %s and %s are given; %s is used alone (only a YAML file '
                      'combines with a robot description)'
                      % (description_source, vehicle_file, vehicle_file))
         params = load_vehicle(vehicle_file, mappings, allow_nonphysical=allow_nonphysical,
-                              model_name=model_name)
+                              model_name=model_name, package_path=package_path)
     notes += ['vehicle fields %s' % line for line in format_field_sources(params)]
     return params, notes

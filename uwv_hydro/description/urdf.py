@@ -58,6 +58,7 @@ from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.urdf_joint import origin_of
+from uwv_hydro.description.uuv_equipment import read_uuv_equipment
 from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, parse_xml_file, parse_xml_string)
@@ -263,6 +264,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     params.fins = fins_from_urdf(root, base, frames, params, source)
     params.thrusters = read_urdf_thrusters(root, params, source)
     params.sensors = sensors_from_urdf(root, source, base)
+    read_uuv_equipment(root, params, source)  # uuv_simulator / ds_sim / DAVE equipment
     check_sensor_links(params.sensors, params, source)
     return params
 

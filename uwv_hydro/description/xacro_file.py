@@ -28,9 +28,10 @@ its nearest written ancestor, so errors name a line the user can open.
 import collections
 import contextlib
 import io
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Sequence
 
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.package_paths import PackageResolver, xacro_packages
 from uwv_hydro.description.xml_safe import LineElement, parse_xml_file, parse_xml_string
 
 XACRO_NS = '{http://www.ros.org/wiki/xacro}'
@@ -48,16 +49,24 @@ def parse_mappings(items: Optional[Iterable[str]]) -> Dict[str, str]:
     return out
 
 
-def expand_xacro(path: str, mappings: Optional[Dict[str, str]] = None) -> str:
-    """Return the XML text produced by xacro for ``path`` with ``mappings``."""
+def expand_xacro(path: str, mappings: Optional[Dict[str, str]] = None,
+                 package_path: Sequence[str] = ()) -> str:
+    """
+    Return the XML text produced by xacro for ``path`` with ``mappings``.
+
+    ``$(find pkg)`` and ``package://`` includes resolve through the ament index, then
+    the ``package_path`` directories and ROS_PACKAGE_PATH (ROS 1 packages, see
+    :mod:`uwv_hydro.description.package_paths`).
+    """
     parse_xml_file(path)  # reject hostile or malformed input before xacro sees it
-    return _run_xacro(path, mappings)
+    return _run_xacro(path, mappings, package_path)
 
 
-def expand_xacro_tree(path: str, mappings: Optional[Dict[str, str]] = None) -> LineElement:
+def expand_xacro_tree(path: str, mappings: Optional[Dict[str, str]] = None,
+                      package_path: Sequence[str] = ()) -> LineElement:
     """Return the root of the expanded XML, its lines those of the written ``path``."""
     written = parse_xml_file(path)  # reject hostile or malformed input before xacro sees it
-    root = parse_xml_string(_run_xacro(path, mappings), path)
+    root = parse_xml_string(_run_xacro(path, mappings, package_path), path)
     lines = _written_lines(written)
     keyed = [(elem, _plain_path(elem)) for elem in root.iter()]  # document order
     counts = collections.Counter(key for _, key in keyed)
@@ -98,16 +107,20 @@ def _written_lines(root: LineElement) -> Dict[str, List[int]]:
     return lines
 
 
-def _run_xacro(path: str, mappings: Optional[Dict[str, str]]) -> str:
+def _run_xacro(path: str, mappings: Optional[Dict[str, str]],
+               package_path: Sequence[str] = ()) -> str:
     import xacro  # imported lazily: pulls in ament_index machinery
     stderr = io.StringIO()
+    resolver = PackageResolver(package_path)
     try:
-        with contextlib.redirect_stderr(stderr):
+        with contextlib.redirect_stderr(stderr), xacro_packages(resolver):
             doc = xacro.process_file(path, mappings=dict(mappings or {}))
         return doc.toprettyxml(indent='  ')
     except DescriptionError:
         raise
     except Exception as exc:  # noqa: B902 -- xacro raises many unrelated types
+        if resolver.failure is not None:  # a package not found: say where it was looked for
+            raise DescriptionError('xacro: ' + resolver.failure.reason, path) from None
         detail = ' '.join(stderr.getvalue().split())
         reason = 'xacro failed: %s%s' % (exc, ' (%s)' % detail if detail else '')
         raise DescriptionError(reason, path) from None

@@ -37,7 +37,8 @@ unless ``base`` is given:
   ``base='vehicle.urdf'`` the file says ``base: vehicle.urdf`` and the loader takes the
   frames (and nothing else, since every other key is written) from that file.
 * ``source`` (set by the loader to the file read) and ``warnings`` (recomputed by
-  validation on load).
+  validation on load); ``elements``, the record of what the source document held (its
+  plugins and equipment elements), which the written YAML is not.
 * a sensor's ``link`` without ``base``: its mount (link and pose) is written as a pose in
   the base link with the same frame name, so the sensor measures exactly as before.
 * ``drag_velocity_point = None`` under ``semantics: dsros`` (the loader would default it
@@ -63,7 +64,7 @@ from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec, UUV_CONVERSION
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Fields that the YAML format cannot carry (see the module docstring).
-NOT_EXPORTED = ('frames', 'source', 'warnings', 'origins', 'coefficient_labels')
+NOT_EXPORTED = ('frames', 'source', 'warnings', 'origins', 'coefficient_labels', 'elements')
 
 
 def yaml_float(value: float) -> str:

@@ -108,7 +108,8 @@ class HydroNode(Node):
         vehicle_values = declare(self, VEHICLE_PARAMETERS)
         self.vehicle, notes = load_from_parameters(vehicle_values['robot_description'],
                                                    vehicle_values['vehicle_file'],
-                                                   vehicle_values['model_name'])
+                                                   vehicle_values['model_name'],
+                                                   vehicle_values['package_path'])
         cfg = declare(self, PARAMETERS,
                       {'acceleration_alpha': float(self.vehicle.acceleration_alpha)})
         problems = check(cfg)

@@ -83,6 +83,10 @@ VEHICLE_PARAMETERS = (
          'when both are given'),
     Spec('model_name', '', 'the model of an SDF world to use as the vehicle (empty: the one '
          'model carrying hydrodynamics, buoyancy or thrusters)'),
+    # [''] rather than []: an empty list has no type for rclpy; empty entries are ignored
+    Spec('package_path', [''], 'directories searched recursively for ROS 1 packages '
+         '(package.xml) by $(find pkg) in a xacro vehicle_file, after the ament index and '
+         'before ROS_PACKAGE_PATH'),
 )
 
 PARAMETERS = (

@@ -30,16 +30,23 @@ the same as ``uwv-hydro check --robot-description``):
 The notes end with the source of every vehicle field, logged at start-up.  Every
 failure is the loaders' DescriptionError; the node logs it and exits non-zero.
 """
-from typing import List, Tuple
+from typing import List, Sequence, Tuple
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_combined
 
 
-def load_from_parameters(robot_description: str, vehicle_file: str, model_name: str = ''
-                         ) -> Tuple[object, List[str]]:
-    """Return (VehicleParams, notes to log) for the vehicle parameters."""
+def load_from_parameters(robot_description: str, vehicle_file: str, model_name: str = '',
+                         package_path: Sequence[str] = ()) -> Tuple[object, List[str]]:
+    """
+    Return (VehicleParams, notes to log) for the vehicle parameters.
+
+    ``model_name``: the model of an SDF world.  ``package_path``: the ``package_path``
+    parameter (ROS 1 package directories for ``$(find pkg)`` in a xacro ``vehicle_file``;
+    empty entries ignored).
+    """
     if not (robot_description and robot_description.strip()) and not vehicle_file:
         raise DescriptionError('no vehicle: set the robot_description or vehicle_file '
                                'parameter', '<parameters>')
-    return load_combined(robot_description, vehicle_file, model_name=model_name)
+    return load_combined(robot_description, vehicle_file, model_name=model_name,
+                         package_path=[p for p in package_path if p])

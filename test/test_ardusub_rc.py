@@ -21,6 +21,8 @@ forward, lateral = right, throttle = up, roll = right side down, pitch = nose up
 yaw = clockwise seen from above): every nonzero factor must have the sign of the
 thruster's wrench on that axis, every zero factor a zero wrench.
 """
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -28,14 +30,13 @@ from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.ardusub_rc import ArduSubChannels, NEUTRAL_PWM, servo_map
 from uwv_hydro.physics.thruster import ThrusterBank
 
-from conftest import REPO
-
 #: (roll, pitch, yaw, throttle, forward, lateral) per motor, AP_Motors6DOF.cpp
 VECTORED = [(0, 0, 1, 0, -1, 1), (0, 0, -1, 0, -1, -1), (0, 0, -1, 0, 1, 1),
             (0, 0, 1, 0, 1, -1), (1, 0, 0, -1, 0, 0), (-1, 0, 0, -1, 0, 0)]
 VECTORED_6DOF = [(0, 0, 1, 0, -1, 1), (0, 0, -1, 0, -1, -1), (0, 0, -1, 0, 1, 1),
                  (0, 0, 1, 0, 1, -1), (1, -1, 0, -1, 0, 0), (-1, -1, 0, -1, 0, 0),
                  (1, 1, 0, -1, 0, 0), (-1, 1, 0, -1, 0, 0)]
+REPO = pathlib.Path(__file__).resolve().parents[1]
 JOINTS = ['t%d' % k for k in range(1, 7)]
 T0 = 10 ** 9
 

@@ -24,11 +24,10 @@ the same PWM widths.  The three trajectories must agree to 1e-12 (the same comma
 reach the same thruster tables; only rounding of identical operations could differ).
 """
 from nodes import lock_step
+from nodes.harness import REPO
 import numpy as np
 import pytest
 import yaml
-
-from conftest import REPO
 
 pytestmark = pytest.mark.ros
 

@@ -26,10 +26,9 @@ trajectory (1e-12), and /robot_joint_states must carry every joint with the appl
 thrust and the fin angles.
 """
 from nodes import lock_step
+from nodes.harness import REPO
 import numpy as np
 import pytest
-
-from conftest import REPO
 
 pytestmark = pytest.mark.ros
 
@@ -39,7 +38,8 @@ THRUST = 8.0
 FINS = {'rudder_upper': 0.1, 'rudder_lower': 0.1, 'stern_port': -0.05,
         'stern_starboard': -0.05}
 PARAMS = {'vehicle_file': str(REMUS), 'mode': 'simulate',
-          'initial_position': [0.0, 0.0, -10.0], 'initial_velocity': [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]}
+          'initial_position': [0.0, 0.0, -10.0],
+          'initial_velocity': [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]}
 
 
 def test_joint_state_commands_equal_float64(spawn, rclpy_context, tmp_path, python):
@@ -54,7 +54,8 @@ def test_joint_state_commands_equal_float64(spawn, rclpy_context, tmp_path, pyth
     topics = ['/model/remus100/joint/propeller_joint/cmd_thrust'] + [
         'fins/%s/cmd_pos' % fin for fin in FINS]
     items = ['float64@%s=%r' % (topics[0], THRUST)] + [
-        'float64@~/%s=%r' % (topic, value) for topic, value in zip(topics[1:], FINS.values())]
+        'float64@~/%s=%r' % (topic, value)
+        for topic, value in zip(topics[1:], FINS.values())]
     float64, _, _ = lock_step.run(spawn, rclpy_context, tmp_path, python, 'float64', PARAMS,
                                   items, topics, TICKS)
     assert ros2_control.shape == float64.shape == (TICKS, 13)

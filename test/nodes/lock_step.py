@@ -38,7 +38,8 @@ def run(spawn, rclpy_context, tmp_path, python, name, params, items, inputs, tic
     Start the node with ``params`` and a stack_publisher of ``items``; tick ``ticks`` times.
 
     ``inputs`` are the node inputs (as named in /diagnostics) that must count a message
-    before the clock starts; ``collect`` is [(key, msg type, topic)] to gather too.
+    before the clock starts; ``collect`` is [(key, msg type, topic)] to gather too
+    (``~/`` in a topic or an item's topic is the node's namespace).
     Returns (states (ticks x 13): position, quaternion wxyz, twist; {key: messages};
     the last /diagnostics).
     """
@@ -58,7 +59,8 @@ def run(spawn, rclpy_context, tmp_path, python, name, params, items, inputs, tic
     probe = Probe(rclpy_context, name='probe_' + name)
     odom = probe.collect(Odometry, ns + '/odometry')
     diags = probe.collect(DiagnosticArray, '/diagnostics', keep=5)
-    extras = {key: probe.collect(msg_type, topic) for key, msg_type, topic in collect}
+    extras = {key: probe.collect(msg_type, topic.replace('~/', ns + '/'))
+              for key, msg_type, topic in collect}
     clock_pub = probe.publisher(Clock, ns + '/clock')
 
     def tick(t):

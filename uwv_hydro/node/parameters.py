@@ -142,7 +142,7 @@ PARAMETERS = (
     Spec('ardusub_servo_functions', [33, 34, 35, 36, 37, 38], 'ArduSub SERVOn_FUNCTION of '
          'servo 1, 2, ...: 33..40 = Motor1..8 puts that motor on servo n (channel n); other '
          'values drive no thruster', element_bounds=(0, 200)),
-    Spec('ardusub_motor_joints', [''], "thruster joint of ArduSub Motor1, Motor2, ... (the "
+    Spec('ardusub_motor_joints', [''], 'thruster joint of ArduSub Motor1, Motor2, ... (the '
          "frame's motor layout); [''] = the vehicle's thrusters in order"),
     Spec('ardusub_timeout', OVERRIDE_TIMEOUT_S, 'a channel without a new value this long '
          'goes neutral (1500 us) (s, pacing clock; ArduPilot RC_OVERRIDE_TIME)',
@@ -153,6 +153,8 @@ PARAMETERS = (
          'thruster (effort = thrust, velocity = rotor speed) and fin (position) joints'),
     Spec('ros2_control_states_topic', STATES_TOPIC, 'JointState of the thruster and fin '
          'joints (position, velocity, effort)'),
+    Spec('dvl_topic', '{name}/data', 'simulate: marine_acoustic_msgs/Dvl topic of each '
+         'DVL ({name} = the sensor name, {topic} = its twist topic)'),
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s, each '
          'component within +-100); the current topics override it once they publish',
          read_only=False, size=3, element_bounds=(-100.0, 100.0)),

@@ -313,7 +313,7 @@ class DvlModel(SensorModel):
         altitude = self.altitude(depth)
         covariance = _covariance(self.noise.variance())
         ranges, beam_locked = self.beam_lock(quaternion, depth)
-        beams = dict(beam_directions=self.beams, ranges=ranges, beam_locked=beam_locked)
+        beams = {'beam_directions': self.beams, 'ranges': ranges, 'beam_locked': beam_locked}
         if not self.locked(depth):
             return DvlReading(velocity=None, covariance=covariance, altitude=altitude,
                               valid=False, **beams)

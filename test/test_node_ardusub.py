@@ -69,3 +69,59 @@ def test_override_and_rc_out_equal_float64_pwm(spawn, rclpy_context, tmp_path, p
     values = lock_step.diag_values(diag, 'input mavros/rc/override')
     assert values['servo3 thruster3_joint pwm'] == '1620'
     assert values['servo1 thruster1_joint'] == 'ok'
+
+
+def test_bad_stack_messages_are_counted_never_fatal(spawn, rclpy_context, tmp_path):
+    """Short RCOut, PWM out of range, NaN and misfit JointState: dropped, counted, alive."""
+    from diagnostic_msgs.msg import DiagnosticArray
+    from mavros_msgs.msg import RCOut
+    from nav_msgs.msg import Odometry
+    from sensor_msgs.msg import JointState
+    from nodes.harness import diag_values, Probe, start_node
+    from uwv_hydro.node.launch_command import stop_node
+    proc, log = start_node(spawn, tmp_path, _params(ardusub_input='rc_out', ros2_control=True,
+                                                    diagnostics_period=0.2))
+    probe = Probe(rclpy_context)
+    try:
+        odom = probe.collect(Odometry, 'odometry', keep=2)
+        diags = probe.collect(DiagnosticArray, '/diagnostics', keep=3)
+        rc = probe.publisher(RCOut, 'mavros/rc/out')
+        joints = probe.publisher(JointState, '/robot_joint_commands')
+        assert probe.spin_until(lambda: rc.get_subscription_count() > 0 and
+                                joints.get_subscription_count() > 0 and odom,
+                                timeout=60.0, proc=proc, log=log)
+        bad = [RCOut(channels=[1500, 1500, 1500]),                     # 3 of 6 servos
+               RCOut(channels=[1500, 1500, 1500, 1500, 1500, 65535])]  # no pulse
+        nan = JointState(name=['thruster1_joint'], effort=[float('nan')])
+        misfit = JointState(name=['thruster1_joint', 'thruster2_joint'], effort=[1.0, 2.0, 3.0])
+
+        def counted():
+            if not diags:
+                return False
+            rc_in = diag_values(diags[-1], 'input mavros/rc/out')
+            js_in = diag_values(diags[-1], 'input /robot_joint_commands')
+            return (int(rc_in.get('bad_channel_count', 0)) >= 1
+                    and int(rc_in.get('pwm_out_of_range', 0)) >= 1
+                    and int(js_in.get('non_finite', 0)) >= 1
+                    and int(js_in.get('bad_length', 0)) >= 1)
+
+        def send():
+            for msg in bad:
+                rc.publish(msg)
+            joints.publish(nan)
+            joints.publish(misfit)
+        assert probe.spin_until(counted, timeout=30.0, proc=proc, log=log, action=send,
+                                period=0.05), diags[-1] if diags else 'no diagnostics'
+        # still running: odometry keeps coming, the thrusters stayed neutral
+        n = len(odom)
+        odom.clear()
+        assert probe.spin_until(lambda: len(odom) > 0, timeout=10.0, proc=proc, log=log), n
+        values = diag_values(diags[-1], 'input mavros/rc/out')
+        assert values['servo1 thruster1_joint pwm'] == '1500'
+        assert values['servo1 thruster1_joint'] == 'neutral'
+    finally:
+        probe.close()
+        stop_node(proc, timeout=5)
+    text = log.read_text()
+    assert 'dropped a message on mavros/rc/out: bad_channel_count' in text
+    assert 'dropped a message on /robot_joint_commands: non_finite' in text

@@ -86,9 +86,3 @@ class Ros2ControlIO(NodePart):
         msg.position, msg.velocity, msg.effort = joint_state_arrays(
             thrust, omega, angle, fin_angles, fin_rates)
         self.pub.publish(msg)
-
-    def snapshot(self, snap: dict) -> None:
-        """Add the rejected command counts to the input's /diagnostics entry."""
-        values = snap['inputs'][self.topic].setdefault('values', {})
-        for reason, count in self.decoder.rejected.items():
-            values['rejected ' + reason] = count

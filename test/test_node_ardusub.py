@@ -72,7 +72,7 @@ def test_override_and_rc_out_equal_float64_pwm(spawn, rclpy_context, tmp_path, p
 
 
 def test_bad_stack_messages_are_counted_never_fatal(spawn, rclpy_context, tmp_path):
-    """Short RCOut, PWM out of range, NaN and misfit JointState: dropped, counted, alive."""
+    """Bad RCOut / JointState: dropped, counted, alive; a silent autopilot: neutral."""
     from diagnostic_msgs.msg import DiagnosticArray
     from mavros_msgs.msg import RCOut
     from nav_msgs.msg import Odometry
@@ -80,7 +80,8 @@ def test_bad_stack_messages_are_counted_never_fatal(spawn, rclpy_context, tmp_pa
     from nodes.harness import diag_values, Probe, start_node
     from uwv_hydro.node.launch_command import stop_node
     proc, log = start_node(spawn, tmp_path, _params(ardusub_input='rc_out', ros2_control=True,
-                                                    diagnostics_period=0.2))
+                                                    diagnostics_period=0.2,
+                                                    ardusub_timeout=0.5))
     probe = Probe(rclpy_context)
     try:
         odom = probe.collect(Odometry, 'odometry', keep=2)
@@ -119,6 +120,19 @@ def test_bad_stack_messages_are_counted_never_fatal(spawn, rclpy_context, tmp_pa
         values = diag_values(diags[-1], 'input mavros/rc/out')
         assert values['servo1 thruster1_joint pwm'] == '1500'
         assert values['servo1 thruster1_joint'] == 'neutral'
+        # a good RCOut drives the thrusters; when the autopilot falls silent for longer
+        # than ardusub_timeout (RC_OVERRIDE_TIME) every thruster is back to neutral
+        good = RCOut(channels=PWM)
+
+        def state():
+            return diag_values(diags[-1], 'input mavros/rc/out') if diags else {}
+        assert probe.spin_until(lambda: state().get('servo3 thruster3_joint pwm') == '1620',
+                                timeout=10.0, proc=proc, log=log,
+                                action=lambda: rc.publish(good), period=0.05)
+        assert state()['servo3 thruster3_joint'] == 'ok'
+        assert probe.spin_until(lambda: state().get('servo3 thruster3_joint') == 'neutral',
+                                timeout=10.0, proc=proc, log=log)
+        assert state()['servo3 thruster3_joint pwm'] == '1500'
     finally:
         probe.close()
         stop_node(proc, timeout=5)

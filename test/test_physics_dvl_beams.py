@@ -118,3 +118,25 @@ def test_beam_variance_is_the_velocity_covariance_along_the_beam():
                                         np.zeros(6), None)
     assert reading.beam_variances == pytest.approx([9e-6] * 4, rel=1e-12)
     assert beam_velocities(b, [0.0, 0.0, 1.0]) == pytest.approx(b[:, 2], abs=1e-15)
+
+
+def test_yaml_beam_layout_is_read_checked_and_exported(tmp_path):
+    from uwv_hydro.description.errors import DescriptionError
+    from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
+    from uwv_hydro.description.yaml_export import write_yaml
+    text = ('mass: 1.0\ninertia: {ixx: 1, iyy: 1, izz: 1}\nbuoyancy_mass: 1.0\n'
+            'sensors:\n  dvl: {type: dvl, update_rate: 5, dvl: {seabed_depth: 20, %s}}\n')
+    params = load_vehicle_string(text % 'janus_angle: 0.5236, beam_azimuths: [0, 1.5708, '
+                                 '3.1416, -1.5708]', 'v.yaml')
+    model = params.sensors[0].model
+    assert model.janus_angle == 0.5236 and model.beam_azimuths == (0, 1.5708, 3.1416, -1.5708)
+    out = tmp_path / 'exported.yaml'
+    write_yaml(params, out)
+    assert load_vehicle(str(out)).sensors[0].model == model
+    for bad, match in (('janus_angle: 1.6', 'less than 90 deg'),
+                       ('beam_azimuths: [0, 1]', 'four angles')):
+        with pytest.raises(DescriptionError, match=match):
+            load_vehicle_string(text % bad, 'v.yaml')
+    # without the keys: the A50's layout
+    default = load_vehicle_string(text % 'min_altitude: 0.1', 'v.yaml').sensors[0].model
+    assert default.janus_angle == A50_JANUS_ANGLE and default.beam_azimuths == A50_AZIMUTHS

@@ -38,8 +38,6 @@ message object (no ROS import here: the node passes the message).  Field by fiel
 """
 import math
 
-import numpy as np
-
 #: Nominal speed of sound (m/s) reported in the message.
 SOUND_SPEED = 1500.0
 
@@ -48,36 +46,39 @@ def fill_dvl(msg, reading, janus_angle: float) -> None:
     """Fill a marine_acoustic_msgs/Dvl ``msg`` (not its header) from a DvlReading."""
     msg.velocity_mode = msg.DVL_MODE_BOTTOM
     msg.dvl_type = msg.DVL_TYPE_PISTON
-    locked = np.asarray(reading.beam_locked, dtype=bool)
-    ranges = np.asarray(reading.ranges, dtype=float)
-    good = locked & np.isfinite(ranges)
-    if reading.valid:
-        v = np.asarray(reading.velocity, dtype=float)
-        msg.velocity.x, msg.velocity.y, msg.velocity.z = float(v[0]), float(v[1]), float(v[2])
-        msg.velocity_covar = [float(c) for c in reading.covariance]
-        msg.course_gnd = math.atan2(float(v[1]), float(v[0]))
-        msg.speed_gnd = math.hypot(float(v[0]), float(v[1]))
+    # plain floats: four beams, cheaper than numpy element by element (every DVL sample)
+    locked = [bool(x) for x in reading.beam_locked]
+    ranges = reading.ranges.tolist()
+    good = [lk and math.isfinite(r) for lk, r in zip(locked, ranges)]
+    good_ranges = [r for r, g in zip(ranges, good) if g]
+    valid = bool(reading.valid)
+    v = msg.velocity
+    if valid:
+        v.x, v.y, v.z = reading.velocity.tolist()
+        msg.velocity_covar[:] = reading.covariance
+        msg.course_gnd = math.atan2(v.y, v.x)
+        msg.speed_gnd = math.hypot(v.x, v.y)
     else:
-        msg.velocity.x = msg.velocity.y = msg.velocity.z = 0.0
-        msg.velocity_covar = [-1.0] * 9
+        v.x = v.y = v.z = 0.0
+        msg.velocity_covar[:] = -1.0
         msg.course_gnd = msg.speed_gnd = 0.0
     # marine_acoustic_msgs: altitude = cos(theta) sum(range) / num_good_beams
-    msg.altitude = (math.cos(janus_angle) * float(np.mean(ranges[good])) if good.any()
+    msg.altitude = (math.cos(janus_angle) * sum(good_ranges) / len(good_ranges) if good_ranges
                     else float(reading.altitude))
-    msg.num_good_beams = int(np.count_nonzero(locked))
+    msg.num_good_beams = sum(locked)
     msg.sound_speed = SOUND_SPEED
-    msg.beam_ranges_valid = bool(good.any())
-    msg.beam_velocities_valid = bool(reading.valid and locked.any())
-    for vec, b in zip(msg.beam_unit_vec, reading.beam_directions):
-        vec.x, vec.y, vec.z = float(b[0]), float(b[1]), float(b[2])
-    msg.range = [float(r) if g else 0.0 for r, g in zip(ranges, good)]
-    msg.range_covar = [0.0 if g else -1.0 for g in good]
-    msg.beam_quality = [1.0 if lk else 0.0 for lk in locked]
-    if reading.valid:
-        msg.beam_velocity = [float(v) if lk else 0.0
-                             for v, lk in zip(reading.beam_velocities, locked)]
-        msg.beam_velocity_covar = [float(c) if lk else -1.0
-                                   for c, lk in zip(reading.beam_variances, locked)]
+    msg.beam_ranges_valid = bool(good_ranges)
+    msg.beam_velocities_valid = valid and any(locked)
+    for vec, b in zip(msg.beam_unit_vec, reading.beam_directions.tolist()):
+        vec.x, vec.y, vec.z = b
+    msg.range[:] = [r if g else 0.0 for r, g in zip(ranges, good)]
+    msg.range_covar[:] = [0.0 if g else -1.0 for g in good]
+    msg.beam_quality[:] = [1.0 if lk else 0.0 for lk in locked]
+    if valid:
+        msg.beam_velocity[:] = [x if lk else 0.0
+                                for x, lk in zip(reading.beam_velocities.tolist(), locked)]
+        msg.beam_velocity_covar[:] = [x if lk else -1.0
+                                      for x, lk in zip(reading.beam_variances.tolist(), locked)]
     else:
-        msg.beam_velocity = [0.0] * len(locked)
-        msg.beam_velocity_covar = [-1.0] * len(locked)
+        msg.beam_velocity[:] = 0.0
+        msg.beam_velocity_covar[:] = -1.0

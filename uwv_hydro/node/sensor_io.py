@@ -93,7 +93,7 @@ class SensorIO(NodePart):
         except (KeyError, IndexError, ValueError) as exc:
             raise ValueError('dvl_topic %r: only {name} and {topic} can be substituted (%s)'
                              % (self.cfg['dvl_topic'], exc)) from None
-        self.dvl_pubs[spec.name] = (self.node.create_publisher(Dvl, topic, 10), Dvl)
+        self.dvl_pubs[spec.name] = (self.node.create_publisher(Dvl, topic, 10), Dvl())
         # the boresight (sensor +z) in the body frame: a DVL looking up never sees the seabed
         if model.r_bs[2, 2] > 0.0:
             self.logger.warning('sensor %s: its +z (the DVL boresight) looks up: no beam will '
@@ -144,8 +144,7 @@ class SensorIO(NodePart):
             self._note_depth(status, reading)
 
     def _publish_dvl(self, model, reading, name: str, stamp_ns: int) -> None:
-        pub, dvl_type = self.dvl_pubs[name]
-        msg = dvl_type()
+        pub, msg = self.dvl_pubs[name]  # one message per DVL, refilled every sample
         fill_dvl(msg, reading, model.params.janus_angle)
         msg.header.frame_id = self.frame_ids[name]
         conv.ns_to_stamp(msg.header.stamp, stamp_ns)

@@ -62,12 +62,12 @@ def slant_ranges(directions: np.ndarray, rotation_world_dvl: np.ndarray,
     ``inf`` for a beam that points level or up (no return), or with no seabed
     (height not finite).
     """
-    down = -(np.asarray(rotation_world_dvl, dtype=float) @ directions.T)[2]  # -d_z
-    out = np.full(len(directions), math.inf)
-    hit = (down > 1e-9) & math.isfinite(height) & (height >= 0.0)
+    # -d_z of each beam: only the vertical row of the rotation is needed
+    down = -(directions @ np.asarray(rotation_world_dvl, dtype=float)[2])
+    if not (math.isfinite(height) and height >= 0.0):
+        return np.full(len(directions), math.inf)
     # Slant range to the plane: r = h / (-d_z)
-    out[hit] = height / down[hit]
-    return out
+    return np.where(down > 1e-9, height / np.maximum(down, 1e-9), math.inf)
 
 
 def beam_velocities(directions: np.ndarray, velocity) -> np.ndarray:

@@ -23,7 +23,7 @@ import math
 from typing import Any, Dict, List
 
 from uwv_hydro.physics.rotation import quat_to_rpy
-from uwv_hydro.physics.sensor_params import NoiseParams, SensorParams
+from uwv_hydro.physics.sensor_params import DvlParams, NoiseParams, SensorParams
 
 
 def _finite_or_none(value: Any) -> Any:
@@ -61,7 +61,8 @@ def describe_sensor(sensor: SensorParams) -> str:
         seabed = ('seabed %g m, lock at altitude %g..%g m'
                   % (m.seabed_depth, m.min_altitude, m.max_altitude)
                   if m.seabed_depth is not None else 'seabed always in range')
-        detail = '%s, sigma %s m/s' % (seabed, _sigmas(m.velocity))
+        detail = '%s, sigma %s m/s, 4 beams at %.4g deg' % (
+            seabed, _sigmas(m.velocity), math.degrees(m.janus_angle))
     else:
         detail = ('datum %.7f, %.7f, %g m, fix above %g m depth, sigma %.3g m horizontal, '
                   '%.3g m vertical' % (m.latitude_deg, m.longitude_deg, m.elevation,
@@ -115,6 +116,11 @@ def _model_tree(sensor: SensorParams) -> Dict[str, Any]:
             tree['seabed_depth'] = m.seabed_depth
         if math.isfinite(m.max_altitude):
             tree['max_altitude'] = m.max_altitude
+        default = DvlParams()
+        if m.janus_angle != default.janus_angle:
+            tree['janus_angle'] = m.janus_angle
+        if tuple(m.beam_azimuths) != default.beam_azimuths:
+            tree['beam_azimuths'] = list(m.beam_azimuths)
     else:
         tree = {'latitude_deg': m.latitude_deg, 'longitude_deg': m.longitude_deg,
                 'elevation': m.elevation, 'surfaced_depth': m.surfaced_depth,

@@ -48,7 +48,9 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
 * ``imu``: ``angular_velocity``, ``linear_acceleration``, ``orientation`` (axis blocks),
   ``enable_orientation`` (gz name);
 * ``fluid_pressure``: ``atmospheric_pressure`` (Pa), ``pressure: {noise}`` (Pa);
-* ``dvl``: ``seabed_depth``, ``max_altitude``, ``min_altitude`` (m), ``velocity`` (axis);
+* ``dvl``: ``seabed_depth``, ``max_altitude``, ``min_altitude`` (m), ``velocity`` (axis),
+  ``janus_angle`` and four ``beam_azimuths`` (rad; default the Water Linked A50's,
+  :mod:`uwv_hydro.physics.dvl_beams`);
 * ``navsat``: datum ``latitude_deg``, ``longitude_deg``, ``elevation`` (gz
   ``<spherical_coordinates>`` names), ``surfaced_depth``, ``position_sensing:
   {horizontal: {noise}, vertical: {noise}}`` (gz names; metres).
@@ -90,7 +92,7 @@ TYPE_KEYS = {
             'orientation': AXIS_KEYS, 'enable_orientation': None},
     'fluid_pressure': {'atmospheric_pressure': None, 'pressure': _NOISE},
     'dvl': {'seabed_depth': None, 'max_altitude': None, 'min_altitude': None,
-            'velocity': AXIS_KEYS},
+            'velocity': AXIS_KEYS, 'janus_angle': None, 'beam_azimuths': None},
     'navsat': {'latitude_deg': None, 'longitude_deg': None, 'elevation': None,
                'surfaced_depth': None,
                'position_sensing': {'horizontal': _NOISE, 'vertical': _NOISE}},
@@ -264,6 +266,19 @@ def _dvl(block: Dict[str, Any], path: str, ctx: _Ctx) -> DvlParams:
     if out.min_altitude > out.max_altitude:
         raise ctx.error(_join(path, 'min_altitude'), 'min_altitude %g is above max_altitude %g'
                         % (out.min_altitude, out.max_altitude))
+    if 'janus_angle' in block:
+        out.janus_angle = _number(block['janus_angle'], _join(path, 'janus_angle'), ctx,
+                                  minimum=0.0)
+        if out.janus_angle >= math.pi / 2:
+            raise ctx.error(_join(path, 'janus_angle'), 'janus_angle %g rad: a beam must '
+                            'tilt less than 90 deg from the boresight' % out.janus_angle)
+    if 'beam_azimuths' in block:
+        items = block['beam_azimuths']
+        if not isinstance(items, list) or len(items) != 4:
+            raise ctx.error(_join(path, 'beam_azimuths'), 'beam_azimuths: four angles (rad), '
+                            'one per beam (marine_acoustic_msgs/Dvl has four beams)')
+        out.beam_azimuths = tuple(_number(v, _join(path, 'beam_azimuths'), ctx)
+                                  for v in items)
     if out.seabed_depth is None and 'max_altitude' in block:
         raise ctx.error(_join(path, 'max_altitude'),
                         'max_altitude needs seabed_depth (the depth of the flat seabed)')

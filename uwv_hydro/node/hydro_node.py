@@ -62,6 +62,7 @@ from tf2_msgs.msg import TFMessage
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGuard, Throttle
 from uwv_hydro.modes.thrust_mux import FrameResolver
+from uwv_hydro.node.ardusub_io import ArduSubIO
 from uwv_hydro.node.clock_watch import ClockWatch
 from uwv_hydro.node.current_input import CurrentInput
 from uwv_hydro.node.cycle_meter import CycleMeter
@@ -72,6 +73,7 @@ from uwv_hydro.node.node_part import locked
 from uwv_hydro.node.parameters import (
     check, declare, describe, PARAMETERS, unread_parameters, VEHICLE_PARAMETERS)
 from uwv_hydro.node.rate_loop import RateLoop
+from uwv_hydro.node.ros2_control_io import Ros2ControlIO
 from uwv_hydro.node.simulate_io import SimulateIO
 from uwv_hydro.node.static_frames import static_frames
 from uwv_hydro.node.thruster_io import ThrusterIO
@@ -201,6 +203,23 @@ class HydroNode(Node):
             self.mode == 'simulate' and self.vehicle.thrusters) else None
         if self.thrusters is not None:
             self.parts.append(self.thrusters)
+        # the stacks' own message types: ArduSub via MAVROS, ros2_control's topics
+        self.stack_outputs = []
+        if cfg['ardusub_input'] != 'none':
+            if self.thrusters is None:
+                raise ConfigError('ardusub_input %r needs simulate mode and a vehicle with '
+                                  'thrusters' % cfg['ardusub_input'])
+            try:
+                self.parts.append(ArduSubIO(self, self.thrusters))
+            except ValueError as exc:
+                raise ConfigError('ardusub: %s' % exc) from None
+        if cfg['ros2_control']:
+            if self.mode != 'simulate' or (self.thrusters is None and self.fins is None):
+                raise ConfigError('ros2_control needs simulate mode and a vehicle with '
+                                  'thrusters or fins')
+            ros2_control = Ros2ControlIO(self, self.thrusters, self.fins)
+            self.parts.append(ros2_control)
+            self.stack_outputs.append(ros2_control)
         if self.mode != 'simulate' and self.vehicle.sensors:
             self.get_logger().info('the vehicle has %d navigation sensors: they are published '
                                    'in simulate mode only' % len(self.vehicle.sensors))
@@ -386,6 +405,8 @@ class HydroNode(Node):
             self.io.update(now)
             if self.fins is not None:
                 self.fins.update(now)
+            for part in self.stack_outputs:
+                part.update(now)
         except Exception as exc:  # noqa: B902 - the node must keep running
             self.events['update_errors'] += 1
             if self.throttle.ready('update_error'):

@@ -42,7 +42,9 @@ from typing import Any, Dict, List, Optional, Tuple
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 
 from uwv_hydro.description.yaml_params import VEHICLE_KEYS
+from uwv_hydro.modes.ardusub_rc import INPUTS as ARDUSUB_INPUTS, OVERRIDE_TIMEOUT_S
 from uwv_hydro.modes.fin_servos import TIMEOUT_ACTIONS as FIN_TIMEOUT_ACTIONS
+from uwv_hydro.modes.joint_state_io import COMMANDS_TOPIC, STATES_TOPIC
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
 
@@ -137,6 +139,28 @@ PARAMETERS = (
          'centre (zero)', choices=FIN_TIMEOUT_ACTIONS),
     Spec('fin_joint_state_topic', 'joint_states', 'sensor_msgs/JointState of the actual fin '
          'angles (for robot_state_publisher)'),
+    Spec('ardusub_input', 'none', 'simulate: thruster PWM from ArduSub through MAVROS: '
+         'override (mavros_msgs/OverrideRCIn, thruster servos in RC passthrough), rc_out '
+         '(mavros_msgs/RCOut, the autopilot outputs) or none', choices=ARDUSUB_INPUTS),
+    Spec('ardusub_override_topic', 'mavros/rc/override', 'OverrideRCIn topic '
+         '(ardusub_input override)'),
+    Spec('ardusub_rc_out_topic', 'mavros/rc/out', 'RCOut topic (ardusub_input rc_out)'),
+    Spec('ardusub_servo_functions', [33, 34, 35, 36, 37, 38], 'ArduSub SERVOn_FUNCTION of '
+         'servo 1, 2, ...: 33..40 = Motor1..8 puts that motor on servo n (channel n); other '
+         'values drive no thruster', element_bounds=(0, 200)),
+    Spec('ardusub_motor_joints', [''], 'thruster joint of ArduSub Motor1, Motor2, ... (the '
+         "frame's motor layout); [''] = the vehicle's thrusters in order"),
+    Spec('ardusub_timeout', OVERRIDE_TIMEOUT_S, 'a channel without a new value this long '
+         'goes neutral (1500 us) (s, pacing clock; ArduPilot RC_OVERRIDE_TIME)',
+         bounds=(0.0, 3600.0)),
+    Spec('ros2_control', False, 'simulate: stand in for a topic_based_ros2_control '
+         'TopicBasedSystem (JointState commands in, JointState states out)'),
+    Spec('ros2_control_commands_topic', COMMANDS_TOPIC, 'JointState commands of the '
+         'thruster (effort = thrust, velocity = rotor speed) and fin (position) joints'),
+    Spec('ros2_control_states_topic', STATES_TOPIC, 'JointState of the thruster and fin '
+         'joints (position, velocity, effort)'),
+    Spec('dvl_topic', '{name}/data', 'simulate: marine_acoustic_msgs/Dvl topic of each '
+         'DVL ({name} = the sensor name, {topic} = its twist topic)'),
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s, each '
          'component within +-100); the current topics override it once they publish',
          read_only=False, size=3, element_bounds=(-100.0, 100.0)),
@@ -332,7 +356,10 @@ def unread_parameters(node) -> List[str]:
     unknown = sorted(n for n in node._parameter_overrides if not node.has_parameter(n))
     vehicle = [n for n in unknown if n.split('.')[0] in ('vehicle',) + VEHICLE_KEYS]
     warnings = []
-    if vehicle:
+    vehicle_file = str(node.get_parameter('vehicle_file').value)
+    # one YAML file as both vehicle_file and params file (config/ardusub_*.yaml): the
+    # vehicle keys are read, from the vehicle file
+    if vehicle and not vehicle_file.endswith(('.yaml', '.yml')):
         warnings.append(
             'the parameters give vehicle keys the node does not read: %s; the node '
             'reads its vehicle from robot_description and vehicle_file only (pass '

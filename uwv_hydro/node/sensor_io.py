@@ -32,7 +32,13 @@ static frames):
   (zero, covariance diagonal -1).  **No bottom lock** (altitude outside
   [min_altitude, max_altitude], or out of the water): nothing is published -- a
   consumer's timeout sees the gap as a real DVL's silence -- and /diagnostics shows
-  the sensor ``no_lock`` with the altitude and counts the missed samples.
+  the sensor ``no_lock`` with the altitude and counts the missed samples.  Beside it,
+  on ``dvl_topic`` (``{name}`` = the sensor name, ``{topic}`` = its twist topic;
+  default ``{name}/data``) every sample as marine_acoustic_msgs/Dvl, the message DVL
+  drivers publish: velocity and covariance, altitude, the four beams (direction,
+  slant range, lock, along-beam velocity) -- also without lock, flagged as the
+  message does (:mod:`uwv_hydro.modes.dvl_message`).  Its frame is the sensor frame,
+  whose +z must be the boresight (as marine_acoustic_msgs and the A50 define it).
 * ``navsat``: sensor_msgs/NavSatFix (STATUS_FIX, SERVICE_GPS, ENU covariance
   DIAGONAL_KNOWN) while the antenna is shallower than ``surfaced_depth``; nothing
   while submerged (``no_fix`` in /diagnostics).
@@ -43,6 +49,7 @@ from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
 from sensor_msgs.msg import FluidPressure, Imu, NavSatFix, NavSatStatus
 
 from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.dvl_message import fill_dvl
 from uwv_hydro.modes.sensor_suite import SensorSuite
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.physics.rotation import quat_from_rpy
@@ -62,9 +69,12 @@ class SensorIO(NodePart):
         self.pubs = {}
         self.frame_ids: Dict[str, str] = {}
         self.status: Dict[str, dict] = {}
+        self.dvl_pubs = {}
         for model in self.suite.models:
             spec = model.spec
             self.pubs[spec.name] = node.create_publisher(_MESSAGES[spec.kind], spec.topic, 10)
+            if spec.kind == 'dvl':
+                self._add_dvl(model)
             self.frame_ids[spec.name] = prefix + spec.frame_id()
             self.status[spec.name] = {'type': spec.kind, 'topic': spec.topic,
                                       'frame': prefix + spec.frame_id(),
@@ -73,6 +83,22 @@ class SensorIO(NodePart):
             self.logger.info('sensor %s (%s): %s in %s at %g Hz'
                              % (spec.name, spec.kind, spec.topic, prefix + spec.frame_id(),
                                 spec.update_rate))
+
+    def _add_dvl(self, model) -> None:
+        """Create the marine_acoustic_msgs/Dvl publisher of a DVL."""
+        from marine_acoustic_msgs.msg import Dvl
+        spec = model.spec
+        try:
+            topic = self.cfg['dvl_topic'].format(name=spec.name, topic=spec.topic)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError('dvl_topic %r: only {name} and {topic} can be substituted (%s)'
+                             % (self.cfg['dvl_topic'], exc)) from None
+        self.dvl_pubs[spec.name] = (self.node.create_publisher(Dvl, topic, 10), Dvl())
+        # the boresight (sensor +z) in the body frame: a DVL looking up never sees the seabed
+        if model.r_bs[2, 2] > 0.0:
+            self.logger.warning('sensor %s: its +z (the DVL boresight) looks up: no beam will '
+                                'reach the seabed (mount it with roll pi, z down)' % spec.name)
+        self.logger.info('sensor %s: marine_acoustic_msgs/Dvl on %s' % (spec.name, topic))
 
     def static_transforms(self, stamp) -> List[TransformStamped]:
         """Return link -> sensor frame of the sensors with a pose (for /tf_static)."""
@@ -102,6 +128,8 @@ class SensorIO(NodePart):
                                                 self.mode.acceleration):
             name = model.spec.name
             status = self.status[name]
+            if name in self.dvl_pubs:
+                self._publish_dvl(model, reading, name, stamp_ns)
             if not reading.valid:
                 status['state'] = 'no_lock' if model.spec.kind == 'dvl' else 'no_fix'
                 status['not_published'] = status.get('not_published', 0) + 1
@@ -114,6 +142,13 @@ class SensorIO(NodePart):
             status['published'] += 1
             status['state'] = 'ok'
             self._note_depth(status, reading)
+
+    def _publish_dvl(self, model, reading, name: str, stamp_ns: int) -> None:
+        pub, msg = self.dvl_pubs[name]  # one message per DVL, refilled every sample
+        fill_dvl(msg, reading, model.params.janus_angle)
+        msg.header.frame_id = self.frame_ids[name]
+        conv.ns_to_stamp(msg.header.stamp, stamp_ns)
+        pub.publish(msg)
 
     @staticmethod
     def _note_depth(status: dict, reading) -> None:

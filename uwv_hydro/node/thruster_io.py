@@ -47,6 +47,11 @@ class ThrusterIO(NodePart):
         self.drive = ThrusterDrive(vehicle.thrusters, vehicle.fluid_density,
                                    self.cfg['thruster_timeout'])
         self.dt = node.period_ns * 1e-9
+        #: callables f(now_ns) run before each update's steps: a stack's input
+        #: (node/ardusub_io.py) handing its commands to the drive
+        self.feeds = []
+        #: rotor angle of each thruster (rad): the rotor speed integrated over the steps
+        self.rotor_angle = np.zeros(len(self.drive))
         self.command_topics = []
         self._force_pubs = []
         self._ang_vel_pubs = []
@@ -100,12 +105,18 @@ class ThrusterIO(NodePart):
         advances the rotors by one step under the commands fresh at ``now_ns`` (pacing
         clock, as the command times).
         """
+        for feed in self.feeds:
+            feed(now_ns)
+
         def step(x) -> np.ndarray:
             nu_r = np.array(x[7:13], dtype=float)
             if current_world is not None:
                 # Relative velocity: nu_r = nu - [R^T v_c, 0]
                 nu_r[:3] -= quat_to_matrix(x[3:7]).T @ current_world
             wrench, went_stale, recovered = self.drive.step(self.dt, now_ns, nu_r)
+            omega = self.drive.bank.omega
+            # Rotor angle: phi += omega dt (0 for models without a rotor speed)
+            self.rotor_angle += np.where(np.isnan(omega), 0.0, omega) * self.dt
             for name in went_stale:
                 self.node.log_throttled('warning', (name, 'thruster_watchdog'),
                                         'thruster %s: no command for more than %g s: '
@@ -127,6 +138,7 @@ class ThrusterIO(NodePart):
     def reset(self) -> None:
         """Stop the rotors and forget the commands."""
         self.drive.reset()
+        self.rotor_angle[:] = 0.0
 
     def snapshot(self, snap: dict) -> None:
         """Add each thruster's watchdog state, thrust and rotor speed."""

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 import math
 from typing import Optional, Tuple
 
+from uwv_hydro.physics.dvl_beams import A50_AZIMUTHS, A50_JANUS_ANGLE
+
 #: Sensor types, named as gz-sim names its sensors where it has one (imu, dvl, navsat).
 SENSOR_TYPES = ('imu', 'fluid_pressure', 'dvl', 'navsat')
 
@@ -91,6 +93,10 @@ class DvlParams:
     #: Smallest altitude with bottom lock (m) (gz DVL ``minimum_range``).
     min_altitude: float = 0.0
     velocity: Tuple[NoiseParams, ...] = field(default_factory=_axes)
+    #: Beam tilt from the boresight (the sensor frame's +z) (rad); Water Linked A50's.
+    janus_angle: float = A50_JANUS_ANGLE
+    #: Azimuth of each beam from the sensor's +x towards +y (rad); the A50's "X" layout.
+    beam_azimuths: Tuple[float, ...] = A50_AZIMUTHS
 
 
 @dataclass

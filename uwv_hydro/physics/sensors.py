@@ -41,6 +41,8 @@ from typing import Optional
 
 import numpy as np
 
+from uwv_hydro.physics.dvl_beams import (
+    beam_directions, beam_variances, beam_velocities, slant_ranges)
 from uwv_hydro.physics.geodesy import LocalTangentPlane
 from uwv_hydro.physics.point_transform import transfer_twist
 from uwv_hydro.physics.rotation import (
@@ -116,6 +118,15 @@ class DvlReading:
     covariance: tuple
     altitude: float
     valid: bool
+    #: (N, 3) unit beam vectors in the sensor frame (z = boresight)
+    beam_directions: Optional[np.ndarray] = None
+    #: slant range of each beam to the seabed (m; inf: no return, NaN: no seabed given)
+    ranges: Optional[np.ndarray] = None
+    #: per-beam bottom lock
+    beam_locked: Optional[np.ndarray] = None
+    #: velocity along each beam b_i . v (m/s; None without a velocity) and its variance
+    beam_velocities: Optional[np.ndarray] = None
+    beam_variances: Optional[np.ndarray] = None
 
 
 @dataclass
@@ -248,6 +259,8 @@ class DvlModel(SensorModel):
         p: DvlParams = spec.model
         self.params = p
         self.noise = NoiseModel(p.velocity, self.rng)
+        self.beams = beam_directions(p.janus_angle, p.beam_azimuths)
+        self.cos_janus = math.cos(p.janus_angle)
 
     def _noises(self):
         return (self.noise,)
@@ -267,19 +280,49 @@ class DvlModel(SensorModel):
         altitude = self.altitude(depth)
         return self.params.min_altitude <= altitude <= self.params.max_altitude
 
+    def beam_lock(self, quaternion, depth: float):
+        """
+        Return (slant ranges, per-beam lock) of the beams at this attitude and depth.
+
+        A beam locks when it reaches the seabed at a range whose vertical extent at the
+        Janus angle, r cos(theta), is within [min_altitude, max_altitude] (for a level
+        DVL exactly the altitude rule of :meth:`locked`); without a seabed every beam
+        locks in the water and the ranges are unknown (NaN).
+        """
+        n = len(self.beams)
+        if depth <= 0.0:
+            return np.full(n, math.inf), np.zeros(n, dtype=bool)
+        if self.params.seabed_depth is None:
+            return np.full(n, math.nan), np.ones(n, dtype=bool)
+        rotation = quat_to_matrix(_unit(quaternion)) @ self.r_bs  # world <- sensor
+        ranges = slant_ranges(self.beams, rotation, self.altitude(depth))
+        vertical = ranges * self.cos_janus
+        locked = (np.isfinite(ranges) & (vertical >= self.params.min_altitude)
+                  & (vertical <= self.params.max_altitude))
+        return ranges, locked
+
     def measure(self, t: float, position, quaternion, nu, nu_dot) -> DvlReading:
-        """Return the DVL sample at time t (s); ``valid`` False without bottom lock."""
+        """
+        Return the DVL sample at time t (s); ``valid`` False without bottom lock.
+
+        The velocity lock is the altitude rule of :meth:`locked`; the beams (ranges,
+        per-beam lock, along-beam velocities) describe the same sample for the
+        drivers' message, and need the sensor's +z to look at the seabed.
+        """
         depth = -float(point_position(position, quaternion, self.r)[2])
         altitude = self.altitude(depth)
         covariance = _covariance(self.noise.variance())
+        ranges, beam_locked = self.beam_lock(quaternion, depth)
+        beams = {'beam_directions': self.beams, 'ranges': ranges, 'beam_locked': beam_locked}
         if not self.locked(depth):
             return DvlReading(velocity=None, covariance=covariance, altitude=altitude,
-                              valid=False)
+                              valid=False, **beams)
         dt = self._dt(t)
         # Bottom track: velocity over the ground at the transducer, R_bs^T (v + w x r)
-        velocity = self.r_bs.T @ transfer_twist(nu, self.r)[:3]
-        return DvlReading(velocity=self.noise.apply(velocity, dt), covariance=covariance,
-                          altitude=altitude, valid=True)
+        velocity = self.noise.apply(self.r_bs.T @ transfer_twist(nu, self.r)[:3], dt)
+        return DvlReading(velocity=velocity, covariance=covariance, altitude=altitude,
+                          valid=True, beam_velocities=beam_velocities(self.beams, velocity),
+                          beam_variances=beam_variances(self.beams, covariance), **beams)
 
 
 class NavSatModel(SensorModel):

@@ -1,0 +1,182 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+ArduSub PWM channels (MAVROS messages) to per-thruster commands (pure, no ROS).
+
+Two inputs, as a BlueROV2 stack sends them through MAVROS:
+
+``override`` (mavros_msgs/OverrideRCIn on ``mavros/rc/override``)
+    RC channel n in microseconds.  An individual-thruster stack (the ros2_control
+    ``thruster_hardware`` of Robotic-Decision-Making-Lab/ardusub_driver) sets the
+    ``SERVOn_FUNCTION`` of each thruster's servo output to 1 (RCPassThru), so servo n
+    puts out RC channel n; the thruster on servo n is the ArduSub motor k whose
+    function is ``SERVOn_FUNCTION = 32 + k`` in the vehicle's parameters (33..40 =
+    Motor1..Motor8, ArduPilot SRV_Channel.h ``k_motor1``..).  Special values
+    (MAVLink RC_CHANNELS_OVERRIDE, common.xml; MAVROS OverrideRCIn.msg constants):
+    channels 1-8: 0 (CHAN_RELEASE) gives the channel back to the RC radio -- there is
+    none in HIL, so the thruster goes neutral -- and 65535 (CHAN_NOCHANGE) leaves it
+    as it was; channels 9-18: 0 and 65535 are ignored, 65534 releases.  A channel
+    not overridden for ``timeout`` seconds (ArduPilot ``RC_OVERRIDE_TIME``, default
+    3 s, per channel) falls back to the radio, i.e. neutral: the ArduSub failsafe
+    with no pilot input.
+``rc_out`` (mavros_msgs/RCOut on ``mavros/rc/out``)
+    The autopilot's actual servo outputs (MAVLink SERVO_OUTPUT_RAW): channels[n-1]
+    is servo n, which drives the thruster of motor k where ``SERVOn_FUNCTION = 32 +
+    k``.  The autopilot runs elsewhere (SITL or the real board); no output for
+    ``timeout`` seconds makes every thruster neutral.
+
+Neutral is 1500 us (AP_Motors6DOF ``output_min``: every motor at 1500 when disarmed
+or in failsafe).  A thruster command is the PWM width itself: the vehicle's
+thrusters take PWM through their lookup tables (the table thrust model, e.g. the
+T200 curve of ``config/ardusub_bluerov2.yaml``), so a channel is exactly the Float64
+``cmd_thrust`` the thruster would get.
+
+Bad messages are rejected whole and counted (:attr:`ArduSubChannels.rejected`):
+``bad_channel_count`` (an RCOut shorter than the highest mapped servo),
+``pwm_out_of_range`` (a mapped channel outside [:data:`PWM_MIN`, :data:`PWM_MAX`]
+that is no special value).
+"""
+from collections import Counter
+from typing import Dict, List, Optional, Sequence, Tuple
+
+INPUTS = ('none', 'override', 'rc_out')
+#: ArduSub motor outputs at rest / in failsafe (AP_Motors6DOF::output_min).
+NEUTRAL_PWM = 1500.0
+#: Plausible pulse widths (us); outside is no servo pulse (a unit or scaling bug).
+PWM_MIN = 800
+PWM_MAX = 2200
+#: ArduPilot RC_OVERRIDE_TIME default (s).
+OVERRIDE_TIMEOUT_S = 3.0
+#: MAVROS OverrideRCIn constants and MAVLink's release value of channels 9-18.
+CHAN_RELEASE = 0
+CHAN_NOCHANGE = 65535
+CHAN_RELEASE_HIGH = 65534
+#: SRV_Channel function numbers of Motor1..Motor8 (k_motor1 = 33).
+MOTOR_FUNCTION_FIRST = 33
+MOTOR_FUNCTION_LAST = 40
+#: OverrideRCIn carries 18 channels (MAVLink RC_CHANNELS_OVERRIDE).
+OVERRIDE_CHANNELS = 18
+
+
+def servo_map(servo_functions: Sequence[int], motor_joints: Sequence[str]
+              ) -> Dict[int, str]:
+    """
+    Return {servo number (1-based): thruster joint} from SERVOn_FUNCTION and the frame.
+
+    ``servo_functions[n-1]`` is ``SERVOn_FUNCTION``; a motor function 32 + k puts
+    ArduSub motor k (``motor_joints[k-1]``) on servo n.  Other functions (disabled,
+    lights, gripper...) drive no thruster.  Raises ValueError for a motor the frame
+    does not have or two servos on one motor.
+    """
+    out = {}
+    for n, function in enumerate(servo_functions, start=1):
+        function = int(function)
+        if not MOTOR_FUNCTION_FIRST <= function <= MOTOR_FUNCTION_LAST:
+            continue
+        k = function - MOTOR_FUNCTION_FIRST + 1
+        if k > len(motor_joints):
+            raise ValueError('SERVO%d_FUNCTION = %d (Motor%d): the frame has %d motors'
+                             % (n, function, k, len(motor_joints)))
+        joint = motor_joints[k - 1]
+        if joint in out.values():
+            raise ValueError('SERVO%d_FUNCTION = %d: Motor%d (%s) is already on another servo'
+                             % (n, function, k, joint))
+        out[n] = joint
+    if not out:
+        raise ValueError('no SERVOn_FUNCTION is a motor (33..40): no thruster to drive')
+    return out
+
+
+class ArduSubChannels:
+    """PWM channels of OverrideRCIn / RCOut -> per-thruster PWM commands."""
+
+    def __init__(self, kind: str, servo_functions: Sequence[int],
+                 motor_joints: Sequence[str], timeout_s: float = OVERRIDE_TIMEOUT_S):
+        if kind not in INPUTS[1:]:
+            raise ValueError('ardusub input %r: one of %s' % (kind, ', '.join(INPUTS[1:])))
+        self.kind = kind
+        self.servos = servo_map(servo_functions, motor_joints)
+        if kind == 'override' and max(self.servos) > OVERRIDE_CHANNELS:
+            raise ValueError('servo %d has no RC channel to pass through (OverrideRCIn has %d)'
+                             % (max(self.servos), OVERRIDE_CHANNELS))
+        self.timeout_ns = int(round(timeout_s * 1e9))
+        self.rejected: Counter = Counter()
+        self.accepted = 0
+        #: per joint: (PWM, time it was last set in ns) of the override / output
+        self._last: Dict[str, Tuple[float, int]] = {}
+
+    @property
+    def joints(self) -> List[str]:
+        """Return the thruster joints driven, in servo order."""
+        return [self.servos[n] for n in sorted(self.servos)]
+
+    def _check(self, channels: Sequence[int]) -> Optional[str]:
+        """Return why a message is unusable (None if usable)."""
+        if len(channels) < max(self.servos):
+            return 'bad_channel_count'
+        for n in self.servos:
+            value = int(channels[n - 1])
+            if self._special(n, value) is None and not PWM_MIN <= value <= PWM_MAX:
+                return 'pwm_out_of_range'
+        return None
+
+    def _special(self, n: int, value: int) -> Optional[str]:
+        """Return 'release', 'ignore' or None (a pulse) for channel n's value."""
+        if self.kind != 'override':
+            return None
+        # MAVLink RC_CHANNELS_OVERRIDE: chan1-8 0 = release, UINT16_MAX = ignore;
+        # chan9-18 0 / UINT16_MAX = ignore, UINT16_MAX - 1 = release
+        if n <= 8:
+            return {CHAN_RELEASE: 'release', CHAN_NOCHANGE: 'ignore'}.get(value)
+        return {CHAN_RELEASE: 'ignore', CHAN_NOCHANGE: 'ignore',
+                CHAN_RELEASE_HIGH: 'release'}.get(value)
+
+    def receive(self, channels: Sequence[int], now_ns: int) -> Optional[str]:
+        """
+        Take one message's channels received at ``now_ns``; return None or why rejected.
+
+        A rejected message changes nothing (counted in :attr:`rejected`).
+        """
+        reason = self._check(channels)
+        if reason is not None:
+            self.rejected[reason] += 1
+            return reason
+        self.accepted += 1
+        for n, joint in self.servos.items():
+            value = int(channels[n - 1])
+            special = self._special(n, value)
+            if special == 'ignore':
+                continue  # no change: the channel keeps its value and its age
+            self._last[joint] = (NEUTRAL_PWM if special == 'release' else float(value), now_ns)
+        return None
+
+    def commands(self, now_ns: int) -> Dict[str, float]:
+        """Return {joint: PWM} now: the latest value, neutral once older than the timeout."""
+        out = {}
+        for joint in self.joints:
+            value, t = self._last.get(joint, (NEUTRAL_PWM, None))
+            if t is None or now_ns - t > self.timeout_ns:
+                value = NEUTRAL_PWM  # RC_OVERRIDE_TIME passed / no output: failsafe neutral
+            out[joint] = value
+        return out
+
+    def fresh(self, joint: str, now_ns: int) -> bool:
+        """Return True when ``joint`` has a value younger than the timeout."""
+        last = self._last.get(joint)
+        return last is not None and now_ns - last[1] <= self.timeout_ns
+
+    def reset(self) -> None:
+        """Forget every channel (reset, clock jump)."""
+        self._last.clear()

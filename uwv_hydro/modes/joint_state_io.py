@@ -1,0 +1,123 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+ros2_control through topic_based_ros2_control: JointState commands in, JointState out.
+
+``topic_based_ros2_control/TopicBasedSystem`` (PickNikRobotics/topic_based_ros2_control,
+src/topic_based_system.cpp) is the hardware interface a simulator stands in for: its
+``write()`` publishes sensor_msgs/JointState on ``joint_commands_topic`` (default
+``/robot_joint_commands``) and its ``read()`` takes the JointState of
+``joint_states_topic`` (default ``/robot_joint_states``).
+
+Commands (:class:`JointCommands`): ``name`` lists every joint of the ros2_control
+block, and each of ``position``, ``velocity``, ``effort`` carries one value per joint
+*that has that command interface*, in name order (TopicBasedSystem pushes a value
+only for the interfaces a joint declares, so with mixed joints the arrays are
+shorter than ``name``); an array as long as ``name`` is read index by index.  Here:
+
+* a thruster joint takes its Float64 command (the one gz-sim's ``cmd_thrust`` /
+  ``cmd_vel`` would carry): **effort** = thrust (N, or the thruster model's own
+  command, e.g. PWM for a lookup table) or, for a ``use_angvel_cmd`` thruster,
+  **velocity** = rotor speed (rad/s);
+* a fin joint takes **position** = deflection (rad).
+
+Joints of the message the vehicle does not have are ignored (another hardware
+block's) when the arrays are one per name; packed arrays are matched to this
+vehicle's joints, so a foreign joint's packed value makes the lengths disagree.  A
+message is rejected whole and counted (:attr:`JointCommands.rejected`)
+when an array has a length that fits neither rule (``bad_length``) or a value this
+vehicle uses is NaN/inf (``non_finite``).
+
+State (:func:`joint_state_arrays`): every thruster and fin joint with position,
+velocity and effort (TopicBasedSystem's ``read()`` indexes ``position`` for every
+joint): a thruster's position is its rotor angle (integrated rotor speed, 0 without
+one), velocity its rotor speed (0 for models without one), effort its thrust (N); a
+fin's position and velocity are its deflection and rate, effort 0.
+"""
+from collections import Counter
+import math
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+#: topic_based_ros2_control's default topics (topic_based_system.cpp on_init).
+COMMANDS_TOPIC = '/robot_joint_commands'
+STATES_TOPIC = '/robot_joint_states'
+INTERFACES = ('position', 'velocity', 'effort')
+
+
+class JointCommands:
+    """Decode TopicBasedSystem command messages into thruster and fin commands."""
+
+    def __init__(self, thrusters: Sequence, fin_names: Sequence[str]):
+        #: joint -> ('thruster' | 'fin', index, interface)
+        self.joints: Dict[str, Tuple[str, int, str]] = {}
+        for k, spec in enumerate(thrusters):
+            self.joints[spec.joint_name] = ('thruster', k, 'velocity' if spec.use_angvel_cmd
+                                            else 'effort')
+        for k, name in enumerate(fin_names):
+            self.joints[name] = ('fin', k, 'position')
+        self.rejected: Counter = Counter()
+        self.accepted = 0
+
+    def decode(self, names: Sequence[str], arrays: Dict[str, Sequence[float]]
+               ) -> Tuple[Optional[str], List[Tuple[str, int, float]]]:
+        """
+        Return (None, [(kind, index, value)...]) or (reason, []) for one message.
+
+        ``arrays`` maps 'position'/'velocity'/'effort' to the message's arrays.  A
+        joint of this vehicle listed without a value for its interface gets none.
+        """
+        names = list(names)
+        values: Dict[str, Dict[str, float]] = {}
+        for interface in INTERFACES:
+            data = list(arrays.get(interface, ()))
+            if not data:
+                continue
+            if len(data) == len(names):
+                values[interface] = dict(zip(names, data))
+                continue
+            # packed: one value per joint having this command interface, in name order
+            users = [n for n in names if self.joints.get(n, (None, None, None))[2] == interface]
+            if len(users) != len(data):
+                self.rejected['bad_length'] += 1
+                return 'bad_length', []
+            values[interface] = dict(zip(users, data))
+        out = []
+        for name in names:
+            known = self.joints.get(name)
+            if known is None:
+                continue
+            kind, index, interface = known
+            if name not in values.get(interface, {}):
+                continue
+            value = float(values[interface][name])
+            if not math.isfinite(value):
+                self.rejected['non_finite'] += 1
+                return 'non_finite', []
+            out.append((kind, index, value))
+        self.accepted += 1
+        return None, out
+
+
+def joint_state_arrays(thrust: np.ndarray, omega: np.ndarray, rotor_angle: np.ndarray,
+                       fin_angles: Sequence[float], fin_rates: Sequence[float]
+                       ) -> Tuple[List[float], List[float], List[float]]:
+    """Return (position, velocity, effort) lists: thrusters first, then fins."""
+    omega = np.where(np.isnan(omega), 0.0, omega)  # a model without rotor speed: 0
+    position = [float(a) for a in rotor_angle] + [float(a) for a in fin_angles]
+    velocity = [float(w) for w in omega] + [float(r) for r in fin_rates]
+    effort = [float(t) for t in thrust] + [0.0] * len(fin_angles)
+    return position, velocity, effort

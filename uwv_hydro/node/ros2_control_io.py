@@ -1,0 +1,88 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+ros2_control (simulate mode): the topics of topic_based_ros2_control's TopicBasedSystem.
+
+With ``ros2_control`` true the node stands in for the robot behind a
+``topic_based_ros2_control/TopicBasedSystem`` hardware interface: it takes
+sensor_msgs/JointState commands on ``ros2_control_commands_topic`` (default
+``/robot_joint_commands``) -- thruster joints: effort = thrust (or the thruster
+model's command), velocity = rotor speed for ``use_angvel_cmd`` thrusters; fin
+joints: position = deflection -- and publishes the JointState of every thruster and
+fin joint on ``ros2_control_states_topic`` (default ``/robot_joint_states``) after
+each update.  The decoding rules are :class:`uwv_hydro.modes.joint_state_io.JointCommands`;
+a thruster command goes through the same watchdog (``thruster_timeout``) as its Float64
+command, a fin command through the fin servos.
+"""
+import numpy as np
+from sensor_msgs.msg import JointState
+
+from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.joint_state_io import joint_state_arrays, JointCommands
+from uwv_hydro.node.node_part import locked, NodePart
+
+
+class Ros2ControlIO(NodePart):
+    """JointState commands to thrusters and fins, JointState of both out."""
+
+    def __init__(self, node, thrusters, fins):
+        super().__init__(node)
+        cfg = self.cfg
+        self.thrusters = thrusters
+        self.fins = fins
+        specs = node.vehicle.thrusters if thrusters is not None else ()
+        fin_names = list(fins.servos.names) if fins is not None else []
+        self.decoder = JointCommands(specs, fin_names)
+        self.topic = cfg['ros2_control_commands_topic']
+        self.add_input(self.topic)
+        node.create_subscription(JointState, self.topic, self._on_commands, 10)
+        self.pub = node.create_publisher(JointState, cfg['ros2_control_states_topic'], 10)
+        self._msg = JointState(name=[s.joint_name for s in specs] + fin_names)
+        self.logger.info('ros2_control: JointState commands on %s, states on %s (%s)' % (
+            self.topic, cfg['ros2_control_states_topic'], ', '.join(self._msg.name)))
+
+    @locked
+    def _on_commands(self, msg: JointState) -> None:
+        node = self.node
+        reason, commands = self.decoder.decode(msg.name, {
+            'position': msg.position, 'velocity': msg.velocity, 'effort': msg.effort})
+        if reason is not None:
+            node.drop(self.topic, reason, ' (%d names, %d/%d/%d values)' % (
+                len(msg.name), len(msg.position), len(msg.velocity), len(msg.effort)))
+            return
+        pace = node.pace_ns()
+        for kind, index, value in commands:
+            if kind == 'thruster':
+                self.thrusters.drive.command(self.thrusters.drive.names[index], value, pace)
+            else:
+                self.fins.servos.command(index, value, pace * 1e-9)
+        node.inputs[self.topic].received(node.now_ns())
+
+    def update(self, now: int) -> None:
+        """Publish the joint states (stamped now)."""
+        if self.thrusters is not None:
+            bank = self.thrusters.drive.bank
+            thrust, omega, angle = bank.thrust, bank.omega, self.thrusters.rotor_angle
+        else:
+            thrust = omega = angle = np.zeros(0)
+        if self.fins is not None:
+            fin_angles, fin_rates = self.fins.servos.angles, self.fins.servos.rates
+        else:
+            fin_angles = fin_rates = []
+        msg = self._msg
+        conv.ns_to_stamp(msg.header.stamp, now)
+        msg.position, msg.velocity, msg.effort = joint_state_arrays(
+            thrust, omega, angle, fin_angles, fin_rates)
+        self.pub.publish(msg)

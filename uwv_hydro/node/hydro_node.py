@@ -94,6 +94,9 @@ THROTTLE_S = 2.0
 STAMP_OFFSET_TOLERANCE_NS = 1_000_000
 #: ... and read at most this often (pacing-clock ns): reading ROS time costs ~14 us.
 STAMP_OFFSET_READ_NS = 10_000_000
+#: ... and trusted only when the two monotonic reads around it are this close (ns): the
+#: offset is then known to half of it, far inside the tolerance.
+STAMP_OFFSET_BRACKET_NS = 200_000
 
 
 class ConfigError(ValueError):
@@ -143,7 +146,7 @@ class HydroNode(Node):
         self._stamp_offset_ns = 0
         self._offset_read_ns = 0
         self.tick_pace_ns = self.pace_ns()
-        self._sync_stamp_offset()
+        self._sync_stamp_offset(initial=True)
         self._create_io()
         # under use_sim_time: /clock jumps back reset, a stalled /clock is reported
         self.clock_watch = ClockWatch(self, steady) if self.sim_time else None
@@ -254,13 +257,29 @@ class HydroNode(Node):
         """Return the ROS time (ns) of the pacing-clock time ``pace_ns``."""
         return pace_ns + self._stamp_offset_ns
 
-    def _sync_stamp_offset(self) -> None:
+    def _read_stamp_offset(self, tries: int):
+        """Return (ROS - monotonic offset, bracket) of the best of ``tries`` readings (ns)."""
+        best = None
+        for _ in range(tries):
+            before = time.monotonic_ns()
+            ros = self.now_ns()
+            after = time.monotonic_ns()
+            if best is None or after - before < best[1]:
+                best = (ros - (before + after) // 2, after - before)
+        return best
+
+    def _sync_stamp_offset(self, initial: bool = False) -> None:
         """Re-read the ROS - pacing offset when it moved (a system-clock step or slew)."""
         if self.sim_time:
             return
-        before = time.monotonic_ns()
-        ros = self.now_ns()
-        offset = ros - (before + time.monotonic_ns()) // 2
+        offset, bracket = self._read_stamp_offset(20 if initial else 1)
+        if initial:
+            self._stamp_offset_ns = offset
+            return
+        if bracket > STAMP_OFFSET_BRACKET_NS:
+            # preempted between the reads (a loaded machine): the midpoint could be off by
+            # milliseconds, which would shift every stamp; read again next time
+            return
         if abs(offset - self._stamp_offset_ns) > STAMP_OFFSET_TOLERANCE_NS:
             self._stamp_offset_ns = offset
 

@@ -75,11 +75,13 @@ typedef struct {
 
 /*
  * A current field linearised about the start of a call (physics.current_field):
- * v_c(p, s) = v0 + G (p - p0) + a s, s the time since the start (first-order Taylor
- * expansion; exact for a field affine in position and time).
+ * v_c(p, s) = v0 + G0 (p - p0) + a0 s, s the time since the start (first-order Taylor
+ * expansion; exact for a field affine in position and time), and its gradient and
+ * time rate interpolated linearly over the span T between the samples at the start
+ * (G0, a0) and at the predicted end (G1, a1): G(s) = G0 + (G1 - G0) s / T, likewise a.
  */
 typedef struct {
-  double v0[3], g[9], a[3], p0[3];
+  double v0[3], g[9], a[3], p0[3], g1[9], a1[3], span;
 } Field;
 
 typedef struct {
@@ -482,13 +484,21 @@ static void field_derivative(const Model *m, const double *x, const double *tau,
     /* Fossen 2011 eq. 2.83: p_dot = R(q) v */
     pdot[i] = r[3 * i] * nu[0] + r[3 * i + 1] * nu[1] + r[3 * i + 2] * nu[2];
   }
+  /* interpolation weight of the end sample (linear in time over the span) */
+  double w = f->span > 0.0 ? s / f->span : 0.0;
   for (int i = 0; i < 3; i++) {
     const double *gi = f->g + 3 * i;
-    /* Taylor expansion v_c = v0 + G (p - p0) + a s */
+    const double *ei = f->g1 + 3 * i;
+    /* Taylor expansion v_c = v0 + G0 (p - p0) + a0 s */
     cw[i] = f->v0[i] + gi[0] * (x[0] - f->p0[0]) + gi[1] * (x[1] - f->p0[1])
             + gi[2] * (x[2] - f->p0[2]) + f->a[i] * s;
-    /* total derivative along the path: dv_c/dt = dv_c/dt|_p + grad(v_c) p_dot */
-    rate[i] = f->a[i] + gi[0] * pdot[0] + gi[1] * pdot[1] + gi[2] * pdot[2];
+    /* total derivative along the path: dv_c/dt = dv_c/dt|_p + grad(v_c) p_dot, with
+       G and dv_c/dt|_p interpolated linearly in time between the two samples */
+    double g0 = gi[0] + w * (ei[0] - gi[0]);
+    double g1 = gi[1] + w * (ei[1] - gi[1]);
+    double g2 = gi[2] + w * (ei[2] - gi[2]);
+    rate[i] = f->a[i] + w * (f->a1[i] - f->a[i]) + g0 * pdot[0] + g1 * pdot[1]
+              + g2 * pdot[2];
   }
   /* body-frame rate R^T dv_c/dt (Fossen 2011 sec. 10.3) */
   double rb[3];
@@ -791,13 +801,14 @@ static int fin_setup(const Fins *fins, PyObject *angles_obj, double *rot)
 /* ------------------------------------------------------------------ single vehicle */
 
 /*
- * A linearised current field (None: none): 15 doubles v0 (3), G (3 x 3, row-major,
- * G[i][j] = d v_i / d p_j), a (3), about the position p0 of the state x.
+ * A linearised current field (None: none): 28 doubles v0 (3), G0 (3 x 3, row-major,
+ * G[i][j] = d v_i / d p_j), a0 (3) about the position p0 of the state x, then G1 (9), a1
+ * (3) at the end of the span and the span T (s; 0: G0, a0 throughout).
  */
 static int read_field(PyObject *obj, const double *x, Field *f, int *present)
 {
-  double v[15];
-  if (read_optional(obj, v, 15, "current field", present) < 0) {
+  double v[28];
+  if (read_optional(obj, v, 28, "current field", present) < 0) {
     return -1;
   }
   if (*present) {
@@ -805,6 +816,9 @@ static int read_field(PyObject *obj, const double *x, Field *f, int *present)
     memcpy(f->g, v + 3, sizeof(f->g));
     memcpy(f->a, v + 12, sizeof(f->a));
     memcpy(f->p0, x, sizeof(f->p0));
+    memcpy(f->g1, v + 15, sizeof(f->g1));
+    memcpy(f->a1, v + 24, sizeof(f->a1));
+    f->span = v[27];
   }
   return 0;
 }
@@ -833,7 +847,7 @@ static int read_inputs(const Model *m, PyObject *x_obj, PyObject *tau_obj, PyObj
 
 /*
  * step(model, x, tau, current, angles, h, n, frozen[, field]) -> list: n RK4 sub-steps
- * of h; field (15 doubles, see read_field) replaces current at every stage.
+ * of h; field (28 doubles, see read_field) replaces current at every stage.
  */
 static PyObject *py_step(PyObject *self, PyObject *args)
 {
@@ -930,7 +944,8 @@ static int checked_try(const Model *m, const Guard *g, const double *x, double *
  * that was retried or restored, returning the steps done, that step's two verdicts
  * (0 ok, 1 non-finite, 2 implausible) and the Euclidean |nu| of the state before it.
  * rows (None or n x 13 writable): the state after each step.  field (None or 15 doubles,
- * see read_field; linearised about x, step k starting at the time k dt) replaces current.
+ * see read_field; linearised about x, step k starting at the time k dt) replaces
+ * current.
  */
 static PyObject *py_advance(PyObject *self, PyObject *args)
 {

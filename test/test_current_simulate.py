@@ -98,3 +98,31 @@ def test_tide_drives_the_body_through_added_mass_second_order():
     fine, _ = _tide_run(0.1)
     assert coarse < 1e-3 * scale, coarse
     assert 3.0 < coarse / fine < 5.0, (coarse, fine)
+
+
+def test_tide_added_mass_force_is_m_a_times_the_tide_rate():
+    """Body at rest beside an engine: added_mass = M_A,O [dv_c/dt, 0] (Fossen sec. 10.3)."""
+    from uwv_hydro.modes.wrench_mode import WrenchMode
+    amp, period, phase = np.array([0.3, -0.2, 0.05]), 40.0, 0.7
+    added = np.diag([A, 1.3 * A, 2.0 * A, 1.0, 2.0, 3.0])
+    params = VehicleParams(mass=M, inertia=np.diag([2.0, 2.0, 2.0]), gravity=0.0,
+                           added_mass=added)
+    mode = WrenchMode(params)
+    mode.field = TidalCurrent(constituents=[(amp, period, phase)])
+    omega = 2.0 * math.pi / period
+    times = np.linspace(0.0, 80.0, 33)
+    q = np.array([1.0, 0.0, 0.0, 0.0])
+    for t in times:
+        wc = mode.evaluate(t, DEEP, q, np.zeros(6))
+        # d/dt A cos(omega t - phi) = -A omega sin(omega t - phi)
+        rate = -amp * omega * math.sin(omega * t - phase)
+        expected = added[:, :3] @ rate
+        err = np.max(np.abs(wc.components['added_mass'] - expected))
+        assert err < 1e-12 * A, (t, err)
+    # the batch path gives the same per-sample currents
+    mode.reset()
+    comps = mode.evaluate_many(times, np.tile(DEEP, (len(times), 1)),
+                               np.tile(q, (len(times), 1)), np.zeros((len(times), 6)))
+    for k, t in enumerate(times):
+        rate = -amp * omega * math.sin(omega * t - phase)
+        assert np.max(np.abs(comps[k, 4] - added[:, :3] @ rate)) < 1e-12 * A

@@ -99,14 +99,15 @@ class WrenchMode:
         self.fin_angles = None
         #: A current field used when no explicit current is given (None: none).
         self.field = None
-        self._t0 = None
+        #: the sample time the field's clock starts at (None: the first sample's)
+        self.t0 = None
         #: (velocity, rate along the path) of the field at the latest sample
         self.last_current = (None, None)
 
     def reset(self) -> None:
         """Forget the acceleration history (e.g. after a clock jump backwards)."""
         self.estimator.reset()
-        self._t0 = None
+        self.t0 = None
         if self.field is not None:
             self.field.reset()
 
@@ -114,15 +115,22 @@ class WrenchMode:
         """Return the field's time of the sample time ``t`` (see the module docstring)."""
         if self.field.time_origin == 'clock':
             return float(t)
-        if self._t0 is None:
-            self._t0 = float(t)
-        return float(t) - self._t0
+        if self.t0 is None:
+            self.t0 = float(t)
+        return float(t) - self.t0
 
     def field_current(self, t: float, position, quaternion, twist):
-        """Return (v_c, dv_c/dt along the path) of the field for one sample (world frame)."""
-        sample = self.field.sample(np.asarray(position, float), self.field_time(t))
+        """
+        Return (v_c, dv_c/dt along the path) of the field for one sample (world frame).
+
+        A position or quaternion of None (the model's default: submerged, level) samples
+        the field at the world origin with the body level.
+        """
+        where = np.zeros(3) if position is None else np.asarray(position, float)
+        sample = self.field.sample(where, self.field_time(t))
+        rot = np.eye(3) if quaternion is None else quat_to_matrix(np.asarray(quaternion, float))
         # Fossen 2011 eq. 2.83: p_dot = R(q) v
-        p_dot = quat_to_matrix(np.asarray(quaternion, float)) @ np.asarray(twist, float)[:3]
+        p_dot = rot @ np.asarray(twist, float)[:3]
         return sample.velocity, sample.total_rate(p_dot)
 
     def evaluate(self, t: float, position: Sequence[float], quaternion: Sequence[float],
@@ -166,7 +174,7 @@ class WrenchMode:
             current_world, current_rate_world = np.empty((len(nu), 3)), np.empty((len(nu), 3))
             for k in range(len(nu)):
                 if resets is not None and resets[k]:
-                    self._t0 = None
+                    self.t0 = None
                     self.field.reset()
                 current_world[k], current_rate_world[k] = self.field_current(
                     t_all[k], pos[k], quat[k], nu[k])

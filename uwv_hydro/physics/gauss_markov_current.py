@@ -76,18 +76,6 @@ class GaussMarkovProcess:
         self.var = min(max(var, self.min), self.max)
         return self.var
 
-    def stationary(self, step: float):
-        """
-        Return (mean, variance) of the unclamped process stepped every ``step`` s.
-
-        x' = a x + b e, a = 1 - step mu, e uniform in [-1/2, 1/2] (variance 1/12):
-        mean 0 and variance b^2 / (12 (1 - a^2)) for 0 < a < 1 (AR(1) process).
-        """
-        a = 1.0 - step * self.mu
-        if not 0.0 <= a < 1.0:
-            return float('nan'), float('inf')
-        return 0.0, self.noise_amp ** 2 / (12.0 * (1.0 - a * a))
-
 
 class GaussMarkovCurrent(CurrentField):
     """uuv_simulator's UnderwaterCurrentPlugin current (see the module docstring)."""

@@ -13,8 +13,10 @@
 # limitations under the License.
 
 """
-One current field, four entry points: node (wrench and simulate) over DDS, ``wrench``,
-``replay``, ``simulate`` and ``replay --simulate`` give the same wrench and states.
+One current field through the four entry points: the same wrench and states.
+
+The node (wrench and simulate mode) over DDS, ``wrench``, ``replay``, ``simulate`` and
+``replay --simulate``.
 
 The field is a gz-sim current CSV (EnvironmentPreload columns, Hydrodynamics
 ``lookup_current_*``) varying in x, y, z and time, so that the current, its gradient
@@ -65,7 +67,7 @@ def cli_wrench(capsys, field_file, nu, t):
 
 
 def _close(a, b, rel=1e-12):
-    """|a - b| <= rel max(1, |a|): equal up to the rounding of a few operations."""
+    """Return |a - b| <= rel max(1, |a|): equal up to the rounding of a few operations."""
     a, b = np.asarray(a, float), np.asarray(b, float)
     return float(np.max(np.abs(a - b))) <= rel * max(1.0, float(np.max(np.abs(a))))
 
@@ -134,9 +136,9 @@ def test_node_wrench_mode_publishes_the_wrench_command_s_wrench(
     from nav_msgs.msg import Odometry
     from uwv_hydro.description.current_file import load_current_file
     field_file = write_field(tmp_path)
-    proc, log = start_node(spawn, tmp_path, dict(
-        vehicle_file=VEHICLE, mode='wrench', rate_hz=50.0, odometry_timeout=600.0,
-        publish_on='odometry', current_file=field_file))
+    proc, log = start_node(spawn, tmp_path, {
+        'vehicle_file': VEHICLE, 'mode': 'wrench', 'rate_hz': 50.0, 'odometry_timeout': 600.0,
+        'publish_on': 'odometry', 'current_file': field_file})
     probe = Probe(rclpy_context)
     body = probe.collect(WrenchStamped, 'hydro/wrench')
     water = probe.collect(TwistStamped, 'hydrodynamics/current_velocity')
@@ -168,9 +170,10 @@ def test_node_simulate_mode_feels_the_field_at_its_position_and_time(
     from std_srvs.srv import Trigger
     from uwv_hydro.description.current_file import load_current_file
     field_file = write_field(tmp_path)
-    proc, log = start_node(spawn, tmp_path, dict(
-        vehicle_file=VEHICLE, mode='simulate', rate_hz=50.0, current_file=field_file,
-        initial_position=POSITION, initial_velocity=[1.0, 0.1, 0.0, 0.0, 0.0, 0.05]))
+    proc, log = start_node(spawn, tmp_path, {
+        'vehicle_file': VEHICLE, 'mode': 'simulate', 'rate_hz': 50.0,
+        'current_file': field_file, 'initial_position': POSITION,
+        'initial_velocity': [1.0, 0.1, 0.0, 0.0, 0.0, 0.05]})
     probe = Probe(rclpy_context)
     odom = probe.collect(Odometry, 'odometry')
     water = probe.collect(TwistStamped, 'hydrodynamics/current_velocity')

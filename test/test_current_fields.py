@@ -19,7 +19,6 @@ import pytest
 from uwv_hydro.description.current_file import load_current_file
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.physics.current_field import DepthProfileCurrent, TidalCurrent
-from uwv_hydro.physics.current_grid import GridCurrent
 from uwv_hydro.physics.gauss_markov_current import GaussMarkovCurrent, GaussMarkovProcess
 
 #: corner values of v_x on the cell x in {0, 2}, y in {0, 4}, z in {-1, 0} at t = 0
@@ -92,8 +91,8 @@ def test_grid_single_slice_is_static_and_single_axis_value_warned(tmp_path):
     path.write_text('current: {type: csv, data: p.csv, lookup_current_x: cx}\n')
     field, warnings = load_current_file(str(path))
     assert any('one time' in w for w in warnings)
-    assert any('one y value' in w for w in warnings) and any('one z value' in w
-                                                            for w in warnings)
+    assert any('one y value' in w for w in warnings)
+    assert any('one z value' in w for w in warnings)
     assert abs(field.velocity([0.25, 0.0, 0.0], 123.0)[0] - 0.75) < 1e-12
     assert not np.any(field.velocity([0.25, 1e-3, 0.0], 0.0))
 
@@ -159,7 +158,9 @@ def _speed(mean=0.5, low=-10.0, high=10.0, mu=0.5, noise=0.5):
 
 def test_gauss_markov_stationary_mean_and_variance():
     """
-    x' = a x + b (U - 1/2), a = 1 - mu dt = 0.9 (mu 0.5/s, dt 0.2 s), b = 0.5: an AR(1) process with stationary
+    Check the AR(1) statistics of uuv's process.
+
+    x' = a x + b (U - 1/2), a = 1 - mu dt = 0.9 (mu 0.5/s, dt 0.2 s), b = 0.5: stationary
     mean 0 (uuv's process decays to 0, not to its ``mean``) and variance
     b^2 / 12 / (1 - a^2); its bounds (+-10, 30 sigma) never act.
     """

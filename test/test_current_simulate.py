@@ -29,7 +29,7 @@ DEEP = [0.0, 0.0, -50.0]
 
 
 def _neutral():
-    """A neutral body without drag: com = cob = origin, isotropic added mass."""
+    """Return a neutral body without drag: com = cob = origin, isotropic added mass."""
     return VehicleParams(mass=M, inertia=np.diag([2.0, 2.0, 2.0]), gravity=0.0,
                          added_mass=np.diag([A, A, A, 1.0, 1.0, 1.0]))
 
@@ -93,7 +93,7 @@ def _tide_run(dt, duration=60.0):
 
 
 def test_tide_drives_the_body_through_added_mass_second_order():
-    """v = beta (v_c(t) - v_c(0)); halving dt divides the error by about 4 (2nd order)."""
+    """Follow v = beta (v_c(t) - v_c(0)); halving dt divides the error by 4 (2nd order)."""
     coarse, scale = _tide_run(0.2)
     fine, _ = _tide_run(0.1)
     assert coarse < 1e-3 * scale, coarse

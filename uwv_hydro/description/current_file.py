@@ -290,8 +290,8 @@ def _grid(block: _Block, origin: str, warnings: List[str]) -> GridCurrent:
         single = [s for s in field.slices if len(s.axes[k]) == 1]
         if single:
             warnings.append('current CSV %s: one %s value (%g): the current is 0 more than '
-                            '1e-6 away from it, as in gz-sim' % (path, axis,
-                                                                  single[0].axes[k][0]))
+                            '1e-6 away from it, as in gz-sim'
+                            % (path, axis, single[0].axes[k][0]))
     return field
 
 

@@ -196,9 +196,10 @@ class DepthProfileCurrent(CurrentField):
 
 class TidalCurrent(CurrentField):
     """
-    A uniform current varying in time: a table t -> v_c (linear; the end values hold
-    outside it) plus harmonic constituents, v_c = table(t) + mean + sum_k A_k cos(2 pi t /
-    T_k - phi_k).
+    A uniform current varying in time: a table and/or harmonic constituents.
+
+    v_c = table(t) + mean + sum_k A_k cos(2 pi t / T_k - phi_k); the table t -> v_c is
+    linear in between its rows, its end values hold outside it.
     """
 
     kind = 'tide'

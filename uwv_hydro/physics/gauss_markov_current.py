@@ -45,23 +45,24 @@ DEFAULT_UPDATE_PERIOD = 0.001
 
 
 class GaussMarkovProcess:
-    """One uuv_simulator GaussMarkovProcess (mean, min, max, mu, noiseAmp)."""
+    """One uuv_simulator GaussMarkovProcess (mean, min = low, max = high, mu, noiseAmp)."""
 
-    def __init__(self, mean: float = 0.0, min: float = -1.0, max: float = 1.0,
+    def __init__(self, mean: float = 0.0, low: float = -1.0, high: float = 1.0,
                  mu: float = 0.0, noise_amp: float = 0.0):
-        values = (mean, min, max, mu, noise_amp)
+        values = (mean, low, high, mu, noise_amp)
         if not all(math.isfinite(float(v)) for v in values):
             raise ValueError('mean, min, max, mu and noiseAmp must be finite')
         # UnderwaterCurrentPlugin::Load's assertions
-        if not min < max:
-            raise ValueError('min (%g) must be smaller than max (%g)' % (min, max))
-        if not min <= mean <= max:
-            raise ValueError('mean (%g) must lie in [min, max] = [%g, %g]' % (mean, min, max))
+        if not low < high:
+            raise ValueError('min (%g) must be smaller than max (%g)' % (low, high))
+        if not low <= mean <= high:
+            raise ValueError('mean (%g) must lie in [min, max] = [%g, %g]' % (mean, low, high))
         if not 0.0 <= mu < 1.0:
             raise ValueError('mu (%g) must be in [0, 1)' % mu)
         if not 0.0 <= noise_amp < 1.0:
             raise ValueError('noiseAmp (%g) must be in [0, 1)' % noise_amp)
-        self.mean, self.min, self.max = float(mean), float(min), float(max)
+        #: uuv's mean, min, max, mu and noiseAmp
+        self.mean, self.min, self.max = float(mean), float(low), float(high)
         self.mu, self.noise_amp = float(mu), float(noise_amp)
         self.reset()
 

@@ -273,7 +273,8 @@ class HydroModel:
         COMPONENT_NAMES order: the same kernel over a leading batch dimension.  ``nu``
         (N, 6); ``position`` (N, 3) or None; ``quaternion`` (N, 4) [w, x, y, z] or None;
         ``nu_dot`` (N, 6) or None; ``current_world`` and ``current_rate_world`` (3,) for
-        all states, (N, 3) one per state (a current field), or None; ``fin_angles`` (K,) for all or (N, K) per state, or
+        all states, (N, 3) one per state (a current field), or None; ``fin_angles``
+        (K,) for all or (N, K) per state, or
         None (zero).
         """
         nu = np.asarray(nu, dtype=float).reshape(-1, 6)

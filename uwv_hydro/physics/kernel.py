@@ -21,7 +21,8 @@ when it is missing or stale: there is no slow fallback) and packs the coefficien
 runs on into flat float64 arrays.  Layouts (doubles):
 
 * model: ``[2 (layout version), A (6 x 102, column-major), r_v (3), full, out, slope,
-  offset, M_A,O[:, :3] (6 x 3, row-major), fins...]``.  nu_dot = A phi with the features phi of ``_kernel.c``: A is
+  offset, M_A,O[:, :3] (6 x 3, row-major), fins...]``.  nu_dot = A phi with the
+  features phi of ``_kernel.c``: A is
   (M_RB + M_A)^-1 times the affine and bilinear forms of
   :class:`uwv_hydro.physics.features.FeatureForms`; r_v is the drag velocity point;
   the surface fraction is f = offset + slope depth inside the band (out, full);

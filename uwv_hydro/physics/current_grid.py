@@ -35,6 +35,7 @@ The gradient is the derivative of the trilinear form in the cell (at a grid valu
 the cell above it, the last cell at the last value); dv/dt the slope between slices.
 Coordinates are world ENU metres (EnvironmentPreload ``reference="global"``).
 """
+import bisect
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -45,7 +46,7 @@ from uwv_hydro.physics.current_field import CurrentField, CurrentSample, still_s
 AXIS_TOLERANCE = 1e-6
 
 
-def _axis(keys: np.ndarray, value: float) -> Optional[Tuple[int, int, float, float]]:
+def _axis(keys: List[float], value: float) -> Optional[Tuple[int, int, float, float]]:
     """
     Return (i0, i1, w, dw/dvalue) of one axis, or None when ``value`` is out of range.
 
@@ -53,7 +54,7 @@ def _axis(keys: np.ndarray, value: float) -> Optional[Tuple[int, int, float, flo
     exact within AXIS_TOLERANCE, else the two neighbours).
     """
     n = len(keys)
-    j = int(np.searchsorted(keys, value, side='left'))  # std::map::lower_bound
+    j = bisect.bisect_left(keys, value)  # std::map::lower_bound
     if j == n:
         return None
     if abs(keys[j] - value) < AXIS_TOLERANCE:
@@ -83,6 +84,7 @@ class GridSlice:
         grid[iz, iy, ix] = values
         filled[iz, iy, ix] = True
         self.values = grid
+        self._keys = [a.tolist() for a in self.axes]
         #: number of grid points no row gives (gz-math reads 0 there)
         self.holes = int(filled.size - filled.sum())
 
@@ -90,27 +92,20 @@ class GridSlice:
         """Return (v (3,), G (3, 3)) at ``position``, None when it is out of the slice."""
         cells = []
         for k in range(3):
-            c = _axis(self.axes[k], float(position[k]))
+            c = _axis(self._keys[k], float(position[k]))
             if c is None:
                 return None
             cells.append(c)
         (x0, x1, wx, dx), (y0, y1, wy, dy), (z0, z1, wz, dz) = cells
-        g = self.values
+        # the 8 corners (z, y, x, component)
+        g = self.values[np.ix_((z0, z1), (y0, y1), (x0, x1))]
+        ax, ay, az = np.array([1 - wx, wx]), np.array([1 - wy, wy]), np.array([1 - wz, wz])
         # trilinear interpolation (VolumetricGridLookupField::TrilinearInterpolate)
-        c00 = (1 - wx) * g[z0, y0, x0] + wx * g[z0, y0, x1]
-        c10 = (1 - wx) * g[z0, y1, x0] + wx * g[z0, y1, x1]
-        c01 = (1 - wx) * g[z1, y0, x0] + wx * g[z1, y0, x1]
-        c11 = (1 - wx) * g[z1, y1, x0] + wx * g[z1, y1, x1]
-        c0 = (1 - wy) * c00 + wy * c10
-        c1 = (1 - wy) * c01 + wy * c11
-        v = (1 - wz) * c0 + wz * c1
+        v = np.einsum('k,j,i,kjid->d', az, ay, ax, g)
         # its derivatives in the cell: d/dx, d/dy, d/dz of the trilinear form
-        ddx = ((1 - wz) * ((1 - wy) * (g[z0, y0, x1] - g[z0, y0, x0])
-                           + wy * (g[z0, y1, x1] - g[z0, y1, x0]))
-               + wz * ((1 - wy) * (g[z1, y0, x1] - g[z1, y0, x0])
-                       + wy * (g[z1, y1, x1] - g[z1, y1, x0]))) * dx
-        ddy = ((1 - wz) * (c10 - c00) + wz * (c11 - c01)) * dy
-        ddz = (c1 - c0) * dz
+        ddx = np.einsum('k,j,kjd->d', az, ay, g[:, :, 1] - g[:, :, 0]) * dx
+        ddy = np.einsum('k,i,kid->d', az, ax, g[:, 1] - g[:, 0]) * dy
+        ddz = np.einsum('j,i,jid->d', ay, ax, g[1] - g[0]) * dz
         return v, np.column_stack([ddx, ddy, ddz])
 
 

@@ -210,3 +210,19 @@ def test_node_simulate_mode_feels_the_field_at_its_position_and_time(
     assert checked >= 10
     # the body moved through the field: a real test of the sampling position
     assert abs(odom[-1].pose.pose.position.x - POSITION[0]) > 0.05
+
+
+@pytest.mark.ros
+def test_node_with_a_bad_current_file_exits_naming_file_key_and_line(tmp_path, ros_env):
+    import subprocess
+    from nodes.harness import node_command, write_params
+    bad = tmp_path / 'bad_current.yaml'
+    bad.write_text('current:\n  type: tide\n  constituents: [{amplitude: [1, 0], period: 5}]\n')
+    params = write_params(tmp_path / 'params.yaml', {
+        'vehicle_file': VEHICLE, 'mode': 'simulate', 'current_file': str(bad)})
+    result = subprocess.run(node_command(params), env=ros_env, capture_output=True,
+                            text=True, timeout=60.0)
+    assert result.returncode == 2, result.stderr
+    assert '%s:3: current.constituents[0].amplitude: must be 3 finite numbers' % bad \
+        in result.stderr, result.stderr
+    assert 'Traceback' not in result.stderr

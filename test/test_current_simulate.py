@@ -67,6 +67,24 @@ def test_shear_drift_is_the_exact_polynomial():
     assert np.max(np.abs(rows[:, 10:13])) < 1e-12
 
 
+def test_sinking_through_a_depth_shear_is_the_exact_polynomial():
+    """
+    v_c,x = c0 + s d = c0 - s z (a depth profile); sinking at w0: Dv_c/Dt = -s w0 (G p_dot).
+
+    u(t) = u0 - beta s w0 t, x(t) = u0 t - beta s w0 t^2 / 2, z(t) = z0 + w0 t.
+    """
+    s_, c0, u0, w0, dt, n = 0.004, 0.6, 0.2, -0.3, 0.05, 400
+    field = DepthProfileCurrent([0.0, 1000.0], [[c0, 0.0, 0.0], [c0 + s_ * 1000.0, 0, 0]])
+    mode = SimulateMode(_neutral(), dt=dt, initial=State(DEEP, twist=[u0, 0, w0, 0, 0, 0]))
+    mode.field = field
+    rows = np.empty((n, 13))
+    assert mode.run(None, n, rows=rows) == n
+    t = dt * np.arange(1, n + 1)
+    assert np.max(np.abs(rows[:, 2] - (DEEP[2] + w0 * t))) < 1e-10
+    assert np.max(np.abs(rows[:, 7] - (u0 - BETA * s_ * w0 * t))) < 1e-12
+    assert np.max(np.abs(rows[:, 0] - (u0 * t - BETA * s_ * w0 * t * t / 2.0))) < 1e-10
+
+
 def test_body_moving_with_the_shear_drifts_with_the_water():
     """At rest relative to a depth shear v_c(z): p_dot = v_c(z0), no force, x = v_c(z0) t."""
     field = DepthProfileCurrent([0.0, 100.0], [[0.5, 0.0, 0.0], [0.1, 0.0, 0.0]])

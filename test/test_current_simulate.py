@@ -144,3 +144,23 @@ def test_tide_added_mass_force_is_m_a_times_the_tide_rate():
     for k, t in enumerate(times):
         rate = -amp * omega * math.sin(omega * t - phase)
         assert np.max(np.abs(comps[k, 4] - added[:, :3] @ rate)) < 1e-12 * A
+
+
+def test_field_time_origins():
+    """start: 0 at the first sample / clock start; clock: the clock's seconds as they are."""
+    from uwv_hydro.modes.wrench_mode import WrenchMode
+    amp, period = np.array([0.3, 0.0, 0.0]), 40.0
+    omega = 2.0 * math.pi / period
+    q = [1.0, 0.0, 0.0, 0.0]
+    for origin, field_t in (('start', 0.0), ('clock', 7.0)):
+        mode = WrenchMode(_neutral())
+        mode.field = TidalCurrent(constituents=[(amp, period, 0.0)], time_origin=origin)
+        mode.evaluate(7.0, DEEP, q, np.zeros(6))
+        velocity, rate = mode.last_current
+        assert abs(velocity[0] - amp[0] * math.cos(omega * field_t)) < 1e-15
+        assert abs(rate[0] + amp[0] * omega * math.sin(omega * field_t)) < 1e-15
+        sim = SimulateMode(_neutral(), dt=0.01, initial=State(DEEP))
+        sim.field = mode.field
+        sim.advance(7 * 10 ** 9)              # starts the clock
+        sim.advance(7 * 10 ** 9 + 3 * 10 ** 7)  # three steps
+        assert abs(sim.t - (field_t + 0.03)) < 1e-12, (origin, sim.t)

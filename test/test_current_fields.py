@@ -217,3 +217,10 @@ def test_gauss_markov_bounds_angles_rate_and_seed():
     other = GaussMarkovCurrent(GaussMarkovProcess(0.5, 0.4, 0.6, 0.0, 0.9), angle, tilt,
                                update_period=dt, seed=4)
     assert not np.array_equal(other.sample([0, 0, 0], 20 * dt).velocity, vel[19])
+
+
+def test_missing_time_column_is_named(tmp_path):
+    path = _csv(tmp_path, extra='  dimensions: {time: seconds}\n')
+    with pytest.raises(DescriptionError) as err:
+        load_current_file(path)
+    assert "no column 'seconds'" in err.value.reason and err.value.element == 'current.data'

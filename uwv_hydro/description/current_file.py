@@ -305,9 +305,11 @@ def _read_csv(path: str, wanted):
         raise DescriptionError('empty CSV file', path) from None
     index = {name: header.index(name) for name in wanted if name in header}
     data = {name: [] for name in index}
+    rows = 0
     for row in reader:
         if not row or all(not c.strip() for c in row):
             continue
+        rows += 1
         line = reader.line_num
         if len(row) != len(header):
             raise DescriptionError('%d values for %d columns' % (len(row), len(header)),
@@ -322,6 +324,6 @@ def _read_csv(path: str, wanted):
                 raise DescriptionError('column %r: %r is not finite' % (name, row[k]),
                                        path, line=line)
             data[name].append(value)
-    if not any(data.values()) or not data or not len(next(iter(data.values()))):
+    if rows == 0:
         raise DescriptionError('no data rows', path)
     return {name: np.array(v) for name, v in data.items()}, header

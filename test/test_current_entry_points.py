@@ -226,3 +226,34 @@ def test_node_with_a_bad_current_file_exits_naming_file_key_and_line(tmp_path, r
     assert '%s:3: current.constituents[0].amplitude: must be 3 finite numbers' % bad \
         in result.stderr, result.stderr
     assert 'Traceback' not in result.stderr
+
+
+def test_simulate_and_replay_commands_take_the_current_file(tmp_path, capsys):
+    """The CLI options reach the same functions; --current with --current-file is refused."""
+    from uwv_hydro.cli.main import main
+    from uwv_hydro.description.current_file import load_current_file
+    from uwv_hydro.description.loader import load_vehicle
+    from uwv_hydro.modes.offline_simulation import read_csv, simulate
+    from uwv_hydro.physics.dynamics import State
+    field_file = write_field(tmp_path)
+    out = tmp_path / 'run.csv'
+    assert main(['simulate', VEHICLE, '--duration', '0.5', '--initial-position',
+                 *map(repr, POSITION), '--initial-velocity', '1', '0', '0', '0', '0', '0',
+                 '--current-file', field_file, '--out', str(out)]) == 0
+    field, _ = load_current_file(field_file)
+    expected = simulate(load_vehicle(VEHICLE), 0.5, initial=State(
+        POSITION, [1, 0, 0, 0], [1, 0, 0, 0, 0, 0]), current_field=field)
+    got = read_csv(out)
+    assert np.max(np.abs(got.position - expected.position)) < 1e-12
+    bag = tmp_path / 'run.mcap'
+    assert main(['simulate', VEHICLE, '--duration', '0.5', '--initial-position',
+                 *map(repr, POSITION), '--initial-velocity', '1', '0', '0', '0', '0', '0',
+                 '--thrust', '20', '0', '0', '0', '0', '0', '--current-file', field_file,
+                 '--out', str(bag)]) == 0
+    capsys.readouterr()
+    assert main(['replay', str(bag), '--vehicle', VEHICLE, '--simulate', '--current-file',
+                 field_file, '--out', str(tmp_path / 'pred.mcap')]) == 0
+    assert 'final position error 0.000000 m' in capsys.readouterr().out
+    assert main(['wrench', VEHICLE, '--velocity', '1', '0', '0', '0', '0', '0', '--current',
+                 '0.1', '0', '0', '--current-file', field_file]) == 2
+    assert 'not both' in capsys.readouterr().err

@@ -84,12 +84,10 @@ def test_affine_field_step_equals_the_exact_stage_reference(name, params):
     field = Affine()
     guard = EnergyGuard(sim)
     lin = linearise(field, x0.tolist(), t, dt)
-    got, steps, verdict, _, _ = sim.checked_steps(x0.tolist(), guard, [5.0, -3.0, 2.0, 0.5,
-                                                                        -0.2, 0.1],
-                                                  1, None, 16, None, None, field=lin)
+    tau = [5.0, -3.0, 2.0, 0.5, -0.2, 0.1]
+    got, steps, verdict, _, _ = sim.checked_steps(x0.tolist(), guard, tau, 1, field=lin)
     assert steps == 1 and verdict == 'ok'
-    ref = naive_field_rk4_step(params, x0, dt, field, t, substeps,
-                               tau=[5.0, -3.0, 2.0, 0.5, -0.2, 0.1])
+    ref = naive_field_rk4_step(params, x0, dt, field, t, substeps, tau=tau)
     scale = max(1.0, float(np.max(np.abs(ref))))
     assert np.max(np.abs(np.array(got) - ref)) < 1e-10 * scale, (name, np.array(got) - ref)
     # and the state derivative with the field (what an IMU in the field senses)

@@ -166,6 +166,7 @@ def test_gauss_markov_stationary_mean_and_variance():
     """
     dt, n, every = 0.2, 50_000, 4
     field = GaussMarkovCurrent(_speed(), update_period=dt, seed=7)
+    field.sample([0, 0, 0], 0.0)                 # its clock starts at the first sample
     values = np.empty(n)
     for k in range(n):
         # every 4th of 200 000 updates (the field runs the updates due in between)
@@ -186,8 +187,11 @@ def test_gauss_markov_stationary_mean_and_variance():
 def test_gauss_markov_mean_decays_from_its_start_value():
     """E[x_k] = a^k mean over independent seeds (uuv: var = (1 - step mu) var + noise)."""
     dt, k = 0.2, 10
-    ends = [GaussMarkovCurrent(_speed(), update_period=dt, seed=s).sample(
-        [0, 0, 0], k * dt).velocity[0] for s in range(2000)]
+    ends = []
+    for seed in range(2000):
+        field = GaussMarkovCurrent(_speed(), update_period=dt, seed=seed)
+        field.sample([0, 0, 0], 100.0)          # the first sample starts its clock
+        ends.append(field.sample([0, 0, 0], 100.0 + k * dt).velocity[0])
     a = 1.0 - 0.5 * dt
     # std of x_10 <= sqrt(b^2/12/(1-a^2)) = 0.33 over sqrt(2000) seeds: 0.0074
     assert abs(np.mean(ends) - a ** k * 0.5) < 0.035
@@ -199,7 +203,7 @@ def test_gauss_markov_bounds_angles_rate_and_seed():
     angle = GaussMarkovProcess(0.3, -1.0, 1.0, 0.0, 0.0)     # constant 0.3 rad
     tilt = GaussMarkovProcess(-0.2, -1.0, 1.0, 0.0, 0.0)     # constant -0.2 rad
     field = GaussMarkovCurrent(speed, angle, tilt, update_period=dt, seed=3)
-    vel = np.array([field.sample([0, 0, 0], k * dt).velocity for k in range(1, 2001)])
+    vel = np.array([field.sample([0, 0, 0], k * dt).velocity for k in range(2001)])
     mag = np.linalg.norm(vel, axis=1)
     assert mag.min() >= 0.4 - 1e-15 and mag.max() <= 0.6 + 1e-15
     assert np.sum(np.abs(mag - 0.4) < 1e-12) > 10 and np.sum(np.abs(mag - 0.6) < 1e-12) > 10
@@ -209,14 +213,17 @@ def test_gauss_markov_bounds_angles_rate_and_seed():
     # stepped at its own rate: the updates due at t, whatever the sampling
     field.sample([0, 0, 0], 0.0495)
     assert field.updates == 4
-    # the same seed, the same series; a restart (time back) replays it
+    # the same seed, the same series (its clock from its first sample); time going back
+    # replays it
     again = GaussMarkovCurrent(GaussMarkovProcess(0.5, 0.4, 0.6, 0.0, 0.9), angle, tilt,
                                update_period=dt, seed=3)
-    assert np.array_equal(again.sample([0, 0, 0], 20 * dt).velocity, vel[19])
-    assert np.array_equal(field.sample([0, 0, 0], 20 * dt).velocity, vel[19])
+    again.sample([0, 0, 0], 1e6)
+    assert np.array_equal(again.sample([0, 0, 0], 1e6 + 20 * dt).velocity, vel[20])
+    assert np.array_equal(field.sample([0, 0, 0], 20 * dt).velocity, vel[20])
     other = GaussMarkovCurrent(GaussMarkovProcess(0.5, 0.4, 0.6, 0.0, 0.9), angle, tilt,
                                update_period=dt, seed=4)
-    assert not np.array_equal(other.sample([0, 0, 0], 20 * dt).velocity, vel[19])
+    other.sample([0, 0, 0], 0.0)
+    assert not np.array_equal(other.sample([0, 0, 0], 20 * dt).velocity, vel[20])
 
 
 def test_missing_time_column_is_named(tmp_path):

@@ -28,8 +28,9 @@ src/UnderwaterCurrentPlugin.cc):
 * the current (ENU) from speed V, horizontal angle h and vertical angle a is
   V [cos h cos a, sin h cos a, sin a], the three processes updated in that order.
 
-uuv updates at every world update (Gazebo's physics step, 0.001 s by default); here
-the processes update every ``update_period`` seconds of the field's time, from a seeded
+uuv updates at every world update (Gazebo's physics step, 0.001 s by default) from the
+time the plugin loads; here the processes update every ``update_period`` seconds of the
+field's time from its first sample (after a reset), from a seeded
 generator (numpy PCG64) so that a run is reproducible.  The current is piecewise
 constant: zero rate and gradient between updates.
 """
@@ -103,14 +104,28 @@ class GaussMarkovCurrent(CurrentField):
         self._rng = np.random.Generator(np.random.PCG64(self.seed))
         for p in (self.speed, self.horizontal_angle, self.vertical_angle):
             p.reset()
-        #: number of updates done (update k happens at t = k update_period)
+        #: number of updates done (update k happens at t0 + k update_period)
         self.updates = 0
+        #: the time of the first sample after a reset (uuv: the sim time at Load)
+        self.t0 = None
 
     def advance(self, t: float) -> None:
-        """Run every update due at or before ``t`` (a time before the last: restart)."""
-        due = int(math.floor(t / self.update_period + 1e-9))
-        if due < self.updates:
+        """
+        Run every update due at or before ``t``.
+
+        The first call after a reset sets t0 (update k is due at t0 + k update_period); a
+        time before the last replays the series from t0, one before t0 restarts at it.
+        """
+        if self.t0 is None or t < self.t0:
             self.reset()
+            self.t0 = t
+        # (1e-6 of a period: the rounding of t - t0 at large clock times)
+        due = int(math.floor((t - self.t0) / self.update_period + 1e-6))
+        if due < self.updates:
+            # back in time (a replay): the same series again from t0
+            t0 = self.t0
+            self.reset()
+            self.t0 = t0
         n = due - self.updates
         if n <= 0:
             return

@@ -138,7 +138,7 @@ def test_node_wrench_mode_publishes_the_wrench_command_s_wrench(
     field_file = write_field(tmp_path)
     proc, log = start_node(spawn, tmp_path, {
         'vehicle_file': VEHICLE, 'mode': 'wrench', 'rate_hz': 50.0, 'odometry_timeout': 600.0,
-        'publish_on': 'odometry', 'current_file': field_file})
+        'publish_on': 'odometry', 'current_file': field_file, 'current_publish_period': 0.0})
     probe = Probe(rclpy_context)
     body = probe.collect(WrenchStamped, 'hydro/wrench')
     water = probe.collect(TwistStamped, 'hydrodynamics/current_velocity')
@@ -172,7 +172,8 @@ def test_node_simulate_mode_feels_the_field_at_its_position_and_time(
     field_file = write_field(tmp_path)
     proc, log = start_node(spawn, tmp_path, {
         'vehicle_file': VEHICLE, 'mode': 'simulate', 'rate_hz': 50.0,
-        'current_file': field_file, 'initial_position': POSITION,
+        'current_file': field_file, 'current_publish_period': 0.0,
+        'initial_position': POSITION,
         'initial_velocity': [1.0, 0.1, 0.0, 0.0, 0.0, 0.05]})
     probe = Probe(rclpy_context)
     odom = probe.collect(Odometry, 'odometry')

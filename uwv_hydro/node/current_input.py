@@ -20,7 +20,8 @@ field sampled by the mode at the vehicle's position and time), overridden by the
 ``current`` (Vector3Stamped) and ``current_twist`` (TwistStamped) topics once they
 publish; world frame (ENU).  The current in use is published on
 ``hydrodynamics/current_velocity`` (geometry_msgs/TwistStamped, linear part, frame
-``odom_frame``), uuv_simulator's topic and message (UnderwaterCurrentROSPlugin.cc).
+``odom_frame``), uuv_simulator's topic and message (UnderwaterCurrentROSPlugin.cc), at
+most every ``current_publish_period`` of stamp time (uuv: 0.05 s).
 """
 from typing import Optional
 
@@ -56,6 +57,8 @@ class CurrentInput(NodePart):
         self.velocity_pub = node.create_publisher(TwistStamped,
                                                   'hydrodynamics/current_velocity', 10)
         self._velocity_msg = TwistStamped()
+        self._period_ns = int(round(self.cfg['current_publish_period'] * 1e9))
+        self._published_ns: Optional[int] = None
         for name in ('current', 'current_twist'):
             self.add_input(name)
         node.create_subscription(Vector3Stamped, 'current', self._on_current, 10)
@@ -81,6 +84,10 @@ class CurrentInput(NodePart):
 
     def publish(self, stamp_ns: int, velocity) -> None:
         """Publish the current in use (world ENU, m/s; None: still water) at ``stamp_ns``."""
+        last = self._published_ns
+        if last is not None and 0 <= stamp_ns - last < self._period_ns:
+            return  # at most one message per current_publish_period (stamps going back: sent)
+        self._published_ns = stamp_ns
         msg = self._velocity_msg
         conv.ns_to_stamp(msg.header.stamp, stamp_ns)
         msg.header.frame_id = self.node.odom_frame

@@ -138,6 +138,9 @@ PARAMETERS = (
          'profile|tide|csv|gauss_markov, ...}, doc/guide/currents.md): the water current '
          'at the vehicle position and time replaces the current parameter; the current '
          "topics still override it once they publish ('' = none)"),
+    Spec('current_publish_period', 0.05, 'least interval between two messages on '
+         'hydrodynamics/current_velocity (s of stamp time; 0.05 = uuv_simulator\'s 20 Hz, '
+         '0 = every update or odometry)', bounds=(0.0, 3600.0)),
     Spec('odom_frame', 'odom', 'parent frame of odometry and TF (not prefixed); wrench '
          'mode: the header.frame_id odometry must have'),
     Spec('accept_any_odometry_frames', False, 'wrench mode: use odometry whatever its '

@@ -139,7 +139,7 @@ PARAMETERS = (
          'at the vehicle position and time replaces the current parameter; the current '
          "topics still override it once they publish ('' = none)"),
     Spec('current_publish_period', 0.05, 'least interval between two messages on '
-         'hydrodynamics/current_velocity (s of stamp time; 0.05 = uuv_simulator\'s 20 Hz, '
+         'hydrodynamics/current_velocity (s of stamp time; 0.05 = 20 Hz as uuv_simulator, '
          '0 = every update or odometry)', bounds=(0.0, 3600.0)),
     Spec('odom_frame', 'odom', 'parent frame of odometry and TF (not prefixed); wrench '
          'mode: the header.frame_id odometry must have'),

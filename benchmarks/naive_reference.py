@@ -213,6 +213,38 @@ def naive_rk4_step(p, x, dt, substeps=1, tau=None, current_world=None, fin_angle
     return x
 
 
+def naive_field_rk4_step(p, x, dt, field, t, substeps=1, tau=None, fin_angles=None):
+    """
+    Return the state after dt in the current ``field`` sampled exactly at every stage.
+
+    Each stage takes v_c(p, t) at its own position and time and adds M_A,O [R^T Dv_c/Dt, 0]
+    (Dv_c/Dt = dv_c/dt + G p_dot, Fossen 2011 sec. 10.3) to the applied wrench.
+    """
+    h_a = transfer(p.added_mass_point)
+    ma_o = h_a.T @ np.asarray(p.added_mass, float) @ h_a
+
+    def deriv(y, s):
+        rot = rotation_matrix(y[3:7] / np.linalg.norm(y[3:7]))
+        sample = field.sample(y[:3], s)
+        rate = sample.rate + sample.gradient @ (rot @ y[7:10])
+        extra = ma_o @ np.concatenate([rot.T @ rate, np.zeros(3)])
+        wrench = extra if tau is None else extra + np.asarray(tau, float)
+        return naive_derivative(p, y, wrench, sample.velocity, fin_angles)
+
+    x = np.asarray(x, float).copy()
+    x[3:7] /= np.linalg.norm(x[3:7])
+    h = dt / substeps
+    for k in range(substeps):
+        s = t + k * h
+        k1 = deriv(x, s)
+        k2 = deriv(x + 0.5 * h * k1, s + 0.5 * h)
+        k3 = deriv(x + 0.5 * h * k2, s + 0.5 * h)
+        k4 = deriv(x + h * k3, s + h)
+        x = x + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        x[3:7] /= np.linalg.norm(x[3:7])
+    return x
+
+
 def full_vehicle(seed: int = 7):
     """Return a VehicleParams with every coefficient populated (dense L, Q, M_A)."""
     from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams

@@ -204,7 +204,7 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
                   current_world: Optional[Sequence[float]] = None, namespace: str = '',
                   world_frame: Optional[str] = None, progress: bool = True,
                   components: bool = False,
-                  stamp_reset_threshold: float = 1.0) -> ReplayResult:
+                  stamp_reset_threshold: float = 1.0, current_field=None) -> ReplayResult:
     """
     Compute the wrench-mode outputs for every odometry message of ``in_bag``.
 
@@ -215,9 +215,12 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
     When ``out_bag`` is given the outputs are written there: the wrench and the world
     wrench, plus one topic per component when ``components`` is true (the node's
     ``publish_components``).  The returned result always holds the components.
+    ``current_field`` (instead of ``current_world``): a physics current field sampled
+    at every message (:class:`WrenchMode`'s rule for its time).
     """
     mode = WrenchMode(params, added_mass=added_mass, apply_weight=apply_weight,
                       acceleration_alpha=acceleration_alpha)
+    mode.field = current_field
     bar = Progress(message_count(in_bag, [odometry_topic]) if progress else 0, 'replay')
     bar.enabled = bar.enabled and progress
     factory = MessageFactory()

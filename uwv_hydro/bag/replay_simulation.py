@@ -178,12 +178,19 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
                     substeps: int = 1, thrust_timeout: float = 0.5,
                     current_world: Optional[Sequence[float]] = None,
                     progress: bool = True, stamp_reset_threshold: float = 1.0,
-                    keep_trajectories: bool = True) -> SimulationReplay:
-    """Simulate from the bag's thrust and compare with its odometry (see the module doc)."""
+                    keep_trajectories: bool = True, current_field=None) -> SimulationReplay:
+    """
+    Simulate from the bag's thrust and compare with its odometry (see the module doc).
+
+    ``current_field`` (a physics current field, instead of ``current_world``) is
+    sampled at every step; its time starts at 0 with the first recorded state (with
+    ``time_origin: clock``: the recorded stamps' seconds).
+    """
     frames = FrameResolver(params)
     h_max = max_substep(params)
     # One simulate mode for every recorded interval: sub-steps of at most h_max, >= substeps
     mode = SimulateMode(params, dt=h_max * substeps, substeps=substeps)
+    mode.field = current_field
     guard = StampGuard(stamp_reset_threshold)
     latest: Dict[str, list] = {}
     res = SimulationReplay(None, None, 0.0, 0.0, 0.0, 0, max_substep=h_max)
@@ -235,6 +242,8 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
             if t_prev is None or verdict == 'stamp_jump':
                 res.restarts += t_prev is not None
                 mode.reset(State(recorded[:3], recorded[3:7], recorded[7:]))
+                if current_field is not None and current_field.time_origin == 'clock':
+                    mode.t = t_ns * 1e-9
             elif t_ns > t_prev:
                 tau = np.zeros(6)
                 for history in latest.values():

@@ -46,6 +46,30 @@ def add_vehicle_arguments(parser, positional: bool = True) -> None:
                              'warning instead of an error')
 
 
+def add_current_file_argument(parser) -> None:
+    """Add --current-file FILE (a current description: constant, profile, tide, csv, ...)."""
+    parser.add_argument('--current-file', metavar='FILE.yaml',
+                        help='current description (YAML current: {type: constant|profile|'
+                        'tide|csv|gauss_markov, ...}; doc/guide/currents.md); replaces '
+                        '--current')
+
+
+def load_current_from_args(args):
+    """Return the current field of --current-file (None without it); warnings to stderr."""
+    path = getattr(args, 'current_file', None)
+    if not path:
+        return None
+    if getattr(args, 'current', None) is not None:
+        raise DescriptionError('give --current or --current-file, not both',
+                               element='--current-file')
+    from uwv_hydro.description.current_file import load_current_file
+    import sys
+    field, warnings = load_current_file(path)
+    for warning in warnings:
+        print('warning: %s' % warning, file=sys.stderr)
+    return field
+
+
 def mappings(pairs):
     """Turn ['a:=1', ...] into {'a': '1'}; raise DescriptionError on a malformed pair."""
     out = {}

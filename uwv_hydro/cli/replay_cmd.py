@@ -24,7 +24,9 @@ recorded one and the RMS position/velocity errors are printed (model validation)
 
 import time
 
-from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
+from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
+                                  finite_vector, load_current_from_args,
+                                  load_vehicle_from_args)
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
 
 
@@ -42,6 +44,7 @@ def add_parser(sub):
                    help='include the weight in the wrench (default: the simulator applies it)')
     p.add_argument('--acceleration-alpha', type=float, default=None)
     p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'))
+    add_current_file_argument(p)
     p.add_argument('--namespace', default='', help='node namespace of the output topics')
     p.add_argument('--components', action='store_true',
                    help="also write hydro/components/<name> (the node's publish_components)")
@@ -69,6 +72,7 @@ def run(args) -> int:
     """Replay the bag and print a summary."""
     params = load_vehicle_from_args(args)
     current = finite_vector(args.current, '--current', 3)
+    field = load_current_from_args(args)
     start = time.perf_counter()
     if args.simulate:
         from uwv_hydro.bag.replay_simulation import replay_simulate
@@ -76,7 +80,7 @@ def run(args) -> int:
                               odometry_topic=args.odometry_topic,
                               thrust_topics=args.thrust_topics, substeps=args.substeps,
                               thrust_timeout=args.thrust_timeout, current_world=current,
-                              keep_trajectories=bool(args.plot))
+                              keep_trajectories=bool(args.plot), current_field=field)
         elapsed = time.perf_counter() - start
         print('simulated %d odometry samples (%.1f s of data) in %.2f s: %.0fx real time'
               % (res.samples, res.span_s, elapsed, res.span_s / elapsed if elapsed else 0.0))
@@ -108,7 +112,8 @@ def run(args) -> int:
                         odometry_topic=args.odometry_topic, added_mass=args.added_mass,
                         apply_weight=args.apply_weight,
                         acceleration_alpha=args.acceleration_alpha, current_world=current,
-                        namespace=args.namespace, components=args.components)
+                        namespace=args.namespace, components=args.components,
+                        current_field=field)
     elapsed = time.perf_counter() - start
     n = len(res.stamps_ns)
     span = (res.stamps_ns[-1] - res.stamps_ns[0]) * 1e-9 if n > 1 else 0.0

@@ -27,7 +27,9 @@ import time
 
 import numpy as np
 
-from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
+from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
+                                  finite_vector, load_current_from_args,
+                                  load_vehicle_from_args)
 from uwv_hydro.description.errors import DescriptionError
 
 
@@ -51,6 +53,7 @@ def add_parser(sub):
                    metavar=('QW', 'QX', 'QY', 'QZ'), help='initial world<-body quaternion')
     p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
                    help='world ENU water current [m/s]')
+    add_current_file_argument(p)
     p.add_argument('--out', required=True,
                    help='output: x.csv, x.mcap (one MCAP file) or a rosbag2 directory '
                    '(sqlite3) for any other path')
@@ -88,9 +91,10 @@ def run(args) -> int:
         twist=np.asarray(finite_vector(args.initial_velocity, '--initial-velocity', 6)
                          or [0.0] * 6, float))
     current = finite_vector(args.current, '--current', 3)
+    field = load_current_from_args(args)
     start = time.perf_counter()
     traj = simulate(params, args.duration, dt=args.dt, substeps=args.substeps, thrust=thrust,
-                    initial=initial, current_world=current)
+                    initial=initial, current_world=current, current_field=field)
     elapsed = time.perf_counter() - start
     out = pathlib.Path(args.out)
     if out.suffix == '.csv':

@@ -17,7 +17,9 @@
 
 Inputs: the base-link body twist (as nav_msgs/Odometry twist), the world position
 (ENU, z up; default: deep enough to be fully submerged), the world <- body
-quaternion [w x y z], a world (ENU) current, and the node's wrench-mode options:
+quaternion [w x y z], a world (ENU) current or a current description
+(``--current-file``, sampled at the position and ``--time``), and the node's
+wrench-mode options:
 ``--added-mass implicit|lagged`` and ``--apply-weight`` (the node's ``added_mass`` and
 ``apply_weight`` parameters, same defaults).  With ``lagged`` the node's filtered
 acceleration estimate is given as ``--acceleration`` (default zero, as on the node's
@@ -33,7 +35,9 @@ import math
 
 import numpy as np
 
-from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
+from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
+                                  finite_vector, load_current_from_args,
+                                  load_vehicle_from_args)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.modes.wrench_mode import (ADDED_MASS_MODES, QUATERNION_NORM_RANGE,
                                          unit_quaternion, WrenchMode)
@@ -65,6 +69,9 @@ def add_parser(subparsers) -> None:
                         '(m/s^2, rad/s^2); default zero')
     parser.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
                         help='world (ENU) current velocity (m/s)')
+    add_current_file_argument(parser)
+    parser.add_argument('--time', type=float, default=0.0,
+                        help="with --current-file: the field's time (s), default 0")
     parser.add_argument('--json', action='store_true', help='print JSON')
     parser.set_defaults(func=run)
 
@@ -105,8 +112,15 @@ def run(args) -> int:
     params = load_vehicle_from_args(args)
     mode = WrenchMode(params, added_mass=args.added_mass, apply_weight=args.apply_weight)
     mode.estimator = _GivenAcceleration(acceleration)
+    mode.field = load_current_from_args(args)
+    t = 0.0
+    if mode.field is not None:
+        if not math.isfinite(args.time):
+            raise DescriptionError('must be finite', '<command line>', '--time')
+        # the field's time is --time: its clock starts at 0
+        mode.t0, t = 0.0, args.time
     with np.errstate(all='ignore'):  # overflow is reported below, as one clear error
-        result = mode.evaluate(0.0, position, orientation, velocity, current)
+        result = mode.evaluate(t, position, orientation, velocity, current)
     bad = [name for name in COMPONENT_NAMES
            if not all(math.isfinite(v) for v in result.components[name])]
     if bad:

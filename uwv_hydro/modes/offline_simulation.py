@@ -53,19 +53,24 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
              thrust: Optional[Callable[[float], np.ndarray]] = None,
              initial: Optional[State] = None,
              current_world: Optional[Sequence[float]] = None,
-             fin_angles: Optional[Sequence[float]] = None) -> Trajectory:
+             fin_angles: Optional[Sequence[float]] = None, current_field=None) -> Trajectory:
     """
     Integrate ``duration`` seconds in steps of ``dt`` and return every state.
 
     ``thrust(t)`` gives the body wrench applied during the step that starts at t
     (zero when None); ``fin_angles`` (rad, in ``params.fins`` order) are held
-    throughout.  Row 0 is the initial state at t = 0.
+    throughout; ``current_field`` (a physics current field, instead of
+    ``current_world``) is sampled at every step (its time from 0).  Row 0 is the
+    initial state at t = 0.
     """
     if not dt > 0 or not duration >= 0:
         raise ValueError('dt must be > 0 and duration >= 0')
     n = int(round(duration / dt))
     # the node's simulate mode: same sub-step choice, checked steps, retry and restore
     mode = SimulateMode(params, dt=dt, substeps=substeps, initial=initial)
+    if current_field is not None:
+        mode.field = current_field
+        mode.reset()
     if fin_angles is not None:
         mode.sim.set_fin_angles(np.asarray(fin_angles, dtype=float))
     current = None if current_world is None else np.asarray(current_world, float)

@@ -36,14 +36,26 @@ Rules:
 * **Fins.**  With :attr:`SimulateMode.servos` set (a
   :class:`~uwv_hydro.modes.fin_servos.FinServos`), the servos advance by dt at the
   start of every step and their angles are held over it (RK4 stages included).
+* **Current field.**  With :attr:`SimulateMode.field` set (a
+  :class:`~uwv_hydro.physics.current_field.CurrentField`) and no explicit current,
+  every step samples the field at the state's position and the field time :attr:`t`
+  (seconds since the start or reset; with ``time_origin: clock`` the clock's seconds)
+  and where the body's velocity takes it at the step's end; the compiled core
+  evaluates v0 + G0 (p - p0) + dv/dt_0 s at every RK4 stage, and the rate along the
+  path dv/dt + G p_dot (G, dv/dt linear in s between the two samples) entering
+  M_A nu_dot_c (:func:`~uwv_hydro.physics.current_field.linearise`).  Exact for a
+  field affine in position and time (RK4's fourth order then holds); otherwise the
+  stage current is off by O(h^2), a local error O(h^3): second order overall.
 """
 import math
 from typing import Callable, Dict, Optional
 
 import numpy as np
 
+from uwv_hydro.physics.current_field import linearise
 from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.hydro_model import WrenchComponents
+from uwv_hydro.physics.rotation import quat_to_matrix
 from uwv_hydro.physics.stability import EnergyGuard, stable_substeps, stiffness
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -106,6 +118,9 @@ class SimulateMode:
         self.servos = None
         #: The body wrench of the latest step (thrust included; None before the first).
         self.last_tau = None
+        #: A current field (physics.current_field.CurrentField) used when no explicit
+        #: current is given (None: the explicit current only).
+        self.field = None
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -128,6 +143,11 @@ class SimulateMode:
         #: body wrench and world current of the latest step (what the state felt)
         self.step_inputs = (None, None)
         self._components: Optional[WrenchComponents] = None
+        #: the field time of the state (s): 0 at reset (time_origin clock: set by the
+        #: first :meth:`advance`)
+        self.t = 0.0
+        if self.field is not None:
+            self.field.reset()
 
     @property
     def state(self) -> State:
@@ -148,14 +168,31 @@ class SimulateMode:
         not the mean over the update (:attr:`nu_dot`).
         """
         tau, current = self.step_inputs
+        if current is None and self.field is not None:
+            lin = linearise(self.field, self._x, self.t, 0.0)
+            return np.array(self.sim.state_acceleration(self._x, tau, None, lin))
         return np.array(self.sim.state_acceleration(self._x, tau, current))
+
+    def field_sample(self):
+        """Return the field's CurrentSample at the state's position and time :attr:`t`."""
+        return self.field.sample(self._x[:3], self.t)
+
+    def current_at_state(self, current_world=None):
+        """Return (world current, its rate along the path) the state feels, or (None, None)."""
+        if current_world is not None or self.field is None:
+            return current_world, None
+        sample = self.field_sample()
+        p_dot = quat_to_matrix(np.array(self._x[3:7])) @ np.array(self._x[7:10])
+        return sample.velocity, sample.total_rate(p_dot)
 
     def components(self, current_world=None) -> WrenchComponents:
         """Return the hydro wrench components at the current state (cached per step)."""
         if self._components is None:
             s = self.state
+            current, rate = self.current_at_state(current_world)
             self._components = self.sim.model.wrench(s.twist, s.position, s.quaternion,
-                                                     self.nu_dot, current_world,
+                                                     self.nu_dot, current,
+                                                     current_rate_world=rate,
                                                      fin_angles=self.sim.fin_angles)
         return self._components
 
@@ -190,6 +227,8 @@ class SimulateMode:
         """
         retries = min(self.sim.substeps * RETRY_SUBSTEP_FACTOR, MAX_SUBSTEPS * 16)
         per_step = taus is not None and getattr(taus, 'ndim', 1) == 2
+        if self.field is not None and current is None:
+            return self._run_field(taus, n, dt, rows, stop_on_restore, retries, per_step)
         done = 0
         while done < n:
             x, k, verdict, retry, nu_before = self.sim.checked_steps(
@@ -202,9 +241,33 @@ class SimulateMode:
                 if retry != 'ok' and stop_on_restore:
                     break
         self._components = None
+        self.t += done * (self.dt if dt is None else float(dt))
         if done > 0:
             # what the state felt in its latest step
             self.step_inputs = (taus[done - 1] if per_step else taus, current)
+        return done
+
+    def _run_field(self, taus, n: int, dt, rows, stop_on_restore: bool, retries: int,
+                   per_step: bool) -> int:
+        """Run ``n`` checked steps in the current field, linearised at every step's start."""
+        h = self.dt if dt is None else float(dt)
+        done = 0
+        while done < n:
+            tau = taus[done] if per_step else taus
+            lin = linearise(self.field, self._x, self.t, h)
+            x, k, verdict, retry, nu_before = self.sim.checked_steps(
+                self._x, self.guard, tau, 1, None, retries, dt,
+                None if rows is None else rows[done:done + 1], field=lin)
+            self._x = x
+            done += 1
+            self.t += h
+            if verdict != 'ok':
+                self._log_event(verdict, retry, nu_before, retries)
+                if retry != 'ok' and stop_on_restore:
+                    break
+        self._components = None
+        if done > 0:
+            self.step_inputs = (taus[done - 1] if per_step else taus, None)
         return done
 
     def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
@@ -237,6 +300,8 @@ class SimulateMode:
         """
         if self.state_ns is None:
             self.state_ns = int(now_ns)
+            if self.field is not None and self.field.time_origin == 'clock':
+                self.t = self.state_ns * 1e-9
             return self.state_ns
         steps = int(round((now_ns - self.state_ns) / self.period_ns))
         if steps <= 0:
@@ -244,6 +309,7 @@ class SimulateMode:
         if steps > self.max_catchup_steps:
             self.events['dropped_steps'] += steps - self.max_catchup_steps
             self.state_ns += (steps - self.max_catchup_steps) * self.period_ns
+            self.t += (steps - self.max_catchup_steps) * self.dt
             steps = self.max_catchup_steps
         nu_before = self._x[7:]
         for k in range(1, steps + 1):

@@ -32,7 +32,11 @@ quaternion [w, x, y, z], body twist of the origin):
   emitted.
 
 ``current_rate_world`` (dv_c/dt, world frame) adds R^T dv_c/dt to nu_dot_c for a
-current that changes; None treats the current as constant (as the simulate mode).
+current that changes; None treats the current as constant.  With :attr:`WrenchMode.field`
+set (a :class:`~uwv_hydro.physics.current_field.CurrentField`) and no explicit current,
+each sample sees the field at its position and time, and dv_c/dt + G p_dot (p_dot =
+R v of the sample) as the rate; the field's time is the sample's time since the first
+sample after a reset (``time_origin: clock``: the sample's time as it is).
 * ``apply_weight`` false (the default, simulators apply gravity) — the weight
   component is reported as zero and not part of the total.
 
@@ -93,16 +97,51 @@ class WrenchMode:
         #: Fin deflections (rad, ``params.fins`` order) the wrench is evaluated with
         #: (None: centred); the node's fin servos set them every update.
         self.fin_angles = None
+        #: A current field used when no explicit current is given (None: none).
+        self.field = None
+        #: the sample time the field's clock starts at (None: the first sample's)
+        self.t0 = None
+        #: (velocity, rate along the path) of the field at the latest sample
+        self.last_current = (None, None)
 
     def reset(self) -> None:
         """Forget the acceleration history (e.g. after a clock jump backwards)."""
         self.estimator.reset()
+        self.t0 = None
+        if self.field is not None:
+            self.field.reset()
+
+    def field_time(self, t: float) -> float:
+        """Return the field's time of the sample time ``t`` (see the module docstring)."""
+        if self.field.time_origin == 'clock':
+            return float(t)
+        if self.t0 is None:
+            self.t0 = float(t)
+        return float(t) - self.t0
+
+    def field_current(self, t: float, position, quaternion, twist):
+        """
+        Return (v_c, dv_c/dt along the path) of the field for one sample (world frame).
+
+        A position or quaternion of None (the model's default: submerged, level) samples
+        the field at the world origin with the body level.
+        """
+        where = np.zeros(3) if position is None else np.asarray(position, float)
+        sample = self.field.sample(where, self.field_time(t))
+        rot = np.eye(3) if quaternion is None else quat_to_matrix(np.asarray(quaternion, float))
+        # Fossen 2011 eq. 2.83: p_dot = R(q) v
+        p_dot = rot @ np.asarray(twist, float)[:3]
+        return sample.velocity, sample.total_rate(p_dot)
 
     def evaluate(self, t: float, position: Sequence[float], quaternion: Sequence[float],
                  twist: Sequence[float], current_world: Optional[Sequence[float]] = None,
                  current_rate_world: Optional[Sequence[float]] = None) -> WrenchComponents:
         """Return the components and total for one odometry sample at time t [s]."""
         nu = np.asarray(twist, float)
+        if current_world is None and self.field is not None:
+            current_world, current_rate_world = self.field_current(t, position, quaternion,
+                                                                   nu)
+            self.last_current = (current_world, current_rate_world)
         lagged = self.added_mass == 'lagged'
         nu_dot = self.estimator.update(nu, t) if lagged else None
         wc = self.model.wrench(nu, position=position, quaternion=quaternion, nu_dot=nu_dot,
@@ -123,11 +162,27 @@ class WrenchMode:
         sample k); the total of sample k is ``components[k].sum(axis=0)``.
         """
         nu = np.asarray(twist, dtype=float).reshape(-1, 6)
+        if current_world is None and self.field is not None:
+            # the field at every sample, in time order (a reset restarts its clock)
+            t_all = np.broadcast_to(np.asarray(t, dtype=float), (len(nu),))
+            pos = np.broadcast_to(np.asarray(
+                [0.0, 0.0, 0.0] if position is None else position, dtype=float).reshape(-1, 3),
+                (len(nu), 3))
+            quat = np.broadcast_to(np.asarray(
+                [1.0, 0.0, 0.0, 0.0] if quaternion is None else quaternion,
+                dtype=float).reshape(-1, 4), (len(nu), 4))
+            current_world, current_rate_world = np.empty((len(nu), 3)), np.empty((len(nu), 3))
+            for k in range(len(nu)):
+                if resets is not None and resets[k]:
+                    self.t0 = None
+                    self.field.reset()
+                current_world[k], current_rate_world[k] = self.field_current(
+                    t_all[k], pos[k], quat[k], nu[k])
         nu_dot = None
         if self.added_mass == 'lagged':
             nu_dot = self.estimator.update_many(nu, t, resets)
         elif resets is not None and np.any(resets):
-            self.reset()
+            self.estimator.reset()
         comps = self.model.wrench_many(nu, position=position, quaternion=quaternion,
                                        nu_dot=nu_dot, current_world=current_world,
                                        current_rate_world=current_rate_world,

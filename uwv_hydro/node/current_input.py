@@ -15,14 +15,20 @@
 """
 The water current the node uses.
 
-The ``current`` parameter, overridden by the ``current`` (Vector3Stamped) and
-``current_twist`` (TwistStamped) topics once they publish; world frame (ENU).
+The ``current`` parameter, or the current description named by ``current_file`` (a
+field sampled by the mode at the vehicle's position and time), overridden by the
+``current`` (Vector3Stamped) and ``current_twist`` (TwistStamped) topics once they
+publish; world frame (ENU).  The current in use is published on
+``hydrodynamics/current_velocity`` (geometry_msgs/TwistStamped, linear part, frame
+``odom_frame``), uuv_simulator's topic and message (UnderwaterCurrentROSPlugin.cc), at
+most every ``current_publish_period`` of stamp time (uuv: 0.05 s).
 """
 from typing import Optional
 
 from geometry_msgs.msg import TwistStamped, Vector3Stamped
 import numpy as np
 
+from uwv_hydro.description.current_file import load_current_file
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import all_finite
 from uwv_hydro.node.node_part import locked, NodePart
@@ -35,7 +41,24 @@ class CurrentInput(NodePart):
         super().__init__(node)
         self.param = np.array(self.cfg['current'], dtype=float)
         self.msg: Optional[np.ndarray] = None
-        self._world = self._nonzero(self.param)
+        #: the current field of current_file (None: the parameter)
+        self.field = None
+        if self.cfg['current_file']:
+            # a DescriptionError naming the file, key and line stops the start-up
+            self.field, warnings = load_current_file(self.cfg['current_file'])
+            for warning in warnings:
+                self.logger.warning(warning)
+            self.logger.info('current: %s field from %s (time origin %s)' % (
+                self.field.kind, self.cfg['current_file'], self.field.time_origin))
+            if np.any(self.param):
+                self.logger.warning('current parameter ignored: current_file %s gives the '
+                                    'current' % self.cfg['current_file'])
+        self._world = self._from_param()
+        self.velocity_pub = node.create_publisher(TwistStamped,
+                                                  'hydrodynamics/current_velocity', 10)
+        self._velocity_msg = TwistStamped()
+        self._period_ns = int(round(self.cfg['current_publish_period'] * 1e9))
+        self._published_ns: Optional[int] = None
         for name in ('current', 'current_twist'):
             self.add_input(name)
         node.create_subscription(Vector3Stamped, 'current', self._on_current, 10)
@@ -49,11 +72,29 @@ class CurrentInput(NodePart):
     def _nonzero(current: np.ndarray) -> Optional[np.ndarray]:
         return current if np.any(current) else None
 
+    def _from_param(self) -> Optional[np.ndarray]:
+        # with a current file the field gives the current (None: the mode samples it)
+        return None if self.field is not None else self._nonzero(self.param)
+
     def set_param(self, value) -> None:
         """Take a new ``current`` parameter value."""
         self.param = np.array(value, dtype=float)
         if self.msg is None:
-            self._world = self._nonzero(self.param)
+            self._world = self._from_param()
+
+    def publish(self, stamp_ns: int, velocity) -> None:
+        """Publish the current in use (world ENU, m/s; None: still water) at ``stamp_ns``."""
+        last = self._published_ns
+        if last is not None and 0 <= stamp_ns - last < self._period_ns:
+            return  # at most one message per current_publish_period (stamps going back: sent)
+        self._published_ns = stamp_ns
+        msg = self._velocity_msg
+        conv.ns_to_stamp(msg.header.stamp, stamp_ns)
+        msg.header.frame_id = self.node.odom_frame
+        v = (0.0, 0.0, 0.0) if velocity is None else velocity
+        msg.twist.linear.x, msg.twist.linear.y, msg.twist.linear.z = (
+            float(v[0]), float(v[1]), float(v[2]))
+        self.velocity_pub.publish(msg)
 
     @locked
     def _store(self, source: str, header, values, extra=()) -> None:

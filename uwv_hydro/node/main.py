@@ -16,7 +16,7 @@
 ``hydro_node`` entry point: start the node, turn start-up errors into an exit code.
 
 Exit codes: 0 after a clean shutdown (SIGINT / SIGTERM), 2 for an invalid vehicle
-description (the loader's DescriptionError, logged verbatim), 1 for invalid
+description or current_file (the loader's DescriptionError, logged verbatim), 1 for invalid
 parameters (wrong type, out of range, inconsistent).
 
 Shutdown order.  rclpy's own signal handlers shut the context down from their own
@@ -113,7 +113,8 @@ def main(args=None) -> int:
         try:
             node = HydroNode()
         except DescriptionError as exc:
-            code = _fail('invalid vehicle description: %s' % exc, EXIT_DESCRIPTION)
+            # the vehicle's or the current_file's loader: the message names the file
+            code = _fail('invalid description: %s' % exc, EXIT_DESCRIPTION)
         except (ConfigError, ParameterException) as exc:
             code = _fail('invalid parameters: %s' % exc, EXIT_CONFIG)
         except ValueError as exc:  # e.g. the simulator rejects a singular mass matrix

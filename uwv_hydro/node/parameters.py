@@ -164,6 +164,13 @@ PARAMETERS = (
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s, each '
          'component within +-100); the current topics override it once they publish',
          read_only=False, size=3, element_bounds=(-100.0, 100.0)),
+    Spec('current_file', '', 'current description file (YAML current: {type: constant|'
+         'profile|tide|csv|gauss_markov, ...}, doc/guide/currents.md): the water current '
+         'at the vehicle position and time replaces the current parameter; the current '
+         "topics still override it once they publish ('' = none)"),
+    Spec('current_publish_period', 0.05, 'least interval between two messages on '
+         'hydrodynamics/current_velocity (s of stamp time; 0.05 = 20 Hz as uuv_simulator, '
+         '0 = every update or odometry)', bounds=(0.0, 3600.0)),
     Spec('odom_frame', 'odom', 'parent frame of odometry and TF (not prefixed); wrench '
          'mode: the header.frame_id odometry must have'),
     Spec('accept_any_odometry_frames', False, 'wrench mode: use odometry whatever its '

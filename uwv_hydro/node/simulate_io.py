@@ -79,6 +79,8 @@ class SimulateIO(NodePart):
                                  substeps=cfg['substeps'],
                                  max_catchup_steps=cfg['max_catchup_steps'],
                                  initial=self.initial_state(), log=node.log_throttled)
+        # the current description's field, sampled at every step (node.current)
+        self.mode.field = node.current.field
         self._report_substeps(cfg['substeps'])
         self.mux = ThrustMux(cfg['thrust_topics'], cfg['thrust_timeout'])
         self.odom_pub = node.create_publisher(Odometry, 'odometry', 10)
@@ -176,7 +178,10 @@ class SimulateIO(NodePart):
             return
         current = self.node.current.world()
         thrusters = self.node.thrusters
-        per_step = None if thrusters is None else thrusters.per_step(pace, current)
+        # the thrusters' inflow: the current at the state (a field: held over the update)
+        inflow = current if current is not None or mode.field is None else (
+            mode.field_sample().velocity)
+        per_step = None if thrusters is None else thrusters.per_step(pace, inflow)
         stamp = mode.advance(pace, self._thrust(pace), current, on_step=self._publish_odometry,
                              thrust=per_step)
         if stamp is None:
@@ -184,6 +189,7 @@ class SimulateIO(NodePart):
         if thrusters is not None:
             thrusters.publish()
         self._publish_state(stamp)
+        self.node.current.publish(self.node.stamp_ns(stamp), mode.current_at_state(current)[0])
         if self.node.component_pubs:
             self.node.publish_components(self.components().components,
                                          self.node.stamp_ns(stamp))

@@ -52,6 +52,8 @@ class WrenchIO(NodePart):
         self.mode = WrenchMode(node.vehicle, added_mass=cfg['added_mass'],
                                apply_weight=cfg['apply_weight'],
                                acceleration_alpha=cfg['acceleration_alpha'])
+        # the current description's field, sampled at every odometry (node.current)
+        self.mode.field = node.current.field
         self.on_odometry = cfg['publish_on'] == 'odometry'
         self.stats = self.add_input('odometry')
         self.frames = OdometryFrames(node.frames, node.odom_frame,
@@ -107,10 +109,14 @@ class WrenchIO(NodePart):
                 self.logger.warning('odometry quaternion has |q| = %g: normalised' % norm)
         if child_pose is not None:  # a fixed frame of the vehicle: the base's odometry
             position, unit, nu = child_to_base(position, unit, nu, *child_pose)
+        current = node.current.world()
         try:
-            wc = self.mode.evaluate(stamp_ns * 1e-9, position, unit, nu, node.current.world())
+            wc = self.mode.evaluate(stamp_ns * 1e-9, position, unit, nu, current)
         except (ArithmeticError, ValueError):
             wc = None
+        if current is None and self.mode.field is not None:
+            current = self.mode.last_current[0]
+        node.current.publish(stamp_ns, current)
         self._odom = (wc, unit, msg.header.frame_id)
         self._odom_pace_ns = node.pace_ns()  # its age counts on the pacing clock
         self.stats.received(now)

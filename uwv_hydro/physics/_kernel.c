@@ -45,7 +45,7 @@
 #endif
 
 /* Layout of the packed coefficients (must match kernel.py). */
-#define LAYOUT_VERSION 1
+#define LAYOUT_VERSION 2
 #define N_STATE 13
 #define NF_STILL 78     /* features without current: z_j z_k with k >= 6 vanish */
 #define NF_ALL 102
@@ -69,8 +69,20 @@ typedef struct {
   int n_still, n_all;
   double r_v[3];
   double full, out, slope, offset;
+  double ma[18];        /* M_A,O[:, :3] (6 x 3, row-major): wrench of a current rate */
   Fins fins;
 } Model;
+
+/*
+ * A current field linearised about the start of a call (physics.current_field):
+ * v_c(p, s) = v0 + G0 (p - p0) + a0 s, s the time since the start (first-order Taylor
+ * expansion; exact for a field affine in position and time), and its gradient and
+ * time rate interpolated linearly over the span T between the samples at the start
+ * (G0, a0) and at the predicted end (G1, a1): G(s) = G0 + (G1 - G0) s / T, likewise a.
+ */
+typedef struct {
+  double v0[3], g[9], a[3], p0[3], g1[9], a1[3], span;
+} Field;
 
 typedef struct {
   double ct[36];        /* C^T with M = C C^T (row-major) */
@@ -449,6 +461,59 @@ static void derivative(const Model *m, const double *x, const double *tau, const
   }
 }
 
+/*
+ * d/dt of x under the linearised current field f at the time s since its start: the
+ * current at the stage position and its rate along the path dv_c/dt = a + G p_dot enter
+ * the added-mass term as M_A,O [R^T dv_c/dt, 0] (Fossen 2011 sec. 10.3, nu_dot_c).
+ */
+static void field_derivative(const Model *m, const double *x, const double *tau,
+                             const Field *f, double s, const double *rot, int frozen,
+                             double *out)
+{
+  double qw = x[3], qx = x[4], qy = x[5], qz = x[6];
+  /* Fossen 2011 eq. 2.72 for q / |q| (as derivative()) */
+  double n2 = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz);
+  double r[9] = {1.0 - n2 * (qy * qy + qz * qz), n2 * (qx * qy - qw * qz),
+                 n2 * (qx * qz + qw * qy), n2 * (qx * qy + qw * qz),
+                 1.0 - n2 * (qx * qx + qz * qz), n2 * (qy * qz - qw * qx),
+                 n2 * (qx * qz - qw * qy), n2 * (qy * qz + qw * qx),
+                 1.0 - n2 * (qx * qx + qy * qy)};
+  const double *nu = x + 7;
+  double cw[3], rate[3], pdot[3];
+  for (int i = 0; i < 3; i++) {
+    /* Fossen 2011 eq. 2.83: p_dot = R(q) v */
+    pdot[i] = r[3 * i] * nu[0] + r[3 * i + 1] * nu[1] + r[3 * i + 2] * nu[2];
+  }
+  /* interpolation weight of the end sample (linear in time over the span) */
+  double w = f->span > 0.0 ? s / f->span : 0.0;
+  for (int i = 0; i < 3; i++) {
+    const double *gi = f->g + 3 * i;
+    const double *ei = f->g1 + 3 * i;
+    /* Taylor expansion v_c = v0 + G0 (p - p0) + a0 s */
+    cw[i] = f->v0[i] + gi[0] * (x[0] - f->p0[0]) + gi[1] * (x[1] - f->p0[1])
+            + gi[2] * (x[2] - f->p0[2]) + f->a[i] * s;
+    /* total derivative along the path: dv_c/dt = dv_c/dt|_p + grad(v_c) p_dot, with
+       G and dv_c/dt|_p interpolated linearly in time between the two samples */
+    double g0 = gi[0] + w * (ei[0] - gi[0]);
+    double g1 = gi[1] + w * (ei[1] - gi[1]);
+    double g2 = gi[2] + w * (ei[2] - gi[2]);
+    rate[i] = f->a[i] + w * (f->a1[i] - f->a[i]) + g0 * pdot[0] + g1 * pdot[1]
+              + g2 * pdot[2];
+  }
+  /* body-frame rate R^T dv_c/dt (Fossen 2011 sec. 10.3) */
+  double rb[3];
+  for (int j = 0; j < 3; j++) {
+    rb[j] = r[j] * rate[0] + r[3 + j] * rate[1] + r[6 + j] * rate[2];
+  }
+  double e[6];
+  for (int i = 0; i < 6; i++) {
+    /* M_A,O [R^T dv_c/dt, 0] joins the applied wrench (its column block of A is M^-1) */
+    e[i] = (tau == NULL ? 0.0 : tau[i]) + m->ma[3 * i] * rb[0] + m->ma[3 * i + 1] * rb[1]
+           + m->ma[3 * i + 2] * rb[2];
+  }
+  derivative(m, x, e, cw, rot, frozen, out);
+}
+
 /* Scale q = x[3:7] to unit norm; return -1 when it is zero or not finite. */
 static int unit_quaternion(double *x)
 {
@@ -469,7 +534,7 @@ static int unit_quaternion(double *x)
  * after every sub-step; return -1 for a zero or non-finite quaternion.
  */
 static int rk4(const Model *m, double *x, const double *tau, const double *cw,
-               const double *rot, double h, long n, int frozen)
+               const double *rot, double h, long n, int frozen, const Field *f, double s0)
 {
   if (unit_quaternion(x) < 0) {
     return -1;
@@ -478,19 +543,37 @@ static int rk4(const Model *m, double *x, const double *tau, const double *cw,
   double half = 0.5 * h, sixth = h / 6.0;
   for (long step = 0; step < n; step++) {
     /* Classic RK4 (uwv_dynamic_model): x += h/6 (k1 + 2 k2 + 2 k3 + k4) */
-    derivative(m, x, tau, cw, rot, frozen, k1);
+    /* a field: the current at every stage's position and time (s0 + stage time) */
+    double s = s0 + (double)step * h;
+    if (f == NULL) {
+      derivative(m, x, tau, cw, rot, frozen, k1);
+    } else {
+      field_derivative(m, x, tau, f, s, rot, frozen, k1);
+    }
     for (int i = 0; i < N_STATE; i++) {
       y[i] = x[i] + half * k1[i];
     }
-    derivative(m, y, tau, cw, rot, frozen, k2);
+    if (f == NULL) {
+      derivative(m, y, tau, cw, rot, frozen, k2);
+    } else {
+      field_derivative(m, y, tau, f, s + half, rot, frozen, k2);
+    }
     for (int i = 0; i < N_STATE; i++) {
       y[i] = x[i] + half * k2[i];
     }
-    derivative(m, y, tau, cw, rot, frozen, k3);
+    if (f == NULL) {
+      derivative(m, y, tau, cw, rot, frozen, k3);
+    } else {
+      field_derivative(m, y, tau, f, s + half, rot, frozen, k3);
+    }
     for (int i = 0; i < N_STATE; i++) {
       y[i] = x[i] + h * k3[i];
     }
-    derivative(m, y, tau, cw, rot, frozen, k4);
+    if (f == NULL) {
+      derivative(m, y, tau, cw, rot, frozen, k4);
+    } else {
+      field_derivative(m, y, tau, f, s + h, rot, frozen, k4);
+    }
     for (int i = 0; i < N_STATE; i++) {
       x[i] = x[i] + sixth * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
     }
@@ -605,7 +688,7 @@ static PyObject *py_model(PyObject *self, PyObject *args)
   }
   const double *p = view.buf;
   Py_ssize_t len = view.len / 8;
-  Py_ssize_t head = 1 + 6 * NF_ALL + 3 + 4;
+  Py_ssize_t head = 1 + 6 * NF_ALL + 3 + 4 + 18;
   if (p[0] != LAYOUT_VERSION || len < head + 2) {
     PyBuffer_Release(&view);
     PyErr_SetString(PyExc_ValueError, "packed model: wrong layout (rebuild uwv_hydro)");
@@ -635,6 +718,7 @@ static PyObject *py_model(PyObject *self, PyObject *args)
   m->out = s[1];
   m->slope = s[2];
   m->offset = s[3];
+  memcpy(m->ma, s + 4, sizeof(m->ma));
   Py_ssize_t used = parse_fins(p + head, len - head, &m->fins);
   PyBuffer_Release(&view);
   if (used < 0) {
@@ -716,6 +800,29 @@ static int fin_setup(const Fins *fins, PyObject *angles_obj, double *rot)
 
 /* ------------------------------------------------------------------ single vehicle */
 
+/*
+ * A linearised current field (None: none): 28 doubles v0 (3), G0 (3 x 3, row-major,
+ * G[i][j] = d v_i / d p_j), a0 (3) about the position p0 of the state x, then G1 (9), a1
+ * (3) at the end of the span and the span T (s; 0: G0, a0 throughout).
+ */
+static int read_field(PyObject *obj, const double *x, Field *f, int *present)
+{
+  double v[28];
+  if (read_optional(obj, v, 28, "current field", present) < 0) {
+    return -1;
+  }
+  if (*present) {
+    memcpy(f->v0, v, sizeof(f->v0));
+    memcpy(f->g, v + 3, sizeof(f->g));
+    memcpy(f->a, v + 12, sizeof(f->a));
+    memcpy(f->p0, x, sizeof(f->p0));
+    memcpy(f->g1, v + 15, sizeof(f->g1));
+    memcpy(f->a1, v + 24, sizeof(f->a1));
+    f->span = v[27];
+  }
+  return 0;
+}
+
 /* The inputs of one evaluation: state, wrench, current, rotated fins (NULL: none). */
 typedef struct {
   double x[N_STATE], tau[6], cw[3], rot[MAX_FINS * FIN_ROT];
@@ -738,43 +845,61 @@ static int read_inputs(const Model *m, PyObject *x_obj, PyObject *tau_obj, PyObj
   return 0;
 }
 
-/* step(model, x, tau, current, angles, h, n, frozen) -> list: n RK4 sub-steps of h. */
+/*
+ * step(model, x, tau, current, angles, h, n, frozen[, field]) -> list: n RK4 sub-steps
+ * of h; field (28 doubles, see read_field) replaces current at every stage.
+ */
 static PyObject *py_step(PyObject *self, PyObject *args)
 {
-  PyObject *cap, *x_obj, *tau_obj, *cw_obj, *ang_obj;
+  PyObject *cap, *x_obj, *tau_obj, *cw_obj, *ang_obj, *field_obj = Py_None;
   double h;
   long n;
   int frozen;
-  if (!PyArg_ParseTuple(args, "OOOOOdlp", &cap, &x_obj, &tau_obj, &cw_obj, &ang_obj, &h,
-                        &n, &frozen)) {
+  if (!PyArg_ParseTuple(args, "OOOOOdlp|O", &cap, &x_obj, &tau_obj, &cw_obj, &ang_obj, &h,
+                        &n, &frozen, &field_obj)) {
     return NULL;
   }
   Model *m = PyCapsule_GetPointer(cap, MODEL_CAPSULE);
   Inputs in;
-  if (m == NULL || read_inputs(m, x_obj, tau_obj, cw_obj, ang_obj, &in) < 0) {
+  Field field;
+  int has_field;
+  if (m == NULL || read_inputs(m, x_obj, tau_obj, cw_obj, ang_obj, &in) < 0
+      || read_field(field_obj, in.x, &field, &has_field) < 0) {
     return NULL;
   }
-  if (rk4(m, in.x, in.tau_p, in.cw_p, in.rot_p, h, n, frozen) < 0) {
+  if (rk4(m, in.x, in.tau_p, in.cw_p, in.rot_p, h, n, frozen, has_field ? &field : NULL,
+          0.0) < 0) {
     PyErr_SetString(PyExc_ValueError, "cannot normalise a zero or non-finite quaternion");
     return NULL;
   }
   return list_of(in.x, N_STATE);
 }
 
-/* derivative(model, x, tau, current, angles) -> list: d/dt of the state x (13). */
+/*
+ * derivative(model, x, tau, current, angles[, field]) -> list: d/dt of the state x (13);
+ * field (see read_field) replaces current.
+ */
 static PyObject *py_derivative(PyObject *self, PyObject *args)
 {
-  PyObject *cap, *x_obj, *tau_obj, *cw_obj, *ang_obj;
-  if (!PyArg_ParseTuple(args, "OOOOO", &cap, &x_obj, &tau_obj, &cw_obj, &ang_obj)) {
+  PyObject *cap, *x_obj, *tau_obj, *cw_obj, *ang_obj, *field_obj = Py_None;
+  if (!PyArg_ParseTuple(args, "OOOOO|O", &cap, &x_obj, &tau_obj, &cw_obj, &ang_obj,
+                        &field_obj)) {
     return NULL;
   }
   Model *m = PyCapsule_GetPointer(cap, MODEL_CAPSULE);
   Inputs in;
-  if (m == NULL || read_inputs(m, x_obj, tau_obj, cw_obj, ang_obj, &in) < 0) {
+  Field field;
+  int has_field;
+  if (m == NULL || read_inputs(m, x_obj, tau_obj, cw_obj, ang_obj, &in) < 0
+      || read_field(field_obj, in.x, &field, &has_field) < 0) {
     return NULL;
   }
   double out[N_STATE];
-  derivative(m, in.x, in.tau_p, in.cw_p, in.rot_p, 0, out);
+  if (has_field) {
+    field_derivative(m, in.x, in.tau_p, &field, 0.0, in.rot_p, 0, out);
+  } else {
+    derivative(m, in.x, in.tau_p, in.cw_p, in.rot_p, 0, out);
+  }
   return list_of(out, N_STATE);
 }
 
@@ -784,10 +909,11 @@ enum { OK = 0, NON_FINITE = 1, IMPLAUSIBLE = 2 };
 /* One try: x_new from x; verdict, and *s_after = |nu_new|_M when OK. */
 static int checked_try(const Model *m, const Guard *g, const double *x, double *x_new,
                        const double *tau, const double *cw, const double *rot, double h,
-                       long n, double s_before, double bound_args[4], double *s_after)
+                       long n, double s_before, double bound_args[4], double *s_after,
+                       const Field *f, double s0)
 {
   memcpy(x_new, x, N_STATE * sizeof(double));
-  if (rk4(m, x_new, tau, cw, rot, h, n, 0) < 0) {
+  if (rk4(m, x_new, tau, cw, rot, h, n, 0, f, s0) < 0) {
     return NON_FINITE;
   }
   for (int i = 0; i < N_STATE; i++) {
@@ -808,7 +934,8 @@ static int checked_try(const Model *m, const Guard *g, const double *x, double *
 
 /*
  * advance(model, guard, x, taus, n, current, angles, h, substeps, h_retry, substeps_retry,
- *         dt, c_force, c_rate, rows) -> (x, steps, verdict, retry_verdict, |nu| before)
+ *         dt, c_force, c_rate[, rows[, field]]) -> (x, steps, verdict, retry_verdict,
+ *         |nu| before)
  *
  * Checked steps (simulate mode): each step of dt (n RK4 sub-steps of h) under the body
  * wrench taus[k] (None: zero; one row of 6 for all steps, or n rows) must keep |nu|_M
@@ -816,16 +943,19 @@ static int checked_try(const Model *m, const Guard *g, const double *x, double *
  * and if that fails too x stays (restore).  Stops after n steps or after the first step
  * that was retried or restored, returning the steps done, that step's two verdicts
  * (0 ok, 1 non-finite, 2 implausible) and the Euclidean |nu| of the state before it.
- * rows (None or n x 13 writable): the state after each step.
+ * rows (None or n x 13 writable): the state after each step.  field (None or 15 doubles,
+ * see read_field; linearised about x, step k starting at the time k dt) replaces
+ * current.
  */
 static PyObject *py_advance(PyObject *self, PyObject *args)
 {
   PyObject *cap, *gcap, *x_obj, *taus_obj, *cw_obj, *ang_obj, *rows_obj = Py_None;
+  PyObject *field_obj = Py_None;
   long n, sub, sub_retry;
   double h, h_retry, dt, c_force, c_rate;
-  if (!PyArg_ParseTuple(args, "OOOOlOOdldlddd|O", &cap, &gcap, &x_obj, &taus_obj, &n, &cw_obj,
-                        &ang_obj, &h, &sub, &h_retry, &sub_retry, &dt, &c_force, &c_rate,
-                        &rows_obj)) {
+  if (!PyArg_ParseTuple(args, "OOOOlOOdldlddd|OO", &cap, &gcap, &x_obj, &taus_obj, &n,
+                        &cw_obj, &ang_obj, &h, &sub, &h_retry, &sub_retry, &dt, &c_force,
+                        &c_rate, &rows_obj, &field_obj)) {
     return NULL;
   }
   Model *m = PyCapsule_GetPointer(cap, MODEL_CAPSULE);
@@ -834,11 +964,14 @@ static PyObject *py_advance(PyObject *self, PyObject *args)
     return NULL;
   }
   double x[N_STATE], cw[3];
-  int has_cw;
+  int has_cw, has_field;
+  Field field;
   if (read_vector(x_obj, x, N_STATE, "x") < 0
-      || read_optional(cw_obj, cw, 3, "current_world", &has_cw) < 0) {
+      || read_optional(cw_obj, cw, 3, "current_world", &has_cw) < 0
+      || read_field(field_obj, x, &field, &has_field) < 0) {
     return NULL;
   }
+  const Field *fp = has_field ? &field : NULL;
   double rot[MAX_FINS * FIN_ROT];
   if (fin_setup(&m->fins, ang_obj, rot) < 0) {
     return NULL;
@@ -898,14 +1031,16 @@ static PyObject *py_advance(PyObject *self, PyObject *args)
       }
     }
     bound_args[0] = sqrt(tn);
+    /* the field's time at the start of step k */
+    double s0 = (double)k * dt;
     verdict = checked_try(m, g, x, x_new, tau, cwp, rotp, h, sub, s_before, bound_args,
-                          &s_after);
+                          &s_after, fp, s0);
     if (verdict != OK) {
       nu_before = sqrt(x[7] * x[7] + x[8] * x[8] + x[9] * x[9] + x[10] * x[10]
                        + x[11] * x[11] + x[12] * x[12]);
       /* a divergence: retried once with more sub-steps */
       second = checked_try(m, g, x, x_new, tau, cwp, rotp, h_retry, sub_retry, s_before,
-                           bound_args, &s_after);
+                           bound_args, &s_after, fp, s0);
     }
     if (verdict == OK || second == OK) {
       memcpy(x, x_new, sizeof(x));
@@ -1059,7 +1194,7 @@ static PyObject *py_batch_step(PyObject *self, PyObject *args)
     memcpy(x + 7, (const double *)buf[2].buf + 6 * v, 6 * sizeof(double));
     const double *tau = have[6] ? (const double *)buf[6].buf + v * stride[0] : NULL;
     const double *cw = have[7] ? (const double *)buf[7].buf + v * stride[1] : NULL;
-    if (rk4(m, x, tau, cw, nfin ? rot : NULL, h, n, 0) < 0) {
+    if (rk4(m, x, tau, cw, nfin ? rot : NULL, h, n, 0, NULL, 0.0) < 0) {
       bad = (long)v;
       break;
     }

@@ -178,14 +178,18 @@ class Simulator:
             d[:7] = 0.0
         return State(d[:3], d[3:7], d[7:])
 
-    def state_acceleration(self, x, tau_body=None, current_world=None) -> list:
+    def state_acceleration(self, x, tau_body=None, current_world=None, field=None) -> list:
         """
         Return nu_dot (6 floats) at the flat state ``x`` (13 floats) under ``tau_body``.
 
         The fast-path evaluation of the equations of motion at one state (what an IMU
-        at that state senses), equal to ``derivative(...).twist``.
+        at that state senses), equal to ``derivative(...).twist``.  ``field``: a current
+        field linearised at ``x`` (28 floats, :func:`uwv_hydro.physics.current_field.
+        linearise`) instead of ``current_world``: its velocity and rate along the path.
         """
-        return _kernel.derivative(self.core, x, tau_body, current_world, self._angles)[7:]
+        if field is None:
+            return _kernel.derivative(self.core, x, tau_body, current_world, self._angles)[7:]
+        return _kernel.derivative(self.core, x, tau_body, None, self._angles, field)[7:]
 
     def step(self, state: State, tau_body=None, current_world=None,
              substeps: Optional[int] = None, dt: Optional[float] = None) -> State:
@@ -252,7 +256,8 @@ class Simulator:
         return _kernel.step(self.core, x, tau_body, current_world, self._angles, h, n, False)
 
     def checked_steps(self, x, guard, taus, n: int, current_world=None,
-                      retry_substeps: int = 16, dt: Optional[float] = None, rows=None):
+                      retry_substeps: int = 16, dt: Optional[float] = None, rows=None,
+                      field=None):
         """
         Run up to ``n`` steps checked by ``guard``; return (x, steps, verdict, retry, |nu|).
 
@@ -265,17 +270,23 @@ class Simulator:
         that step's outcomes ('ok', 'non_finite' or 'implausible'; ``retry`` 'ok' also
         when nothing was retried) and ``|nu|`` the Euclidean norm of the twist before it.
         ``rows`` (None or a contiguous (n, 13) float array) receives the state after
-        every step.  ``x`` is returned as 13 floats.
+        every step.  ``x`` is returned as 13 floats.  ``field`` (instead of
+        ``current_world``): a current field linearised at ``x`` (28 floats, see
+        :meth:`state_acceleration`), evaluated at every RK4 stage's position and time.
         """
         if dt is None:
             h, sub = self._h, self.substeps
         else:
             h, sub = self.substeps_for(dt)
         h_retry, sub_retry = self.substeps_for(dt, retry_substeps)
-        c_force, c_rate = guard.current_terms(current_world)
+        step = self.dt if dt is None else float(dt)
+        if field is None:
+            c_force, c_rate = guard.current_terms(current_world)
+        else:
+            c_force, c_rate = guard.field_terms(field, x[7:13], n * step)
         x, done, first, second, nu_before = _kernel.advance(
             self.core, guard.core, x, taus, n, current_world, self._angles, h, sub, h_retry,
-            sub_retry, self.dt if dt is None else float(dt), c_force, c_rate, rows)
+            sub_retry, step, c_force, c_rate, rows, field)
         return x, done, _VERDICTS[first], _VERDICTS[second], nu_before
 
     @staticmethod

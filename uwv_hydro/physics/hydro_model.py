@@ -272,8 +272,9 @@ class HydroModel:
         current_world, current_rate_world, engine_added_mass).components`` in
         COMPONENT_NAMES order: the same kernel over a leading batch dimension.  ``nu``
         (N, 6); ``position`` (N, 3) or None; ``quaternion`` (N, 4) [w, x, y, z] or None;
-        ``nu_dot`` (N, 6) or None; one ``current_world`` and one ``current_rate_world``
-        (3,) for all states or None; ``fin_angles`` (K,) for all or (N, K) per state, or
+        ``nu_dot`` (N, 6) or None; ``current_world`` and ``current_rate_world`` (3,) for
+        all states, (N, 3) one per state (a current field), or None; ``fin_angles``
+        (K,) for all or (N, K) per state, or
         None (zero).
         """
         nu = np.asarray(nu, dtype=float).reshape(-1, 6)
@@ -296,17 +297,18 @@ class HydroModel:
             buf[:, features.FD_SLICE] = fraction[:, None] * down
         if current_world is not None:
             # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
-            cw = np.asarray(current_world, dtype=float).reshape(3)
-            buf[:, features.Z_SLICE.start + 6:features.Z_SLICE.stop] = (
-                rot[:, 0, :] * cw[0] + rot[:, 1, :] * cw[1] + rot[:, 2, :] * cw[2])
+            cw = np.broadcast_to(np.asarray(current_world, dtype=float).reshape(-1, 3), (n, 3))
+            buf[:, features.Z_SLICE.start + 6:features.Z_SLICE.stop] = np.einsum(
+                'nji,nj->ni', rot, cw)
         kernel = self._kernel_for(nu_dot, current_rate_world, engine_added_mass)
         if nu_dot is not None:
             buf[:, features.EXTRA_SLICE] = np.asarray(nu_dot, dtype=float).reshape(n, 6)
         if current_rate_world is not None:
-            cr = np.asarray(current_rate_world, dtype=float).reshape(3)
+            cr = np.broadcast_to(np.asarray(current_rate_world, dtype=float).reshape(-1, 3),
+                                 (n, 3))
             # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (sec. 10.3)
-            buf[:, features.EXTRA_SLICE.start:features.EXTRA_SLICE.start + 3] -= (
-                rot[:, 0, :] * cr[0] + rot[:, 1, :] * cr[1] + rot[:, 2, :] * cr[2])
+            buf[:, features.EXTRA_SLICE.start:features.EXTRA_SLICE.start + 3] -= np.einsum(
+                'nji,nj->ni', rot, cr)
         # Feature forms (module features), row by row: y = K buf[7:], |nu_p|, Y [|nu_p|, 1, z]
         y = buf[:, features.LIN_START:] @ kernel.T
         np.absolute(y[:, -6:], out=buf[:, features.ABS_SLICE])

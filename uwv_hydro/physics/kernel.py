@@ -20,11 +20,13 @@ mode, the batch step and the fin lift/drag; this module loads it (with a clear e
 when it is missing or stale: there is no slow fallback) and packs the coefficients it
 runs on into flat float64 arrays.  Layouts (doubles):
 
-* model: ``[1 (layout version), A (6 x 102, column-major), r_v (3), full, out, slope,
-  offset, fins...]``.  nu_dot = A phi with the features phi of ``_kernel.c``: A is
+* model: ``[2 (layout version), A (6 x 102, column-major), r_v (3), full, out, slope,
+  offset, M_A,O[:, :3] (6 x 3, row-major), fins...]``.  nu_dot = A phi with the
+  features phi of ``_kernel.c``: A is
   (M_RB + M_A)^-1 times the affine and bilinear forms of
   :class:`uwv_hydro.physics.features.FeatureForms`; r_v is the drag velocity point;
-  the surface fraction is f = offset + slope depth inside the band (out, full).
+  the surface fraction is f = offset + slope depth inside the band (out, full);
+  M_A,O[:, :3] turns a current field's rate along the path into a wrench.
 * fins: ``[K, rho, K x 50]``, per fin its position (3), the Rodrigues parts
   (parallel, perpendicular, k x v; 9 each) of cp, forward, upward and spanwise, then
   two_line, area, cla, cda, alpha_stall, cla_stall, cda_stall, a0,
@@ -125,8 +127,10 @@ def pack_model(model, m_inv) -> np.ndarray:
         at_out, at_full = transition_interior(out, *band), transition_interior(full, *band)
         slope = (at_full - at_out) / (full - out)
         offset = at_out - slope * out
+    # M_A,O[:, :3]: the wrench M_A,O [R^T dv_c/dt, 0] of a changing current (sec. 10.3)
+    ma = np.asarray(model.added_mass.origin_matrix, dtype=float)[:, :3].reshape(18)
     head = [float(core.LAYOUT_VERSION)] + list(a.T.reshape(-1)) + list(
-        model.drag.velocity_point) + [full, out, slope, offset]
+        model.drag.velocity_point) + [full, out, slope, offset] + ma.tolist()
     return np.concatenate((np.array(head), pack_fins(model.fins)))
 
 

@@ -184,6 +184,9 @@ class EnergyGuard:
                                     for a, b in zip(f1, f2)]
         self._current_rate = max(rates)
         self._current_cache = (None, 0.0, 0.0)
+        # |M_A,O[:, :3]|: the wrench per unit current rate (a current field's rate)
+        self._rate_wrench = float(np.linalg.norm(
+            sim.model.added_mass.origin_matrix[:, :3], 2))
         #: The bound in the compiled core (kernel: guard_norm, guard_max_norm, advance)
         self.core = core.guard(pack_guard(self._chol, self._inv_scale, self._static,
                                           self.mu, self.safety))
@@ -210,6 +213,28 @@ class EnergyGuard:
             rate = speed * self._current_rate
         self._current_cache = (key, force, rate)
         return force, rate
+
+    def field_terms(self, field: Sequence[float], twist: Sequence[float], dt: float):
+        """
+        Return (force bound, rate bound) of a linearised current field over a step of dt.
+
+        ``field``: [v0 (3), G0 (9), dv/dt_0 (3), G1 (9), dv/dt_1 (3), span]
+        (:func:`uwv_hydro.physics.current_field.linearise`).  The current
+        drifts by at most dt (|dv/dt| + |G| |p_dot|) over the step (bounded with twice
+        the speeds at its start), and its rate along the path dv/dt + G p_dot enters as
+        the wrench M_A,O [R^T dv_c/dt, 0] (Fossen 2011 sec. 10.3).
+        """
+        f = np.asarray(field, dtype=float)
+        v0 = f[:3]
+        speed = float(np.linalg.norm(v0))
+        # the larger of the two samples; Frobenius >= spectral norm
+        g = max(float(np.linalg.norm(f[3:12])), float(np.linalg.norm(f[15:24])))
+        rate = max(float(np.linalg.norm(f[12:15])), float(np.linalg.norm(f[24:27])))
+        body = float(np.linalg.norm(np.asarray(twist, dtype=float)[:3]))
+        path = 2.0 * (body + speed) + 1.0
+        reach = speed + dt * (rate + g * path)
+        force, growth = self.current_terms((reach, 0.0, 0.0))
+        return force + self._rate_wrench * (rate + g * path), growth
 
     def max_norm(self, s_before: float, tau, dt: float,
                  current_world: Optional[Sequence[float]] = None) -> float:

@@ -39,6 +39,14 @@ key (``params.coefficient_labels``).
 Each failure is a DescriptionError; with ``params.allow_nonphysical`` (YAML
 ``allow_nonphysical: true``, ``--allow-nonphysical``) it is a warning with the same
 text, and the vehicle then behaves exactly as stated above.
+
+Rounding (:func:`symmetrise_rounding`, run before the checks): real files print a
+symmetric added mass with a few digits and round the two halves of a pair differently
+(uuv_simulator's rexrov: 10.774 and 10.775).  A pair whose halves differ by at most
+:data:`SYMMETRY_RTOL` of the pair's magnitude (for entries below
+:data:`TINY_FRACTION` of the matrix scale: of that fraction of the scale) is set to
+the mean of its halves, with a warning naming both entries and their lines; a larger
+difference is a real asymmetry and fails the check above, naming both entries.
 """
 from typing import List, Optional, Tuple
 
@@ -51,6 +59,10 @@ from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Relative tolerance (of the largest entry) of the sign and symmetry checks.
 RTOL = 1e-9
+#: A symmetric pair differing by at most this fraction of its magnitude is rounding.
+SYMMETRY_RTOL = 1e-3
+#: Entries below this fraction of the matrix scale are compared with that fraction.
+TINY_FRACTION = 1e-3
 _AXES = ('surge', 'sway', 'heave', 'roll', 'pitch', 'yaw')
 
 
@@ -172,6 +184,46 @@ def _check_added_mass(params: VehicleParams, out: _Findings) -> None:
             'halves of the pair the same value'
             % (_text(params, 'added_mass', (i, j), added[i, j], True),
                _text(params, 'added_mass', (j, i), added[j, i], True))))
+
+
+def rounding_pairs(matrix: np.ndarray) -> List[Tuple[int, int]]:
+    """
+    Return the pairs (i < j) of ``matrix`` whose asymmetry is at rounding level.
+
+    |a_ij - a_ji| <= SYMMETRY_RTOL * max(|a_ij|, |a_ji|, TINY_FRACTION * scale), nonzero
+    (scale = the largest |entry|).
+    """
+    m = np.asarray(matrix, float)
+    floor = TINY_FRACTION * _scale(m)
+    out = []
+    for i in range(m.shape[0]):
+        for j in range(i + 1, m.shape[1]):
+            diff = abs(m[i, j] - m[j, i])
+            magnitude = max(abs(m[i, j]), abs(m[j, i]), floor)
+            if 0.0 < diff <= SYMMETRY_RTOL * magnitude:
+                out.append((i, j))
+    return out
+
+
+def symmetrise_rounding(params: VehicleParams) -> VehicleParams:
+    """Set every rounding-level asymmetric pair of the added mass to its mean (warning)."""
+    added = np.array(params.added_mass, float)
+    pairs = rounding_pairs(added) if added.shape == (6, 6) else []
+    for i, j in pairs:
+        mean = 0.5 * (added[i, j] + added[j, i])
+        text = ('added mass %s and %s differ at rounding level (%.2g of the pair, '
+                '<= %g): both set to their mean %.9g (a potential-flow added mass is '
+                'symmetric)' % (_text(params, 'added_mass', (i, j), added[i, j], True),
+                                _text(params, 'added_mass', (j, i), added[j, i], True),
+                                abs(added[i, j] - added[j, i])
+                                / max(abs(added[i, j]), abs(added[j, i])),
+                                SYMMETRY_RTOL, mean))
+        added[i, j] = added[j, i] = mean
+        if text not in params.warnings:
+            params.warnings.append(text)
+    if pairs:
+        params.added_mass = added
+    return params
 
 
 def check_physical(params: VehicleParams) -> VehicleParams:

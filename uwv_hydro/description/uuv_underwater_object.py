@@ -85,9 +85,36 @@ def _matrix(elem: ET.Element, source: str, sizes=(6, 36)) -> np.ndarray:
     return np.diag(values) if values.size == 6 else values.reshape(6, 6)
 
 
+def _token_lines(elem: ET.Element) -> List[Optional[int]]:
+    """Return the source line of each number of ``elem``'s text (None if unknown)."""
+    first = element_line(elem)
+    lines: List[Optional[int]] = []
+    for k, row in enumerate((elem.text or '').split('\n')):
+        lines += [None if first is None else first + k] * len(row.split())
+    return lines
+
+
 def _labels(elem: ET.Element, order: int) -> dict:
-    where = (element_path(elem), element_line(elem))
-    return {idx: where for idx in np.ndindex(*(6,) * order)}
+    """
+    Name each coefficient as uuv_simulator holds it: row and column of its matrix.
+
+    uuv_simulator's matrices have no letters: an entry is its (row, column), 1-based,
+    in uuv's NED/FRD order (u v w p q r, the same order as ours), with the line of the
+    number in the file (a matrix written over several lines names the right one).
+    """
+    path, line = element_path(elem), element_line(elem)
+    lines = _token_lines(elem)
+    out = {}
+    for idx in np.ndindex(*(6,) * order):
+        if order == 2:
+            pos = 6 * idx[0] + idx[1] if len(lines) == 36 else (
+                idx[0] if idx[0] == idx[1] and len(lines) == 6 else None)
+            name = '%s[%d,%d]' % (path, idx[0] + 1, idx[1] + 1)
+        else:
+            pos = idx[0] if len(lines) == 6 else 7 * idx[0] if len(lines) == 36 else None
+            name = '%s[%d]' % (path, idx[0] + 1)
+        out[idx] = (name, lines[pos] if pos is not None else line)
+    return out
 
 
 def _read_model(model: ET.Element, params: VehicleParams, source: str,

@@ -189,8 +189,6 @@ def test_neutrally_buoyant_and_quadratic_off_diagonals():
 
 @pytest.mark.parametrize('change,match', [
     (('<type>fossen</type>', '<type>sphere</type>'), "type 'sphere' is not read"),
-    (('</quadratic_damping>', '</quadratic_damping><linear_damping_forward_speed>'
-      '0 1 0 0 0 0</linear_damping_forward_speed>'), 'linear_damping_forward_speed'),
     (('<volume>', '<metacentric_width>1</metacentric_width><volume>'), 'surface-vessel'),
     (('<link name="base_link">\n        <neutrally', '<link name="thruster">\n        <neu'
       'trally'), "only the base link 'base_link'"),

@@ -20,7 +20,8 @@ YAML ``base:`` file) takes from the base only its rigid body, frames, environmen
 and the equipment on its joints (:data:`RIGID_BODY_FIELDS`, :data:`ENVIRONMENT_FIELDS`,
 :data:`EQUIPMENT_FIELDS`: thrusters, sensors, fins), and only where the YAML does not
 give them (an environment value that is only the base format's simulator default,
-e.g. a URDF's Gazebo gravity 9.8, is not taken: the YAML's own default applies) (YAML fins overlay the base's by name).  The base's hydrostatics and hydrodynamics
+e.g. a URDF's Gazebo gravity 9.8, is not taken: the YAML's own default applies;
+YAML fins overlay the base's by name).  The base's hydrostatics and hydrodynamics
 (:data:`HYDRO_FIELDS`: buoyancy, drag, added mass, drag centre, reference points,
 semantics, damping model, Coriolis switch, acceleration filter) are replaced as a
 whole: they come from the YAML or are the defaults (zero drag, zero added mass, no

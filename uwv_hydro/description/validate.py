@@ -23,8 +23,9 @@ physical checks of :mod:`uwv_hydro.description.physical_checks` (the triangle
 inequality and those checks are warnings instead with ``allow_nonphysical``: the
 equations of motion still integrate), and M_RB + sym(M_A) about the body origin not
 positive definite.  A rounding-level asymmetry of the inertia or the added mass is
-symmetrised first, with a warning (``physical_checks.symmetrise_rounding``).  Coefficient-tag errors (unknown, duplicate) are
-raised by :func:`coefficient_indices` while parsing.
+symmetrised first, with a warning (``physical_checks.symmetrise_rounding``).
+Coefficient-tag errors (unknown, duplicate) are raised by :func:`coefficient_indices`
+while parsing.
 
 Warnings go to ``params.warnings``: buoyancy differing from weight by more than
 20 %, centre of buoyancy below the centre of mass, no buoyancy at all.
@@ -151,7 +152,8 @@ def validate(params: VehicleParams) -> VehicleParams:
     """Raise DescriptionError if ``params`` is invalid; append warnings; return it."""
     src = params.source
     for name in ('mass', 'inertia', 'com', 'buoyancy_mass', 'cob', 'linear_drag',
-                 'quadratic_drag', 'forward_speed_drag', 'added_mass', 'drag_center', 'drag_velocity_point',
+                 'quadratic_drag', 'forward_speed_drag', 'added_mass', 'drag_center',
+                 'drag_velocity_point',
                  'added_mass_point', 'acceleration_alpha', 'gravity', 'fluid_density'):
         _finite(name, getattr(params, name), src)
     surf = params.surface
@@ -209,9 +211,9 @@ def _symmetrise_inertia(params: VehicleParams) -> None:
     names = ('x', 'y', 'z')
     for i, j in rounding_pairs(i3):
         mean = 0.5 * (i3[i, j] + i3[j, i])
-        _add_warning(params, 'inertia I%s%s = %.9g and I%s%s = %.9g differ at rounding level: '
-                     'both set to their mean %.9g' % (names[i], names[j], i3[i, j], names[j],
-                                                       names[i], i3[j, i], mean))
+        _add_warning(params, 'inertia I%s%s = %.9g and I%s%s = %.9g differ at rounding '
+                     'level: both set to their mean %.9g'
+                     % (names[i], names[j], i3[i, j], names[j], names[i], i3[j, i], mean))
         i3[i, j] = i3[j, i] = mean
     params.inertia = i3
 

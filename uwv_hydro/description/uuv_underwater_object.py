@@ -75,6 +75,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import T6
 from uwv_hydro.description.dsros_block import flag_text, float_text
+from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.known_names import check_children
 from uwv_hydro.description.sources import HYDRO_FIELDS, set_origin
 from uwv_hydro.description.xml_safe import (
@@ -233,6 +234,14 @@ def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
     if model is None:
         raise element_error('uuv_simulator <link> without <hydrodynamic_model>', source, link)
     _read_model(model, params, source, warnings)
+    record(params, 'plugin', plugin.get('filename', '') or plugin.get('name', ''),
+           where(source, plugin), 'read',
+           'uuv_simulator underwater object: buoyancy, fossen drag and added mass of %r'
+           % link.get('name', ''))
+    forward = np.any(params.forward_speed_drag)
+    record(params, 'hydrodynamic_model', 'fossen', where(source, model), 'read',
+           'force at the CoM, link-origin twist (Gazebo classic)'
+           + (', forward-speed damping' if forward else ''))
     # HMFossen: link-origin twist; AddRelativeForce (dBodyAddRelForce) acts at the CoM
     params.drag_center = com.copy()
     params.drag_velocity_point = np.zeros(3)

@@ -51,7 +51,7 @@ def test_json_is_strict_and_names_what_is_unbounded(capsys):
 
 
 def test_ds_sim_thrust_range_is_sorted_and_is_the_polynomials_at_the_limits(capsys):
-    """propdir -1: command -10 runs the forward polynomial, +10 the reverse one."""
+    """With propdir -1, command -10 runs the forward polynomial and +10 the reverse one."""
     summary = _check_json(capsys, EQUIPMENT)
     stern = summary['thrusters'][0]
     assert stern['model'] == 'dsros'
@@ -63,8 +63,8 @@ def test_ds_sim_thrust_range_is_sorted_and_is_the_polynomials_at_the_limits(caps
     coefficients = stern['coefficients']
     assert coefficients['forward']['quad_gain'] == 3.0
     assert coefficients['reverse']['quad_gain'] == 0.8 and coefficients['propdir'] == -1
-    assert summary['thrusters'][1]['coefficients'] == {'conversion': 'Basic',
-                                                      'rotorConstant': 0.0049}
+    lateral = summary['thrusters'][1]['coefficients']
+    assert lateral == {'conversion': 'Basic', 'rotorConstant': 0.0049}
 
 
 def test_fins_in_json_and_text(capsys):

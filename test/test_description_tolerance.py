@@ -201,3 +201,17 @@ def test_default_gravity_per_format(tmp_path):
     assert load_vehicle(str(over)).gravity == DEFAULT_GRAVITY
     over.write_text('vehicle:\n  base: %s\n  buoyancy_mass: 101.0\n  gravity: 9.8\n' % DSROS)
     assert load_vehicle(str(over)).gravity == 9.8
+
+
+def test_speed_past_which_forward_speed_drag_injects_energy_is_named():
+    """Diagonal L and L_u: L_ii + u L_u,ii >= 0 for u >= -min_i(L_ii / L_u,ii)."""
+    params = load_vehicle(str(UUV))
+    l_diag, lu_diag = -np.diag(D_LIN), -np.diag(D_FWD)
+    u_star = -np.min(l_diag / lu_diag)  # sway: 60 / 25
+    text = [w for w in params.warnings if 'forward-speed linear drag' in w]
+    assert len(text) == 1 and 'below %.4g m/s' % u_star in text[0]
+    # just past that speed the drag power -nu^T (L + u L_u) nu of a sway motion is > 0
+    lin, fwd = params.linear_drag, params.forward_speed_drag
+    sway = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 0.0])
+    assert -sway @ (lin + (u_star - 0.01) * fwd) @ sway > 0.0
+    assert -sway @ (lin + (u_star + 0.01) * fwd) @ sway < 0.0

@@ -40,6 +40,11 @@ Each failure is a DescriptionError; with ``params.allow_nonphysical`` (YAML
 ``allow_nonphysical: true``, ``--allow-nonphysical``) it is a warning with the same
 text, and the vehicle then behaves exactly as stated above.
 
+Forward-speed drag L_u (uuv_simulator's ``linear_damping_forward_speed``): the
+linear damping is L + u L_u with the signed surge u, so past some speed (backwards,
+for a positive L_u) it injects energy; uuv_simulator runs it so, and so does
+uwv_hydro, with a warning naming that speed (:func:`forward_speed_limits`).
+
 Rounding (:func:`symmetrise_rounding`, run before the checks): real files print a
 symmetric added mass with a few digits and round the two halves of a pair differently
 (uuv_simulator's rexrov: 10.774 and 10.775).  A pair whose halves differ by at most
@@ -226,8 +231,63 @@ def symmetrise_rounding(params: VehicleParams) -> VehicleParams:
     return params
 
 
+#: Largest surge speed (m/s) considered when looking where forward-speed drag reverses.
+FORWARD_SPEED_RANGE = 100.0
+
+
+def _damping_floor(sym_l: np.ndarray, sym_u: np.ndarray, u: float) -> float:
+    """Return the smallest eigenvalue of sym(L + u L_u)."""
+    return float(np.linalg.eigvalsh(sym_l + u * sym_u)[0])
+
+
+def forward_speed_limits(params: VehicleParams):
+    """
+    Return (u_min, u_max): the surge range where sym(L + u L_u) stays PSD (None: unbounded).
+
+    The linear damping of uuv_simulator's model with forward-speed terms is L + u L_u
+    (u signed), so its drag power -nu^T (L + u L_u) nu turns positive past a speed;
+    the smallest eigenvalue is concave in u, so bisection finds the bound on each side.
+    """
+    lin = np.asarray(params.linear_drag, float)
+    if params.damping == 'quadratic_only':
+        lin = np.zeros((6, 6))
+    fwd = np.asarray(params.forward_speed_drag, float)
+    sym_l, sym_u = 0.5 * (lin + lin.T), 0.5 * (fwd + fwd.T)
+    tol = RTOL * max(_scale(lin), _scale(fwd))
+    if not np.any(fwd) or _damping_floor(sym_l, sym_u, 0.0) < -tol:
+        return None, None
+    bounds = []
+    for sign in (-1.0, 1.0):
+        if _damping_floor(sym_l, sym_u, sign * FORWARD_SPEED_RANGE) >= -tol:
+            bounds.append(None)
+            continue
+        good, bad = 0.0, FORWARD_SPEED_RANGE
+        for _ in range(60):
+            mid = 0.5 * (good + bad)
+            if _damping_floor(sym_l, sym_u, sign * mid) >= -tol:
+                good = mid
+            else:
+                bad = mid
+        bounds.append(sign * good)
+    return bounds[0], bounds[1]
+
+
+def _warn_forward_speed(params: VehicleParams) -> None:
+    """Warn where uuv's forward-speed drag makes the linear damping inject energy."""
+    low, high = forward_speed_limits(params)
+    for bound, side in ((low, 'below'), (high, 'above')):
+        if bound is not None:
+            text = ('forward-speed linear drag: for a surge speed %s %.4g m/s the linear '
+                    'damping L + u L_u (uuv_simulator linear_damping_forward_speed, u '
+                    'signed) is no longer positive semi-definite and injects energy; '
+                    'loaded as uuv_simulator runs it' % (side, bound))
+            if text not in params.warnings:
+                params.warnings.append(text)
+
+
 def check_physical(params: VehicleParams) -> VehicleParams:
     """Raise DescriptionError on the first failed check (warn if allow_nonphysical)."""
+    _warn_forward_speed(params)
     out = _Findings(params)
     _check_linear(params, out)
     _check_quadratic(params, out)

@@ -105,4 +105,5 @@ def test_elements_with_their_status_in_json_and_text(capsys):
     assert main(['check', str(CORPUS / 'uuv_offset_com.urdf')]) == 0
     out = capsys.readouterr().out
     assert "read    plugin 'libuuv_underwater_object_ros_plugin.so'" in out
+    assert 'forward-speed drag L_u (wrench -u L_u nu, u signed): diagonal [1.5, 25' in out
     assert summary['forward_speed_drag'][1][1] == pytest.approx(25.0)  # -T D_fwd T

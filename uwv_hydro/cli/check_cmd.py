@@ -182,6 +182,10 @@ def format_summary(s: Dict[str, Any]) -> str:
                 ('drag_center', 'drag_velocity_point', 'added_mass_point')),
         'thrusters:      %s' % (len(s['thrusters']) or '(none)'),
     ]
+    if np.any(s['forward_speed_drag']):
+        # uuv_simulator linear_damping_forward_speed: wrench -u L_u nu, u signed
+        lines.insert(-1, 'forward-speed drag L_u (wrench -u L_u nu, u signed): diagonal %s'
+                     % _fmt(np.diag(np.asarray(s['forward_speed_drag'], float))))
     for t in s['thrusters']:
         lines.append('  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s'
                      % (t['joint_name'], t['model'],

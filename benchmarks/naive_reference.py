@@ -78,7 +78,8 @@ def naive_wrench(p, nu, position, quaternion, nu_dot=None, current_world=None):
     vel_point = drag_center if p.drag_velocity_point is None else p.drag_velocity_point
     h_v, h_d, h_a = transfer(vel_point), transfer(drag_center), transfer(p.added_mass_point)
     nu_v = h_v @ nu_r
-    lin = -p.linear_drag @ nu_v
+    # uuv_simulator forward-speed damping: -u L_u nu with the signed surge u
+    lin = -p.linear_drag @ nu_v - nu_v[0] * (p.forward_speed_drag @ nu_v)
     if p.damping == 'quadratic_only':
         lin = np.zeros(6)
     quad = -np.einsum('abc,b,c->a', p.quadratic_drag, np.abs(nu_v), nu_v)
@@ -270,7 +271,8 @@ def vehicle_variants(dsros_seed: int = 7):
     Yield (name, VehicleParams) covering the model switches, for cross-checks.
 
     Dense vehicle; dsros reference points with a 36-term asymmetric added mass;
-    quadratic-only damping without Coriolis; the continuous surface transition.
+    quadratic-only damping without Coriolis; the continuous surface transition;
+    uuv_simulator's forward-speed drag with its reference points.
     """
     yield 'full', full_vehicle()
     dsros = full_vehicle(seed=dsros_seed)
@@ -285,6 +287,12 @@ def vehicle_variants(dsros_seed: int = 7):
     cont = full_vehicle(seed=5)
     cont.surface.model = 'continuous'
     yield 'continuous_surface', cont
+    # uuv_simulator: forward-speed drag (signed u), twist of the origin, force at the CoM
+    uuv = full_vehicle(seed=9)
+    uuv.forward_speed_drag = np.random.default_rng(9).uniform(0.0, 1.0, (6, 6)) + 5 * np.eye(6)
+    uuv.drag_velocity_point = np.zeros(3)
+    uuv.drag_center = uuv.com.copy()
+    yield 'uuv_forward_speed', uuv
 
 
 def finned_vehicle(seed: int = 11):

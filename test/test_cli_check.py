@@ -43,12 +43,12 @@ def test_check_json_and_set(capsys):
     assert summary['mass'] == pytest.approx(453.592)
     assert summary['com'] == pytest.approx([0.0, 0.0, -0.2])
     assert summary['bg'] == pytest.approx([0.0, 0.0, 0.25])
-    assert summary['weight'] == pytest.approx(453.592 * 9.81)
-    assert summary['buoyancy'] == pytest.approx(455.592 * 9.81)
+    assert summary['weight'] == pytest.approx(453.592 * 9.8)  # Gazebo's default for a URDF
+    assert summary['buoyancy'] == pytest.approx(455.592 * 9.8)
     assert min(summary['mass_matrix_eigenvalues']) > 0.0
     # T = 2 pi sqrt((Ixx + A_rr) / (W BG))
     expected = 2 * 3.141592653589793 * ((46.5860609943583 + 10.0)
-                                        / (453.592 * 9.81 * 0.25)) ** 0.5
+                                        / (453.592 * 9.8 * 0.25)) ** 0.5
     assert summary['roll_period'] == pytest.approx(expected)
     assert summary['principal_inertia'] == pytest.approx(
         sorted([46.5860609943583, 114.624724916758, 110.483572365747]))

@@ -121,7 +121,7 @@ def test_static_frames_markers_components_and_diagnostics_topics(
     assert all(m.header.frame_id == 'v/base_link' for m in markers[-1].markers)
     weight = components['weight'][-1].wrench.force.z
     buoyancy = components['buoyancy'][-1].wrench.force.z
-    assert weight == pytest.approx(-9.81) and buoyancy == pytest.approx(9.81)
+    assert weight == pytest.approx(-9.8) and buoyancy == pytest.approx(9.8)  # URDF: 9.8
     values = diag_values(diags[-1], 'update loop')
     assert int(values['ticks']) > 0
     assert diag_values(diags[-1], 'input thrust')['age_s'] == 'never'

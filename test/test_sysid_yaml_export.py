@@ -64,7 +64,9 @@ def test_round_trip_is_exact(path, tmp_path):
     write_yaml(p, out)
     q = load_vehicle(str(out))
     assert_same(p, q)
-    assert q.warnings == p.warnings  # recomputed by validation, same result
+    # validation recomputes its warnings; the loader's own (lumped joints, equipment not
+    # simulated) stay with the original: the export adds no warning of its own
+    assert set(q.warnings) <= set(p.warnings), set(q.warnings) - set(p.warnings)
     # rcl params-file rules: no list nested in a list, every float spelled with a '.'
     data = yaml.safe_load(out.read_text())
     for leaf in _leaves(data):

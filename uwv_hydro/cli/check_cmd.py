@@ -22,8 +22,12 @@ sec. 4.x), the reference points, fixed frames, the source of every field and
 warnings.  ``--json`` prints the same as JSON plus the converted matrices (L, Q,
 M_A as loaded, M_A and M_RB + sym(M_A) about the origin, all FLU, uwv_hydro signs).
 ``--robot-description URDF`` lays a YAML VEHICLE over that description as the node
-does.  Thrusters are listed with joint, model, command range, thrust range, point,
-direction and dynamics.  Exit code 0 when valid, 2 when invalid (DescriptionError
+does.  Thrusters are listed with joint, model, its coefficients, command range and
+thrust range (both sorted: min, max), point, direction and dynamics; fins with model,
+area or constants, limits, rate, lag and joint; every element the loader met with
+whether it was read, warned about or refused (``VehicleParams.elements``), see
+:mod:`uwv_hydro.cli.check_equipment`.  The JSON is strict (no Infinity or NaN: null,
+named in ``non_finite``).  Exit code 0 when valid, 2 when invalid (DescriptionError
 naming file, element, line).
 """
 import json
@@ -32,6 +36,9 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from uwv_hydro.cli.check_equipment import (
+    coefficients_text, describe_fin, element_lines, element_rows, fin_line, json_safe,
+    thrust_coefficients)
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_with_notes
 from uwv_hydro.description.conventions import added_mass_about_origin
 from uwv_hydro.description.errors import DescriptionError
@@ -124,13 +131,25 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
             'mass_matrix_about_origin': mass_matrix_about_origin(params).tolist()},
         'sources': field_sources(params),
         'source_report': format_field_sources(params),
-        'thrusters': [dict(describe_thruster(t, params.fluid_density),
+        'thrusters': [dict(_thruster(t, params.fluid_density),
                            topic=thruster_topics(t, params.name)['command'])
                       for t in params.thrusters],
+        'fins': [describe_fin(fin) for fin in params.fins],
+        'forward_speed_drag': np.asarray(params.forward_speed_drag, float).tolist(),
+        'elements': element_rows(params),
         'sensors': [sensor_summary(sensor) for sensor in params.sensors],
         'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
         'warnings': list(params.warnings),
     }
+
+
+def _thruster(spec, fluid_density: float) -> Dict[str, Any]:
+    """Return describe_thruster's summary with the model's coefficients, ranges sorted."""
+    out = describe_thruster(spec, fluid_density)
+    out['command_limits'] = sorted(float(v) for v in out['command_limits'])
+    out['thrust_range'] = sorted(float(v) for v in out['thrust_range'])
+    out['coefficients'] = thrust_coefficients(spec)
+    return out
 
 
 def _fmt(values) -> str:
@@ -166,13 +185,24 @@ def format_summary(s: Dict[str, Any]) -> str:
                 ('drag_center', 'drag_velocity_point', 'added_mass_point')),
         'thrusters:      %s' % (len(s['thrusters']) or '(none)'),
     ]
-    lines += ['  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s, '
-              'topic %s'
-              % (t['joint_name'], t['model'], ' '.join((t['command'], t['command_unit'])).strip(),
-                 _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
-                 _fmt(t['direction']), t['dynamics'], t['topic']) for t in s['thrusters']]
+    if np.any(s['forward_speed_drag']):
+        # uuv_simulator linear_damping_forward_speed: wrench -u L_u nu, u signed
+        lines.insert(-1, 'forward-speed drag L_u (wrench -u L_u nu, u signed): diagonal %s'
+                     % _fmt(np.diag(np.asarray(s['forward_speed_drag'], float))))
+    for t in s['thrusters']:
+        lines.append('  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s, '
+                     'topic %s'
+                     % (t['joint_name'], t['model'],
+                        ' '.join((t['command'], t['command_unit'])).strip(),
+                        _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
+                        _fmt(t['direction']), t['dynamics'], t['topic']))
+        lines.append('      coefficients: %s' % coefficients_text(t['coefficients']))
+    lines.append('fins:           %s' % (len(s['fins']) or '(none)'))
+    lines += ['  - %s' % fin_line(f) for f in s['fins']]
     lines.append('sensors:' + ('' if s['sensor_lines'] else '        (none)'))
     lines += ['  - %s' % line for line in s['sensor_lines']]
+    lines.append('elements:' + ('' if s['elements'] else '       (none recorded)'))
+    lines += ['  - %s' % line for line in element_lines(s['elements'])]
     lines.append('sources:')
     lines += ['  %s' % line for line in s['source_report']]
     lines += ['note: %s' % note for note in s.get('notes', ())]
@@ -197,5 +227,6 @@ def run(args) -> int:
         raise
     summary = summarize(params)
     summary['notes'] = [n for n in notes if not n.startswith('vehicle fields ')]
-    print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+    print(json.dumps(json_safe(summary), indent=2, allow_nan=False) if args.json
+          else format_summary(summary))
     return 0

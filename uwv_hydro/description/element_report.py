@@ -51,8 +51,9 @@ def record(params: VehicleParams, kind: str, name: str, place: str, status: str,
 
 
 def warn_not_modelled(params: VehicleParams) -> None:
-    """Add one warning naming every element recorded 'warned' as not modelled."""
+    """Add one warning naming every element recorded 'warned' as not modelled (once)."""
     names: List[str] = ['%s %r (%s)' % (r.kind, r.name, r.note) for r in params.elements
                         if r.status == 'warned' and r.note.startswith('not modelled')]
-    if names:
-        params.warnings.append('recognised but not simulated: ' + '; '.join(names))
+    line = 'recognised but not simulated: ' + '; '.join(names)
+    if names and line not in params.warnings:  # once, however often a loader asks
+        params.warnings.append(line)

@@ -43,7 +43,11 @@ at the origin.  ``<water_density>`` (deprecated ``<waterDensity>``) defaults to
 998 kg/m^3 as in gz-sim.  Drag and added-mass forces then equal gz-sim's.  The
 added-mass Coriolis term is NOT copied: gz-sim builds it from the diagonal of Ma
 only and adds +C_A(nu) nu, whereas uwv_hydro computes Fossen's -C_A(nu) nu from
-the full M_A, so that one component differs.
+the full M_A, so that one component differs (still so after gz-sim's 2026 Coriolis
+fixes, PR 3456: buildCoriolisMatrix is Fossen's eq. 6.51 C_A, and the wrench
+-(-C_A v) is applied; for ``<fluid_added_mass>`` DART's -C_A(v) v plus gz-sim's
+current correction is Fossen's -C_A(v_r) v_r, which uwv_hydro matches: see
+doc/guide/semantics.md and test/test_gz_added_mass_coriolis.py).
 
 In an SDF model every such plugin acts on its own ``<link_name>``: the SDF reader
 moves each block from its link frame to the base frame

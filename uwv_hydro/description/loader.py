@@ -34,6 +34,7 @@ SDF it is an error.
 import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from uwv_hydro.description.element_report import warn_not_modelled
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.sdf import load_sdf_file, sdf_from_root
 from uwv_hydro.description.sources import format_field_sources
@@ -98,6 +99,7 @@ def load_vehicle_unvalidated(path: str, mappings: Optional[Dict[str, str]] = Non
 
 def _validated(params: VehicleParams, allow_nonphysical: bool) -> VehicleParams:
     params.allow_nonphysical = params.allow_nonphysical or allow_nonphysical
+    warn_not_modelled(params)
     return validate(params)
 
 

@@ -39,6 +39,19 @@ key (``params.coefficient_labels``).
 Each failure is a DescriptionError; with ``params.allow_nonphysical`` (YAML
 ``allow_nonphysical: true``, ``--allow-nonphysical``) it is a warning with the same
 text, and the vehicle then behaves exactly as stated above.
+
+Forward-speed drag L_u (uuv_simulator's ``linear_damping_forward_speed``): the
+linear damping is L + u L_u with the signed surge u, so past some speed (backwards,
+for a positive L_u) it injects energy; uuv_simulator runs it so, and so does
+uwv_hydro, with a warning naming that speed (:func:`forward_speed_limits`).
+
+Rounding (:func:`symmetrise_rounding`, run before the checks): real files print a
+symmetric added mass with a few digits and round the two halves of a pair differently
+(uuv_simulator's rexrov: 10.774 and 10.775).  A pair whose halves differ by at most
+:data:`SYMMETRY_RTOL` of the pair's magnitude (for entries below
+:data:`TINY_FRACTION` of the matrix scale: of that fraction of the scale) is set to
+the mean of its halves, with a warning naming both entries and their lines; a larger
+difference is a real asymmetry and fails the check above, naming both entries.
 """
 from typing import List, Optional, Tuple
 
@@ -51,6 +64,10 @@ from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Relative tolerance (of the largest entry) of the sign and symmetry checks.
 RTOL = 1e-9
+#: A symmetric pair differing by at most this fraction of its magnitude is rounding.
+SYMMETRY_RTOL = 1e-3
+#: Entries below this fraction of the matrix scale are compared with that fraction.
+TINY_FRACTION = 1e-3
 _AXES = ('surge', 'sway', 'heave', 'roll', 'pitch', 'yaw')
 
 
@@ -174,8 +191,103 @@ def _check_added_mass(params: VehicleParams, out: _Findings) -> None:
                _text(params, 'added_mass', (j, i), added[j, i], True))))
 
 
+def rounding_pairs(matrix: np.ndarray) -> List[Tuple[int, int]]:
+    """
+    Return the pairs (i < j) of ``matrix`` whose asymmetry is at rounding level.
+
+    |a_ij - a_ji| <= SYMMETRY_RTOL * max(|a_ij|, |a_ji|, TINY_FRACTION * scale), nonzero
+    (scale = the largest |entry|).
+    """
+    m = np.asarray(matrix, float)
+    floor = TINY_FRACTION * _scale(m)
+    out = []
+    for i in range(m.shape[0]):
+        for j in range(i + 1, m.shape[1]):
+            diff = abs(m[i, j] - m[j, i])
+            magnitude = max(abs(m[i, j]), abs(m[j, i]), floor)
+            if 0.0 < diff <= SYMMETRY_RTOL * magnitude:
+                out.append((i, j))
+    return out
+
+
+def symmetrise_rounding(params: VehicleParams) -> VehicleParams:
+    """Set every rounding-level asymmetric pair of the added mass to its mean (warning)."""
+    added = np.array(params.added_mass, float)
+    pairs = rounding_pairs(added) if added.shape == (6, 6) else []
+    for i, j in pairs:
+        mean = 0.5 * (added[i, j] + added[j, i])
+        text = ('added mass %s and %s differ at rounding level (%.2g of the pair, '
+                '<= %g): both set to their mean %.9g (a potential-flow added mass is '
+                'symmetric)' % (_text(params, 'added_mass', (i, j), added[i, j], True),
+                                _text(params, 'added_mass', (j, i), added[j, i], True),
+                                abs(added[i, j] - added[j, i])
+                                / max(abs(added[i, j]), abs(added[j, i])),
+                                SYMMETRY_RTOL, mean))
+        added[i, j] = added[j, i] = mean
+        if text not in params.warnings:
+            params.warnings.append(text)
+    if pairs:
+        params.added_mass = added
+    return params
+
+
+#: Largest surge speed (m/s) considered when looking where forward-speed drag reverses.
+FORWARD_SPEED_RANGE = 100.0
+
+
+def _damping_floor(sym_l: np.ndarray, sym_u: np.ndarray, u: float) -> float:
+    """Return the smallest eigenvalue of sym(L + u L_u)."""
+    return float(np.linalg.eigvalsh(sym_l + u * sym_u)[0])
+
+
+def forward_speed_limits(params: VehicleParams):
+    """
+    Return (u_min, u_max): the surge range where sym(L + u L_u) stays PSD (None: unbounded).
+
+    The linear damping of uuv_simulator's model with forward-speed terms is L + u L_u
+    (u signed), so its drag power -nu^T (L + u L_u) nu turns positive past a speed;
+    the smallest eigenvalue is concave in u, so bisection finds the bound on each side.
+    """
+    lin = np.asarray(params.linear_drag, float)
+    if params.damping == 'quadratic_only':
+        lin = np.zeros((6, 6))
+    fwd = np.asarray(params.forward_speed_drag, float)
+    sym_l, sym_u = 0.5 * (lin + lin.T), 0.5 * (fwd + fwd.T)
+    tol = RTOL * max(_scale(lin), _scale(fwd))
+    if not np.any(fwd) or _damping_floor(sym_l, sym_u, 0.0) < -tol:
+        return None, None
+    bounds = []
+    for sign in (-1.0, 1.0):
+        if _damping_floor(sym_l, sym_u, sign * FORWARD_SPEED_RANGE) >= -tol:
+            bounds.append(None)
+            continue
+        good, bad = 0.0, FORWARD_SPEED_RANGE
+        for _ in range(60):
+            mid = 0.5 * (good + bad)
+            if _damping_floor(sym_l, sym_u, sign * mid) >= -tol:
+                good = mid
+            else:
+                bad = mid
+        bounds.append(sign * good)
+    return bounds[0], bounds[1]
+
+
+def _warn_forward_speed(params: VehicleParams) -> None:
+    """Warn where uuv's forward-speed drag makes the linear damping inject energy."""
+    low, high = forward_speed_limits(params)
+    for bound, side in ((low, 'below'), (high, 'above')):
+        if bound is not None:
+            text = ('forward-speed linear drag: for a surge speed %s %.4g m/s the linear '
+                    'damping L + u L_u (uuv_simulator linear_damping_forward_speed, u '
+                    'signed) is no longer positive semi-definite and injects energy; '
+                    'loaded as uuv_simulator runs it' % (side, bound))
+            if text not in params.warnings:
+                params.warnings.append(text)
+
+
 def check_physical(params: VehicleParams) -> VehicleParams:
     """Raise DescriptionError on the first failed check (warn if allow_nonphysical)."""
+    _warn_forward_speed(params)
     out = _Findings(params)
     _check_linear(params, out)
     _check_quadratic(params, out)

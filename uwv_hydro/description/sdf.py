@@ -68,7 +68,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import matrix_to_quat, SDF_LETTERS
 from uwv_hydro.description.dsros_block import flag_text, float_text
-from uwv_hydro.description.element_report import record, warn_not_modelled, where
+from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.gz_hydrodynamics import (
     is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
@@ -422,7 +422,6 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
               warnings)
     read_equipment(model, link_poses, params, source)
     params.warnings.extend(warnings)
-    warn_not_modelled(params)
     return params
 
 

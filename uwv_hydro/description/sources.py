@@ -19,7 +19,9 @@ A YAML vehicle over a base (``robot_description``, ``load_vehicle(..., base=)`` 
 YAML ``base:`` file) takes from the base only its rigid body, frames, environment
 and the equipment on its joints (:data:`RIGID_BODY_FIELDS`, :data:`ENVIRONMENT_FIELDS`,
 :data:`EQUIPMENT_FIELDS`: thrusters, sensors, fins), and only where the YAML does not
-give them (YAML fins overlay the base's by name).  The base's hydrostatics and hydrodynamics
+give them (an environment value that is only the base format's simulator default,
+e.g. a URDF's Gazebo gravity 9.8, is not taken: the YAML's own default applies;
+YAML fins overlay the base's by name).  The base's hydrostatics and hydrodynamics
 (:data:`HYDRO_FIELDS`: buoyancy, drag, added mass, drag centre, reference points,
 semantics, damping model, Coriolis switch, acceleration filter) are replaced as a
 whole: they come from the YAML or are the defaults (zero drag, zero added mass, no
@@ -45,12 +47,16 @@ ENVIRONMENT_FIELDS = ('gravity', 'fluid_density')
 EQUIPMENT_FIELDS = ('thrusters', 'sensors', 'fins')
 #: Hydrostatic and hydrodynamic fields: from the YAML or the defaults, never the base.
 HYDRO_FIELDS = ('buoyancy_mass', 'cob', 'surface', 'linear_drag', 'quadratic_drag',
+                'forward_speed_drag',
                 'added_mass', 'drag_center', 'drag_velocity_point', 'added_mass_point',
                 'semantics', 'damping', 'coriolis', 'acceleration_alpha')
 #: Every field the source report lists, in this order.
 REPORTED_FIELDS = RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS + HYDRO_FIELDS
 
 DEFAULT = 'default'
+#: Marks an origin that is a format's simulator default (not a value written in the
+#: file): a YAML over that base keeps its own default instead.
+SIMULATOR_DEFAULT = 'simulator default'
 #: An origin 'file:line (kind)'.
 _LINE = re.compile(r'^(.*):(\d+) (\(.*\))$')
 
@@ -75,6 +81,11 @@ def rigid_body_of(base: VehicleParams) -> VehicleParams:
     out.allow_nonphysical = base.allow_nonphysical
     out.origins = {k: v for k, v in base.origins.items()
                    if k in RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS}
+    for name in ENVIRONMENT_FIELDS:
+        if SIMULATOR_DEFAULT in out.origins.get(name, ''):
+            # the base's simulator default is no value of the file: the YAML's applies
+            setattr(out, name, getattr(VehicleParams(mass=1.0, inertia=np.eye(3)), name))
+            del out.origins[name]
     return out
 
 

@@ -55,6 +55,7 @@ from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
 from uwv_hydro.description.rigid_lumping import lump, part_in_base
 from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
+from uwv_hydro.description.simulator_defaults import apply_urdf_defaults
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.urdf_joint import origin_of
@@ -249,6 +250,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                      for name, (p, rot) in frames.items()}
     set_origin(params, RIGID_BODY_FIELDS, '%s (URDF <inertial> of %s and the links on its '
                'joints)' % (source, base))
+    apply_urdf_defaults(params, source)
     if plugin is not None and is_dsros_plugin(plugin):
         apply_dsros_block(plugin, params, source)
     elif plugin is not None and is_gz_hydrodynamics_plugin(plugin):

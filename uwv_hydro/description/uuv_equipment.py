@@ -25,7 +25,6 @@ One hook for :func:`uwv_hydro.description.urdf.urdf_from_root`: uuv thrusters
 import xml.etree.ElementTree as ET
 
 from uwv_hydro.description.dsros_sensors import is_dsros_sensor_plugin, read_dsros_sensors
-from uwv_hydro.description.element_report import warn_not_modelled
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.plugin_inventory import record_plugins
 from uwv_hydro.description.uuv_fin_plugin import is_uuv_fin_plugin, read_uuv_fins
@@ -52,4 +51,3 @@ def read_uuv_equipment(root: ET.Element, params: VehicleParams, source: str) -> 
                       + read_dsros_sensors(root, params, source))
     record_plugins(root, params, source, (is_uuv_thruster_plugin, is_uuv_fin_plugin,
                                           is_uuv_sensor_plugin, is_dsros_sensor_plugin))
-    warn_not_modelled(params)

@@ -40,12 +40,26 @@ the angular part negated: T = diag(1, -1, -1, 1, -1, -1)); there
 tau = D_lin nu + diag(D_q) |nu| nu - M_a nu_dot - C_A(nu) nu (Fossen 2011 eq. 8.136,
 C_A eq. 6.43) and the wrench is turned back with T.  In uwv_hydro's positive
 convention, in FLU: L = -T D_lin T, Q[i, i, i] = -D_q[i] (T_i^2 = 1),
-M_A = T M_a T, all about and with the twist of the link origin
-(``semantics='origin'``).  uuv_simulator uses only the diagonal of a 36-element
-quadratic_damping (the rest is ignored, as there, with a warning); a nonzero
-``linear_damping_forward_speed`` (force u * D nu, not of the form |nu_b| nu_c) and
-the surface-vessel model (``metacentric_width``/``length``) are errors.  The
+M_A = T M_a T, all with the twist of the link origin (Gazebo classic's
+``Link::RelativeLinearVel``, the velocity of the link frame).
+``linear_damping_forward_speed`` D_fwd enters the damping matrix as
+D = -D_lin - u D_fwd (``HMFossen::ComputeDampingMatrix``, u the SIGNED surge of the
+relative twist), a force u D_fwd v: read as ``forward_speed_drag`` L_u = -T D_fwd T
+(wrench -u L_u nu, exact for both signs of u).  uuv_simulator uses only the diagonal
+of a 36-element quadratic_damping (the rest is ignored, as there, with a warning);
+the surface-vessel model (``metacentric_width``/``length``) is an error.  The
 acceleration filter is uuv's fixed 0.3.
+
+Where the forces act (Gazebo classic, gazebo-classic issue 2017): the hydrodynamic
+force goes through ``Link::AddRelativeForce`` (ODE ``dBodyAddRelForce``: at the
+centre of mass) and the torque through ``AddRelativeTorque`` (a pure torque), so
+the drag is evaluated with the link-origin twist and its force acts at the CoM:
+``drag_velocity_point`` = origin, ``drag_center`` = com.  Buoyancy goes through
+``AddForceAtRelativePosition(F, cob)`` (ODE ``dBodyAddForceAtRelPos``: a position
+relative to the centre of mass), so it acts at com + <center_of_buoyancy>.  The
+added-mass force also acts at the CoM there; here it acts at the link origin
+(``added_mass_point`` = origin: the project has no separate added-mass application
+point, and H(c)^T M_A is no symmetric added mass), with a warning when com != 0.
 
 Buoyancy: volume * fluid_density * g at the centre of buoyancy.  Near the surface
 uuv_simulator scales the volume by (d + h/2)/h for 0 < d < h/2 (d = origin depth,
@@ -61,6 +75,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import T6
 from uwv_hydro.description.dsros_block import flag_text, float_text
+from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.known_names import check_children
 from uwv_hydro.description.sources import HYDRO_FIELDS, set_origin
 from uwv_hydro.description.xml_safe import (
@@ -85,9 +100,38 @@ def _matrix(elem: ET.Element, source: str, sizes=(6, 36)) -> np.ndarray:
     return np.diag(values) if values.size == 6 else values.reshape(6, 6)
 
 
+def _token_lines(elem: ET.Element) -> List[Optional[int]]:
+    """Return the source line of each number of ``elem``'s text (None if unknown)."""
+    first = element_line(elem)
+    lines: List[Optional[int]] = []
+    for k, row in enumerate((elem.text or '').split('\n')):
+        lines += [None if first is None else first + k] * len(row.split())
+    return lines
+
+
 def _labels(elem: ET.Element, order: int) -> dict:
-    where = (element_path(elem), element_line(elem))
-    return {idx: where for idx in np.ndindex(*(6,) * order)}
+    """
+    Name each coefficient as uuv_simulator holds it: row and column of its matrix.
+
+    uuv_simulator's matrices have no letters: an entry is its (row, column), 1-based,
+    in uuv's NED/FRD order (u v w p q r, the same order as ours), with the line of the
+    number in the file (a matrix written over several lines names the right one).
+    """
+    path, line = element_path(elem), element_line(elem)
+    lines = _token_lines(elem)
+    out = {}
+    for idx in np.ndindex(*(6,) * order):
+        if order == 2:
+            pos = 6 * idx[0] + idx[1] if len(lines) == 36 else (
+                idx[0] if idx[0] == idx[1] and len(lines) == 6 else None)
+            name = '%s[%d,%d]' % (path, idx[0] + 1, idx[1] + 1)
+            if T6[idx[0]] * T6[idx[1]] < 0.0:
+                name += ' (NED, value shown in FLU)'
+        else:
+            pos = idx[0] if len(lines) == 6 else 7 * idx[0] if len(lines) == 36 else None
+            name = '%s[%d]' % (path, idx[0] + 1)
+        out[idx] = (name, lines[pos] if pos is not None else line)
+    return out
 
 
 def _read_model(model: ET.Element, params: VehicleParams, source: str,
@@ -122,10 +166,11 @@ def _read_model(model: ET.Element, params: VehicleParams, source: str,
         params.quadratic_drag = quad
         params.coefficient_labels['quadratic_drag'] = _labels(elem, 3)
     elem = model.find('linear_damping_forward_speed')
-    if elem is not None and np.any(_matrix(elem, source)):
-        raise element_error('uuv_simulator <linear_damping_forward_speed> (force u * D nu) '
-                            'is not representable as |nu_b| nu_c drag; fold it into '
-                            '<quadratic_damping> or remove it', source, elem)
+    if elem is not None:
+        # HMFossen::ComputeDampingMatrix: D = -D_lin - u D_fwd, force -D v = u D_fwd v
+        # (u the signed NED surge = FLU surge) -> wrench -u L_u nu with L_u = -T D_fwd T
+        params.forward_speed_drag = -_matrix(elem, source) * flip
+        params.coefficient_labels['forward_speed_drag'] = _labels(elem, 2)
 
 
 def _base_link_block(plugin: ET.Element, base: str, source: str) -> ET.Element:
@@ -165,7 +210,10 @@ def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
         # BuoyantObject::SetNeutrallyBuoyant: volume = mass / fluid_density
         params.buoyancy_mass = params.mass
     cob = link.find('center_of_buoyancy')
-    params.cob = element_numbers(cob, (3,), source) if cob is not None else np.zeros(3)
+    com = np.asarray(params.com, float).reshape(3)
+    # AddForceAtRelativePosition (dBodyAddForceAtRelPos): position relative to the CoM
+    params.cob = com + (element_numbers(cob, (3,), source) if cob is not None
+                        else np.zeros(3))
     box = link.find('box')
     height = None
     if box is not None:
@@ -186,9 +234,21 @@ def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
     if model is None:
         raise element_error('uuv_simulator <link> without <hydrodynamic_model>', source, link)
     _read_model(model, params, source, warnings)
-    params.drag_center = np.zeros(3)
+    # (the plugin itself is recorded by plugin_inventory with the other <plugin>s)
+    forward = np.any(params.forward_speed_drag)
+    record(params, 'hydrodynamic_model', 'fossen', where(source, model), 'read',
+           'force at the CoM, link-origin twist (Gazebo classic)'
+           + (', forward-speed damping' if forward else ''))
+    # HMFossen: link-origin twist; AddRelativeForce (dBodyAddRelForce) acts at the CoM
+    params.drag_center = com.copy()
     params.drag_velocity_point = np.zeros(3)
     params.added_mass_point = np.zeros(3)
+    if np.any(com) and np.any(params.added_mass):
+        warnings.append(
+            'uuv_simulator block with the centre of mass at %s m: Gazebo classic applies '
+            "uuv's added-mass force at the CoM (AddRelativeForce), uwv_hydro at the link "
+            'origin (added_mass_point); their moments differ by com x F_A'
+            % np.array2string(com, precision=4))
     params.semantics = 'origin'
     params.acceleration_alpha = UUV_ACCELERATION_ALPHA
     params.warnings.extend(warnings)

@@ -19,10 +19,13 @@ Errors raise :class:`DescriptionError`: non-positive or non-finite mass, non-fin
 numbers, an inertia that is not positive definite or violates a triangle inequality
 (Ixx + Iyy >= Izz and cyclic, which every real mass distribution satisfies since
 e.g. Ixx + Iyy - Izz = 2 * integral(z^2 dm)), drag and added mass failing the
-physical checks of :mod:`uwv_hydro.description.physical_checks` (warnings instead
-with ``allow_nonphysical``), and M_RB + sym(M_A) about the body origin not positive
-definite.  Coefficient-tag errors (unknown, duplicate) are
-raised by :func:`coefficient_indices` while parsing.
+physical checks of :mod:`uwv_hydro.description.physical_checks` (the triangle
+inequality and those checks are warnings instead with ``allow_nonphysical``: the
+equations of motion still integrate), and M_RB + sym(M_A) about the body origin not
+positive definite.  A rounding-level asymmetry of the inertia or the added mass is
+symmetrised first, with a warning (``physical_checks.symmetrise_rounding``).
+Coefficient-tag errors (unknown, duplicate) are raised by :func:`coefficient_indices`
+while parsing.
 
 Warnings go to ``params.warnings``: buoyancy differing from weight by more than
 20 %, centre of buoyancy below the centre of mass, no buoyancy at all.
@@ -34,7 +37,8 @@ import numpy as np
 from uwv_hydro.description.conventions import (
     added_mass_about_origin, letters_to_indices, rigid_body_mass_matrix)
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.physical_checks import check_physical
+from uwv_hydro.description.physical_checks import (
+    check_physical, rounding_pairs, symmetrise_rounding)
 from uwv_hydro.physics.vehicle_params import DAMPING_MODELS, SURFACE_MODELS, VehicleParams
 
 #: Relative tolerance of the inertia inequalities.
@@ -85,22 +89,56 @@ def check_inertia(inertia: np.ndarray, source: str = '', element: str = 'inertia
     if not np.allclose(i3, i3.T, rtol=1e-9, atol=1e-12):
         raise DescriptionError('inertia is not symmetric', source, element, line)
     scale = max(float(np.trace(np.abs(i3))), 1e-300)
-    names = ('Ixx', 'Iyy', 'Izz')
-    d = np.diag(i3)
-    for a, b, c in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
-        if d[a] + d[b] < d[c] - _TOL * scale:
-            raise DescriptionError(
-                'inertia violates the triangle inequality %s + %s >= %s (%g + %g < %g)'
-                % (names[a], names[b], names[c], d[a], d[b], d[c]), source, element, line)
     eig = np.linalg.eigvalsh(i3)
     if eig[0] <= _TOL * scale:
         raise DescriptionError('inertia is not positive definite (eigenvalues %s)'
                                % np.array2string(eig, precision=6), source, element, line)
-    p = eig
+    reason = triangle_violation(i3)
+    if reason is not None:
+        raise DescriptionError(reason, source, element, line)
+
+
+def triangle_violation(inertia: np.ndarray) -> Optional[str]:
+    """
+    Return why ``inertia`` violates a triangle inequality, naming the three moments.
+
+    Every real mass distribution has Ixx + Iyy - Izz = 2 * integral(z^2 dm) >= 0 and
+    cyclic, about any axes, so also for the principal moments.  A positive definite
+    tensor violating it still integrates (the equations of motion only need M > 0),
+    which is what ``allow_nonphysical`` loads with a warning.
+    """
+    i3 = np.asarray(inertia, float)
+    scale = max(float(np.trace(np.abs(i3))), 1e-300)
+    names = ('Ixx', 'Iyy', 'Izz')
+    d = np.diag(i3)
+    for a, b, c in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+        if d[a] + d[b] < d[c] - _TOL * scale:
+            return ('inertia violates the triangle inequality %s + %s >= %s (%s = %g, '
+                    '%s = %g, %s = %g: %g + %g < %g); no mass distribution has it'
+                    % (names[a], names[b], names[c], names[a], d[a], names[b], d[b],
+                       names[c], d[c], d[a], d[b], d[c]))
+    p = np.linalg.eigvalsh(i3)
     if p[0] + p[1] < p[2] - _TOL * scale:
-        raise DescriptionError(
-            'inertia violates the triangle inequality of principal moments I1 + I2 >= I3 '
-            '(%g + %g < %g)' % (p[0], p[1], p[2]), source, element, line)
+        return ('inertia violates the triangle inequality of principal moments I1 + I2 >= '
+                'I3 (%g + %g < %g); no mass distribution has it' % (p[0], p[1], p[2]))
+    return None
+
+
+def _check_inertia_allowing(params: VehicleParams) -> None:
+    """check_inertia, with the triangle inequality a warning under allow_nonphysical."""
+    try:
+        check_inertia(params.inertia, params.source)
+    except DescriptionError as exc:
+        reason = triangle_violation(params.inertia) if exc.reason == triangle_violation(
+            params.inertia) else None
+        if reason is None:
+            raise
+        if not params.allow_nonphysical:
+            raise DescriptionError(reason + ' (set allow_nonphysical: true or pass '
+                                   '--allow-nonphysical to load it anyway)',
+                                   params.source, 'inertia') from None
+        _add_warning(params, 'non-physical, loaded because allow_nonphysical is set: '
+                     'inertia: ' + reason)
 
 
 def mass_matrix_about_origin(params: VehicleParams) -> np.ndarray:
@@ -114,7 +152,8 @@ def validate(params: VehicleParams) -> VehicleParams:
     """Raise DescriptionError if ``params`` is invalid; append warnings; return it."""
     src = params.source
     for name in ('mass', 'inertia', 'com', 'buoyancy_mass', 'cob', 'linear_drag',
-                 'quadratic_drag', 'added_mass', 'drag_center', 'drag_velocity_point',
+                 'quadratic_drag', 'forward_speed_drag', 'added_mass', 'drag_center',
+                 'drag_velocity_point',
                  'added_mass_point', 'acceleration_alpha', 'gravity', 'fluid_density'):
         _finite(name, getattr(params, name), src)
     surf = params.surface
@@ -122,9 +161,11 @@ def validate(params: VehicleParams) -> VehicleParams:
                         surf.scale_factor], src)
     if params.mass <= 0.0:
         raise DescriptionError('mass must be positive, got %g kg' % params.mass, src, 'mass')
-    check_inertia(params.inertia, src)
+    _symmetrise_inertia(params)
+    _check_inertia_allowing(params)
     shapes = (('com', (3,)), ('cob', (3,)), ('linear_drag', (6, 6)),
               ('quadratic_drag', (6, 6, 6)), ('added_mass', (6, 6)),
+              ('forward_speed_drag', (6, 6)),
               ('added_mass_point', (3,)), ('drag_center', (3,)),
               ('drag_velocity_point', (3,)))
     for name, shape in shapes:
@@ -156,6 +197,7 @@ def validate(params: VehicleParams) -> VehicleParams:
     if params.semantics not in ('origin', 'dsros'):
         raise DescriptionError("semantics must be 'origin' or 'dsros', got %r"
                                % params.semantics, src, 'semantics')
+    symmetrise_rounding(params)
     check_physical(params)
     eig = np.linalg.eigvalsh(mass_matrix_about_origin(params))
     if eig[0] <= 0.0:
@@ -164,6 +206,21 @@ def validate(params: VehicleParams) -> VehicleParams:
             'makes the vehicle accelerate the wrong way' % eig[0], src, 'added_mass')
     _warn(params)
     return params
+
+
+def _symmetrise_inertia(params: VehicleParams) -> None:
+    """Set a rounding-level asymmetric inertia pair to its mean, with a warning."""
+    i3 = np.array(params.inertia, float)
+    if i3.shape != (3, 3):
+        return
+    names = ('x', 'y', 'z')
+    for i, j in rounding_pairs(i3):
+        mean = 0.5 * (i3[i, j] + i3[j, i])
+        _add_warning(params, 'inertia I%s%s = %.9g and I%s%s = %.9g differ at rounding '
+                     'level: both set to their mean %.9g'
+                     % (names[i], names[j], i3[i, j], names[j], names[i], i3[j, i], mean))
+        i3[i, j] = i3[j, i] = mean
+    params.inertia = i3
 
 
 def _add_warning(params: VehicleParams, text: str) -> None:

@@ -93,7 +93,8 @@ VEHICLE_KEYS = (
     'mass', 'inertia', 'com', 'buoyancy_mass', 'volume', 'cob', 'surface', 'linear_drag',
     'quadratic_drag', 'added_mass', 'drag_center', 'drag_velocity_point',
     'added_mass_point', 'semantics', 'damping', 'coriolis', 'gravity', 'fluid_density',
-    'acceleration_alpha', 'name', 'base_frame', 'convention', 'base', 'allow_nonphysical')
+    'acceleration_alpha', 'name', 'base_frame', 'convention', 'base', 'allow_nonphysical',
+    'forward_speed_drag')
 #: Extra vehicle sections: key -> reader(value, ctx, params), called after the core keys
 #: (filled below the readers; ``ctx.frd`` tells the convention).
 YAML_SECTIONS: Dict[str, Callable[[Any, '_Ctx', VehicleParams], None]] = {}
@@ -101,7 +102,8 @@ YAML_SECTIONS['sensors'] = read_yaml_sensors
 SURFACE_KEYS = YAML_NESTED_KEYS['surface']
 _INERTIA_KEYS = YAML_NESTED_KEYS['inertia']
 _BLOCK_NAMES = {'linear_drag': 'linear drag', 'added_mass': 'added mass',
-                'quadratic_drag': 'quadratic drag'}
+                'quadratic_drag': 'quadratic drag',
+                'forward_speed_drag': 'forward-speed linear drag'}
 #: difflib ratio above which a flat-layout key is taken as a misspelt vehicle key.
 _FLAT_TYPO_CUTOFF = 0.8
 
@@ -417,7 +419,8 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
                 raise ctx.error('surface.%s' % k, unknown_reason('key', k, SURFACE_KEYS))
             values[k] = v if k == 'model' else _number(v, 'surface.' + k, ctx)
         params.surface = SurfaceTransition(**values)
-    for key, order in (('linear_drag', 2), ('added_mass', 2), ('quadratic_drag', 3)):
+    for key, order in (('linear_drag', 2), ('added_mass', 2), ('quadratic_drag', 3),
+                       ('forward_speed_drag', 2)):
         if key in vehicle:
             labels = params.coefficient_labels.setdefault(key, {})
             arr = coefficient_array(vehicle[key], key, order, ctx, labels)

@@ -17,6 +17,10 @@ Linear and quadratic drag (dsros_hydro coefficients, positive = dissipative).
 
 * linear:    tau = -L nu
 * quadratic: F_a = -sum_bc Q[a, b, c] |nu_b| nu_c  (dsros: Q_abc |V_b| V_c)
+* forward speed: tau = -u L_u nu with the signed surge u = nu[0] (uuv_simulator
+  HMFossen::ComputeDampingMatrix, D = -D_lin - u D_lin,fwd: the damping grows with
+  forward speed and shrinks, then reverses, going backwards); reported with the
+  linear drag.
 
 :class:`Drag` evaluates both with the relative twist (nu - nu_current) of
 ``drag_velocity_point`` (nu_p = H(r_v) nu_r) and moves the result from
@@ -87,7 +91,13 @@ class Drag:
             # uwv_dynamic_model COMPLEX-like switch: the linear term is ignored
             linear = np.zeros((6, 6))
         self.linear = linear
-        self.linear_is_zero = not np.any(linear)
+        forward = np.array(getattr(params, 'forward_speed_drag', np.zeros((6, 6))),
+                           dtype=float).reshape(6, 6)
+        if params.damping == 'quadratic_only':
+            forward = np.zeros((6, 6))
+        self.forward_speed = forward
+        self.forward_is_zero = not np.any(forward)
+        self.linear_is_zero = not np.any(linear) and self.forward_is_zero
         self.quadratic = QuadraticDrag(params.quadratic_drag)
         self.is_zero = self.linear_is_zero and self.quadratic.is_zero
         # Twist transfer to the velocity point and wrench transfer from the centre
@@ -119,6 +129,10 @@ class Drag:
             lin = np.zeros(6)
         else:
             # dsros_hydro linear drag: tau = -L nu_p
-            lin = self.to_origin(-(self.linear @ nu_p))
+            tau = -(self.linear @ nu_p)
+            if not self.forward_is_zero:
+                # uuv_simulator HMFossen forward-speed damping: tau = -u L_u nu_p (u signed)
+                tau -= nu_p[0] * (self.forward_speed @ nu_p)
+            lin = self.to_origin(tau)
         quad = self.to_origin(self.quadratic(nu_p))
         return lin, quad

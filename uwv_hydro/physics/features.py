@@ -31,7 +31,9 @@ that define the terms)::
               L_z z                   -H(r_c)^T L nu_p (drag, dsros linear drag)
               E e                     tau, or -M_A,O nu_dot (eq. 6.x)
     bilinear  sum_bk A_ibk |nu_p,b| z_k   -H(r_c)^T Q_abc |nu_p,b| nu_p,c (dsros drag)
-              sum_jk B_ijk z_j z_k        -C_RB(nu) nu (eq. 3.56),
+              sum_jk B_ijk z_j z_k        -H(r_c)^T u_p L_u nu_p (uuv forward-speed
+                                          drag, u_p = (P z)_0 signed),
+                                          -C_RB(nu) nu (eq. 3.56),
                                           -H(r_a)^T C_A(nu_a) nu_a, nu_a = H(r_a) nu_r
                                           (eq. 6.43), M_A,O nu_dot_c with
                                           nu_dot_c = [-w x v_cb, 0] (sec. 10.3),
@@ -133,6 +135,11 @@ class FeatureForms:
         self.quadratic_point = -np.einsum('ia,abc->ibc', h_c_t, drag.quadratic.tensor)
         # ... and with nu_p,c = (P z)_c
         self.quadratic = np.einsum('ibc,ck->ibk', self.quadratic_point, self.p)
+        p_rows = self.p
+        forward = drag.forward_speed
+        # uuv_simulator HMFossen forward-speed drag: -H(r_c)^T u_p L_u nu_p, u_p = (P z)_0
+        self.forward_speed = bilinear_tensor(
+            lambda x, y: -(h_c_t @ (forward @ (p_rows @ y))) * (p_rows[0] @ x), 9)
         self.coriolis = bool(model.coriolis)
         self.added_mass_origin = am.origin_matrix
         zero = np.zeros((6, 9, 9))

@@ -20,7 +20,8 @@ Which velocity each component uses (nu = body twist of the origin, nu_c =
 
     weight               none (attitude only), m g at com
     buoyancy             none (attitude and origin depth), rho V g at cob
-    linear_drag          H(drag_velocity_point) nu_r, acting at drag_center
+    linear_drag          H(drag_velocity_point) nu_r, acting at drag_center (also the
+                         forward-speed term -u L_u nu)
     quadratic_drag       H(drag_velocity_point) nu_r, acting at drag_center
     added_mass           H(added_mass_point) (nu_dot - nu_dot_c), about added_mass_point
     added_mass_coriolis  H(added_mass_point) nu_r, about added_mass_point
@@ -110,7 +111,7 @@ class HydroModel:
         blocks = {
             'weight': (z6, forms.weight, z3, zero6, z69, z699),
             'buoyancy': (z6, z3, forms.buoyancy, zero6, z69, z699),
-            'linear_drag': (forms.linear, z3, z3, zero6, z69, z699),
+            'linear_drag': (forms.linear, z3, z3, zero6, z69, forms.forward_speed),
             'quadratic_drag': (z6, z3, z3, zero6, forms.quadratic, z699),
             # Fossen 2011 sec. 10.3: -M_A,O (nu_dot - nu_dot_c) with nu_dot the extra input
             'added_mass': (z6, z3, z3, -forms.added_mass_origin, z69, forms.current_inertia),

@@ -24,7 +24,8 @@ Conventions (REP-103):
 * Quaternions are stored [w, x, y, z] (world <- body).
 * All hydrodynamic coefficients are positive for dissipation (dsros sign
   convention): linear drag wrench = -L @ nu, quadratic drag wrench
-  F_a = -sum_bc Q[a, b, c] * |nu_b| * nu_c, added-mass wrench = -M_A @ nu_dot.
+  F_a = -sum_bc Q[a, b, c] * |nu_b| * nu_c, added-mass wrench = -M_A @ nu_dot,
+  forward-speed drag wrench = -u * L_u @ nu (u = nu[0], signed).
 
 Reference points (each term is evaluated with the twist of its point and its
 wrench is moved back to the origin with tau_o = H(r)^T tau_p, Fossen 2011 eq. 7.x):
@@ -180,6 +181,10 @@ class VehicleParams:
     linear_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
     #: 6x6x6 quadratic drag tensor Q[a, b, c]: F_a = -Q_abc |nu_b| nu_c.
     quadratic_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6, 6)))
+    #: 6x6 forward-speed linear drag L_u (uuv_simulator's linear_damping_forward_speed):
+    #: wrench -u L_u nu with the SIGNED surge u (not |u|), at the drag points, part of
+    #: the linear_drag component (ignored with ``damping: quadratic_only``, like L).
+    forward_speed_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
     #: 6x6 added-mass matrix M_A about ``added_mass_point`` (may be asymmetric).
     added_mass: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
     #: Point where drag acts; None means the centre of mass.

@@ -44,14 +44,16 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.conventions import (
-    quat_to_matrix, rpy_to_matrix, SDF_LETTERS)
+from uwv_hydro.description.conventions import SDF_LETTERS
 from uwv_hydro.description.dsros_block import flag_text, float_text
+from uwv_hydro.description.element_report import warn_not_modelled
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
 from uwv_hydro.description.known_names import (
     check_children, foreign_plugin_error, is_hydro_plugin)
+from uwv_hydro.description.sdf_equipment import read_sdf_equipment
+from uwv_hydro.description.sdf_frames import link_poses_in_base, read_pose
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
@@ -66,24 +68,6 @@ def is_uwv_plugin(elem: ET.Element) -> bool:
     """Return True for a uwv_hydro <plugin> element."""
     return elem.tag == 'plugin' and 'uwv_hydro' in (
         elem.get('filename', '') + ' ' + elem.get('name', ''))
-
-
-def read_pose(elem: Optional[ET.Element], source: str):
-    """Return (xyz, R) of an SDF <pose> (``x y z roll pitch yaw`` or quat_xyzw)."""
-    if elem is None:
-        return np.zeros(3), np.eye(3)
-    rel = elem.get('relative_to', '')
-    parent = getattr(elem, 'parent', None)
-    owner = parent.parent.get('name', '') if parent is not None and \
-        parent.tag == 'inertial' and parent.parent is not None else ''
-    if rel and rel != owner:
-        raise element_error('pose relative_to=%r is not supported here' % rel, source, elem)
-    if elem.get('rotation_format', 'euler_rpy') == 'quat_xyzw':
-        v = element_numbers(elem, (7,), source)
-        return v[:3], quat_to_matrix([v[6], v[3], v[4], v[5]])
-    v = element_numbers(elem, (6,), source)
-    rpy = np.radians(v[3:]) if elem.get('degrees', 'false').lower() == 'true' else v[3:]
-    return v[:3], rpy_to_matrix(rpy)
 
 
 def read_fluid_added_mass(elem: ET.Element, source: str,
@@ -226,6 +210,10 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     params.fluid_density = density if density is not None else params.fluid_density
     _buoyancy(params, link, uwv[0] if uwv else None, source, warnings)
     params.warnings.extend(warnings)
+    # equipment hook: thrusters, fins, buoyancy engines, sensors, other plugins
+    read_sdf_equipment(model, params, source, link_poses_in_base(model, params.base_frame,
+                                                                 source))
+    warn_not_modelled(params)
     return params
 
 

@@ -42,6 +42,7 @@ import numpy as np
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.dsros_block import (
     apply_dsros_block, base_link_name, float_attr, is_dsros_plugin)
+from uwv_hydro.description.element_report import warn_not_modelled
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_urdf
 from uwv_hydro.description.gz_hydrodynamics import (
@@ -199,8 +200,9 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         apply_uuv_block(plugin, params, source)
     params.fins = fins_from_urdf(root, base, frames, params, source)
     params.thrusters = read_urdf_thrusters(root, params, source)
-    params.sensors = sensors_from_urdf(root, source, base)
+    params.sensors = sensors_from_urdf(root, source, base, params)
     check_sensor_links(params.sensors, params, source)
+    warn_not_modelled(params)
     return params
 
 

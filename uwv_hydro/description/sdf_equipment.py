@@ -129,9 +129,9 @@ def read_sdf_equipment(model: ET.Element, params: VehicleParams, source: str,
         elif _is_buoyancy_engine(plugin):
             engine = _buoyancy_engine(plugin, poses, params, source)
             engines.append(engine)
-            record(params, 'buoyancy_engine', engine.link_name, place, 'warned',
-                   'not modelled: the bladder force rho g (V - V_neutral) is not '
-                   'simulated (listed by check)')
+            record(params, 'buoyancy_engine', engine.link_name, place, 'read',
+                   'bladder force rho g (V - V_neutral) at the link in simulate mode; '
+                   'volume commands on %s' % engine.command_topic())
         elif is_dave_pressure_plugin(plugin):
             sensors.append(dave_pressure_sensor(plugin, model, params, source))
         elif is_gz_hydrodynamics_plugin(plugin) or is_hydro_plugin(plugin) or \

@@ -390,6 +390,8 @@ class HydroNode(Node):
             self.io.update(now)
             if self.fins is not None:
                 self.fins.update(now)
+            if self.engines is not None:
+                self.engines.update(now)
         except Exception as exc:  # noqa: B902 - the node must keep running
             self.events['update_errors'] += 1
             if self.throttle.ready('update_error'):

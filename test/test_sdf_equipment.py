@@ -155,22 +155,24 @@ def _gz_liftdrag(v_cp, forward, upward, area, cla, cda, alpha_stall, cla_stall, 
 # alpha_stall pi/2, control_joint_rad_to_cl 4 with a control joint, else none).
 _ELEVATOR_R = _rx(math.pi / 2.0)
 FINS = {
-    'rudder_joint': dict(joint=np.array([-0.44, 0.0, 0.05]), axis=np.array([0.0, 0, 1]),
-                         cp=np.array([-0.47, 0.0, 0.05]), forward=np.array([1.0, 0, 0]),
-                         upward=np.array([0.0, 1, 0]), area=0.01, cla=4.1, cda=0.2,
-                         alpha_stall=0.35, cla_stall=-1.5, cda_stall=1.2, a0=0.0,
-                         rad_to_cl=4.0),
-    'elevator_joint': dict(joint=np.array([-0.45, 0.0, 0.0]),
-                           axis=_ELEVATOR_R @ [0.0, 0, 1], cp=np.array([-0.45, 0.0, 0.0]),
-                           forward=_ELEVATOR_R @ [1.0, 0, 0],
-                           upward=_ELEVATOR_R @ [0.0, 1, 0], area=0.012, cla=3.5, cda=0.3,
-                           alpha_stall=0.3, cla_stall=0.0, cda_stall=1.0, a0=0.0,
-                           rad_to_cl=1.5),
-    'keel': dict(joint=np.array([0.0, 0.0, -0.1]), axis=np.array([0.0, 0, 1]),
-                 cp=np.array([0.05, 0.0, -0.1]), forward=np.array([1.0, 0, 0]),
-                 upward=np.array([0.0, 1, 0]), area=0.02, cla=2.0, cda=0.1,
-                 alpha_stall=0.5 * math.pi, cla_stall=0.0, cda_stall=1.0, a0=0.0,
-                 rad_to_cl=0.0),
+    'rudder_joint': {
+        'joint': np.array([-0.44, 0.0, 0.05]), 'axis': np.array([0.0, 0, 1]),
+        'cp': np.array([-0.47, 0.0, 0.05]), 'forward': np.array([1.0, 0, 0]),
+        'upward': np.array([0.0, 1, 0]), 'area': 0.01, 'cla': 4.1, 'cda': 0.2,
+        'alpha_stall': 0.35, 'cla_stall': -1.5, 'cda_stall': 1.2, 'a0': 0.0,
+        'rad_to_cl': 4.0},
+    'elevator_joint': {
+        'joint': np.array([-0.45, 0.0, 0.0]), 'axis': _ELEVATOR_R @ [0.0, 0, 1],
+        'cp': np.array([-0.45, 0.0, 0.0]), 'forward': _ELEVATOR_R @ [1.0, 0, 0],
+        'upward': _ELEVATOR_R @ [0.0, 1, 0], 'area': 0.012, 'cla': 3.5, 'cda': 0.3,
+        'alpha_stall': 0.3, 'cla_stall': 0.0, 'cda_stall': 1.0, 'a0': 0.0,
+        'rad_to_cl': 1.5},
+    'keel': {
+        'joint': np.array([0.0, 0.0, -0.1]), 'axis': np.array([0.0, 0, 1]),
+        'cp': np.array([0.05, 0.0, -0.1]), 'forward': np.array([1.0, 0, 0]),
+        'upward': np.array([0.0, 1, 0]), 'area': 0.02, 'cla': 2.0, 'cda': 0.1,
+        'alpha_stall': 0.5 * math.pi, 'cla_stall': 0.0, 'cda_stall': 1.0, 'a0': 0.0,
+        'rad_to_cl': 0.0},
 }
 
 
@@ -292,7 +294,7 @@ def test_urdf_gazebo_sensors_use_the_same_table():
 
 
 def test_check_lists_topics_and_the_buoyancy_engine(capsys):
-    """check --json: gz-sim command topics of thrusters, the engine, the element records."""
+    """Check --json: gz-sim command topics of thrusters, the engine, the element records."""
     assert main(['check', str(ROV), '--json']) == 0
     rov = json.loads(capsys.readouterr().out)
     topics = {t['joint_name']: t['command_topic'] for t in rov['thrusters']}
@@ -372,9 +374,9 @@ def test_bladder_force_lifts_a_neutral_vehicle_as_archimedes_says():
     text = (GLIDER % '').replace('<pose>0.3 0 0 0 0 0</pose>', '<pose>0 0 0 0 0 0</pose>')
     params = load_vehicle_string(text, source='glider.sdf')
     dt, n = 0.05, 40
-    mode = SimulateMode(params, dt, max_catchup_steps=n, initial=State(position=np.array([0.0, 0, -50.0]),
-                                                  quaternion=np.array([1.0, 0, 0, 0]),
-                                                  twist=np.zeros(6)))
+    start = State(position=np.array([0.0, 0, -50.0]), quaternion=np.array([1.0, 0, 0, 0]),
+                  twist=np.zeros(6))
+    mode = SimulateMode(params, dt, max_catchup_steps=n, initial=start)
     mode.engines = BuoyancyEngines(params.buoyancy_engines, params.gravity)
     mode.engines.command(0, 0.003)
     mode.advance(0)

@@ -130,8 +130,8 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
                            command_topic=thruster_topics(t, params.name)['command'])
                       for t in params.thrusters],
         'buoyancy_engines': [_engine_summary(e) for e in params.buoyancy_engines],
-        'elements': [dict(kind=r.kind, name=r.name, where=r.where, status=r.status,
-                          note=r.note) for r in params.elements],
+        'elements': [{'kind': r.kind, 'name': r.name, 'where': r.where,
+                      'status': r.status, 'note': r.note} for r in params.elements],
         'sensors': [sensor_summary(sensor) for sensor in params.sensors],
         'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
         'warnings': list(params.warnings),

@@ -240,8 +240,8 @@ def _sdf_names(path, tag):
 
 
 @pytest.mark.parametrize('path,unmodelled', [
-    (ROV, ['front_camera', 'ping360', 'gz::sim::systems::OdometryPublisher',
-           'gz::sim::systems::JointPositionController']),
+    (ROV, ['front_camera', 'ping360', 'thruster6_load',
+           'gz::sim::systems::OdometryPublisher', 'gz::sim::systems::JointPositionController']),
     (AUV, ['compass', 'baro', 'alt', 'sidescan', 'bottom_camera']),
 ])
 def test_nothing_dropped_silently(path, unmodelled):

@@ -81,7 +81,7 @@ def physics_rate(model: ET.Element, source: str) -> float:
 
 def read_link_sensors(model: ET.Element, params: VehicleParams, source: str,
                       poses: Dict[str, Pose], fixed: Set[str]) -> List[SensorParams]:
-    """Return the modelled sensors of every link; record every <sensor>."""
+    """Return the modelled sensors of every link; record every link and joint <sensor>."""
     sensors = []
     defaults = {'navsat': world_datum(model)}
     for link in model.findall('link'):
@@ -97,6 +97,11 @@ def read_link_sensors(model: ET.Element, params: VehicleParams, source: str,
                                         link_pose=poses[name], defaults=defaults)
             if found is not None:
                 sensors.append(found)
+    for joint in model.findall('joint'):  # SDF joint sensors (force_torque)
+        for sensor in joint.findall('sensor'):
+            record(params, 'sensor', sensor.get('name', ''), where(source, sensor), 'warned',
+                   'not modelled: %s sensor on joint %r' % (sensor.get('type', ''),
+                                                           joint.get('name', '')))
     return sensors
 
 

@@ -77,7 +77,7 @@ OTHER_PLUGIN_NOTES = {
     'altimeter': 'altimeter system',
     'contact': 'contact system',
     'usercommands': 'user commands',
-    'sceneBroadcaster'.lower(): 'scene broadcaster',
+    'scenebroadcaster': 'scene broadcaster',
     'batteryplugin': 'battery model (linear_battery)',
     'linearbattery': 'battery model',
     'detachablejoint': 'detachable joint',

@@ -525,9 +525,10 @@ def _gz_dvl(tree: Dict[str, Any], ctx: _Ctx, name: str):
     phased_array), ``arrangement`` (beams), ``tracking`` (``bottom_mode`` and/or
     ``water_mass_mode``, each with ``when`` never | always | best, default always,
     and a Gaussian ``noise``), ``resolution``, ``maximum_range``, ``minimum_range``
-    and ``reference_frame`` (a pose whose rotation gives the axes the velocity is
-    reported in).  Bottom tracking maps onto the dvl model (velocity of the sensor
-    over the seabed, the noise on every axis); the beams are not traced.
+    and ``reference_frame`` (a pose whose rotation R gives the axes the velocity is
+    reported in: v_ref = R^T v_sensor, the sensor's velocity relative to the bottom).
+    Bottom tracking maps onto the dvl model (velocity of the sensor over the seabed,
+    the beam noise on every axis); the beams are not traced.
     """
     key = _namespaced(tree, 'dvl')
     block = _mapping(tree.pop(key, None)) if key else {}

@@ -407,3 +407,16 @@ def test_bladder_above_the_surface_displaces_nothing():
     half = math.sqrt(0.5)
     tilted = engines.wrench([0.0, 0.0, 1.0, half, 0.0, -half, 0.0] + [0.0] * 6)
     assert np.allclose(tilted[:3], [above[2], 0.0, 0.0], rtol=0, atol=1e-12 * abs(above[2]))
+
+
+def test_undeclared_gz_prefix_is_read_as_sdformat_reads_it():
+    """gz:type / <gz:dvl> without xmlns:gz (tinyxml2 accepts it): read, lines kept."""
+    text = AUV.read_text().replace(' xmlns:gz="http://gazebosim.org/schema"', '')
+    params = load_vehicle_string(text, source='auv.sdf')
+    dvl = {s.name: s for s in params.sensors}['dvl']
+    assert dvl.kind == 'dvl' and [a.stddev for a in dvl.model.velocity] == [0.003] * 3
+    bad = text.replace('<when>best</when>', '<when>sometimes</when>')
+    with pytest.raises(DescriptionError) as err:
+        load_vehicle_string(bad, source='auv.sdf')
+    line = next(k for k, row in enumerate(bad.splitlines(), 1) if 'sometimes' in row)
+    assert err.value.line == line

@@ -544,12 +544,12 @@ def _gz_dvl(tree: Dict[str, Any], ctx: _Ctx, name: str):
     if 'water_mass_mode' in tracking:
         notes.append('water_mass_mode not modelled')
     if when not in ('always', 'best'):
-        raise ctx.error(_join(name, 'tracking.bottom_mode.when'),
+        raise ctx.error(_join(name, '%s.tracking.bottom_mode.when' % key),
                         'expected never, always or best, got %r' % (when,))
     rotation = None
     reference = block.pop('reference_frame', None)
     if reference is not None:
-        values = _pose(reference, _join(name, 'reference_frame'), ctx)
+        values = _pose(reference, _join(name, '%s.reference_frame' % key), ctx)
         rotation = rpy_to_matrix(values[3:])
         if any(values[:3]):
             notes.append('reference_frame translation ignored (gz uses its rotation)')
@@ -558,7 +558,8 @@ def _gz_dvl(tree: Dict[str, Any], ctx: _Ctx, name: str):
             block.pop(item)
             notes.append('%s not modelled (flat-seabed bottom lock, no beams)' % item)
     for item in block:
-        raise ctx.error(_join(name, item), "unknown gz:dvl element '%s'" % item)
+        raise ctx.error(_join(name, '%s.%s' % (key, item)),
+                        "unknown gz:dvl element '%s'" % item)
     velocity = {'noise': bottom['noise']} if bottom.get('noise') else {}
     tree['dvl'] = {'velocity': velocity}
     tree['type'] = 'dvl'

@@ -22,6 +22,7 @@ entity attacks fail before any expansion), fed through a tree builder that store
 :data:`MAX_XML_BYTES` are rejected before parsing.
 """
 import os
+import re
 from typing import List, Optional, Sequence
 import xml.etree.ElementTree as ET
 
@@ -110,12 +111,69 @@ def element_numbers(elem: ET.Element, sizes: Sequence[int], source: str,
     return np.array(values, dtype=float)
 
 
+#: A namespace prefix used on an element or attribute name, and one declared.
+_PREFIX_USE = re.compile(r'</?([A-Za-z_][\w.-]*):[A-Za-z_]'
+                         r'|\s([A-Za-z_][\w.-]*):[A-Za-z_][\w.-]*\s*=')
+_PREFIX_DECLARED = re.compile(r'xmlns:([A-Za-z_][\w.-]*)\s*=')
+#: Markup before the root element's name: comments, processing instructions, <!...>.
+_BEFORE_ROOT = re.compile(r'<!--.*?-->|<\?.*?\?>|<![^>]*>|<([A-Za-z_][\w.:-]*)', re.S)
+#: The namespace an undeclared prefix is given (gz:, ignition:, experimental: ...).
+UNDECLARED_NAMESPACE = 'urn:uwv-hydro:undeclared:'
+
+
+def declare_prefixes(text: str) -> str:
+    """
+    Return ``text`` with every namespace prefix it uses but never declares declared.
+
+    SDFormat (tinyxml2) accepts ``gz:type="dvl"``, ``<gz:dvl>`` or ``<experimental:params>``
+    without an ``xmlns:gz`` declaration, which expat refuses ("unbound prefix"); the
+    prefix is declared on the root element as ``urn:uwv-hydro:undeclared:<prefix>``,
+    on the root's own line, so that line numbers stay those of the file.
+    """
+    used = {a or b for a, b in _PREFIX_USE.findall(text)} - {'xml', 'xmlns'}
+    missing = sorted(used - set(_PREFIX_DECLARED.findall(text)))
+    pos = 0
+    while missing:
+        m = _BEFORE_ROOT.search(text, pos)
+        if m is None:
+            break
+        if m.group(1) is None:
+            pos = m.end()
+            continue
+        declarations = ''.join(' xmlns:%s="%s%s"' % (p, UNDECLARED_NAMESPACE, p)
+                               for p in missing)
+        return text[:m.end(1)] + declarations + text[m.end(1):]
+    return text
+
+
 def parse_xml_string(text, source: str = '<string>') -> LineElement:
-    """Parse ``text`` (str or bytes) and return the root element; raise DescriptionError."""
+    """
+    Parse ``text`` (str or bytes) and return the root element; raise DescriptionError.
+
+    A document using namespace prefixes it does not declare (as SDF files do) is
+    parsed with them declared (:func:`declare_prefixes`).
+    """
     size = len(text.encode('utf-8') if isinstance(text, str) else text)
     if size > MAX_XML_BYTES:
         raise DescriptionError('XML document is %d bytes, larger than the %d-byte limit'
                                % (size, MAX_XML_BYTES), source)
+    try:
+        return _parse(text, source)
+    except DescriptionError as exc:
+        if 'unbound prefix' not in exc.reason:
+            raise
+        if not isinstance(text, str):
+            try:
+                text = text.decode('utf-8')
+            except UnicodeDecodeError:
+                raise exc from None
+        fixed = declare_prefixes(text)
+        if fixed == text:
+            raise
+        return _parse(fixed, source)
+
+
+def _parse(text, source: str) -> LineElement:
     builder = _LineTreeBuilder()
     parser = DefusedXMLParser(target=builder, forbid_dtd=True, forbid_entities=True,
                               forbid_external=True)

@@ -99,9 +99,10 @@ def read_link_sensors(model: ET.Element, params: VehicleParams, source: str,
                 sensors.append(found)
     for joint in model.findall('joint'):  # SDF joint sensors (force_torque)
         for sensor in joint.findall('sensor'):
+            note = 'not modelled: %s sensor on joint %r' % (sensor.get('type', ''),
+                                                            joint.get('name', ''))
             record(params, 'sensor', sensor.get('name', ''), where(source, sensor), 'warned',
-                   'not modelled: %s sensor on joint %r' % (sensor.get('type', ''),
-                                                           joint.get('name', '')))
+                   note)
     return sensors
 
 

@@ -420,3 +420,18 @@ def test_undeclared_gz_prefix_is_read_as_sdformat_reads_it():
         load_vehicle_string(bad, source='auv.sdf')
     line = next(k for k, row in enumerate(bad.splitlines(), 1) if 'sometimes' in row)
     assert err.value.line == line
+
+
+def test_offline_simulate_applies_the_bladder_at_its_default_volume():
+    """Offline simulate(): default_volume above neutral lifts a neutral vehicle, v = F t / m."""
+    from uwv_hydro.modes.offline_simulation import simulate
+    from uwv_hydro.physics.dynamics import State
+    text = (GLIDER % '').replace('<pose>0.3 0 0 0 0 0</pose>', '<pose>0 0 0 0 0 0</pose>')
+    text = text.replace('<default_volume>0.002', '<default_volume>0.0025')
+    params = load_vehicle_string(text, source='glider.sdf')
+    start = State(position=np.array([0.0, 0, -50.0]), quaternion=np.array([1.0, 0, 0, 0]),
+                  twist=np.zeros(6))
+    traj = simulate(params, 2.0, dt=0.05, initial=start)
+    force = 1000.0 * params.gravity * 0.0005  # rho g (V - V_neutral), gz-sim
+    assert np.allclose(traj.twist[:, 2], force * traj.t / params.mass, rtol=1e-12, atol=0)
+    assert np.allclose(traj.twist[:, [0, 1, 3, 4, 5]], 0.0, rtol=0, atol=1e-15)

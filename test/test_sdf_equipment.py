@@ -412,7 +412,10 @@ def test_bladder_above_the_surface_displaces_nothing():
 def test_undeclared_gz_prefix_is_read_as_sdformat_reads_it():
     """gz:type / <gz:dvl> without xmlns:gz (tinyxml2 accepts it): read, lines kept."""
     text = AUV.read_text().replace(' xmlns:gz="http://gazebosim.org/schema"', '')
+    text = text.replace('<pose>-0.3 0 0.12 0 0 0</pose>',
+                        '<pose relative_to="base_link">-0.3 0 0.12 0 0 0</pose>')
     params = load_vehicle_string(text, source='auv.sdf')
+    assert {s.name: s for s in params.sensors}['gps'].pose[:3] == (-0.3, 0.0, 0.12)
     dvl = {s.name: s for s in params.sensors}['dvl']
     assert dvl.kind == 'dvl' and [a.stddev for a in dvl.model.velocity] == [0.003] * 3
     bad = text.replace('<when>best</when>', '<when>sometimes</when>')

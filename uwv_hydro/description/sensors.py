@@ -408,14 +408,18 @@ def _xml_tree(elem: ET.Element, path: str, elements: Dict[str, Any],
     return attributes
 
 
-def _xml_pose(elem: ET.Element, source: str) -> List[float]:
-    """Return the 6 numbers of an SDF-style <pose> (radians; degrees="true" converted)."""
+def _xml_pose(elem: ET.Element, source: str, link: str = '') -> List[float]:
+    """
+    Return the 6 numbers of an SDF-style <pose> (radians; degrees="true" converted).
+
+    The pose is in the sensor's ``link``: ``relative_to`` may only name that link.
+    """
     def fail(reason):
         return DescriptionError(reason, source, element_path(elem), element_line(elem))
     for key, value in elem.attrib.items():
         if key not in ('degrees', 'frame', 'relative_to'):
             raise fail('unknown <pose> attribute %r' % key)
-        if key in ('frame', 'relative_to') and value.strip():
+        if key in ('frame', 'relative_to') and value.strip() and value.strip() != link:
             raise fail('a sensor <pose> is relative to its link; %s=%r is not supported'
                        % (key, value))
     try:
@@ -656,7 +660,7 @@ def read_sensor_element(sensor: ET.Element, link: str, source: str, base_frame: 
         notes.append('no update_rate: every 1 ms physics step (SDF default), %g Hz'
                      % DEFAULT_STEP_RATE_HZ)
     pose_elem = sensor.find('pose')
-    values = _xml_pose(pose_elem, source) if pose_elem is not None else None
+    values = _xml_pose(pose_elem, source, link) if pose_elem is not None else None
     p, r = np.zeros(3), np.eye(3)
     if values is not None:
         p, r = np.array(values[:3]), rpy_to_matrix(values[3:])

@@ -23,8 +23,10 @@ warnings.  ``--json`` prints the same as JSON plus the converted matrices (L, Q,
 M_A as loaded, M_A and M_RB + sym(M_A) about the origin, all FLU, uwv_hydro signs).
 ``--robot-description URDF`` lays a YAML VEHICLE over that description as the node
 does.  Thrusters are listed with joint, model, command range, thrust range, point,
-direction and dynamics.  Exit code 0 when valid, 2 when invalid (DescriptionError
-naming file, element, line).
+direction, dynamics and gz-sim command topic; buoyancy engines with their limits and
+topic; every element a reader recorded with a note (what it maps to, what is left
+out).  Exit code 0 when valid, 2 when invalid (DescriptionError naming file, element,
+line).
 """
 import json
 import math
@@ -125,12 +127,25 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
         'sources': field_sources(params),
         'source_report': format_field_sources(params),
         'thrusters': [dict(describe_thruster(t, params.fluid_density),
-                           topic=thruster_topics(t, params.name)['command'])
+                           command_topic=thruster_topics(t, params.name)['command'])
                       for t in params.thrusters],
+        'buoyancy_engines': [_engine_summary(e) for e in params.buoyancy_engines],
+        'elements': [{'kind': r.kind, 'name': r.name, 'where': r.where,
+                      'status': r.status, 'note': r.note} for r in params.elements],
         'sensors': [sensor_summary(sensor) for sensor in params.sensors],
         'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
         'warnings': list(params.warnings),
     }
+
+
+def _engine_summary(engine) -> Dict[str, Any]:
+    return {'link_name': engine.link_name, 'position': list(engine.position),
+            'volume_range': [engine.min_volume, engine.max_volume],
+            'initial_volume': engine.initial_volume(),
+            'neutral_volume': engine.neutral_volume,
+            'max_inflation_rate': engine.max_inflation_rate,
+            'fluid_density': engine.fluid_density, 'surface': engine.surface,
+            'command_topic': engine.command_topic()}
 
 
 def _fmt(values) -> str:
@@ -167,12 +182,24 @@ def format_summary(s: Dict[str, Any]) -> str:
         'thrusters:      %s' % (len(s['thrusters']) or '(none)'),
     ]
     lines += ['  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s, '
-              'topic %s'
+              'command topic %s'
               % (t['joint_name'], t['model'], ' '.join((t['command'], t['command_unit'])).strip(),
                  _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
-                 _fmt(t['direction']), t['dynamics'], t['topic']) for t in s['thrusters']]
+                 _fmt(t['direction']), t['dynamics'], t.get('command_topic', ''))
+              for t in s['thrusters']]
+    for e in s.get('buoyancy_engines', ()):
+        lines.append('buoyancy engine: link %s at %s m, volume %s m^3 (start %g, neutral %g), '
+                     'rate %g m^3/s, rho %g, command %s'
+                     % (e['link_name'], _fmt(e['position']), _fmt(e['volume_range']),
+                        e['initial_volume'], e['neutral_volume'], e['max_inflation_rate'],
+                        e['fluid_density'], e['command_topic']))
     lines.append('sensors:' + ('' if s['sensor_lines'] else '        (none)'))
     lines += ['  - %s' % line for line in s['sensor_lines']]
+    noted = [r for r in s.get('elements', ()) if r['note']]
+    if noted:
+        lines.append('elements:')
+        lines += ['  - %s %r [%s]: %s' % (r['kind'], r['name'], r['status'], r['note'])
+                  for r in noted]
     lines.append('sources:')
     lines += ['  %s' % line for line in s['source_report']]
     lines += ['note: %s' % note for note in s.get('notes', ())]

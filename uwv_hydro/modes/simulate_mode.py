@@ -36,6 +36,8 @@ Rules:
 * **Fins.**  With :attr:`SimulateMode.servos` set (a
   :class:`~uwv_hydro.modes.fin_servos.FinServos`), the servos advance by dt at the
   start of every step and their angles are held over it (RK4 stages included).
+* **Buoyancy engines.**  With :attr:`SimulateMode.engines` set, the bladders pump for
+  dt at the start of every step and their force is held over it (gz-sim's order).
 """
 import math
 from typing import Callable, Dict, Optional
@@ -104,6 +106,9 @@ class SimulateMode:
         self.initial = initial if initial is not None else rest_state()
         #: Fin servos stepped with the vehicle (None: fins stay as set on :attr:`sim`).
         self.servos = None
+        #: Buoyancy engines stepped with the vehicle, their wrench added to every step's
+        #: input (a :class:`~uwv_hydro.modes.buoyancy_engines.BuoyancyEngines`, or None).
+        self.engines = None
         #: The body wrench of the latest step (thrust included; None before the first).
         self.last_tau = None
         self.reset()
@@ -253,6 +258,11 @@ class SimulateMode:
                 self.sim.set_fin_angles(self.servos.step(self.dt, t))
             tau_k = tau if thrust is None else (
                 thrust(self._x) if tau is None else np.asarray(tau, float) + thrust(self._x))
+            if self.engines is not None:
+                # gz-sim BuoyancyEngine: the volume moves first, its force acts over the step
+                self.engines.step(self.dt)
+                bladders = self.engines.wrench(self._x)
+                tau_k = bladders if tau_k is None else np.asarray(tau_k, float) + bladders
             self.last_tau = tau_k
             if not self.step(tau_k, current):
                 break

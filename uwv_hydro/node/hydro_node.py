@@ -62,6 +62,7 @@ from tf2_msgs.msg import TFMessage
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGuard, Throttle
 from uwv_hydro.modes.thrust_mux import FrameResolver
+from uwv_hydro.node.buoyancy_engine_io import BuoyancyEngineIO
 from uwv_hydro.node.clock_watch import ClockWatch
 from uwv_hydro.node.current_input import CurrentInput
 from uwv_hydro.node.cycle_meter import CycleMeter
@@ -201,6 +202,11 @@ class HydroNode(Node):
             self.mode == 'simulate' and self.vehicle.thrusters) else None
         if self.thrusters is not None:
             self.parts.append(self.thrusters)
+        # gz-sim buoyancy engines: volume commands in, volumes out (simulate mode)
+        self.engines = BuoyancyEngineIO(self) if (
+            self.mode == 'simulate' and self.vehicle.buoyancy_engines) else None
+        if self.engines is not None:
+            self.parts.append(self.engines)
         if self.mode != 'simulate' and self.vehicle.sensors:
             self.get_logger().info('the vehicle has %d navigation sensors: they are published '
                                    'in simulate mode only' % len(self.vehicle.sensors))
@@ -386,6 +392,8 @@ class HydroNode(Node):
             self.io.update(now)
             if self.fins is not None:
                 self.fins.update(now)
+            if self.engines is not None:
+                self.engines.update(now)
         except Exception as exc:  # noqa: B902 - the node must keep running
             self.events['update_errors'] += 1
             if self.throttle.ready('update_error'):

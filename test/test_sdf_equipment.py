@@ -439,3 +439,45 @@ def test_offline_simulate_applies_the_bladder_at_its_default_volume():
     force = 1000.0 * params.gravity * 0.0005  # rho g (V - V_neutral), gz-sim
     assert np.allclose(traj.twist[:, 2], force * traj.t / params.mass, rtol=1e-12, atol=0)
     assert np.allclose(traj.twist[:, [0, 1, 3, 4, 5]], 0.0, rtol=0, atol=1e-15)
+
+
+NESTED = """<sdf version="1.9"><model name="sub">
+  <link name="base_link"><pose>0.5 0 0 0 0 0</pose>
+    <inertial><mass>40</mass></inertial>
+    <sensor name="imu" type="imu"><update_rate>50</update_rate>
+      <pose relative_to="mount">0 0 0.05 0 0 0</pose></sensor>
+  </link>
+  <frame name="mount" attached_to="base_link"><pose>0.2 0.1 0 0 0 %(yaw)r</pose></frame>
+  <model name="pod"><pose>0 0 -0.2 0 0 %(yaw)r</pose>
+    <link name="prop"><pose>-1 0 0 0 0 0</pose><inertial><mass>2</mass></inertial></link>
+    <joint name="j" type="revolute"><parent>base_link</parent><child>prop</child>
+      <axis><xyz>1 0 0</xyz></axis></joint>
+    <plugin filename="gz-sim-thruster-system" name="gz::sim::systems::Thruster">
+      <joint_name>j</joint_name><thrust_coefficient>0.01</thrust_coefficient>
+      <fluid_density>1000</fluid_density><propeller_diameter>0.1</propeller_diameter>
+    </plugin>
+  </model>
+</model></sdf>""" % {'yaw': math.pi / 2}
+
+
+def test_equipment_of_a_nested_model_and_a_sensor_relative_to_a_frame():
+    """Poses by sdformat's rules, composed by hand: X_base = X_model_base^-1 X_model_elem."""
+    params = load_vehicle_string(NESTED, source='nested.sdf')
+    rz = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # yaw pi/2
+    base = np.array([0.5, 0.0, 0.0])
+    # pod::j sits at pod::prop (its child): pod pose + Rz (-1, 0, 0), axis Rz (1, 0, 0)
+    origin = np.array([0.0, 0.0, -0.2]) + rz @ [-1.0, 0.0, 0.0] - base
+    axis = rz @ [1.0, 0.0, 0.0]
+    (spec,) = params.thrusters
+    assert spec.joint_name == 'j'  # as the plugin names it (gz-sim's topic uses it)
+    bank = ThrusterBank(params.thrusters, params.fluid_density)
+    column = bank.allocation[:, 0]  # base wrench of 1 N: (a, r x a)
+    assert np.max(np.abs(column[:3] - axis)) < 1e-12
+    assert np.max(np.abs(column[3:] - np.cross(origin, axis))) < 1e-12
+    # imu: frame 'mount' attached to base_link (its pose in base_link), sensor in 'mount'
+    (imu,) = params.sensors
+    t, q = sensor_mount(imu, params)
+    assert np.max(np.abs(t - (np.array([0.2, 0.1, 0.0]) + rz @ [0.0, 0.0, 0.05]))) < 1e-12
+    assert np.max(np.abs(quat_to_matrix(q) - rz)) < 1e-12
+    kinds = {(r.kind, r.name, r.status) for r in params.elements}
+    assert ('thruster', 'j', 'read') in kinds and ('sensor', 'imu', 'read') in kinds

@@ -15,8 +15,11 @@
 """
 Equipment of an SDF <model>: thrusters, fins, buoyancy engines, sensors, other plugins.
 
-One entry, :func:`read_sdf_equipment`, called by the SDF reader once the rigid body is
-read, with the link poses in the base frame (:mod:`uwv_hydro.description.sdf_frames`):
+One entry, :func:`read_sdf_equipment`, called through the SDF reader's
+:func:`uwv_hydro.description.sdf.read_equipment` hook once the rigid body is read, with
+the model flattened (nested and included models, scoped names) and the link poses in
+the base frame (:mod:`uwv_hydro.description.sdf_frames`).  A plugin of a nested model
+names its joints and links in its own scope first (sdformat scoping):
 
 * gz-sim ``Thruster`` plugins (gz-sim ``src/systems/thruster/Thruster.cc``): the same
   block as in a URDF ``<gazebo>`` (:func:`uwv_hydro.description.thrusters.gz_thruster_values`),

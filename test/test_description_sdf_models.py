@@ -346,7 +346,10 @@ TWO_VEHICLES = """<sdf version="1.9"><world name="w">
   <model name="alpha"><link name="b"><inertial><mass>10</mass></inertial></link>
     <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
       <link_name>b</link_name><xU>-1</xU></plugin></model>
-  <model name="beta"><link name="b"><inertial><mass>20</mass></inertial></link>
+  <model name="beta"><link name="b"><inertial><mass>19.5</mass></inertial></link>
+    <link name="p"><pose>-1 0 0 0 0 0</pose><inertial><mass>0.5</mass></inertial></link>
+    <joint name="j" type="revolute"><parent>b</parent><child>p</child>
+      <axis><xyz>1 0 0</xyz></axis></joint>
     <plugin filename="gz-sim-thruster-system" name="gz::sim::systems::Thruster">
       <joint_name>j</joint_name></plugin></model>
   <model name="crate"><static>1</static><link name="b"><inertial><mass>5</mass></inertial>

@@ -431,3 +431,59 @@ def test_dvl_beams_that_do_not_span_three_axes_are_refused():
     with pytest.raises(DescriptionError) as err:
         load_urdf_string(text, 'caldus.urdf')  # no xacro in it: plain URDF
     assert 'do not span three axes' in str(err.value) and 'beamAngleDeg' in err.value.element
+
+
+MIXED_SENSORS = """<robot name="m">
+  <link name="base_link"><inertial><mass value="10"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <gazebo reference="base_link">
+    <sensor name="plain_gps" type="gps"><update_rate>1</update_rate>
+      <gps><position_sensing><horizontal><noise type="gaussian"><stddev>4.0</stddev>
+      </noise></horizontal></position_sensing></gps></sensor>
+    <sensor name="ds_gps" type="gps"><update_rate>1</update_rate>
+      <gps><position_sensing><horizontal><noise type="gaussian"><stddev>9.0</stddev>
+      </noise></horizontal></position_sensing></gps>
+      <plugin name="g" filename="libdsros_ros_gps.so"><topicName>ds_fix</topicName>
+        <gaussianNoiseLL_meters>0.5</gaussianNoiseLL_meters></plugin></sensor>
+    <sensor name="ds_dvl" type="dsros_dvl"><update_rate>5</update_rate>
+      <plugin name="d" filename="libdsros_ros_dvl.so"><topicName>dvl</topicName></plugin>
+    </sensor>
+    <sensor name="cam" type="camera">
+      <plugin name="c" filename="libuuv_gazebo_ros_camera_plugin.so"/></sensor>
+    <sensor name="eye" type="camera"><update_rate>5</update_rate></sensor>
+  </gazebo>
+</robot>"""
+
+
+@pytest.mark.parametrize('path', [REXROV, SENTRY, LAUV,
+                                  CORPUS / 'dave' / 'caldus_like.urdf.xacro', None])
+def test_each_urdf_element_is_recorded_once_and_warned_in_one_line(path):
+    """The generic <sensor> table and the ds_sim / uuv readers never share a sensor."""
+    params = load_vehicle(path) if path else load_urdf_string(MIXED_SENSORS, 'm.urdf')
+    places = [r.where for r in params.elements]
+    assert len(places) == len(set(places)), sorted(p for p in places if places.count(p) > 1)
+    lines = [w for w in params.warnings if w.startswith('recognised but not simulated')]
+    assert len(lines) <= 1
+    warned = [r for r in params.elements
+              if r.status == 'warned' and r.note.startswith('not modelled')]
+    assert (len(lines) == 1) == bool(warned)
+    for r in warned:
+        assert '%s %r' % (r.kind, r.name) in lines[0]
+
+
+def test_a_sensor_goes_to_the_reader_of_its_simulator():
+    params = load_urdf_string(MIXED_SENSORS, 'm.urdf')
+    by_name = {s.name: s for s in params.sensors}
+    assert sorted(by_name) == ['ds_dvl', 'ds_gps', 'plain_gps']
+    # Gazebo classic gps: the sensor's own <gps> noise (generic table, gz element names)
+    assert by_name['plain_gps'].model.horizontal.stddev == 4.0
+    # ds_sim gps: dsros_gps_plugin.cc's gaussianNoiseLL_meters and topicName, not <gps>
+    assert by_name['ds_gps'].model.horizontal.stddev == 0.5
+    assert by_name['ds_gps'].topic == 'ds_fix'
+    notes = {r.name: (r.status, r.note) for r in params.elements if r.kind == 'sensor'}
+    # the camera holding a uuv plugin: recorded once, by the uuv reader, under its plugin
+    assert 'cam' not in notes
+    cam = notes['libuuv_gazebo_ros_camera_plugin.so']
+    assert cam[0] == 'warned' and 'uuv_simulator' in cam[1]
+    assert notes['eye'][0] == 'warned' and notes['eye'][1].startswith('not modelled: camera')
+    assert notes['ds_dvl'][0] == 'read' and notes['ds_dvl'][1].startswith('ds_sim dsros_dvl')

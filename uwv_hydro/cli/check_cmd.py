@@ -23,9 +23,10 @@ warnings.  ``--json`` prints the same as JSON plus the converted matrices (L, Q,
 M_A as loaded, M_A and M_RB + sym(M_A) about the origin, all FLU, uwv_hydro signs).
 ``--robot-description URDF`` lays a YAML VEHICLE over that description as the node
 does.  Thrusters are listed with joint, model, its coefficients, command range and
-thrust range (both sorted: min, max), point, direction and dynamics; fins with model,
-area or constants, limits, rate, lag and joint; every element the loader met with
-whether it was read, warned about or refused (``VehicleParams.elements``), see
+thrust range (both sorted: min, max), point, direction, dynamics and command topic; fins
+with model, area or constants, limits, rate, lag and joint; buoyancy engines with their
+limits and topic; every element the loader met with whether it was read, warned about or
+refused and what it maps to or leaves out (``VehicleParams.elements``), see
 :mod:`uwv_hydro.cli.check_equipment`.  The JSON is strict (no Infinity or NaN: null,
 named in ``non_finite``).  Exit code 0 when valid, 2 when invalid (DescriptionError
 naming file, element, line).
@@ -132,10 +133,11 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
         'sources': field_sources(params),
         'source_report': format_field_sources(params),
         'thrusters': [dict(_thruster(t, params.fluid_density),
-                           topic=thruster_topics(t, params.name)['command'])
+                           command_topic=thruster_topics(t, params.name)['command'])
                       for t in params.thrusters],
         'fins': [describe_fin(fin) for fin in params.fins],
         'forward_speed_drag': np.asarray(params.forward_speed_drag, float).tolist(),
+        'buoyancy_engines': [_engine_summary(e) for e in params.buoyancy_engines],
         'elements': element_rows(params),
         'sensors': [sensor_summary(sensor) for sensor in params.sensors],
         'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
@@ -150,6 +152,16 @@ def _thruster(spec, fluid_density: float) -> Dict[str, Any]:
     out['thrust_range'] = sorted(float(v) for v in out['thrust_range'])
     out['coefficients'] = thrust_coefficients(spec)
     return out
+
+
+def _engine_summary(engine) -> Dict[str, Any]:
+    return {'link_name': engine.link_name, 'position': list(engine.position),
+            'volume_range': [engine.min_volume, engine.max_volume],
+            'initial_volume': engine.initial_volume(),
+            'neutral_volume': engine.neutral_volume,
+            'max_inflation_rate': engine.max_inflation_rate,
+            'fluid_density': engine.fluid_density, 'surface': engine.surface,
+            'command_topic': engine.command_topic()}
 
 
 def _fmt(values) -> str:
@@ -191,14 +203,20 @@ def format_summary(s: Dict[str, Any]) -> str:
                      % _fmt(np.diag(np.asarray(s['forward_speed_drag'], float))))
     for t in s['thrusters']:
         lines.append('  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s, '
-                     'topic %s'
+                     'command topic %s'
                      % (t['joint_name'], t['model'],
                         ' '.join((t['command'], t['command_unit'])).strip(),
                         _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
-                        _fmt(t['direction']), t['dynamics'], t['topic']))
+                        _fmt(t['direction']), t['dynamics'], t['command_topic']))
         lines.append('      coefficients: %s' % coefficients_text(t['coefficients']))
     lines.append('fins:           %s' % (len(s['fins']) or '(none)'))
     lines += ['  - %s' % fin_line(f) for f in s['fins']]
+    for e in s['buoyancy_engines']:
+        lines.append('buoyancy engine: link %s at %s m, volume %s m^3 (start %g, neutral %g), '
+                     'rate %g m^3/s, rho %g, command %s'
+                     % (e['link_name'], _fmt(e['position']), _fmt(e['volume_range']),
+                        e['initial_volume'], e['neutral_volume'], e['max_inflation_rate'],
+                        e['fluid_density'], e['command_topic']))
     lines.append('sensors:' + ('' if s['sensor_lines'] else '        (none)'))
     lines += ['  - %s' % line for line in s['sensor_lines']]
     lines.append('elements:' + ('' if s['elements'] else '       (none recorded)'))

@@ -90,6 +90,11 @@ def _kind(sensor: ET.Element) -> Optional[str]:
     return None
 
 
+def is_dsros_sensor(sensor: ET.Element) -> bool:
+    """Return True for a ds_sim <sensor> (``dsros_*``, or gps with ds_sim's plugin)."""
+    return sensor.tag == 'sensor' and _kind(sensor) is not None
+
+
 def is_dsros_sensor_plugin(elem: ET.Element) -> bool:
     """Return True for the <plugin> of a ds_sim sensor (this module records it)."""
     parent = getattr(elem, 'parent', None)
@@ -131,7 +136,6 @@ def read_dsros_sensors(root: ET.Element, params: VehicleParams, source: str
                        ) -> List[SensorParams]:
     """Return the sensors of every ds_sim <sensor type="dsros_*"> (records each)."""
     sensors: List[SensorParams] = []
-    taken = {s.name for s in params.sensors}
     for gazebo in root.iter('gazebo'):
         link = gazebo.get('reference') or params.base_frame
         for sensor in gazebo.findall('sensor'):
@@ -151,10 +155,6 @@ def read_dsros_sensors(root: ET.Element, params: VehicleParams, source: str
                        'not modelled: ds_sim %s sensor without its %s plugin (nothing '
                        'published)' % (kind, marker))
                 continue
-            if name in taken:  # a gps sensor the generic SDF-sensor reader took
-                record(params, 'sensor', name, place, 'read',
-                       'ds_sim %s: read by the generic sensor reader' % kind)
-                continue
             values = {c.tag: c for c in plugins[0] if isinstance(c.tag, str)}
             notes: List[str] = []
             rate = _number(values, 'updateRateHZ', DSROS_DEFAULT_RATE, source)
@@ -172,7 +172,6 @@ def read_dsros_sensors(root: ET.Element, params: VehicleParams, source: str
                                         update_rate=rate, topic=topic,
                                         seed=default_seed(name), model=model, pose=pose,
                                         frame=name if pose is not None else ''))
-            taken.add(name)
             record(params, 'sensor', name, place, 'warned' if notes else 'read',
                    'ds_sim %s -> %s on %s, topic %s' % (kind, model_kind, link, topic)
                    + ''.join('; ' + n for n in notes))

@@ -184,27 +184,41 @@ def fins_from_urdf(root: ET.Element, base: str, frame_poses: Dict[str, Pose],
     poses[base] = (np.zeros(3), np.eye(3))
     fins: List[Fin] = []
     for block in (e for e in root.iter('plugin') if is_liftdrag_plugin(e)):
-        for child in block:
-            if child.tag not in LIFTDRAG_KEYS:
-                raise element_error('unknown LiftDrag element <%s>; expected one of %s'
-                                    % (child.tag, ', '.join(sorted(LIFTDRAG_KEYS))),
-                                    source, child)
         fins.append(_liftdrag_fin(block, joints, poses, params, source))
+    check_fin_names(fins, source)
+    return fins
+
+
+def check_fin_names(fins: List[Fin], source: str) -> None:
+    """Raise DescriptionError if two LiftDrag blocks describe the same fin."""
     names = [f.name for f in fins]
     for name in names:
         if names.count(name) > 1:
             raise DescriptionError('two LiftDrag blocks describe fin %r' % name, source,
                                    'plugin')
-    return fins
+
+
+def liftdrag_names(block: ET.Element, source: str
+                   ) -> Tuple[str, ET.Element, Optional[ET.Element]]:
+    """
+    Check a LiftDrag block's element names; return (link name, its element, control joint).
+
+    The control joint is its ``<control_joint_name>`` element, or None.
+    """
+    for child in block:
+        if isinstance(child.tag, str) and child.tag not in LIFTDRAG_KEYS:
+            raise element_error('unknown LiftDrag element <%s>; expected one of %s'
+                                % (child.tag, ', '.join(sorted(LIFTDRAG_KEYS))),
+                                source, child)
+    link_elem = _text(block, 'link_name', source)
+    if link_elem is None or not (link_elem.text or '').strip():
+        raise element_error('LiftDrag block without <link_name>', source, block)
+    return link_elem.text.strip(), link_elem, _text(block, 'control_joint_name', source)
 
 
 def _liftdrag_fin(block, joints, poses, params, source) -> Fin:
     """Return the Fin of one LiftDrag block."""
-    link_elem = _text(block, 'link_name', source)
-    if link_elem is None or not (link_elem.text or '').strip():
-        raise element_error('LiftDrag block without <link_name>', source, block)
-    link = link_elem.text.strip()
-    joint_elem = _text(block, 'control_joint_name', source)
+    link, link_elem, joint_elem = liftdrag_names(block, source)
     fin = Fin(name=link, source=source)
     if joint_elem is not None:
         joint_name = (joint_elem.text or '').strip()
@@ -246,6 +260,17 @@ def _liftdrag_fin(block, joints, poses, params, source) -> Fin:
         raise element_error('LiftDrag link %r has no <control_joint_name> and is not the '
                             'base link or fixed to it' % link, source, link_elem)
     fin.position = np.array(position, float)
+    return liftdrag_coefficients(block, fin, rotation, params, source)
+
+
+def liftdrag_coefficients(block: ET.Element, fin: Fin, rotation: np.ndarray,
+                          params: VehicleParams, source: str) -> Fin:
+    """
+    Set a fin's LiftDrag coefficients and geometry from its block; check and return it.
+
+    ``rotation`` is base <- the LiftDrag link's frame, in which ``cp``, ``forward`` and
+    ``upward`` are given (gz-sim LiftDrag.cc reads them in the link frame).
+    """
     values = {}
     for key in ('cla', 'cda', 'alpha_stall', 'cla_stall', 'cda_stall', 'area', 'a0',
                 'control_joint_rad_to_cl', 'lift_constant', 'drag_constant', 'time_constant',

@@ -91,8 +91,10 @@ YAML_NESTED_KEYS = {
 HYDRO_PLUGIN_MARKERS = ('hydro', 'buoyan', 'underwater', 'added_mass', 'addedmass',
                         'fluid', 'drag', 'damping')
 #: Substrings of plugins that are not hull hydrodynamics although a marker matches
-#: (fins / control surfaces, thrusters): their own readers own them.  One entry each.
-NOT_HULL_PLUGIN_MARKERS = ('liftdrag', 'lift-drag', 'lift_drag', 'thruster')
+#: (fins / control surfaces, thrusters, gz-sim buoyancy engines): their own readers own
+#: them.  One entry each.
+NOT_HULL_PLUGIN_MARKERS = ('liftdrag', 'lift-drag', 'lift_drag', 'thruster',
+                           'buoyancy-engine', 'buoyancyengine')
 
 
 def closest(name: str, known: Iterable[str], cutoff: float = 0.6) -> Optional[str]:

@@ -30,9 +30,9 @@ from uwv_hydro.description.dsros_block import is_dsros_plugin
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.fins import is_liftdrag_plugin
 from uwv_hydro.description.gz_hydrodynamics import is_gz_hydrodynamics_plugin
+from uwv_hydro.description.sensors import SENSOR_READERS, sensor_type_key
 from uwv_hydro.description.thrusters import is_dsros_thruster_plugin, is_thruster_plugin
 from uwv_hydro.description.uuv_underwater_object import is_uuv_plugin
-from uwv_hydro.physics.sensor_params import SENSOR_TYPES
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Plugins read by the other readers of a URDF: (predicate, what it becomes).
@@ -95,7 +95,8 @@ def record_plugins(root: ET.Element, params: VehicleParams, source: str,
         name = elem.get('filename') or elem.get('name') or 'plugin'
         place = where(source, elem)
         parent = getattr(elem, 'parent', None)
-        if parent is not None and parent.tag == 'sensor' and parent.get('type') in SENSOR_TYPES:
+        if parent is not None and parent.tag == 'sensor' and \
+                sensor_type_key(parent) in SENSOR_READERS:
             record(params, 'plugin', name, place, 'read', 'ROS interface of sensor %r (the '
                    "sensor's topic is used)" % parent.get('name'))
             continue

@@ -53,9 +53,10 @@ Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
 * Gravity: the magnitude of the world's <gravity>; a world without one has
   sdformat's default ``0 0 -9.8`` (sdformat ``world.sdf``); ``0 0 0`` is valid (no
   weight, no buoyancy).  A model file alone keeps uwv_hydro's default.
-* Equipment (thrusters, fins, sensors...): :func:`read_equipment` is the one call
-  that equipment readers hang off, given the model and every link's pose in the
-  base frame.
+* Equipment: :func:`read_equipment` is the one call that equipment readers hang
+  off, given the flattened model and every link's pose in the base frame
+  (:mod:`uwv_hydro.description.sdf_equipment`: gz-sim Thruster, LiftDrag and
+  BuoyancyEngine plugins, link sensors, other plugins recorded as not modelled).
 * Each link, joint and plugin read is recorded (:mod:`element_report`).  Elements
   read are checked against the known sets (``//inertial``, ``<inertia>``, the
   uwv_hydro plugin): a typo is an error with "did you mean".  Any other
@@ -80,6 +81,7 @@ from uwv_hydro.description.lrauv_hydrodynamics import (
 from uwv_hydro.description.rigid_lumping import lump, part_in_base
 from uwv_hydro.description.sdf_buoyancy import (
     is_buoyancy_system, link_volume, read_buoyancy_system)
+from uwv_hydro.description.sdf_equipment import read_sdf_equipment
 from uwv_hydro.description.sdf_frames import (
     compose, FlatModel, flatten_model, inverse, Pose, read_pose)
 from uwv_hydro.description.sdf_include import expand_includes
@@ -123,16 +125,18 @@ def read_fluid_added_mass(elem: ET.Element, source: str,
     return out
 
 
-def read_equipment(model: ET.Element, link_poses: Dict[str, Pose], params: VehicleParams,
+def read_equipment(flat: FlatModel, link_poses: Dict[str, Pose], params: VehicleParams,
                    source: str) -> None:
     """
     Read the model's equipment (thrusters, fins, sensors, buoyancy engines) into params.
 
-    The one place SDF equipment readers are called: ``model`` is the <model> element
-    (includes resolved), ``link_poses`` maps every (scoped) link name to its pose
-    (position, rotation matrix) in the base frame at the joints' zero position.
-    Equipment reading for SDF lives on the sdfequip branch; nothing is read here yet.
+    The one place SDF equipment readers are called, once the rigid body, hydrodynamics
+    and buoyancy are read: ``flat`` is the model with includes resolved and nested
+    models flattened, ``link_poses`` maps every (scoped) link name to its pose
+    (position, rotation matrix) in the base frame at the joints' zero position.  The
+    readers are :mod:`uwv_hydro.description.sdf_equipment`'s.
     """
+    read_sdf_equipment(flat, params, source, link_poses)
 
 
 def _inertial(flat: FlatModel, name: str, link: ET.Element, source: str,
@@ -420,7 +424,7 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
     params.fluid_density = density if density is not None else params.fluid_density
     _buoyancy(params, flat, link_poses, uwv[0] if uwv else None, system, world, source,
               warnings)
-    read_equipment(model, link_poses, params, source)
+    read_equipment(flat, link_poses, params, source)
     params.warnings.extend(warnings)
     return params
 

@@ -193,3 +193,28 @@ def _collect(flat: FlatModel, model: ET.Element, scope: str, model_frame: str) -
             _collect(flat, child, scoped + '::', scoped)
         elif tag == 'plugin':
             flat.plugins.append((child, scope))
+
+
+def joint_axis(flat: FlatModel, joint: str) -> np.ndarray:
+    """
+    Return the ``<axis><xyz>`` of the scoped ``joint`` in the joint's own frame.
+
+    sdformat joint.sdf: default ``0 0 1``; ``expressed_in`` names the frame it is
+    given in (default the joint frame); SDF <= 1.6 ``<use_parent_model_frame>true``:
+    the (enclosing) model frame.
+    """
+    elem = flat.joints[joint]
+    xyz = elem.find('axis/xyz')
+    if xyz is None:
+        return np.array([0.0, 0.0, 1.0])
+    axis = element_numbers(xyz, (3,), flat.source)
+    expressed = xyz.get('expressed_in', '')
+    if (elem.findtext('axis/use_parent_model_frame') or '').strip().lower() in ('true', '1'):
+        expressed = MODEL_FRAME
+    if not expressed:
+        return axis
+    frame = flat.lookup(expressed, flat.scope_of(joint), xyz)
+    if frame == joint:
+        return axis
+    # a_joint = R_joint^T R_frame a_frame (both rotations in the top model frame)
+    return flat.pose(joint)[1].T @ flat.pose(frame)[1] @ axis

@@ -302,7 +302,8 @@ def _parent_pose(params: VehicleParams, parent: str) -> Optional[Tuple[np.ndarra
     return np.asarray(t, float), quat_to_matrix(q)
 
 
-def _check_unique(specs: List[ThrusterSpec], error: ErrorFactory) -> None:
+def check_unique(specs: List[ThrusterSpec], error: ErrorFactory) -> None:
+    """Raise (via ``error``) if a joint drives two thrusters."""
     seen = set()
     for spec in specs:
         if spec.joint_name in seen:
@@ -330,38 +331,60 @@ def _urdf_joint_pose(root: ET.Element, params: VehicleParams, name: str, source:
     return p_par + r_par @ xyz, r_par @ rot, axis
 
 
+def gz_thruster_values(block: ET.Element, source: str
+                       ) -> Tuple[Dict[str, Any], ErrorFactory]:
+    """
+    Return the raw values of a gz-sim Thruster <plugin> block and an error factory.
+
+    The same block in a URDF ``<gazebo>`` and in an SDF ``<model>``: unknown or
+    repeated elements are errors, ``<joint_name>`` is required; pass the values and
+    the joint's pose to :func:`gz_thruster_spec`.
+    """
+    values: Dict[str, Any] = {}
+    children: Dict[str, ET.Element] = {}
+    for child in block:
+        if not isinstance(child.tag, str):
+            continue  # a comment
+        if child.tag not in URDF_THRUSTER_KEYS:
+            raise element_error('unknown thruster element <%s>; expected one of %s'
+                                % (child.tag, ', '.join(sorted(URDF_THRUSTER_KEYS))),
+                                source, child)
+        if child.tag in children:
+            raise element_error('<%s> given twice' % child.tag, source, child)
+        children[child.tag] = child
+        if child.tag in ('dsros_forward', 'dsros_reverse', 'dynamics', 'conversion'):
+            values[child.tag] = {g.tag: (g.text or '').strip() for g in child}
+        elif child.tag not in GZ_UNUSED_KEYS:
+            values[child.tag] = (child.text or '').strip()
+
+    def error(key: str, reason: str) -> DescriptionError:
+        return element_error(reason, source, children.get(key.split('.')[0], block))
+
+    if not values.get('joint_name'):
+        raise error('joint_name', 'a gz-sim Thruster plugin needs a <joint_name>')
+    return values, error
+
+
+def gz_thruster_spec(values: Dict[str, Any], pose: Tuple[np.ndarray, np.ndarray, np.ndarray],
+                     error: ErrorFactory, params: VehicleParams) -> ThrusterSpec:
+    """Return the ThrusterSpec of :func:`gz_thruster_values`' values at the joint ``pose``."""
+    spec = spec_from_values(values, pose, error, text=True)
+    _warn_ignored_alphas(values, params)
+    return spec
+
+
 def read_urdf_thrusters(root: ET.Element, params: VehicleParams, source: str) -> tuple:
     """Return the ThrusterSpecs of every gz-sim Thruster block in a URDF document."""
     specs = []
     for block in root.iter('plugin'):
         if not is_thruster_plugin(block):
             continue
-        values: Dict[str, Any] = {}
-        children: Dict[str, ET.Element] = {}
-        for child in block:
-            if child.tag not in URDF_THRUSTER_KEYS:
-                raise element_error('unknown thruster element <%s>; expected one of %s'
-                                    % (child.tag, ', '.join(sorted(URDF_THRUSTER_KEYS))),
-                                    source, child)
-            if child.tag in children:
-                raise element_error('<%s> given twice' % child.tag, source, child)
-            children[child.tag] = child
-            if child.tag in ('dsros_forward', 'dsros_reverse', 'dynamics', 'conversion'):
-                values[child.tag] = {g.tag: (g.text or '').strip() for g in child}
-            elif child.tag not in GZ_UNUSED_KEYS:
-                values[child.tag] = (child.text or '').strip()
-
-        def error(key: str, reason: str, _block=block, _children=children) -> DescriptionError:
-            return element_error(reason, source, _children.get(key.split('.')[0], _block))
-
-        if not values.get('joint_name'):
-            raise error('joint_name', 'a gz-sim Thruster plugin needs a <joint_name>')
+        values, error = gz_thruster_values(block, source)
         pose = _urdf_joint_pose(root, params, values['joint_name'], source, block)
-        specs.append(spec_from_values(values, pose, error, text=True))
-        _warn_ignored_alphas(values, params)
+        specs.append(gz_thruster_spec(values, pose, error, params))
     specs += [_dsros_thruster(block, source) for block in root.iter('plugin')
               if is_dsros_thruster_plugin(block)]
-    _check_unique(specs, lambda key, reason: DescriptionError(reason, source, 'thrusters'))
+    check_unique(specs, lambda key, reason: DescriptionError(reason, source, 'thrusters'))
     return tuple(specs)
 
 
@@ -457,7 +480,7 @@ def read_yaml_thrusters(value: Any, params: VehicleParams, source: str,
         pose = (p_par + r_par @ xyz, r_par @ rot, axis)
         values = {k: v for k, v in item.items() if k not in YAML_POSE_KEYS}
         specs.append(spec_from_values(values, pose, error))
-    _check_unique(specs, lambda key, reason: DescriptionError(reason, source, 'thrusters'))
+    check_unique(specs, lambda key, reason: DescriptionError(reason, source, 'thrusters'))
     return tuple(specs)
 
 

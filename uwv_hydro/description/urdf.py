@@ -46,7 +46,7 @@ import numpy as np
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.dsros_block import (
     apply_dsros_block, base_link_name, float_attr, is_dsros_plugin)
-from uwv_hydro.description.element_report import record, where
+from uwv_hydro.description.element_report import record, warn_not_modelled, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_urdf
 from uwv_hydro.description.gz_hydrodynamics import (
@@ -59,7 +59,7 @@ from uwv_hydro.description.simulator_defaults import apply_urdf_defaults
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.urdf_joint import origin_of
-from uwv_hydro.description.uuv_equipment import read_uuv_equipment
+from uwv_hydro.description.uuv_equipment import owns_sensor, read_uuv_equipment
 from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, parse_xml_file, parse_xml_string)
@@ -265,9 +265,11 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         apply_uuv_block(plugin, params, source)
     params.fins = fins_from_urdf(root, base, frames, params, source)
     params.thrusters = read_urdf_thrusters(root, params, source)
-    params.sensors = sensors_from_urdf(root, source, base)
+    # generic <sensor> types; ds_sim and uuv_simulator sensors are read_uuv_equipment's
+    params.sensors = sensors_from_urdf(root, source, base, params, skip=owns_sensor)
     read_uuv_equipment(root, params, source)  # uuv_simulator / ds_sim / DAVE equipment
     check_sensor_links(params.sensors, params, source)
+    warn_not_modelled(params)
     return params
 
 

@@ -20,17 +20,27 @@ One hook for :func:`uwv_hydro.description.urdf.urdf_from_root`: uuv thrusters
 (:mod:`~uwv_hydro.description.uuv_fin_plugin`), uuv sensor plugins
 (:mod:`~uwv_hydro.description.uuv_sensor_plugins`), ds_sim ``<sensor type="dsros_*">``
 (:mod:`~uwv_hydro.description.dsros_sensors`), then every other ``<plugin>`` recorded
-(:mod:`~uwv_hydro.description.plugin_inventory`) and the one 'not modelled' warning.
+(:mod:`~uwv_hydro.description.plugin_inventory`).  The ``<sensor>`` elements these
+readers own (:func:`owns_sensor`) are left out by the generic sensor table
+(:func:`uwv_hydro.description.sensors.sensors_from_urdf`), so that each sensor is read
+and recorded once; the URDF reader adds the one 'not modelled' warning at its end.
 """
 import xml.etree.ElementTree as ET
 
-from uwv_hydro.description.dsros_sensors import is_dsros_sensor_plugin, read_dsros_sensors
+from uwv_hydro.description.dsros_sensors import (
+    is_dsros_sensor, is_dsros_sensor_plugin, read_dsros_sensors)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.plugin_inventory import record_plugins
 from uwv_hydro.description.uuv_fin_plugin import is_uuv_fin_plugin, read_uuv_fins
 from uwv_hydro.description.uuv_sensor_plugins import is_uuv_sensor_plugin, read_uuv_sensors
 from uwv_hydro.description.uuv_thruster_plugin import is_uuv_thruster_plugin, read_uuv_thrusters
 from uwv_hydro.physics.vehicle_params import VehicleParams
+
+
+def owns_sensor(sensor: ET.Element) -> bool:
+    """Return True for a <sensor> read here: ds_sim's, or one holding a uuv sensor plugin."""
+    return is_dsros_sensor(sensor) or any(is_uuv_sensor_plugin(p)
+                                          for p in sensor.findall('plugin'))
 
 
 def read_uuv_equipment(root: ET.Element, params: VehicleParams, source: str) -> None:

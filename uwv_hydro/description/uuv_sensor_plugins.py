@@ -192,7 +192,6 @@ def read_uuv_sensors(root: ET.Element, params: VehicleParams, source: str
                      ) -> List[SensorParams]:
     """Return the sensors of every uuv_simulator sensor plugin (records each plugin)."""
     sensors: List[SensorParams] = []
-    taken = {s.name for s in params.sensors}
     for block in (e for e in root.iter('plugin') if is_uuv_sensor_plugin(e)):
         marker = _marker(block)
         name = block.get('filename', '')
@@ -220,10 +219,6 @@ def read_uuv_sensors(root: ET.Element, params: VehicleParams, source: str
                                 block)
         rate = _number(values, 'update_rate', UUV_DEFAULT_RATE, source, positive=True)
         sensor_name = topic.strip('/').replace('/', '_') or kind
-        if sensor_name in taken:
-            record(params, 'sensor', sensor_name, place, 'read',
-                   'uuv_simulator %s: read by the generic sensor reader' % kind)
-            continue
         if kind == 'imu':
             model = _imu(values, rate, source)
         elif kind == 'fluid_pressure':
@@ -262,7 +257,6 @@ def read_uuv_sensors(root: ET.Element, params: VehicleParams, source: str
         sensors.append(SensorParams(name=sensor_name, kind=kind, link=link, update_rate=rate,
                                     topic=topic, seed=default_seed(sensor_name), model=model,
                                     pose=pose, frame=frame))
-        taken.add(sensor_name)
         record(params, 'sensor', sensor_name, place, 'warned' if notes else 'read',
                'uuv_simulator %s -> %s on %s, topic %s' % (marker, kind, link, topic)
                + ''.join('; ' + n for n in notes))

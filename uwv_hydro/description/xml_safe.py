@@ -144,7 +144,12 @@ def element_numbers(elem: ET.Element, sizes: Sequence[int], source: str,
 
 
 def parse_xml_string(text, source: str = '<string>') -> LineElement:
-    """Parse ``text`` (str or bytes) and return the root element; raise DescriptionError."""
+    """
+    Parse ``text`` (str or bytes) and return the root element; raise DescriptionError.
+
+    Namespace prefixes a document uses without declaring them (``gz:type`` in SDF
+    files) are kept literally in the names (see the module docstring).
+    """
     size = len(text.encode('utf-8') if isinstance(text, str) else text)
     if size > MAX_XML_BYTES:
         raise DescriptionError('XML document is %d bytes, larger than the %d-byte limit'

@@ -18,7 +18,8 @@ Offline 6-DOF simulation: the node's simulate mode without ROS, faster than real
 The node's :class:`uwv_hydro.modes.simulate_mode.SimulateMode` (same sub-steps, checked
 steps, retry and restore) is stepped here once per ``dt``; the trajectory is kept as
 arrays (world ENU position, world <- body quaternion [w, x, y, z], body FLU twist of the
-body origin).
+body origin).  Buoyancy engines hold their default volumes (no commands offline) and
+push as the node's do (:class:`uwv_hydro.modes.buoyancy_engines.BuoyancyEngines`).
 """
 
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
+from uwv_hydro.modes.buoyancy_engines import BuoyancyEngines
 from uwv_hydro.modes.csv_text import write_rows
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
@@ -84,7 +86,16 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         taus = np.ascontiguousarray(
             sample(t[:n]) if sample is not None else [thrust(v) for v in t[:n].tolist()],
             dtype=float).reshape(n, 6)
-    if n > 0:
+    if n > 0 and params.buoyancy_engines:
+        # gz-sim buoyancy engines (no commands offline: the default volumes): their force
+        # follows the attitude and depth, so one step at a time, as the node runs them
+        engines = BuoyancyEngines(params.buoyancy_engines, params.gravity)
+        for k in range(n):
+            engines.step(dt)
+            tau = engines.wrench(mode.x) + (0.0 if taus is None else taus[k])
+            mode.run(np.ascontiguousarray(tau, dtype=float), 1, current,
+                     rows=rows[k + 1:k + 2], stop_on_restore=False)
+    elif n > 0:
         # every step checked in the compiled core; a restored step keeps the state
         mode.run(taus, n, current, rows=rows[1:], stop_on_restore=False)
     pos, quat, twist = rows[:, :3].copy(), rows[:, 3:7].copy(), rows[:, 7:].copy()

@@ -46,6 +46,8 @@ Rules:
   M_A nu_dot_c (:func:`~uwv_hydro.physics.current_field.linearise`).  Exact for a
   field affine in position and time (RK4's fourth order then holds); otherwise the
   stage current is off by O(h^2), a local error O(h^3): second order overall.
+* **Buoyancy engines.**  With :attr:`SimulateMode.engines` set, the bladders pump for
+  dt at the start of every step and their force is held over it (gz-sim's order).
 """
 import math
 from typing import Callable, Dict, Optional
@@ -116,6 +118,9 @@ class SimulateMode:
         self.initial = initial if initial is not None else rest_state()
         #: Fin servos stepped with the vehicle (None: fins stay as set on :attr:`sim`).
         self.servos = None
+        #: Buoyancy engines stepped with the vehicle, their wrench added to every step's
+        #: input (a :class:`~uwv_hydro.modes.buoyancy_engines.BuoyancyEngines`, or None).
+        self.engines = None
         #: The body wrench of the latest step (thrust included; None before the first).
         self.last_tau = None
         #: A current field (physics.current_field.CurrentField) used when no explicit
@@ -319,6 +324,11 @@ class SimulateMode:
                 self.sim.set_fin_angles(self.servos.step(self.dt, t))
             tau_k = tau if thrust is None else (
                 thrust(self._x) if tau is None else np.asarray(tau, float) + thrust(self._x))
+            if self.engines is not None:
+                # gz-sim BuoyancyEngine: the volume moves first, its force acts over the step
+                self.engines.step(self.dt)
+                bladders = self.engines.wrench(self._x)
+                tau_k = bladders if tau_k is None else np.asarray(tau_k, float) + bladders
             self.last_tau = tau_k
             if not self.step(tau_k, current):
                 break

@@ -63,6 +63,7 @@ from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGuard, Throttle
 from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.node.ardusub_io import ArduSubIO
+from uwv_hydro.node.buoyancy_engine_io import BuoyancyEngineIO
 from uwv_hydro.node.clock_watch import ClockWatch
 from uwv_hydro.node.current_input import CurrentInput
 from uwv_hydro.node.cycle_meter import CycleMeter
@@ -223,6 +224,12 @@ class HydroNode(Node):
             ros2_control = Ros2ControlIO(self, self.thrusters, self.fins)
             self.parts.append(ros2_control)
             self.stack_outputs.append(ros2_control)
+        # gz-sim buoyancy engines: volume commands in, volumes out (simulate mode)
+        self.engines = BuoyancyEngineIO(self) if (
+            self.mode == 'simulate' and self.vehicle.buoyancy_engines) else None
+        if self.engines is not None:
+            self.parts.append(self.engines)
+            self.stack_outputs.append(self.engines)
         if self.mode != 'simulate' and self.vehicle.sensors:
             self.get_logger().info('the vehicle has %d navigation sensors: they are published '
                                    'in simulate mode only' % len(self.vehicle.sensors))

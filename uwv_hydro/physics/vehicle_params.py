@@ -42,6 +42,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from uwv_hydro.physics.buoyancy_engine import BuoyancyEngineSpec
 from uwv_hydro.physics.thruster import ThrusterSpec
 
 #: Default gravitational acceleration (m/s^2), Gazebo's default magnitude rounded.
@@ -224,6 +225,8 @@ class VehicleParams:
         default_factory=dict)
     #: Thrusters (joints with a thrust model), see uwv_hydro.physics.thruster.
     thrusters: Tuple[ThrusterSpec, ...] = ()
+    #: Variable-buoyancy engines (gz-sim BuoyancyEngine), see physics.buoyancy_engine.
+    buoyancy_engines: Tuple[BuoyancyEngineSpec, ...] = ()
     #: Navigation sensors (uwv_hydro.physics.sensor_params.SensorParams), none by default.
     sensors: List[Any] = field(default_factory=list)
     #: Every equipment element (and link, joint, plugin) the loader met, in document

@@ -28,7 +28,7 @@ import pytest
 
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.ardusub_rc import ArduSubChannels, NEUTRAL_PWM, servo_map
-from uwv_hydro.physics.thruster import ThrusterBank
+from uwv_hydro.physics.thruster_bank import ThrusterBank
 
 #: (roll, pitch, yaw, throttle, forward, lateral) per motor, AP_Motors6DOF.cpp
 VECTORED = [(0, 0, 1, 0, -1, 1), (0, 0, -1, 0, -1, -1), (0, 0, -1, 0, 1, 1),

@@ -28,7 +28,7 @@ from uwv_hydro.description.urdf import load_urdf_string
 from uwv_hydro.description.yaml_params import load_yaml_string
 from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
-from uwv_hydro.physics.thruster import ThrusterBank
+from uwv_hydro.physics.thruster_bank import ThrusterBank
 from uwv_hydro.physics.vehicle_params import FixedFrame
 
 CONFIG = pathlib.Path(__file__).resolve().parents[1] / 'config'

@@ -28,7 +28,7 @@ from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.rotation import quat_to_matrix
 from uwv_hydro.physics.sensors import sensor_mount
-from uwv_hydro.physics.thruster import ThrusterBank
+from uwv_hydro.physics.thruster_bank import ThrusterBank
 
 CORPUS = pathlib.Path(__file__).resolve().parent / 'corpus' / 'gz_sim'
 ROV = CORPUS / 'bluerov_like.sdf'

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN, thruster_topics, ThrusterDrive
-from uwv_hydro.physics.thruster import ThrusterSpec
+from uwv_hydro.physics.thruster_spec import ThrusterSpec
 
 MS = 10 ** 6
 

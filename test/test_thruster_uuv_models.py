@@ -27,7 +27,8 @@ from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.urdf import load_urdf_string
 from uwv_hydro.description.yaml_export import write_yaml
 from uwv_hydro.description.yaml_params import load_yaml_string
-from uwv_hydro.physics.thruster import ThrusterBank, ThrusterSpec
+from uwv_hydro.physics.thruster_bank import ThrusterBank
+from uwv_hydro.physics.thruster_spec import ThrusterSpec
 
 CONFIG = pathlib.Path(__file__).resolve().parents[1] / 'config'
 RHO = 1025.0

@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS
+from uwv_hydro.physics.thruster_spec import DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS
 from uwv_hydro.physics.vehicle_params import Fin, VehicleParams
 
 

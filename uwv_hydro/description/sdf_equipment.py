@@ -56,8 +56,9 @@ from uwv_hydro.description.sdf_model_choice import is_uwv_plugin
 from uwv_hydro.description.sdf_sensors import (
     dave_pressure_sensor, is_dave_pressure_plugin, read_link_sensors)
 from uwv_hydro.description.sensors import check_sensor_links, merge_sensors
+from uwv_hydro.description.thruster_values import check_unique
 from uwv_hydro.description.thrusters import (
-    check_unique, gz_thruster_spec, gz_thruster_values, is_thruster_plugin)
+    gz_thruster_spec, gz_thruster_values, is_thruster_plugin)
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.physics.buoyancy_engine import BuoyancyEngineSpec
 from uwv_hydro.physics.vehicle_params import Fin, VehicleParams

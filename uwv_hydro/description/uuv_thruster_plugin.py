@@ -65,10 +65,10 @@ from uwv_hydro.description.conventions import quat_to_matrix
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.thrusters import spec_from_values
+from uwv_hydro.description.thruster_values import spec_from_values
 from uwv_hydro.description.urdf_joint import joint_frame, origin_of
 from uwv_hydro.description.xml_safe import element_error, element_numbers
-from uwv_hydro.physics.thruster import ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS
+from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Elements of the plugin (ThrusterPlugin.cc Load) and what they mean.

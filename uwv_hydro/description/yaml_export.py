@@ -60,7 +60,8 @@ from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.fins import FIN_NUMBER_KEYS, FIN_VECTOR_KEYS
 from uwv_hydro.description.sensor_export import sensor_tree
 from uwv_hydro.physics.sensors import sensor_mount
-from uwv_hydro.physics.thruster import DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS
+from uwv_hydro.physics.thruster_spec import (
+    DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS)
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Fields that the YAML format cannot carry (see the module docstring).

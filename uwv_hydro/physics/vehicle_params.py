@@ -43,7 +43,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from uwv_hydro.physics.buoyancy_engine import BuoyancyEngineSpec
-from uwv_hydro.physics.thruster import ThrusterSpec
+from uwv_hydro.physics.thruster_spec import ThrusterSpec
 
 #: Default gravitational acceleration (m/s^2), Gazebo's default magnitude rounded.
 DEFAULT_GRAVITY = 9.81
@@ -223,7 +223,7 @@ class VehicleParams:
     #: naming it as the source does, so that validation errors quote the user's own words.
     coefficient_labels: Dict[str, Dict[Tuple[int, ...], Tuple[str, Optional[int]]]] = field(
         default_factory=dict)
-    #: Thrusters (joints with a thrust model), see uwv_hydro.physics.thruster.
+    #: Thrusters (joints with a thrust model), see uwv_hydro.physics.thruster_spec.
     thrusters: Tuple[ThrusterSpec, ...] = ()
     #: Variable-buoyancy engines (gz-sim BuoyancyEngine), see physics.buoyancy_engine.
     buoyancy_engines: Tuple[BuoyancyEngineSpec, ...] = ()

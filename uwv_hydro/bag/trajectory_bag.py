@@ -12,38 +12,132 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""A simulated trajectory (and the thrust that drove it) written as a rosbag2 bag."""
+"""
+A simulated trajectory (and what drove it) written as a rosbag2 bag on the node's topics.
 
-from typing import Callable, Optional
+Every series is encoded at once (:func:`uwv_hydro.bag.cdr_codec.repeat_message`: one
+message serialised by rosbags, numpy writing the stamps and values of all copies) and
+written per topic (:meth:`uwv_hydro.bag.rosbag_io.BagWriter.write_many`).  Topics and
+types are the simulate-mode node's (``node/simulate_io.py``, ``thruster_io.py``,
+``fin_io.py``, ``hydro_node.py``), with the node's default names at the root namespace:
+
+* ``/odometry`` nav_msgs/Odometry (odom -> base) and ``/tf`` tf2_msgs/TFMessage, every
+  sample;
+* ``/thrust`` geometry_msgs/WrenchStamped, the body wrench applied from each sample on
+  (with a thrust input: what ``replay --simulate`` re-runs);
+* with a vehicle: per thruster gz-sim's feedback ``.../force`` and ``.../ang_vel``
+  (std_msgs/Float64; offline the thrusters get no command: neutral, zero), the fin
+  angles on ``/joint_states`` (sensor_msgs/JointState, held over the run);
+* with ``components``: ``/hydro/components/<name>`` geometry_msgs/WrenchStamped (base
+  frame) at every sample, the node's hydro components (acceleration: the backward
+  difference of the twist over the step, the node's mean over an update).
+"""
+
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.bag.cdr_codec import encode_odometry, encode_tf_message, encode_wrench_stamped
-from uwv_hydro.bag.rosbag_io import BagWriter, ODOMETRY, TF, typestore, WRENCH
+from uwv_hydro.bag.cdr_codec import odometry_layout, repeat_message
+from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, typestore, WRENCH
 from uwv_hydro.modes.offline_simulation import Trajectory
+from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN, thruster_topics
+from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, VehicleParams
+
+FLOAT64 = 'std_msgs/msg/Float64'
+JOINT_STATE = 'sensor_msgs/msg/JointState'
+
+
+def stamps_ns(t: np.ndarray) -> np.ndarray:
+    """Return sample times (s) as integer nanoseconds (round half to even, as round())."""
+    return np.rint(np.asarray(t, dtype=float) * 1e9).astype(np.int64)
 
 
 def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
               base_frame: str = 'base_link', odometry_topic: str = '/odometry',
               thrust: Optional[Callable[[float], np.ndarray]] = None,
-              thrust_topic: str = '/thrust') -> None:
+              thrust_topic: str = '/thrust', vehicle: Optional[VehicleParams] = None,
+              components: bool = False, current_world: Optional[Sequence[float]] = None,
+              fin_angles: Optional[Sequence[float]] = None) -> None:
     """
     Write nav_msgs/Odometry on ``odometry_topic`` plus /tf, stamped with t.
 
     With ``thrust``, the body wrench applied from each sample on is recorded too, as
     geometry_msgs/WrenchStamped in the base frame on ``thrust_topic`` (what a thruster
-    driver would publish), so ``replay --simulate`` can re-run the manoeuvre.
+    driver would publish), so ``replay --simulate`` can re-run the manoeuvre.  With
+    ``vehicle``, its thrusters' and fins' feedback, and with ``components`` (needs
+    ``vehicle``; ``current_world`` and ``fin_angles`` as simulated) the hydro wrench
+    components (see the module docstring).
     """
-    with BagWriter(path, store=typestore()) as bag:
-        for t, p, q, v in zip(trajectory.t.tolist(), trajectory.position.tolist(),
-                              trajectory.quaternion.tolist(), trajectory.twist.tolist()):
-            ns = int(round(t * 1e9))
-            sec, nanosec = divmod(ns, 1_000_000_000)
-            xyzw = (q[1], q[2], q[3], q[0])
-            if thrust is not None:
-                bag.queue_raw(thrust_topic, WRENCH, ns, encode_wrench_stamped(
-                    sec, nanosec, base_frame, [float(f) for f in thrust(t)]))
-            bag.queue_raw(odometry_topic, ODOMETRY, ns,
-                          encode_odometry(sec, nanosec, odom_frame, base_frame, p, xyzw, v))
-            bag.queue_raw('/tf', TF, ns,
-                          encode_tf_message(sec, nanosec, odom_frame, base_frame, p, xyzw))
+    if components and vehicle is None:
+        raise ValueError('components need the vehicle')
+    store = typestore()
+    make = MessageFactory(store)
+    stamps = stamps_ns(trajectory.t)
+    n = len(stamps)
+    xyzw = trajectory.quaternion[:, [1, 2, 3, 0]]
+    with BagWriter(path, store=store) as bag:
+        def series(topic, msgtype, msg, stamp_at=4, tail=None):
+            template = bytes(store.serialize_cdr(msg, msgtype))
+            bag.write_many(topic, msgtype, stamps, repeat_message(template, stamps, stamp_at,
+                                                                  tail))
+
+        if thrust is not None:
+            sample = getattr(thrust, 'sample', None)
+            taus = np.asarray(sample(trajectory.t) if sample is not None
+                              else [thrust(v) for v in trajectory.t.tolist()],
+                              dtype=float).reshape(n, 6)
+            series(thrust_topic, WRENCH, make.wrench(0, base_frame, [0.0] * 6), tail=taus)
+        odometry = make.odometry(0, odom_frame, base_frame, [0.0] * 3, [1.0, 0, 0, 0], [0.0] * 6)
+        template = bytes(store.serialize_cdr(odometry, ODOMETRY))
+        start = odometry_layout(template)[4]
+        # the 85 float64 after the frame ids: pose, pose covariance, twist, twist covariance
+        values = np.frombuffer(template, dtype='<f8', offset=start).copy()
+        values = np.tile(values, (n, 1))
+        values[:, 0:3] = trajectory.position
+        values[:, 3:7] = xyzw
+        values[:, 43:49] = trajectory.twist
+        bag.write_many(odometry_topic, ODOMETRY, stamps,
+                       repeat_message(template, stamps, 4, values))
+        series('/tf', TF, make.tf(0, odom_frame, base_frame, [0.0] * 3, [1.0, 0, 0, 0]),
+               stamp_at=8, tail=np.column_stack([trajectory.position, xyzw]))
+        if vehicle is not None:
+            _feedback(series, store, make, vehicle, n, fin_angles)
+        if components:
+            _components(series, make, vehicle, trajectory, base_frame, current_world,
+                        fin_angles)
+
+
+def _feedback(series, store, make, vehicle: VehicleParams, n: int, fin_angles) -> None:
+    """Write the thrusters' force / ang_vel (neutral: no commands) and the fin angles."""
+    zero = np.zeros((n, 1))
+    for spec in vehicle.thrusters:
+        topics = thruster_topics(spec, vehicle.name, GZ_TOPIC_PATTERN)
+        # std_msgs/Float64 has no header: the bag timestamp is the sample's
+        series(topics['force'], FLOAT64, store.types[FLOAT64](data=0.0), None, zero)
+        if spec.model != 'table':  # a lookup-table thruster has no rotor speed (thruster_io)
+            series(topics['ang_vel'], FLOAT64, store.types[FLOAT64](data=0.0), None, zero)
+    if vehicle.fins:
+        names = [f.name for f in vehicle.fins]
+        angles = (np.zeros(len(names)) if fin_angles is None
+                  else np.asarray(fin_angles, dtype=float))
+        msg = store.types[JOINT_STATE](header=make.header(0, ''), name=names,
+                                       position=angles, velocity=np.zeros(len(names)),
+                                       effort=np.zeros(0))
+        series('/joint_states', JOINT_STATE, msg)
+
+
+def _components(series, make, vehicle: VehicleParams, trajectory: Trajectory,
+                base_frame: str, current_world, fin_angles) -> None:
+    """Write /hydro/components/<name> at every sample (the node's publish_components)."""
+    twist = trajectory.twist
+    nu_dot = np.zeros_like(twist)
+    # the node's SimulateMode.nu_dot: the mean acceleration over the update (one step)
+    nu_dot[1:] = np.diff(twist, axis=0) / np.diff(trajectory.t)[:, None]
+    comps = HydroModel(vehicle).wrench_many(
+        twist, trajectory.position, trajectory.quaternion, nu_dot,
+        None if current_world is None else np.asarray(current_world, dtype=float),
+        fin_angles=None if fin_angles is None else np.asarray(fin_angles, dtype=float))
+    for k, name in enumerate(COMPONENT_NAMES):
+        series('/hydro/components/' + name, WRENCH, make.wrench(0, base_frame, [0.0] * 6),
+               tail=comps[:, k, :])

@@ -91,9 +91,12 @@ def test_every_topic_type_count_and_the_odometry_equals_the_csv(body_run, name):
     assert n == 201
     want = {'/odometry': ODOMETRY, '/tf': TF, '/thrust': WRENCH}
     want.update({'/hydro/components/' + c: WRENCH for c in COMPONENTS})
+    want['/tf_static'] = TF
     assert {t: v[0] for t, v in bag.items()} == want
     stamps = np.rint(rows[:, 0] * 1e9).astype(np.int64)
     for topic, (_, got_stamps, msgs) in bag.items():
+        if topic == '/tf_static':
+            continue
         assert len(msgs) == n, topic
         assert got_stamps == stamps.tolist(), topic
         header = msgs[0].transforms[0].header if topic == '/tf' else msgs[0].header
@@ -179,6 +182,65 @@ def test_thruster_and_fin_feedback_of_a_vehicle(tmp_path):
     assert list(joints[-1].name) == [f.name for f in params.fins]
     assert list(joints[-1].position) == [0.0] * len(params.fins)
     assert joints[-1].header.stamp.sec == 1 and stamps[-1] == 10**9
+
+
+SENSOR_BODY = BODY_YAML + """      fluid_density: 1000.0
+      sensors:
+        imu:
+          type: imu
+          update_rate: 50.0
+          topic: imu/data
+        depth:
+          type: fluid_pressure
+          pose: [0.0, 0.0, 0.5, 0.0, 0.0, 0.0]
+          update_rate: 10.0
+          topic: /pressure
+"""
+
+
+def test_sensors_on_their_topics_at_their_rates(tmp_path):
+    """Noise-free sensors: the IMU rates are the odometry's, the pressure Pascal's law."""
+    body = tmp_path / 'sensors.yaml'
+    body.write_text(SENSOR_BODY)
+    common = ['simulate', body, '--duration', 1, '--thrust', 20, 0, -30, 0, 0, 3,
+              '--initial-position', 0, 0, -10]
+    run_cli(*common, '--out', tmp_path / 's.mcap')
+    bag = read_bag(tmp_path / 's.mcap')
+    assert bag['/imu/data'][0] == 'sensor_msgs/msg/Imu'
+    assert bag['/pressure'][0] == 'sensor_msgs/msg/FluidPressure'
+    odom = dict(zip(bag['/odometry'][1], bag['/odometry'][2]))
+    # 50 Hz and 10 Hz grids over 1 s from t = 0, both ends included
+    assert bag['/imu/data'][1] == [k * 20_000_000 for k in range(51)]
+    assert bag['/pressure'][1] == [k * 100_000_000 for k in range(11)]
+    for stamp, imu in zip(*bag['/imu/data'][1:]):
+        w = odom[stamp].twist.twist.angular
+        got = imu.angular_velocity
+        # sensor frame = base frame, no noise: the body rates of the same state
+        assert abs(got.x - w.x) + abs(got.y - w.y) + abs(got.z - w.z) <= 1e-12
+        assert imu.header.frame_id == 'base_link'
+    for stamp, msg in zip(*bag['/pressure'][1:]):
+        o = odom[stamp].pose.pose
+        r = _rotation([o.orientation.w, o.orientation.x, o.orientation.y, o.orientation.z])
+        depth = -(o.position.z + (r @ [0.0, 0.0, 0.5])[2])
+        # Pascal: p = p_atm + rho g d (p_atm 101325 Pa and g 9.81 m/s^2 the defaults)
+        want = 101325.0 + 1000.0 * 9.81 * depth
+        assert abs(msg.fluid_pressure - want) <= 1e-9 * want, (msg.fluid_pressure, want)
+    assert bag['/tf_static'][1] == [0]
+    frames = {t.child_frame_id for t in bag['/tf_static'][2][0].transforms}
+    assert frames == {'base_link_com', 'base_link_cob', 'base_link_drag_center', 'depth'}
+    run_cli(*common, '--no-sensors', '--out', tmp_path / 'n.mcap')
+    assert '/imu/data' not in read_bag(tmp_path / 'n.mcap')
+
+
+def test_navsat_constants_are_sensor_msgs_own():
+    from uwv_hydro.modes import sensor_messages as sm
+    t = typestore().types
+    assert sm.NAVSAT_STATUS_FIX == t['sensor_msgs/msg/NavSatStatus'].STATUS_FIX
+    assert sm.NAVSAT_SERVICE_GPS == t['sensor_msgs/msg/NavSatStatus'].SERVICE_GPS
+    assert sm.NAVSAT_COVARIANCE_DIAGONAL_KNOWN == \
+        t['sensor_msgs/msg/NavSatFix'].COVARIANCE_TYPE_DIAGONAL_KNOWN
+    for kind, msgtype in sm.MESSAGE_TYPES.items():
+        assert msgtype in t, kind
 
 
 def _records(blob, start, end):
@@ -271,7 +333,7 @@ def test_mcap_summary_has_a_schema_with_the_definition_of_every_channel(body_run
             topic, pos = _string(body, 4)
             encoding, _ = _string(body, pos)
             channels[topic] = (sid, encoding)
-    assert len(channels) == 3 + len(COMPONENTS)
+    assert len(channels) == 4 + len(COMPONENTS)
     for topic, (sid, encoding) in channels.items():
         name, schema_encoding, data = schemas[sid]
         assert encoding == 'cdr' and schema_encoding == 'ros2msg', topic
@@ -282,7 +344,7 @@ def test_mcap_summary_has_a_schema_with_the_definition_of_every_channel(body_run
     # every chunk is indexed: a Chunk Index record per chunk in the summary
     chunks = [b for op, b in _records(blob, summary, footer) if op == 0x08]
     assert len(chunks) >= 3 + len(COMPONENTS)
-    assert sorted(check_mcap_indexes(blob).values()) == [201] * len(channels)
+    assert sorted(check_mcap_indexes(blob).values()) == [1] + [201] * (len(channels) - 1)
 
 
 def test_repeat_message_is_rosbags_serialisation_byte_for_byte():

@@ -27,7 +27,11 @@ types are the simulate-mode node's (``node/simulate_io.py``, ``thruster_io.py``,
   (with a thrust input: what ``replay --simulate`` re-runs);
 * with a vehicle: per thruster gz-sim's feedback ``.../force`` and ``.../ang_vel``
   (std_msgs/Float64; offline the thrusters get no command: neutral, zero), the fin
-  angles on ``/joint_states`` (sensor_msgs/JointState, held over the run);
+  angles on ``/joint_states`` (sensor_msgs/JointState, held over the run), its
+  navigation sensors on their topics (``node/sensor_io.py``: sensor_msgs/Imu,
+  FluidPressure, NavSatFix, geometry_msgs/TwistWithCovarianceStamped; nothing while a
+  DVL has no bottom lock or a receiver no fix) and ``/tf_static`` (one message at the
+  start: base -> base_com, base_cob, base_drag_center and the posed sensor frames);
 * with ``components``: ``/hydro/components/<name>`` geometry_msgs/WrenchStamped (base
   frame) at every sample, the node's hydro components (acceleration: the backward
   difference of the twist over the step, the node's mean over an update).
@@ -39,9 +43,12 @@ import numpy as np
 
 from uwv_hydro.bag.cdr_codec import odometry_layout, repeat_message
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, typestore, WRENCH
+from uwv_hydro.modes import sensor_messages
+from uwv_hydro.modes.offline_sensors import sample_sensors
 from uwv_hydro.modes.offline_simulation import Trajectory
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN, thruster_topics
 from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.rotation import quat_from_rpy
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, VehicleParams
 
 FLOAT64 = 'std_msgs/msg/Float64'
@@ -58,7 +65,7 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
               thrust: Optional[Callable[[float], np.ndarray]] = None,
               thrust_topic: str = '/thrust', vehicle: Optional[VehicleParams] = None,
               components: bool = False, current_world: Optional[Sequence[float]] = None,
-              fin_angles: Optional[Sequence[float]] = None) -> None:
+              fin_angles: Optional[Sequence[float]] = None, sensors: bool = True) -> None:
     """
     Write nav_msgs/Odometry on ``odometry_topic`` plus /tf, stamped with t.
 
@@ -67,7 +74,8 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
     driver would publish), so ``replay --simulate`` can re-run the manoeuvre.  With
     ``vehicle``, its thrusters' and fins' feedback, and with ``components`` (needs
     ``vehicle``; ``current_world`` and ``fin_angles`` as simulated) the hydro wrench
-    components (see the module docstring).
+    components (see the module docstring); ``sensors`` False leaves the vehicle's
+    sensors out (their noise models cost about a millisecond per IMU sample).
     """
     if components and vehicle is None:
         raise ValueError('components need the vehicle')
@@ -82,6 +90,7 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
             bag.write_many(topic, msgtype, stamps, repeat_message(template, stamps, stamp_at,
                                                                   tail))
 
+        taus = None
         if thrust is not None:
             sample = getattr(thrust, 'sample', None)
             taus = np.asarray(sample(trajectory.t) if sample is not None
@@ -102,7 +111,11 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
         series('/tf', TF, make.tf(0, odom_frame, base_frame, [0.0] * 3, [1.0, 0, 0, 0]),
                stamp_at=8, tail=np.column_stack([trajectory.position, xyzw]))
         if vehicle is not None:
+            _static_frames(bag, store, make, vehicle, base_frame, int(stamps[0]))
             _feedback(series, store, make, vehicle, n, fin_angles)
+            if sensors:
+                _sensors(bag, store, make, vehicle, trajectory, stamps, taus, current_world,
+                         fin_angles)
         if components:
             _components(series, make, vehicle, trajectory, base_frame, current_world,
                         fin_angles)
@@ -141,3 +154,83 @@ def _components(series, make, vehicle: VehicleParams, trajectory: Trajectory,
     for k, name in enumerate(COMPONENT_NAMES):
         series('/hydro/components/' + name, WRENCH, make.wrench(0, base_frame, [0.0] * 6),
                tail=comps[:, k, :])
+
+
+def _transform(store, make, stamp_ns, parent, child, xyz, wxyz):
+    """Return a geometry_msgs/TransformStamped."""
+    t = store.types
+    return t['geometry_msgs/msg/TransformStamped'](
+        header=make.header(stamp_ns, parent), child_frame_id=child,
+        transform=t['geometry_msgs/msg/Transform'](
+            translation=t['geometry_msgs/msg/Vector3'](
+                x=float(xyz[0]), y=float(xyz[1]), z=float(xyz[2])),
+            rotation=t['geometry_msgs/msg/Quaternion'](
+                x=float(wxyz[1]), y=float(wxyz[2]), z=float(wxyz[3]), w=float(wxyz[0]))))
+
+
+def _static_frames(bag, store, make, vehicle: VehicleParams, base_frame: str,
+                   stamp_ns: int) -> None:
+    """Write the node's /tf_static (node/static_frames.py) once, at the first stamp."""
+    transforms = [_transform(store, make, stamp_ns, base_frame, base_frame + suffix, point,
+                             (1.0, 0.0, 0.0, 0.0))
+                  for suffix, point in (('_com', vehicle.com), ('_cob', vehicle.cob),
+                                        ('_drag_center', vehicle.resolved_drag_center()))]
+    for spec in vehicle.sensors:
+        if spec.pose is not None:  # a sensor with a pose has its own frame on its link
+            transforms.append(_transform(store, make, stamp_ns, spec.link, spec.frame_id(),
+                                         spec.pose[:3], quat_from_rpy(*spec.pose[3:])))
+    bag.write('/tf_static', TF, stamp_ns, store.types[TF](transforms=transforms))
+
+
+def _sensor_message(store, make, kind: str, reading, stamp_ns: int, frame_id: str):
+    """Return the rosbags message of a reading, field for field node/sensor_io.py's."""
+    t = store.types
+    header = make.header(stamp_ns, frame_id)
+    vec = t['geometry_msgs/msg/Vector3']
+    if kind == 'imu':
+        q = (1.0, 0.0, 0.0, 0.0) if reading.orientation is None else reading.orientation
+        return t[sensor_messages.MESSAGE_TYPES[kind]](
+            header=header, orientation=t['geometry_msgs/msg/Quaternion'](
+                x=float(q[1]), y=float(q[2]), z=float(q[3]), w=float(q[0])),
+            orientation_covariance=np.array(reading.orientation_covariance, dtype=float),
+            angular_velocity=vec(*(float(v) for v in reading.angular_velocity)),
+            angular_velocity_covariance=np.array(reading.angular_velocity_covariance,
+                                                 dtype=float),
+            linear_acceleration=vec(*(float(v) for v in reading.linear_acceleration)),
+            linear_acceleration_covariance=np.array(reading.linear_acceleration_covariance,
+                                                    dtype=float))
+    if kind == 'fluid_pressure':
+        return t[sensor_messages.MESSAGE_TYPES[kind]](
+            header=header, fluid_pressure=float(reading.fluid_pressure),
+            variance=float(reading.variance))
+    if kind == 'dvl':
+        twist = t['geometry_msgs/msg/Twist'](linear=vec(*(float(v) for v in reading.velocity)),
+                            angular=vec(0.0, 0.0, 0.0))
+        return t[sensor_messages.MESSAGE_TYPES[kind]](
+            header=header, twist=t['geometry_msgs/msg/TwistWithCovariance'](
+                twist=twist,
+                covariance=np.array(sensor_messages.dvl_twist_covariance(reading))))
+    return t[sensor_messages.MESSAGE_TYPES[kind]](
+        header=header, status=t['sensor_msgs/msg/NavSatStatus'](
+            status=sensor_messages.NAVSAT_STATUS_FIX,
+            service=sensor_messages.NAVSAT_SERVICE_GPS),
+        latitude=float(reading.latitude), longitude=float(reading.longitude),
+        altitude=float(reading.altitude),
+        position_covariance=np.array(reading.position_covariance, dtype=float),
+        position_covariance_type=sensor_messages.NAVSAT_COVARIANCE_DIAGONAL_KNOWN)
+
+
+def _sensors(bag, store, make, vehicle: VehicleParams, trajectory: Trajectory, stamps,
+             taus, current_world, fin_angles) -> None:
+    """Write each sensor's valid samples on its topic (the node's sensor_io)."""
+    for model, times, readings in sample_sensors(
+            vehicle, stamps, trajectory.position, trajectory.quaternion, trajectory.twist,
+            taus, current_world, fin_angles):
+        spec = model.spec
+        msgtype = sensor_messages.MESSAGE_TYPES[spec.kind]
+        topic = spec.topic if spec.topic.startswith('/') else '/' + spec.topic
+        frame_id = spec.frame_id()
+        for stamp, reading in zip(times, readings):
+            if reading.valid:
+                msg = _sensor_message(store, make, spec.kind, reading, stamp, frame_id)
+                bag.queue_raw(topic, msgtype, stamp, bytes(store.serialize_cdr(msg, msgtype)))

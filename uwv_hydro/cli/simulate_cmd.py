@@ -18,7 +18,8 @@
 Writes a CSV (header ``t,x,y,z,qw,qx,qy,qz,u,v,w,p,q,r``, one row per step) for an
 ``--out`` ending in ``.csv``; else a bag on the simulate-mode node's topics:
 nav_msgs/Odometry on ``/odometry``, /tf, when thrust is given the applied wrench on
-``/thrust``, the thrusters' and fins' feedback and, with ``--components``, the hydro
+``/thrust``, /tf_static, the navigation sensors (unless ``--no-sensors``), the
+thrusters' and fins' feedback and, with ``--components``, the hydro
 wrench components on ``/hydro/components/<name>``: ``x.mcap`` is that one MCAP file
 (``ros2 bag play x.mcap``, Foxglove, PlotJuggler), any other path a rosbag2
 directory (sqlite3).  Deterministic: the same input gives byte-identical output.
@@ -59,6 +60,9 @@ def add_parser(sub):
     p.add_argument('--components', action='store_true',
                    help='bag output: also the hydro wrench components at every step '
                    '(/hydro/components/<name>)')
+    p.add_argument('--no-sensors', action='store_true',
+                   help='bag output: leave out the navigation sensors (their noise models '
+                   'dominate the writing time of long runs)')
     p.add_argument('--plot', metavar='PNG', help='also plot the trajectory')
     p.set_defaults(func=run)
 
@@ -105,7 +109,8 @@ def run(args) -> int:
         write_csv(traj, out)
     else:
         write_bag(traj, out, base_frame=params.base_frame, thrust=thrust, vehicle=params,
-                  components=args.components, current_world=current)
+                  components=args.components, current_world=current,
+                  sensors=not args.no_sensors)
     if args.plot:
         from uwv_hydro.cli.plotting import plot_trajectory
         plot_trajectory(traj, args.plot, title='%s: simulate' % params.name)

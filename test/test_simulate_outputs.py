@@ -195,6 +195,11 @@ SENSOR_BODY = BODY_YAML + """      fluid_density: 1000.0
           pose: [0.0, 0.0, 0.5, 0.0, 0.0, 0.0]
           update_rate: 10.0
           topic: /pressure
+        dvl:
+          type: dvl
+          update_rate: 5.0
+          topic: dvl/twist
+          dvl: {seabed_depth: 30.0, max_altitude: 50.0}
 """
 
 
@@ -225,6 +230,14 @@ def test_sensors_on_their_topics_at_their_rates(tmp_path):
         # Pascal: p = p_atm + rho g d (p_atm 101325 Pa and g 9.81 m/s^2 the defaults)
         want = 101325.0 + 1000.0 * 9.81 * depth
         assert abs(msg.fluid_pressure - want) <= 1e-9 * want, (msg.fluid_pressure, want)
+    assert bag['/dvl/twist'][0] == 'geometry_msgs/msg/TwistWithCovarianceStamped'
+    assert bag['/dvl/twist'][1] == [k * 200_000_000 for k in range(6)]
+    for stamp, msg in zip(*bag['/dvl/twist'][1:]):
+        v, got = odom[stamp].twist.twist.linear, msg.twist.twist.linear
+        # at the base origin, base axes: the bottom-track velocity is the body velocity
+        assert abs(got.x - v.x) + abs(got.y - v.y) + abs(got.z - v.z) <= 1e-12
+        # REP-145: the unmeasured angular part has covariance diagonal -1
+        assert list(msg.twist.covariance[21::7]) == [-1.0] * 3
     assert bag['/tf_static'][1] == [0]
     frames = {t.child_frame_id for t in bag['/tf_static'][2][0].transforms}
     assert frames == {'base_link_com', 'base_link_cob', 'base_link_drag_center', 'depth'}

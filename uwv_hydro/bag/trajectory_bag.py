@@ -204,8 +204,8 @@ def _sensor_message(store, make, kind: str, reading, stamp_ns: int, frame_id: st
             header=header, fluid_pressure=float(reading.fluid_pressure),
             variance=float(reading.variance))
     if kind == 'dvl':
-        twist = t['geometry_msgs/msg/Twist'](linear=vec(*(float(v) for v in reading.velocity)),
-                            angular=vec(0.0, 0.0, 0.0))
+        twist = t['geometry_msgs/msg/Twist'](
+            linear=vec(*(float(v) for v in reading.velocity)), angular=vec(0.0, 0.0, 0.0))
         return t[sensor_messages.MESSAGE_TYPES[kind]](
             header=header, twist=t['geometry_msgs/msg/TwistWithCovariance'](
                 twist=twist,

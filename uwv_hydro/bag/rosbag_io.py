@@ -265,7 +265,8 @@ class BagWriter:
         layout = np.dtype([('op', 'u1'), ('length', '<u8'), ('channel', '<u2'),
                            ('sequence', '<u4'), ('log_time', '<u8'),
                            ('publish_time', '<u8'), ('data', 'u1', (size,))])
-        per_chunk = max(1, (1 << 20) // layout.itemsize)
+        # chunks of about 1 MiB of message data (rosbags closes a chunk past 1 MiB)
+        per_chunk = max(1, (1 << 20) // size)
         for start in range(0, len(stamps), per_chunk):
             t = stamps[start:start + per_chunk]
             rows = np.empty(len(t), dtype=layout)
@@ -278,7 +279,7 @@ class BagWriter:
             rows['data'] = records[start:start + per_chunk]
             chunk = st.chunk
             offsets = chunk.bio.tell() + np.arange(len(t), dtype=np.int64) * layout.itemsize
-            chunk.bio.write(rows.tobytes())
+            chunk.bio.write(rows.view(np.uint8))
             first, last = int(t.min()), int(t.max())
             chunk.message_start_time = min(chunk.message_start_time, first)
             chunk.message_end_time = max(chunk.message_end_time, last)
@@ -306,17 +307,19 @@ class BagWriter:
         # Chunk record (op 0x06): start and end time, uncompressed size, crc (0: none),
         # compression (''), records length, records
         records = chunk.bio.getbuffer()
-        rec = io.BytesIO()
-        write_uint64(rec, chunk.message_start_time)
-        write_uint64(rec, chunk.message_end_time)
-        write_uint64(rec, len(records))
-        write_uint32(rec, 0)
-        write_string(rec, '')
-        write_uint64(rec, len(records))
-        rec.write(records)
-        del records
+        head = io.BytesIO()
+        write_uint64(head, chunk.message_start_time)
+        write_uint64(head, chunk.message_end_time)
+        write_uint64(head, len(records))
+        write_uint32(head, 0)
+        write_string(head, '')
+        write_uint64(head, len(records))
         chunk_start = st.bio.tell()
-        write_record(st.bio, 0x06, rec)
+        # the record's opcode and length, its fields, then the records (not copied)
+        st.bio.write(b'\x06' + (head.tell() + len(records)).to_bytes(8, 'little'))
+        st.bio.write(head.getbuffer())
+        st.bio.write(records)
+        del records
         chunk_end = st.bio.tell()
         # Message Index records (op 0x07): per channel (log time, offset), by log time
         index_offsets = []

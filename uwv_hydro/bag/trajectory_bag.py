@@ -52,6 +52,8 @@ from uwv_hydro.physics.rotation import quat_from_rpy
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, VehicleParams
 
 FLOAT64 = 'std_msgs/msg/Float64'
+#: Messages of a series are encoded and written in blocks of about this many bytes.
+BLOCK_BYTES = 1 << 20
 JOINT_STATE = 'sensor_msgs/msg/JointState'
 
 
@@ -86,9 +88,16 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
     xyzw = trajectory.quaternion[:, [1, 2, 3, 0]]
     with BagWriter(path, store=store) as bag:
         def series(topic, msgtype, msg, stamp_at=4, tail=None):
-            template = bytes(store.serialize_cdr(msg, msgtype))
-            bag.write_many(topic, msgtype, stamps, repeat_message(template, stamps, stamp_at,
-                                                                  tail))
+            """Write ``msg`` at every stamp, its trailing float64s from ``tail``."""
+            template = (msg if isinstance(msg, bytes)
+                        else bytes(store.serialize_cdr(msg, msgtype)))
+            # in blocks of about 1 MiB (one MCAP chunk each): the arrays stay in cache
+            block = max(1, BLOCK_BYTES // len(template))
+            for a in range(0, n, block):
+                b = min(n, a + block)
+                part = None if tail is None else tail(a, b) if callable(tail) else tail[a:b]
+                bag.write_many(topic, msgtype, stamps[a:b],
+                               repeat_message(template, stamps[a:b], stamp_at, part))
 
         taus = None
         if thrust is not None:
@@ -101,13 +110,16 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
         template = bytes(store.serialize_cdr(odometry, ODOMETRY))
         start = odometry_layout(template)[4]
         # the 85 float64 after the frame ids: pose, pose covariance, twist, twist covariance
-        values = np.frombuffer(template, dtype='<f8', offset=start).copy()
-        values = np.tile(values, (n, 1))
-        values[:, 0:3] = trajectory.position
-        values[:, 3:7] = xyzw
-        values[:, 43:49] = trajectory.twist
-        bag.write_many(odometry_topic, ODOMETRY, stamps,
-                       repeat_message(template, stamps, 4, values))
+        constant = np.frombuffer(template, dtype='<f8', offset=start)
+
+        def odometry_values(a, b):
+            values = np.empty((b - a, len(constant)))
+            values[:] = constant  # the covariances
+            values[:, 0:3] = trajectory.position[a:b]
+            values[:, 3:7] = xyzw[a:b]
+            values[:, 43:49] = trajectory.twist[a:b]
+            return values
+        series(odometry_topic, ODOMETRY, template, 4, odometry_values)
         series('/tf', TF, make.tf(0, odom_frame, base_frame, [0.0] * 3, [1.0, 0, 0, 0]),
                stamp_at=8, tail=np.column_stack([trajectory.position, xyzw]))
         if vehicle is not None:

@@ -239,6 +239,13 @@ def test_sensors_on_their_topics_at_their_rates(tmp_path):
         # REP-145: the unmeasured angular part has covariance diagonal -1
         assert list(msg.twist.covariance[21::7]) == [-1.0] * 3
     assert bag['/tf_static'][1] == [0]
+    from rosbags.rosbag2 import Reader
+    with Reader(tmp_path / 's.mcap') as reader:
+        (conn,) = [c for c in reader.connections if c.topic == '/tf_static']
+        (qos,) = conn.ext.offered_qos_profiles
+        # as tf2_ros' StaticTransformBroadcaster: late subscribers get it on playback
+        assert (qos.durability.name, qos.reliability.name, qos.depth) == (
+            'TRANSIENT_LOCAL', 'RELIABLE', 1)
     frames = {t.child_frame_id for t in bag['/tf_static'][2][0].transforms}
     assert frames == {'base_link_com', 'base_link_cob', 'base_link_drag_center', 'depth'}
     run_cli(*common, '--no-sensors', '--out', tmp_path / 'n.mcap')

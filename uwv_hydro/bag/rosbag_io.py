@@ -367,11 +367,28 @@ class BagWriter:
         w.min_timestamp = min(min(stamps), w.min_timestamp)
         w.max_timestamp = max(max(stamps), w.max_timestamp)
 
-    def _connection(self, topic: str, msgtype: str):
+    def latched(self, topic: str, msgtype: str) -> None:
+        """
+        Add ``topic`` offered as tf2_ros' StaticTransformBroadcaster offers /tf_static.
+
+        Reliable, transient local, keep last 1 (recorded in the bag's
+        offered_qos_profiles), so that ``ros2 bag play`` republishes it to late
+        subscribers such as RViz's and tf2's static listeners.
+        """
+        from rosbags.interfaces import (Qos, QosDurability, QosHistory, QosLiveliness,
+                                        QosReliability, QosTime)
+        zero = QosTime(0, 0)  # rmw default: no deadline, lifespan or lease
+        qos = Qos(QosHistory.KEEP_LAST, 1, QosReliability.RELIABLE,
+                  QosDurability.TRANSIENT_LOCAL, zero, zero, QosLiveliness.AUTOMATIC, zero,
+                  False)
+        self._connection(topic, msgtype, (qos,))
+
+    def _connection(self, topic: str, msgtype: str, qos=()):
         """Return the bag connection of ``topic``, adding it on first use."""
         conn = self._connections.get(topic)
         if conn is None:
-            conn = self._writer.add_connection(topic, msgtype, typestore=self.store)
+            conn = self._writer.add_connection(topic, msgtype, typestore=self.store,
+                                               offered_qos_profiles=qos)
             self._connections[topic] = conn
         return conn
 

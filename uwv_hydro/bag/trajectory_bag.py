@@ -191,6 +191,7 @@ def _static_frames(bag, store, make, vehicle: VehicleParams, base_frame: str,
         if spec.pose is not None:  # a sensor with a pose has its own frame on its link
             transforms.append(_transform(store, make, stamp_ns, spec.link, spec.frame_id(),
                                          spec.pose[:3], quat_from_rpy(*spec.pose[3:])))
+    bag.latched('/tf_static', TF)
     bag.write('/tf_static', TF, stamp_ns, store.types[TF](transforms=transforms))
 
 

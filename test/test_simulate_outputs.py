@@ -407,6 +407,8 @@ def test_numpy_mcap_chunks_read_back_as_rosbags_own(tmp_path):
     values = {'/a': rng.normal(size=(n, 6)), '/b': rng.normal(size=(n, 6))}
     template = bytes(store.serialize_cdr(make.wrench(0, 'base_link', [0.0] * 6), WRENCH))
     with BagWriter(tmp_path / 'many.mcap', store=store) as bag:
+        # the numpy chunk path is taken with the rosbags this was written for
+        assert bag._mcap_batch
         # a per-message write first: pending in rosbags' open chunk, merged into ours
         bag.write_raw('/c', WRENCH, 5, template)
         for topic, v in values.items():

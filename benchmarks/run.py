@@ -29,7 +29,9 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            of the same vehicle (median step time x the steps), per vehicle
                            (config/bluerov2.yaml, config/remus100.yaml with its fins);
                            simulate_cli_wall_vs_naive_ratio: the same with the whole
-                           command's wall time (start-up, CSV writing included)
+                           command's wall time (start-up, CSV writing included);
+                           simulate_cli_mcap_wall_vs_naive_ratio: the whole command
+                           writing --out x.mcap (--no-sensors) instead of the CSV
 * core_start_ms            a fresh process: import the core, build SimulateMode (REMUS),
                            first step: what the compiled core adds before a first output
 * simulate_rtf             offline simulation of 1 h at 100 Hz, simulated s per wall s
@@ -290,7 +292,7 @@ def bench_batch(results, n_vehicles, steps, distinct=5, name='batch_step_us_per_
 
 def bench_simulate_cli(results, seconds, vehicles=('bluerov2', 'remus100')):
     """
-    ``uwv-hydro simulate`` (a new process, CSV out) against the naive RK4, per vehicle.
+    ``uwv-hydro simulate`` (a new process, CSV and MCAP out) against the naive RK4.
 
     The naive figure is its median step time (from the same start state and thrust)
     times the steps of the run: running it for the whole hour would take ~10 min.
@@ -304,15 +306,28 @@ def bench_simulate_cli(results, seconds, vehicles=('bluerov2', 'remus100')):
         profile = pathlib.Path(tmp) / 'thrust.csv'
         profile.write_text('t,fx,fy,fz,tx,ty,tz\n0,60,0,0,0,0,1\n600,30,5,0,0,0,-1\n'
                            '1800,0,0,0,0,0,0\n')
-        for vehicle in vehicles:
-            path = HERE.parent / 'config' / (vehicle + '.yaml')
+
+        def run(path, out, *extra):
+            """Run the command; return (wall s, the simulation s it reports)."""
             t0 = time.perf_counter()
             proc = subprocess.run(
                 [sys.executable, '-m', 'uwv_hydro', 'simulate', str(path), '--duration',
                  str(seconds), '--dt', str(dt), '--thrust-profile', str(profile), '--out',
-                 str(pathlib.Path(tmp) / 'out.csv')], capture_output=True, text=True)
+                 str(out), *extra], capture_output=True, text=True)
             wall = time.perf_counter() - t0
             assert proc.returncode == 0, proc.stderr
+            # the CLI's own figure: "simulated ... in X s" (the simulation, as it reports)
+            return wall, float(re.search(r' in ([0-9.]+) s: ', proc.stdout).group(1))
+
+        for vehicle in vehicles:
+            path = HERE.parent / 'config' / (vehicle + '.yaml')
+            wall, simulated = run(path, pathlib.Path(tmp) / 'out.csv')
+            # the same run as one MCAP file (every topic but the sensors, whose noise
+            # models cost ~1 ms per IMU sample: --no-sensors)
+            mcap = pathlib.Path(tmp) / 'out.mcap'
+            mcap_wall, _ = run(path, mcap, '--no-sensors')
+            mcap_bytes = mcap.stat().st_size
+            mcap.unlink()
             params = load_vehicle(str(path))
             substeps = SimulateMode(params, dt).substeps
             x = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
@@ -323,9 +338,6 @@ def bench_simulate_cli(results, seconds, vehicles=('bluerov2', 'remus100')):
                 state[0] = naive_rk4_step(params, state[0], dt, substeps, tau)
             naive = time_calls(naive_step, 200)
             naive_total = float(np.median(naive)) * 1e-6 * steps
-            # the CLI's own figure: "simulated ... in X s" (the simulation, as it reports)
-            match = re.search(r' in ([0-9.]+) s: ', proc.stdout)
-            simulated = float(match.group(1))
             suffix = '' if vehicle == vehicles[0] else '_' + vehicle
             emit(results, 'simulate_cli_s' + suffix, simulated, 's', vehicle=vehicle,
                  simulated_s=seconds, steps=steps, substeps=substeps)
@@ -333,10 +345,14 @@ def bench_simulate_cli(results, seconds, vehicles=('bluerov2', 'remus100')):
                  naive_step_us=float(np.median(naive)))
             emit(results, 'simulate_cli_vs_naive_ratio' + suffix, naive_total / simulated, 'x',
                  vehicle=vehicle)
-            # the whole command: process start, description, simulation, CSV (repr of
-            # 5 million floats, which dominates)
+            # the whole command: process start, description, simulation, CSV (5 million
+            # floats as repr's text)
             emit(results, 'simulate_cli_wall_vs_naive_ratio' + suffix, naive_total / wall, 'x',
                  vehicle=vehicle, wall_s=wall)
+            # the whole command writing one MCAP file instead of the CSV
+            emit(results, 'simulate_cli_mcap_wall_vs_naive_ratio' + suffix,
+                 naive_total / mcap_wall, 'x', vehicle=vehicle, wall_s=mcap_wall,
+                 mcap_mb=mcap_bytes / 1e6)
 
 
 CORE_START = """

@@ -21,16 +21,19 @@ in wrench mode on sim time with its ``gz_entity_wrench`` output for ``model``.
 Arguments: vehicle, world, bridge_config, model, rate_hz, namespace, params_file,
 gz_args.  Defaults: the default vehicle in worlds/dsros_vehicle.sdf (both written by
 ``uwv-hydro export-sdf``).  uwv_hydro/node/gz_launch_command.py holds the same
-command lines (test/test_gz_launch.py checks they agree).  Needs ros_gz (ros_gz_sim,
+command lines (test/test_gz_launch.py checks they agree); the node action is
+uwv_hydro/node/launch_node.py's, shared with uwv_hydro.launch.py.  Needs ros_gz (ros_gz_sim,
 ros_gz_bridge, ros_gz_interfaces) and gz-sim with the DART engine.
 """
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription
 from launch.launch_description_sources import PythonLaunchDescriptionSource
-from launch.substitutions import Command, LaunchConfiguration, PathJoinSubstitution
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
+
+from uwv_hydro.node.launch_node import hydro_node
 
 
 def generate_launch_description():
@@ -79,25 +82,12 @@ def generate_launch_description():
         output='screen',
         parameters=[{'config_file': LaunchConfiguration('bridge_config')}],
     )
-    robot_description = ParameterValue(Command(['xacro ', LaunchConfiguration('vehicle')]),
-                                       value_type=str)
-    node = Node(
-        package='uwv_hydro',
-        executable='hydro_node',
-        name='uwv_hydro',
-        namespace=LaunchConfiguration('namespace'),
-        output='screen',
-        parameters=[
-            LaunchConfiguration('params_file'),
-            {
-                'robot_description': robot_description,
-                'rate_hz': ParameterValue(LaunchConfiguration('rate_hz'), value_type=float),
-                'gz_model_name': LaunchConfiguration('model'),
-                'mode': 'wrench',
-                'use_sim_time': True,
-                'added_mass': 'implicit',
-                'gz_entity_wrench': True,
-            },
-        ],
-    )
+    node = hydro_node({
+        'rate_hz': ParameterValue(LaunchConfiguration('rate_hz'), value_type=float),
+        'gz_model_name': LaunchConfiguration('model'),
+        'mode': 'wrench',
+        'use_sim_time': True,
+        'added_mass': 'implicit',
+        'gz_entity_wrench': True,
+    })
     return LaunchDescription(arguments + [gz_sim, bridge, node])

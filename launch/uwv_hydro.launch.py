@@ -19,13 +19,15 @@ Arguments: vehicle (URDF/xacro path), mode (simulate | wrench), use_sim_time,
 rate_hz, namespace, params_file.  The launch arguments override params_file.
 uwv_hydro/node/launch_command.py builds the same command line without launch
 (tests and the demo use it; test/test_launch_command.py checks they agree).
+The node action is uwv_hydro/node/launch_node.py's, shared with gz_sim.launch.py.
 """
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
-from launch.substitutions import Command, LaunchConfiguration, PathJoinSubstitution
-from launch_ros.actions import Node
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
+
+from uwv_hydro.node.launch_node import hydro_node
 
 
 def generate_launch_description():
@@ -52,23 +54,9 @@ def generate_launch_description():
                 [FindPackageShare('uwv_hydro'), 'config', 'node_defaults.yaml']),
             description='further node parameters (overridden by the arguments above)'),
     ]
-    robot_description = ParameterValue(Command(['xacro ', LaunchConfiguration('vehicle')]),
-                                       value_type=str)
-    node = Node(
-        package='uwv_hydro',
-        executable='hydro_node',
-        name='uwv_hydro',
-        namespace=LaunchConfiguration('namespace'),
-        output='screen',
-        parameters=[
-            LaunchConfiguration('params_file'),
-            {
-                'robot_description': robot_description,
-                'mode': LaunchConfiguration('mode'),
-                'use_sim_time': ParameterValue(LaunchConfiguration('use_sim_time'),
-                                               value_type=bool),
-                'rate_hz': ParameterValue(LaunchConfiguration('rate_hz'), value_type=float),
-            },
-        ],
-    )
+    node = hydro_node({
+        'mode': LaunchConfiguration('mode'),
+        'use_sim_time': ParameterValue(LaunchConfiguration('use_sim_time'), value_type=bool),
+        'rate_hz': ParameterValue(LaunchConfiguration('rate_hz'), value_type=float),
+    })
     return LaunchDescription(arguments + [node])

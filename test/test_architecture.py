@@ -21,6 +21,7 @@ lazy import is still a dependency.  Also: no import cycle between modules, the
 physics core and the modes never import rclpy, and package.xml declares exactly what is imported.
 """
 import ast
+from collections import Counter
 import pathlib
 import re
 import sys
@@ -208,3 +209,10 @@ def test_every_declared_dependency_is_imported():
     imported = {ROSDEP_KEYS.get(top, top) for top in _third_party_imports()}
     unused = sorted(_declared() - imported)
     assert not unused, 'declared in package.xml but never imported: %s' % unused
+
+
+def test_each_dependency_is_declared_once():
+    """package.xml names each dependency once per tag (a duplicate hides a removal)."""
+    root = ET.parse(ROOT / 'package.xml').getroot()
+    seen = Counter((e.tag, e.text.strip()) for e in root if e.tag.endswith('depend'))
+    assert [k for k, n in seen.items() if n > 1] == []

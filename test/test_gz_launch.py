@@ -25,7 +25,7 @@ import ast
 
 import pytest
 from test_launch_command import _call_name, _calls, _default, _launch_config, \
-    _parameter_source, _resolve
+    _parameter_source, launch_node
 
 from uwv_hydro.node import gz_launch_command as gz
 from uwv_hydro.node import launch_command as lc
@@ -84,19 +84,19 @@ def test_bridge_matches(tree):
 
 
 def test_node_matches(tree):
-    kwargs = _node(tree, lc.PACKAGE)
+    assert [_kwargs(n)['package'].value for n in _calls(tree, 'Node')] == [gz.BRIDGE_PACKAGE]
+    kwargs, first, params = launch_node(tree)
+    assert kwargs['package'].value == lc.PACKAGE
     assert kwargs['executable'].value == lc.EXECUTABLE
     assert kwargs['name'].value == lc.NODE_NAME
     assert _launch_config(kwargs['namespace']) == 'namespace'
-    first, overrides = kwargs['parameters'].elts
     assert _launch_config(first) == 'params_file', 'params_file must come first'
     sources, fixed = {}, {}
-    for k, v in zip(overrides.keys, overrides.values):
-        v = _resolve(tree, v)
+    for k, v in params.items():
         if isinstance(v, ast.Constant):
-            fixed[k.value] = v.value
+            fixed[k] = v.value
         else:
-            sources[k.value] = _parameter_source(v)
+            sources[k] = _parameter_source(v)
     assert sources == gz.GZ_NODE_PARAMETERS
     assert fixed == gz.GZ_NODE_FIXED
 

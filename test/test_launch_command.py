@@ -22,6 +22,7 @@ launch_command is then started for real.  Where launch_ros is installed, the
 launch file is also imported and its Node compared.
 """
 import ast
+import pathlib
 
 from nodes.harness import Probe, read_log
 import pytest
@@ -29,6 +30,8 @@ import pytest
 from uwv_hydro.node import launch_command as lc
 
 LAUNCH_FILE = lc.share_directory() / 'launch' / 'uwv_hydro.launch.py'
+#: the node action both launch files start
+SHARED_NODE = pathlib.Path(lc.__file__).with_name('launch_node.py')
 
 
 def _call_name(node) -> str:
@@ -85,6 +88,29 @@ def _parameter_source(value):
     return name, kind
 
 
+def launch_node(tree):
+    """
+    Return (Node keywords, first parameters entry, {name: value}) of a launch file's node.
+
+    The Node call is in the shared module; its parameter dict spreads ``**overrides``,
+    the dict the launch file passes to ``hydro_node``.
+    """
+    shared = ast.parse(SHARED_NODE.read_text())
+    (node,) = _calls(shared, 'Node')
+    kwargs = {k.arg: k.value for k in node.keywords}
+    first, entries = kwargs['parameters'].elts
+    params = {}
+    for key, value in zip(entries.keys, entries.values):
+        if key is None:  # {**overrides}: what the launch file gives hydro_node
+            (call,) = _calls(tree, 'hydro_node')
+            given = call.args[0]
+            params.update({k.value: _resolve(tree, v)
+                           for k, v in zip(given.keys, given.values)})
+        else:
+            params[key.value] = _resolve(shared, value)
+    return kwargs, first, params
+
+
 @pytest.fixture(scope='module')
 def launch_tree():
     return ast.parse(LAUNCH_FILE.read_text())
@@ -99,16 +125,13 @@ def test_launch_arguments_match(launch_tree):
 
 
 def test_launch_node_matches(launch_tree):
-    (node,) = _calls(launch_tree, 'Node')
-    kwargs = {k.arg: k.value for k in node.keywords}
+    kwargs, first, params = launch_node(launch_tree)
     assert kwargs['package'].value == lc.PACKAGE
     assert kwargs['executable'].value == lc.EXECUTABLE
     assert kwargs['name'].value == lc.NODE_NAME
     assert _launch_config(kwargs['namespace']) == 'namespace'
-    first, overrides = kwargs['parameters'].elts
     assert _launch_config(first) == 'params_file', 'params_file must come first'
-    sources = {k.value: _parameter_source(_resolve(launch_tree, v))
-               for k, v in zip(overrides.keys, overrides.values)}
+    sources = {k: _parameter_source(v) for k, v in params.items()}
     assert sources == lc.NODE_PARAMETERS
 
 

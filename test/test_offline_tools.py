@@ -103,7 +103,7 @@ def test_simulate_out_mcap_writes_that_one_file(body, tmp_path):
     assert out.read_bytes()[:8] == b'\x89MCAP0\r\n'  # the MCAP magic
     assert sorted(p.name for p in tmp_path.iterdir()) == ['body.yaml', 'run.mcap']
     assert 'wrote %s (MCAP file)' % out in proc.stdout
-    assert set(bag_topics(out)) == {'/odometry', '/tf', '/thrust'}
+    assert set(bag_topics(out)) == {'/odometry', '/tf', '/tf_static', '/thrust'}
     assert message_count(out, ['/odometry']) == 101
     directory = tmp_path / 'run_bag'
     proc = run_cli('simulate', body, '--duration', 1, '--out', directory)
@@ -134,6 +134,7 @@ def test_simulate_writes_a_readable_bag(body, tmp_path):
     run_cli('simulate', body, '--duration', 1, '--thrust', 10, 0, 0, 0, 0, 0, '--out', out)
     assert bag_topics(out) == {'/odometry': 'nav_msgs/msg/Odometry',
                                '/tf': 'tf2_msgs/msg/TFMessage',
+                               '/tf_static': 'tf2_msgs/msg/TFMessage',
                                '/thrust': 'geometry_msgs/msg/WrenchStamped'}
     msgs = [m for _, _, m in read_messages(out, ['/odometry'])]
     assert len(msgs) == 101

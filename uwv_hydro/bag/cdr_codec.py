@@ -35,11 +35,18 @@ The encoders return exactly the bytes of rosbags' ``serialize_cdr`` and the deco
 the fields of ``deserialize_cdr`` (tested byte for byte, including odd-length frame
 ids).  Big-endian input is
 reported as unsupported (None) so the caller can fall back to rosbags.
+
+:func:`repeat_message` encodes a whole series at once: one message serialised by
+rosbags is the template, numpy writes every stamp and the trailing float64 block of
+each copy (the fields that change along a trajectory), so a series costs a few array
+operations instead of one encoder call per message.
 """
 
 import functools
 import struct
 from typing import Optional, Sequence, Tuple
+
+import numpy as np
 
 _HEADER = b'\x00\x01\x00\x00'
 _STAMP = struct.Struct('<iI')
@@ -194,3 +201,38 @@ def decode_odometry(raw, covariances: bool = False) -> Optional[OdometryFields]:
                 _COVARIANCE.unpack_from(raw, start + 8 * 7),
                 _COVARIANCE.unpack_from(raw, start + 8 * (7 + 36 + 6)))
     return sec, nanosec, frame_id, child, pose[:3], pose[3:], twist
+
+
+def repeat_message(template: bytes, stamps_ns, stamp_at: Optional[int],
+                   tail=None) -> np.ndarray:
+    """
+    Return (n, len(template)) uint8: ``template`` with each stamp and trailing float64s.
+
+    ``template`` is the little-endian CDR of one message whose builtin_interfaces/Time
+    starts at byte ``stamp_at`` (4 for a message that starts with a std_msgs/Header, 8
+    for a TFMessage: after the sequence length; None for a message without a stamp,
+    std_msgs/Float64) and whose last ``tail.shape[1]`` fields
+    are float64 (Odometry's 85, a TransformStamped's 7, a Wrench's 6, std_msgs/Float64's
+    1); row i carries ``stamps_ns[i]`` split into sec, nanosec and ``tail[i]``, the other
+    bytes (frame ids, padding, constant fields) are the template's.
+    """
+    if template[:2] != b'\x00\x01':
+        raise ValueError('the template must be little-endian CDR')
+    stamps = np.asarray(stamps_ns, dtype=np.int64)
+    n, size = len(stamps), len(template)
+    out = np.empty((n, size), dtype=np.uint8)
+    out[:] = np.frombuffer(template, dtype=np.uint8)
+    # builtin_interfaces/Time: int32 sec, uint32 nanosec (floor division keeps 0 <= ns < 1e9)
+    if stamp_at is not None:
+        sec, nanosec = np.divmod(stamps, 1_000_000_000)
+        stamp = np.empty((n, 2), dtype='<u4')
+        stamp[:, 0] = sec.astype('<i4').view('<u4')
+        stamp[:, 1] = nanosec
+        out[:, stamp_at:stamp_at + 8] = stamp.view(np.uint8).reshape(n, 8)
+    if tail is not None:
+        values = np.ascontiguousarray(tail, dtype='<f8').reshape(n, -1)
+        width = 8 * values.shape[1]
+        if width > size - (4 if stamp_at is None else stamp_at + 8):
+            raise ValueError('the float64 tail is longer than the message')
+        out[:, size - width:] = values.view(np.uint8).reshape(n, width)
+    return out

@@ -21,7 +21,9 @@ Quaternions cross this boundary as [w, x, y, z] (the core's order); ROS messages
 x, y, z, w fields.
 """
 
+import collections
 from collections import Counter
+import io
 import pathlib
 import shutil
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -165,6 +167,7 @@ class BagWriter:
         self._connections: Dict[str, object] = {}
         self._pending: List[Tuple[int, int, bytes]] = []
         self._batch = False
+        self._mcap_batch = False
 
     def __enter__(self):
         from rosbags.rosbag2.enums import CompressionMode
@@ -176,6 +179,15 @@ class BagWriter:
                        and hasattr(w.storage, 'cursor') and hasattr(w, 'counts')
                        and hasattr(w, 'min_timestamp') and hasattr(w, 'max_timestamp')
                        and w.compression_mode == CompressionMode.NONE)
+        # write_many builds whole MCAP chunks with numpy where rosbags' McapWriter is
+        # the one this was written against (0.11: uncompressed chunks, its index lists)
+        self._mcap_batch = (type(w.storage).__name__ == 'McapWriter'
+                            and w.compression_mode == CompressionMode.NONE
+                            and getattr(w.storage, 'compression', None) == ''
+                            and all(hasattr(w.storage, a) for a in (
+                                'chunk', 'chunks', 'bio', 'channel_stats',
+                                'message_start_time', 'message_end_time'))
+                            and hasattr(w, 'counts'))
         return self
 
     def __exit__(self, *exc):
@@ -214,6 +226,131 @@ class BagWriter:
         if len(self._pending) >= 8192:
             self.flush()
 
+    def write_many(self, topic: str, msgtype: str, stamps_ns, records: np.ndarray) -> None:
+        """
+        Write ``len(stamps_ns)`` messages of one topic: row i of ``records`` at stamp i.
+
+        ``records`` is (n, size) uint8, one CDR message per row (all of one size, as
+        :func:`uwv_hydro.bag.cdr_codec.repeat_message` makes them).  MCAP: the
+        messages go into chunks of their own, built with numpy (a reader merges chunks
+        by log time through their message indexes, as the MCAP specification allows);
+        sqlite3: one ``executemany``; other storages message by message.
+        """
+        conn = self._connection(topic, msgtype)
+        stamps = np.asarray(stamps_ns, dtype=np.int64)
+        records = np.ascontiguousarray(records, dtype=np.uint8)
+        if len(stamps) == 0:
+            return
+        if self._mcap_batch:
+            self._mcap_many(conn, stamps, records)
+            return
+        size = records.shape[1]
+        data = records.tobytes()
+        messages = (data[i:i + size] for i in range(0, len(data), size))
+        if not self._batch:
+            for stamp, raw in zip(stamps.tolist(), messages):
+                self._writer.write(conn, stamp, raw)
+            return
+        self.flush()
+        self._pending = [(conn.id, stamp, raw) for stamp, raw in zip(stamps.tolist(), messages)]
+        self.flush()
+
+    def _mcap_many(self, conn, stamps: np.ndarray, records: np.ndarray) -> None:
+        """Write fixed-size messages as whole MCAP chunks (rosbags' McapWriter state kept)."""
+        w = self._writer
+        st = w.storage
+        size = records.shape[1]
+        # MCAP Message record (op 0x05): uint64 length, uint16 channel id, uint32
+        # sequence, uint64 log time, uint64 publish time, data (mcap.dev/spec#message-op0x05)
+        layout = np.dtype([('op', 'u1'), ('length', '<u8'), ('channel', '<u2'),
+                           ('sequence', '<u4'), ('log_time', '<u8'),
+                           ('publish_time', '<u8'), ('data', 'u1', (size,))])
+        # chunks of about 1 MiB of message data (rosbags closes a chunk past 1 MiB)
+        per_chunk = max(1, (1 << 20) // size)
+        for start in range(0, len(stamps), per_chunk):
+            t = stamps[start:start + per_chunk]
+            rows = np.empty(len(t), dtype=layout)
+            rows['op'] = 0x05
+            rows['length'] = layout.itemsize - 9
+            rows['channel'] = conn.id
+            rows['sequence'] = 0
+            rows['log_time'] = t
+            rows['publish_time'] = t
+            rows['data'] = records[start:start + per_chunk]
+            chunk = st.chunk
+            offsets = chunk.bio.tell() + np.arange(len(t), dtype=np.int64) * layout.itemsize
+            chunk.bio.write(rows.view(np.uint8))
+            first, last = int(t.min()), int(t.max())
+            chunk.message_start_time = min(chunk.message_start_time, first)
+            chunk.message_end_time = max(chunk.message_end_time, last)
+            self._close_mcap_chunk(conn.id, t, offsets)
+            st.channel_stats[conn.id] += len(t)
+            st.message_start_time = min(st.message_start_time, first)
+            st.message_end_time = max(st.message_end_time, last)
+            w.counts[conn.id] += len(t)
+            w.min_timestamp = min(first, w.min_timestamp)
+            w.max_timestamp = max(last, w.max_timestamp)
+
+    def _close_mcap_chunk(self, channel: int, stamps: np.ndarray, offsets: np.ndarray) -> None:
+        """Close rosbags' pending chunk with ``channel``'s messages indexed from arrays."""
+        from rosbags.rosbag2.storage_mcap import (write_record, write_string, write_uint16,
+                                                  write_uint32, write_uint64)
+        st = self._writer.storage
+        chunk = st.chunk
+        index = {cid: (np.array([m[0] for m in msgs], dtype=np.int64),
+                       np.array([m[1] for m in msgs], dtype=np.int64))
+                 for cid, msgs in chunk.msgs.items() if msgs}
+        if channel in index:
+            t0, o0 = index[channel]
+            stamps, offsets = np.concatenate([t0, stamps]), np.concatenate([o0, offsets])
+        index[channel] = (stamps, offsets)
+        # Chunk record (op 0x06): start and end time, uncompressed size, crc (0: none),
+        # compression (''), records length, records
+        records = chunk.bio.getbuffer()
+        head = io.BytesIO()
+        write_uint64(head, chunk.message_start_time)
+        write_uint64(head, chunk.message_end_time)
+        write_uint64(head, len(records))
+        write_uint32(head, 0)
+        write_string(head, '')
+        write_uint64(head, len(records))
+        chunk_start = st.bio.tell()
+        # the record's opcode and length, its fields, then the records (not copied)
+        st.bio.write(b'\x06' + (head.tell() + len(records)).to_bytes(8, 'little'))
+        st.bio.write(head.getbuffer())
+        st.bio.write(records)
+        del records
+        chunk_end = st.bio.tell()
+        # Message Index records (op 0x07): per channel (log time, offset), by log time
+        index_offsets = []
+        for cid, (t, o) in index.items():
+            order = np.argsort(t, kind='stable')
+            entries = np.empty((len(t), 2), dtype='<u8')
+            entries[:, 0] = t[order]
+            entries[:, 1] = o[order]
+            index_offsets.append((cid, st.bio.tell()))
+            rec = io.BytesIO()
+            write_uint16(rec, cid)
+            write_uint32(rec, entries.nbytes)
+            rec.write(entries.tobytes())
+            write_record(st.bio, 0x07, rec)
+        # Chunk Index record (op 0x08), written into the summary when the bag closes
+        rec = io.BytesIO()
+        write_uint64(rec, chunk.message_start_time)
+        write_uint64(rec, chunk.message_end_time)
+        write_uint64(rec, chunk_start)
+        write_uint64(rec, chunk_end - chunk_start)
+        write_uint32(rec, len(index_offsets) * 10)
+        for cid, offset in index_offsets:
+            write_uint16(rec, cid)
+            write_uint64(rec, offset)
+        write_uint64(rec, st.bio.tell() - chunk_end)
+        write_string(rec, '')
+        write_uint64(rec, chunk.bio.tell())
+        write_uint64(rec, chunk.bio.tell())
+        st.chunks.append(rec)
+        st.chunk = type(chunk)(2**63 - 1, 0, io.BytesIO(), collections.defaultdict(list))
+
     def flush(self) -> None:
         """Insert the messages queued by :meth:`queue_raw`."""
         rows = self._pending
@@ -230,11 +367,28 @@ class BagWriter:
         w.min_timestamp = min(min(stamps), w.min_timestamp)
         w.max_timestamp = max(max(stamps), w.max_timestamp)
 
-    def _connection(self, topic: str, msgtype: str):
+    def latched(self, topic: str, msgtype: str) -> None:
+        """
+        Add ``topic`` offered as tf2_ros' StaticTransformBroadcaster offers /tf_static.
+
+        Reliable, transient local, keep last 1 (recorded in the bag's
+        offered_qos_profiles), so that ``ros2 bag play`` republishes it to late
+        subscribers such as RViz's and tf2's static listeners.
+        """
+        from rosbags.interfaces import (Qos, QosDurability, QosHistory, QosLiveliness,
+                                        QosReliability, QosTime)
+        zero = QosTime(0, 0)  # rmw default: no deadline, lifespan or lease
+        qos = Qos(QosHistory.KEEP_LAST, 1, QosReliability.RELIABLE,
+                  QosDurability.TRANSIENT_LOCAL, zero, zero, QosLiveliness.AUTOMATIC, zero,
+                  False)
+        self._connection(topic, msgtype, (qos,))
+
+    def _connection(self, topic: str, msgtype: str, qos=()):
         """Return the bag connection of ``topic``, adding it on first use."""
         conn = self._connections.get(topic)
         if conn is None:
-            conn = self._writer.add_connection(topic, msgtype, typestore=self.store)
+            conn = self._writer.add_connection(topic, msgtype, typestore=self.store,
+                                               offered_qos_profiles=qos)
             self._connections[topic] = conn
         return conn
 

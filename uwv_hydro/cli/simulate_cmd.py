@@ -16,10 +16,13 @@
 ``simulate``: offline 6-DOF simulation with the node's simulate-mode equations.
 
 Writes a CSV (header ``t,x,y,z,qw,qx,qy,qz,u,v,w,p,q,r``, one row per step) for an
-``--out`` ending in ``.csv``; else a bag with nav_msgs/Odometry on ``/odometry``, /tf
-and, when thrust is given, the applied wrench on ``/thrust``: ``x.mcap`` is that one
-MCAP file (``ros2 bag play x.mcap``), any other path a rosbag2 directory (sqlite3).
-Deterministic: the same input gives byte-identical output.
+``--out`` ending in ``.csv``; else a bag on the simulate-mode node's topics:
+nav_msgs/Odometry on ``/odometry``, /tf, when thrust is given the applied wrench on
+``/thrust``, /tf_static, the navigation sensors (unless ``--no-sensors``), the
+thrusters' and fins' feedback and, with ``--components``, the hydro
+wrench components on ``/hydro/components/<name>``: ``x.mcap`` is that one MCAP file
+(``ros2 bag play x.mcap``, Foxglove, PlotJuggler), any other path a rosbag2
+directory (sqlite3).  Deterministic: the same input gives byte-identical output.
 """
 
 import pathlib
@@ -57,6 +60,12 @@ def add_parser(sub):
     p.add_argument('--out', required=True,
                    help='output: x.csv, x.mcap (one MCAP file) or a rosbag2 directory '
                    '(sqlite3) for any other path')
+    p.add_argument('--components', action='store_true',
+                   help='bag output: also the hydro wrench components at every step '
+                   '(/hydro/components/<name>)')
+    p.add_argument('--no-sensors', action='store_true',
+                   help='bag output: leave out the navigation sensors (their noise models '
+                   'dominate the writing time of long runs)')
     p.add_argument('--plot', metavar='PNG', help='also plot the trajectory')
     p.set_defaults(func=run)
 
@@ -70,6 +79,9 @@ def run(args) -> int:
 
     if not args.duration >= 0 or not args.dt > 0 or args.substeps < 1:
         raise DescriptionError('need --duration >= 0, --dt > 0, --substeps >= 1',
+                               element='simulate')
+    if args.components and pathlib.Path(args.out).suffix == '.csv':
+        raise DescriptionError('--components needs a bag output (x.mcap or a directory)',
                                element='simulate')
     if args.thrust is not None and args.thrust_profile:
         raise DescriptionError('give --thrust or --thrust-profile, not both',
@@ -100,7 +112,9 @@ def run(args) -> int:
     if out.suffix == '.csv':
         write_csv(traj, out)
     else:
-        write_bag(traj, out, base_frame=params.base_frame, thrust=thrust)
+        write_bag(traj, out, base_frame=params.base_frame, thrust=thrust, vehicle=params,
+                  components=args.components, current_world=current,
+                  sensors=not args.no_sensors)
     if args.plot:
         from uwv_hydro.cli.plotting import plot_trajectory
         plot_trajectory(traj, args.plot, title='%s: simulate' % params.name)

@@ -49,6 +49,7 @@ from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
 from sensor_msgs.msg import FluidPressure, Imu, NavSatFix, NavSatStatus
 
 from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes import sensor_messages
 from uwv_hydro.modes.dvl_message import fill_dvl
 from uwv_hydro.modes.sensor_suite import SensorSuite
 from uwv_hydro.node.node_part import NodePart
@@ -181,11 +182,7 @@ class SensorIO(NodePart):
     def _dvl(reading) -> TwistWithCovarianceStamped:
         msg = TwistWithCovarianceStamped()
         conv.fill_vector3(msg.twist.twist.linear, reading.velocity)
-        cov = [0.0] * 36
-        for i in range(3):
-            cov[7 * i] = float(reading.covariance[4 * i])
-            cov[7 * (i + 3)] = -1.0  # angular rate not measured
-        msg.twist.covariance = cov
+        msg.twist.covariance = sensor_messages.dvl_twist_covariance(reading)
         return msg
 
     @staticmethod

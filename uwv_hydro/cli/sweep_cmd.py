@@ -58,7 +58,7 @@ def run(args) -> int:
     """Run (or resume) the sweep and write its results."""
     from uwv_hydro.bag.progress import Progress
     from uwv_hydro.sweep import chunk_store, summary
-    from uwv_hydro.sweep.chunk import prepare
+    from uwv_hydro.sweep.chunk_task import prepare
     from uwv_hydro.sweep.dask_runner import run_distributed, run_serial
     from uwv_hydro.sweep.spec import load_spec
 

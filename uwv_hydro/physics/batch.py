@@ -33,10 +33,10 @@ from uwv_hydro.physics.dynamics import Simulator
 from uwv_hydro.physics.kernel import core
 
 #: VehicleParams fields that do not change the dynamics (ignored when grouping; the
-#: thrusters act through the wrench the caller passes).
+#: thrusters act through the wrench the caller passes; sensors only measure).
 _IGNORED_FIELDS = {'name', 'base_frame', 'source', 'semantics', 'frames', 'warnings',
                    'acceleration_alpha', 'thrusters', 'allow_nonphysical', 'origins',
-                   'coefficient_labels'}
+                   'coefficient_labels', 'sensors', 'elements'}
 
 
 def _params_key(params):

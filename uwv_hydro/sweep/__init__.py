@@ -18,7 +18,7 @@ Monte-Carlo sweeps: many runs of one vehicle with drawn coefficients, reduced to
 ``spec`` (the sweep specification YAML, checked; its hash keys the results),
 ``draws`` (every run's drawn values, a function of (seed, run index) alone),
 ``reductions`` (outputs accumulated step by step: final position, depth, turning
-diameter, energy, broach), ``chunk`` (one chunk of runs in one BatchSimulator),
+diameter, energy, broach), ``chunk_task`` (one chunk of runs in one BatchSimulator),
 ``chunk_store`` (one Parquet file per finished chunk), ``dask_runner`` (chunks as
 dask.distributed tasks, resumable) and ``summary`` (mean, std, percentiles).
 dask, distributed and pyarrow are imported lazily (pip-only, requirements.txt).

@@ -27,8 +27,8 @@ one result arrives.  :func:`run_serial` runs the same tasks in this process.
 from dataclasses import dataclass
 from typing import Callable, List, Optional
 
-from uwv_hydro.sweep.chunk import run_chunk
 from uwv_hydro.sweep.chunk_store import finished, write_chunk
+from uwv_hydro.sweep.chunk_task import run_chunk
 
 
 @dataclass

@@ -42,6 +42,7 @@ class Reducer:
     """Accumulate the outputs of ``n`` runs over ``steps`` steps of ``dt``."""
 
     def __init__(self, n: int, steps: int, dt: float, target_depth=None):
+        """Start empty; ``target_depth`` (m) is the depth overshoot's reference."""
         self.n, self.steps, self.dt = n, steps, dt
         self.target_depth = target_depth
         self.window_start = steps // 2

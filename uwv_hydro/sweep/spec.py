@@ -39,11 +39,11 @@ Example (paths relative to the spec file)::
 Every error is a :class:`DescriptionError` naming the spec file, the key and its line.
 """
 
+from dataclasses import dataclass, field
 import hashlib
 import json
 import math
 import pathlib
-from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from uwv_hydro.description.conventions import DSROS_LETTERS, letters_to_indices
@@ -127,7 +127,7 @@ class SweepSpec:
         """Return the Parquet output columns in order."""
         return [c for name in self.outputs for c in OUTPUTS[name]]
 
-    def hash(self) -> str:
+    def digest(self) -> str:
         """Return the sha256 of the spec and of the files it reads (keys the chunk files)."""
         h = hashlib.sha256()
         doc = {'runs': self.runs, 'seed': self.seed, 'chunk_size': self.chunk_size,

@@ -67,7 +67,7 @@ def prepare(spec) -> SweepPlan:
         substeps = stable_substeps(stiffness(Simulator(params, dt=sc.dt)), sc.dt)
     else:
         substeps = sc.substeps
-    return SweepPlan(spec, params, taus, int(substeps), spec.hash(), notes)
+    return SweepPlan(spec, params, taus, int(substeps), spec.digest(), notes)
 
 
 def run_chunk(plan: SweepPlan, index: int) -> Dict[str, np.ndarray]:

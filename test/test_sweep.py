@@ -344,3 +344,27 @@ def test_vehicle_with_sensors_and_thrusters(tmp_path):
     # more thrust, further forward (same vehicle, still water, straight run)
     order = np.argsort(cols['thrust_scale'])
     assert np.all(np.diff(cols['final_x'][order]) > 0.0)
+
+
+def test_turning_diameter_matches_the_steady_turn_kinematics(tmp_path):
+    """
+    REMUS with rudders held: the fitted track diameter = 2 U / |r| of the steady turn.
+
+    U (horizontal speed) and r (yaw rate) from the simulate mode's trajectory (the
+    node's integrator, not the batch one); the turn is steady but still drifts slowly in
+    depth, hence 2 %.
+    """
+    from uwv_hydro.modes.offline_simulation import simulate
+    path = tmp_path / 'turn.yaml'
+    path.write_text('vehicle: %s\nruns: 1\nscenario:\n  duration: 40\n  dt: 0.05\n'
+                    '  thrust: [20, 0, 0, 0, 0, 0]\n  fin_angles: [0.15, 0.15, 0, 0]\n'
+                    '  initial_position: [0, 0, -3]\n' % REMUS)
+    cols = run_chunk(prepare(load_spec(path)), 0)
+    traj = simulate(load_vehicle(str(REMUS)), 40.0, dt=0.05,
+                    thrust=lambda t: np.array([20.0, 0, 0, 0, 0, 0]),
+                    initial=State(position=np.array([0.0, 0.0, -3.0]),
+                                  quaternion=np.array([1.0, 0, 0, 0]), twist=np.zeros(6)),
+                    fin_angles=[0.15, 0.15, 0.0, 0.0])
+    nu = traj.twist[400:]
+    kinematic = np.median(2.0 * np.hypot(nu[:, 0], nu[:, 1]) / np.abs(nu[:, 5]))
+    np.testing.assert_allclose(cols['turning_diameter'][0], kinematic, rtol=0.02)

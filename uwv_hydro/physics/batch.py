@@ -94,8 +94,11 @@ class BatchSimulator:
         keys = {}
         labels = np.empty(self.n, dtype=np.int64)
         first = []
+        by_id = {}   # the same object given for many vehicles: its key once
         for i, p in enumerate(plist):
-            k = _params_key(p)
+            k = by_id.get(id(p))
+            if k is None:
+                k = by_id[id(p)] = _params_key(p)
             if k not in keys:
                 keys[k] = len(first)
                 first.append(p)

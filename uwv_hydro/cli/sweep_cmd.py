@@ -45,20 +45,12 @@ def add_parser(sub):
     p.set_defaults(func=run)
 
 
-def _client(args):
-    from distributed import Client, LocalCluster
-    if args.scheduler:
-        return Client(args.scheduler), None
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
-    return Client(cluster), cluster
-
-
 def run(args) -> int:
     """Run (or resume) the sweep and write its results."""
     from uwv_hydro.bag.progress import Progress
     from uwv_hydro.sweep import chunk_store, summary
     from uwv_hydro.sweep.chunk_task import prepare
+    from uwv_hydro.sweep.cluster import open_client
     from uwv_hydro.sweep.dask_runner import run_distributed, run_serial
     from uwv_hydro.sweep.spec import load_spec
 
@@ -84,7 +76,7 @@ def run(args) -> int:
         result = run_serial(plan, out, on_chunk=lambda i, n: bar.update(n))
         where = 'in this process'
     else:
-        client, cluster = _client(args)
+        client, cluster = open_client(args.workers, args.scheduler)
         try:
             cores = sum(client.nthreads().values())
             result = run_distributed(plan, out, client, on_chunk=lambda i, n: bar.update(n))

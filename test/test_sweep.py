@@ -388,3 +388,24 @@ def test_cli_on_an_existing_scheduler_gives_the_serial_table(tmp_path, capsys):
     for name in a.column_names:   # NaN turning diameters (1 s: no turn) compare equal
         np.testing.assert_array_equal(a.column(name).to_numpy(), b.column(name).to_numpy(),
                                       err_msg=name)
+
+
+def test_nonphysical_draws_are_refused_by_name(tmp_path, capsys):
+    """A drag draw below zero is not simulated; it is named, counted and left out."""
+    path = tmp_path / 'wide.yaml'
+    path.write_text('vehicle: %s\nruns: 40\nseed: 1\nscenario: {duration: 0.5}\nvary:\n'
+                    '  quadratic_drag.yyy: {dist: normal, std: 1.0}\n' % REMUS)
+    plan = prepare(load_spec(path))
+    cols = run_chunk(plan, 0)
+    negative = cols['quadratic_drag.yyy'] < 0.0     # P(1 + N(0, 1) < 0) = 16 %
+    assert negative.any() and not negative.all()
+    refused = np.array([bool(r) for r in cols['refused']])
+    np.testing.assert_array_equal(refused, negative)
+    assert all('quadratic_drag.yyy' in r for r in np.asarray(cols['refused'])[refused])
+    assert np.all(np.isnan(cols['max_depth'][refused]))
+    assert np.all(np.isfinite(cols['max_depth'][~refused]))
+    assert main(['sweep', str(path), '--out', str(tmp_path / 'o'), '--serial']) == 0
+    out = capsys.readouterr().out
+    assert '%d runs not simulated' % refused.sum() in out
+    summary = json.loads((tmp_path / 'o' / 'summary.json').read_text())
+    assert summary['refused'] == refused.sum() and summary['simulated'] == 40 - refused.sum()

@@ -93,7 +93,11 @@ def run(args) -> int:
              len(result.skipped)))
     table = chunk_store.read_chunks(out, plan.spec_hash, spec.chunks)
     chunk_store.write_results(table, out / 'results.parquet')
-    columns = {name: table.column(name).to_numpy() for name in table.column_names}
+    columns = {name: table.column(name).to_numpy(zero_copy_only=False)
+               for name in table.column_names}
+    refused = columns['refused'] != ''
+    # the summary and the plots are of the simulated runs
+    columns = {name: values[~refused] for name, values in columns.items()}
     names = spec.output_columns()
     rows = summary.summarise(columns, names)
     diverged = int(columns['diverged'].sum())
@@ -101,8 +105,13 @@ def run(args) -> int:
         print(line)
     if diverged:
         print('note: %d runs diverged (non-finite state; their outputs are NaN)' % diverged)
+    if refused.any():
+        first = table.column('refused').to_numpy(zero_copy_only=False)[refused][0]
+        print('note: %d runs not simulated: their draw is not physical (column refused), '
+              'e.g. %s' % (int(refused.sum()), first))
     summary.write_json(rows, out / 'summary.json', spec=spec.source, spec_hash=plan.spec_hash,
-                       runs=spec.runs, diverged=diverged)
+                       runs=spec.runs, simulated=int((~refused).sum()),
+                       refused=int(refused.sum()), diverged=diverged)
     print('wrote %s, %s' % (out / 'results.parquet', out / 'summary.json'))
     if args.plot:
         from uwv_hydro.cli.sweep_plots import plot_histograms

@@ -71,14 +71,23 @@ def prepare(spec) -> SweepPlan:
 
 
 def run_chunk(plan: SweepPlan, index: int) -> Dict[str, np.ndarray]:
-    """Run chunk ``index`` of the plan; return its columns (one value per run)."""
+    """
+    Run chunk ``index`` of the plan; return its columns (one value per run).
+
+    ``refused``: '' or why the run's draw was not simulated (its outputs NaN, broach
+    False); ``diverged``: the state became non-finite.
+    """
     spec = plan.spec
     sc = spec.scenario
     start, stop = spec.chunk_range(index)
     n = stop - start
     values = draws.draw_runs(spec, plan.params, start, stop)
     runs = [draws.apply(spec, plan.params, row) for row in values]
-    bsim = BatchSimulator([r[0] for r in runs], dt=sc.dt, substeps=plan.substeps)
+    # a draw the loader would refuse (negative drag or added mass, mass <= 0, ...) is
+    # not simulated: the nominal vehicle stands in and its outputs are NaN
+    reasons = [draws.refusal(plan.params, r[0]) for r in runs]
+    bsim = BatchSimulator([plan.params if why else r[0] for r, why in zip(runs, reasons)],
+                          dt=sc.dt, substeps=plan.substeps)
     scale = np.array([r[1] for r in runs])[:, None]
     current = np.ascontiguousarray([r[2] for r in runs], dtype=float)
     fins = None if sc.fin_angles is None else np.asarray(sc.fin_angles, dtype=float)
@@ -94,8 +103,12 @@ def run_chunk(plan: SweepPlan, index: int) -> Dict[str, np.ndarray]:
     for k, v in enumerate(spec.vary):
         columns[v.target] = values[:, k].copy()
     outputs = red.outputs()
+    refused = np.array([bool(why) for why in reasons])
     for name in spec.output_columns():
         columns[name] = outputs[name]
+        if columns[name].dtype != bool:
+            columns[name][refused] = np.nan
     columns['diverged'] = ~(np.all(np.isfinite(state.twist), axis=1)
-                            & np.all(np.isfinite(state.position), axis=1))
+                            & np.all(np.isfinite(state.position), axis=1)) & ~refused
+    columns['refused'] = reasons
     return columns

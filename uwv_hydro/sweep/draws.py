@@ -31,6 +31,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import DSROS_LETTERS, letters_to_indices
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.physical_checks import check_physical
 from uwv_hydro.sweep.spec import SCALAR_FIELDS, TENSOR_FIELDS, VECTOR_FIELDS
 
 
@@ -118,3 +119,20 @@ def apply(spec, params, values) -> Tuple[object, float, np.ndarray]:
                     arr[idx[::-1]] = value
             changes[name] = arr
     return dataclasses.replace(params, **changes) if changes else params, scale, current
+
+
+def refusal(nominal_params, params) -> str:
+    """Return '' when the drawn ``params`` are physical, else the reason (not simulated)."""
+    if params is nominal_params:
+        return ''
+    if not params.mass > 0.0 or not params.fluid_density > 0.0:
+        return 'mass and fluid_density must be > 0 (mass %g, fluid_density %g)' % (
+            params.mass, params.fluid_density)
+    if params.buoyancy_mass < 0.0:
+        return 'buoyancy_mass %g < 0' % params.buoyancy_mass
+    try:
+        # the loader's own checks: drag dissipative, added mass positive and symmetric
+        check_physical(dataclasses.replace(params, warnings=[]))
+    except DescriptionError as exc:
+        return '%s: %s' % (exc.element, exc.reason.split(' (set allow_nonphysical')[0])
+    return ''

@@ -396,11 +396,11 @@ def bench_sweep(results, runs, duration, workers=2, chunk=1000):
     """
     import dataclasses
 
-    from distributed import Client, LocalCluster
     from uwv_hydro.physics.batch import BatchSimulator
     from uwv_hydro.physics.dynamics import Simulator
     from uwv_hydro.sweep import draws
     from uwv_hydro.sweep.chunk_task import prepare, run_chunk
+    from uwv_hydro.sweep.cluster import open_client
     from uwv_hydro.sweep.dask_runner import run_distributed
     from uwv_hydro.sweep.spec import load_spec
     vehicle = HERE.parent / 'config' / 'remus100.yaml'
@@ -427,8 +427,9 @@ def bench_sweep(results, runs, duration, workers=2, chunk=1000):
             state = bsim.step(state, tau, current_world=cur, fin_angles=fins)
         batch_only = time.perf_counter() - t0
         t0 = time.perf_counter()
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+        # the cluster ``uwv-hydro sweep --workers`` starts
+        client, cluster = open_client(workers)
+        try:
             client.run(lambda: __import__('uwv_hydro.sweep.chunk_task'))
             start_s = time.perf_counter() - t0
             cpu0 = client.run(time.process_time)
@@ -437,6 +438,9 @@ def bench_sweep(results, runs, duration, workers=2, chunk=1000):
             wall = time.perf_counter() - t0
             cpu1 = client.run(time.process_time)
             cpu = sum(cpu1[w] - cpu0[w] for w in cpu0)
+        finally:
+            client.close()
+            cluster.close()
         assert len(done.computed) == plan.spec.chunks
         # setup of distinct parameter sets (a coefficient sweep builds one Simulator each)
         sets = 20

@@ -69,6 +69,9 @@ OUTPUTS = {
     'energy': ('energy',),
     'broach': ('broach',),
 }
+#: The chunk files' layout (columns and their meaning): part of the hash, so that chunks
+#: written by another layout are never reused.
+CHUNK_FORMAT = 'uwv_hydro sweep chunk 2: run, drawn, outputs, diverged, refused'
 TOP_KEYS = ('vehicle', 'runs', 'seed', 'chunk_size', 'vary', 'scenario', 'outputs')
 SCENARIO_KEYS = ('duration', 'dt', 'substeps', 'thrust', 'thrust_profile', 'fin_angles',
                  'current', 'initial_position', 'initial_velocity', 'target_depth')
@@ -130,7 +133,7 @@ class SweepSpec:
     def digest(self) -> str:
         """Return the sha256 of the spec and of the files it reads (keys the chunk files)."""
         h = hashlib.sha256()
-        doc = {'runs': self.runs, 'seed': self.seed, 'chunk_size': self.chunk_size,
+        doc = {'format': CHUNK_FORMAT, 'runs': self.runs, 'seed': self.seed, 'chunk_size': self.chunk_size,
                'vary': [(v.target, v.dist, list(v.args), v.relative) for v in self.vary],
                'scenario': {k: v for k, v in vars(self.scenario).items()
                             if k != 'thrust_profile'},

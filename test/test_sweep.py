@@ -409,3 +409,20 @@ def test_nonphysical_draws_are_refused_by_name(tmp_path, capsys):
     assert '%d runs not simulated' % refused.sum() in out
     summary = json.loads((tmp_path / 'o' / 'summary.json').read_text())
     assert summary['refused'] == refused.sum() and summary['simulated'] == 40 - refused.sum()
+
+
+def test_summary_counts_nan_apart_and_gives_the_wilson_interval():
+    """NaN left out and counted; p = 0 of n: Wilson upper bound z^2 / (n + z^2)."""
+    from uwv_hydro.sweep.summary import summarise, text
+    values = np.array([1.0, 2.0, np.nan, 3.0, 4.0])
+    rows = summarise({'d': values, 'b': np.zeros(20, dtype=bool)}, ['d', 'b'])
+    d, b = rows
+    assert d['n'] == 4 and d['nan'] == 1
+    assert d['mean'] == pytest.approx(2.5, rel=1e-12)
+    assert d['std'] == pytest.approx(np.sqrt(5.0 / 3.0), rel=1e-12)   # sample std of 1..4
+    assert d['p50'] == pytest.approx(2.5, rel=1e-12)
+    z2 = 1.959963984540054 ** 2
+    assert b['mean'] == 0.0
+    assert b['ci95'][0] == pytest.approx(0.0, abs=1e-15)
+    assert b['ci95'][1] == pytest.approx(z2 / (20 + z2), rel=1e-12)
+    assert '(1 NaN)' in text(rows)[1]

@@ -412,7 +412,7 @@ def test_nonphysical_draws_are_refused_by_name(tmp_path, capsys):
 
 
 def test_summary_counts_nan_apart_and_gives_the_wilson_interval():
-    """NaN left out and counted; p = 0 of n: Wilson upper bound z^2 / (n + z^2)."""
+    """Summary: NaN left out and counted; p = 0 of n: Wilson upper bound z^2 / (n + z^2)."""
     from uwv_hydro.sweep.summary import summarise, text
     values = np.array([1.0, 2.0, np.nan, 3.0, 4.0])
     rows = summarise({'d': values, 'b': np.zeros(20, dtype=bool)}, ['d', 'b'])

@@ -133,7 +133,8 @@ class SweepSpec:
     def digest(self) -> str:
         """Return the sha256 of the spec and of the files it reads (keys the chunk files)."""
         h = hashlib.sha256()
-        doc = {'format': CHUNK_FORMAT, 'runs': self.runs, 'seed': self.seed, 'chunk_size': self.chunk_size,
+        doc = {'format': CHUNK_FORMAT, 'runs': self.runs, 'seed': self.seed,
+               'chunk_size': self.chunk_size,
                'vary': [(v.target, v.dist, list(v.args), v.relative) for v in self.vary],
                'scenario': {k: v for k, v in vars(self.scenario).items()
                             if k != 'thrust_profile'},

@@ -43,6 +43,10 @@ Figures (medians and p99 in microseconds unless named otherwise):
 * batch_step_us_per_vehicle  N = 1000 vehicles (5 parameter sets) stepped together
                            (BatchSimulator), median over the steps; batch_sweep_...: the
                            same with 1000 different parameter sets (a parameter sweep)
+* sweep_vehicle_steps_per_s_per_core  a 10 000-run ``uwv-hydro sweep`` on a LocalCluster of
+                           2 worker processes, against the same chunk task in this process
+                           (sweep_per_core_ratio) and BatchSimulator.step alone; the set-up
+                           per distinct parameter set; a 100-node estimate (see bench_sweep)
 * node_rate_hz, node_period_jitter_p99_ms, thrust_to_odometry_latency_p99_ms
                            the node in simulate mode at 1 kHz for 10 s, measured over DDS
                            by a separate process subscribing to odometry and /tf
@@ -87,6 +91,8 @@ TARGETS = {
     'replay_rtf': ('>=', 300.0),
     'replay_simulate_jitter_ratio': ('<=', 1.5),
     'batch_step_us_per_vehicle': ('<=', 1.0),
+    'sweep_per_core_ratio': ('>=', 0.8),
+    'sweep_per_cpu_second_ratio': ('>=', 0.8),
     'node_rate_error_pct': ('<=', 1.0),
     'node_jitter_p99_over_floor_ms': ('<=', 0.3),
     'node_jitter_p99_over_floor_at_callback_ms': ('<=', 0.3),
@@ -372,6 +378,118 @@ print(t1 - t0, t2 - t1, t3 - t2)
 """
 
 
+SWEEP_SPEC = """\
+vehicle: {vehicle}
+runs: {runs}
+seed: 1
+chunk_size: {chunk}
+vary:
+  thrust_scale: {{dist: lognormal, sigma: 0.2}}
+  current.x: {{dist: uniform, low: -0.3, high: 0.3, relative: false}}
+  current.y: {{dist: uniform, low: -0.3, high: 0.3, relative: false}}
+scenario:
+  duration: {duration}
+  dt: 0.05
+  thrust: [20, 0, 0, 0, 0, 0]
+  fin_angles: [0.15, 0.15, 0, 0]
+  initial_position: [0, 0, -5]
+"""
+
+
+def bench_sweep(results, runs, duration, workers=2, chunk=1000):
+    """
+    ``uwv-hydro sweep``'s runner: ``runs`` REMUS runs on a LocalCluster of ``workers``.
+
+    sweep_vehicle_steps_per_s_per_core: vehicle-steps / wall / workers, from the first
+    submit to the last chunk written (cluster start-up apart); sweep_single_...: the same
+    chunk task (BatchSimulator + reductions) run in this process; sweep_per_core_ratio:
+    the two; batch_only_...: BatchSimulator.step alone on the same chunk.  The runs vary
+    the thrust scale and the current (one parameter set, so the figure is the stepping);
+    sweep_setup_ms_per_parameter_set: what each distinct coefficient draw adds (one
+    Simulator built per set).  sweep_100_nodes_1e5_hour_runs_h: 10^5 runs of 1 h at
+    dt 0.05 on 100 nodes of 32 cores at the per-core rate measured on the cluster (its
+    overheads included), plus the set-up of 10^5 distinct parameter sets.
+    """
+    import dataclasses
+
+    from uwv_hydro.physics.batch import BatchSimulator
+    from uwv_hydro.physics.dynamics import Simulator
+    from uwv_hydro.sweep import draws
+    from uwv_hydro.sweep.chunk_task import prepare, run_chunk
+    from uwv_hydro.sweep.cluster import open_client
+    from uwv_hydro.sweep.dask_runner import run_distributed
+    from uwv_hydro.sweep.spec import load_spec
+    vehicle = HERE.parent / 'config' / 'remus100.yaml'
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / 'spec.yaml'
+        path.write_text(SWEEP_SPEC.format(vehicle=vehicle, runs=runs, chunk=chunk,
+                                          duration=duration))
+        plan = prepare(load_spec(path))
+        steps = plan.steps
+        # single process: the chunk task, then BatchSimulator.step alone (same vehicles)
+        t0, c0 = time.perf_counter(), time.process_time()
+        run_chunk(plan, 0)
+        single, single_cpu = time.perf_counter() - t0, time.process_time() - c0
+        n = plan.spec.chunk_range(0)[1]
+        runs0 = [draws.apply(plan.spec, plan.params, row)
+                 for row in draws.draw_runs(plan.spec, plan.params, 0, n)]
+        bsim = BatchSimulator([r[0] for r in runs0], dt=0.05, substeps=plan.substeps)
+        state = bsim.initial_state(position=[0.0, 0.0, -5.0])
+        tau = np.array([r[1] for r in runs0])[:, None] * plan.taus[0][None, :]
+        cur = np.array([r[2] for r in runs0])
+        fins = np.array([0.15, 0.15, 0.0, 0.0])
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            state = bsim.step(state, tau, current_world=cur, fin_angles=fins)
+        batch_only = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        # the cluster ``uwv-hydro sweep --workers`` starts
+        client, cluster = open_client(workers)
+        try:
+            client.run(lambda: __import__('uwv_hydro.sweep.chunk_task'))
+            start_s = time.perf_counter() - t0
+            cpu0 = client.run(time.process_time)
+            t0 = time.perf_counter()
+            done = run_distributed(plan, pathlib.Path(tmp) / 'out', client)
+            wall = time.perf_counter() - t0
+            cpu1 = client.run(time.process_time)
+            cpu = sum(cpu1[w] - cpu0[w] for w in cpu0)
+        finally:
+            client.close()
+            cluster.close()
+        assert len(done.computed) == plan.spec.chunks
+        # setup of distinct parameter sets (a coefficient sweep builds one Simulator each)
+        sets = 20
+        t0 = time.perf_counter()
+        for k in range(sets):
+            p = plan.params
+            Simulator(dataclasses.replace(p, mass=p.mass * (1.0 + 1e-3 * k)), dt=0.05)
+        setup_ms = (time.perf_counter() - t0) / sets * 1e3
+    total = runs * steps
+    per_core = total / wall / workers
+    single_rate = n * steps / single
+    emit(results, 'sweep_vehicle_steps_per_s_per_core', per_core, '1/s', runs=runs,
+         steps=steps, workers=workers, chunk=chunk, wall_s=wall, cluster_start_s=start_s)
+    emit(results, 'sweep_single_vehicle_steps_per_s', single_rate, '1/s', vehicles=n)
+    emit(results, 'batch_only_vehicle_steps_per_s', n * steps / batch_only, '1/s',
+         us_per_vehicle_step=batch_only / (n * steps) * 1e6)
+    emit(results, 'sweep_per_core_ratio', per_core / single_rate, '')
+    # per CPU second (the workers' and this process's own CPU time): what dask adds,
+    # without the other load of a shared machine
+    cpu_ratio = (total / cpu) / (n * steps / single_cpu)
+    emit(results, 'sweep_per_cpu_second_ratio', cpu_ratio, '', worker_cpu_s=cpu,
+         single_cpu_s=single_cpu)
+    emit(results, 'sweep_setup_ms_per_parameter_set', setup_ms, 'ms')
+    cores = 100 * 32
+    hour_steps = 1e5 * 3600.0 / 0.05
+    # the per-core rate is the cluster's own (its overheads included); every core busy
+    # needs chunks of at most 10^5 / 3200 = 31 runs
+    hours = (hour_steps / (per_core * cores) + 1e5 * setup_ms * 1e-3 / cores) / 3600.0
+    emit(results, 'sweep_100_nodes_1e5_hour_runs_h', hours, 'h', cores=cores, dt=0.05,
+         assumptions='the per-core rate measured here on every core, 32 cores per node, '
+                     'chunks of 31 runs, 10^5 distinct parameter sets, no network limit')
+
+
 def bench_core_start(results):
     """Time what the compiled core adds before a first output (a fresh process, numpy in)."""
     import subprocess
@@ -452,7 +570,7 @@ def main(argv=None):
     parser.add_argument('--quick', action='store_true', help='short runs (smoke test)')
     parser.add_argument('--only', nargs='*', default=None,
                         help='subset: wrench rk4 surface simulate replay replay_simulate '
-                        'batch node node_paired simulate_cli core_start; core: the '
+                        'batch node node_paired simulate_cli core_start sweep; core: the '
                         'compiled core figures')
     args = parser.parse_args(argv)
     quick = args.quick
@@ -469,6 +587,7 @@ def main(argv=None):
         'node': lambda r: bench_node(r, 3.0 if quick else 10.0),
         'simulate_cli': lambda r: bench_simulate_cli(r, 60.0 if quick else 3600.0),
         'core_start': bench_core_start,
+        'sweep': lambda r: bench_sweep(r, 2000 if quick else 10000, 5.0 if quick else 20.0),
         'node_paired': lambda r: bench_node_paired(r, 3.0 if quick else 10.0),
     }
     if args.only is not None and 'core' in args.only:

@@ -40,7 +40,9 @@ ALLOWED = {
     'bag': {'physics', 'description', 'modes'},
     'node': {'physics', 'description', 'modes'},
     'sysid': {'physics', 'description', 'modes', 'bag'},
-    'cli': {'physics', 'description', 'modes', 'bag', 'sysid', 'node.launch_command'},
+    'sweep': {'physics', 'description', 'modes', 'sysid'},
+    'cli': {'physics', 'description', 'modes', 'bag', 'sysid', 'sweep',
+            'node.launch_command'},
 }
 
 #: third-party imports the physics core may use
@@ -53,8 +55,9 @@ ROSDEP_KEYS = {
 }
 
 #: imports with no rosdep key: installed by pip (requirements.txt) and used only by
-#: the offline bag tools, lazily, so that the node runs without them
-PIP_ONLY = {'rosbags'}
+#: the offline tools (bags; sweeps: dask, distributed, pyarrow), lazily, so that the
+#: node runs without them
+PIP_ONLY = {'rosbags', 'dask', 'distributed', 'pyarrow'}
 
 #: declared for the launch files (launch/*.py), which this test also reads
 LAUNCH_FILES = sorted((ROOT / 'launch').glob('*.py'))

@@ -65,6 +65,14 @@ def add_parser(sub):
     p.add_argument('--reference-base', action='store_true',
                    help='write "base: VEHICLE" into the YAML so a URDF\'s fixed frames '
                         '(thruster links) are kept')
+    p.add_argument('--bootstrap', type=int, default=0, metavar='N',
+                   help='also N moving-block bootstrap resamples: percentile 95%% '
+                        'intervals per coefficient, on Dask (default 0: none)')
+    p.add_argument('--bootstrap-seed', type=int, default=0, help='seed of the resamples')
+    p.add_argument('--workers', type=int, default=2,
+                   help='bootstrap: local Dask worker processes (0: in this process)')
+    p.add_argument('--scheduler', metavar='ADDRESS',
+                   help='bootstrap: an existing Dask scheduler (tcp://host:8786)')
     p.add_argument('--out', required=True, metavar='FITTED.yaml', help='output YAML')
     p.add_argument('--plot', metavar='PNG', help='plot the fit and the validation')
     p.set_defaults(func=run)
@@ -85,6 +93,9 @@ def _options(args):
         raise DescriptionError('need --window > 0, --order >= 1, --ridge >= 0', element='fit')
     if not args.max_uncertainty > 0.0 or not args.min_excitation > 0.0:
         raise DescriptionError('need --max-uncertainty > 0 and --min-excitation > 0',
+                               element='fit')
+    if args.bootstrap < 0 or args.workers < 0 or args.bootstrap_seed < 0:
+        raise DescriptionError('need --bootstrap >= 0, --bootstrap-seed >= 0, --workers >= 0',
                                element='fit')
     return FitOptions(terms=terms, coupled=args.coupled,
                       validation_fraction=args.validation_fraction, window=args.window,
@@ -122,6 +133,8 @@ def run(args) -> int:
         raise DescriptionError(str(exc), source=str(args.bag)) from None
     for line in summary(result, options):
         print(line)
+    if args.bootstrap:
+        _bootstrap(result, args)
     out = pathlib.Path(args.out)
     base = None
     if args.reference_base:
@@ -143,3 +156,34 @@ def run(args) -> int:
         plot_fit(result, args.plot, title='%s: fit of %s' % (params.name, args.bag))
         print('wrote %s' % args.plot)
     return 0
+
+
+def _bootstrap(result, args) -> None:
+    """Run the resamples (on Dask unless --workers 0) and print the intervals."""
+    from uwv_hydro.bag.progress import Progress
+    from uwv_hydro.sweep.bootstrap_runner import run_bootstrap
+    from uwv_hydro.sweep.cluster import open_client
+    from uwv_hydro.sysid.bootstrap import block_length, percentile_intervals
+
+    bar = Progress(args.bootstrap, 'bootstrap')
+    client = cluster = None
+    if args.workers or args.scheduler:
+        client, cluster = open_client(args.workers, args.scheduler)
+    try:
+        estimates = run_bootstrap(result.regression, args.bootstrap, args.bootstrap_seed,
+                                  client=client, on_chunk=bar.update)
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    bar.close()
+    ci = percentile_intervals(estimates)
+    print('bootstrap: %d resamples in blocks of %d samples (seed %d), 95%% percentile '
+          'intervals' % (args.bootstrap, block_length(result.regression),
+                         args.bootstrap_seed))
+    head = ('coefficient', 'value', 'fit +-', 'boot low', 'boot high')
+    print('  %-24s %12s %12s %12s %12s' % head)
+    for e, (low, high) in zip(result.estimates, ci):
+        row = (e.coefficient.tag, e.value, e.half_width, low, high)
+        print('  %-24s %12.6g %12.4g %12.6g %12.6g' % row)

@@ -34,6 +34,7 @@ COMMANDS = (
     'uwv_hydro.cli.simulate_cmd',
     'uwv_hydro.cli.replay_cmd',
     'uwv_hydro.cli.fit_cmd',
+    'uwv_hydro.cli.sweep_cmd',
     'uwv_hydro.cli.demo_cmd',
     'uwv_hydro.cli.export_sdf_cmd',
 )

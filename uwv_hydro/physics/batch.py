@@ -33,10 +33,10 @@ from uwv_hydro.physics.dynamics import Simulator
 from uwv_hydro.physics.kernel import core
 
 #: VehicleParams fields that do not change the dynamics (ignored when grouping; the
-#: thrusters act through the wrench the caller passes).
+#: thrusters act through the wrench the caller passes; sensors only measure).
 _IGNORED_FIELDS = {'name', 'base_frame', 'source', 'semantics', 'frames', 'warnings',
                    'acceleration_alpha', 'thrusters', 'allow_nonphysical', 'origins',
-                   'coefficient_labels'}
+                   'coefficient_labels', 'sensors', 'elements'}
 
 
 def _params_key(params):
@@ -94,8 +94,11 @@ class BatchSimulator:
         keys = {}
         labels = np.empty(self.n, dtype=np.int64)
         first = []
+        by_id = {}   # the same object given for many vehicles: its key once
         for i, p in enumerate(plist):
-            k = _params_key(p)
+            k = by_id.get(id(p))
+            if k is None:
+                k = by_id[id(p)] = _params_key(p)
             if k not in keys:
                 keys[k] = len(first)
                 first.append(p)

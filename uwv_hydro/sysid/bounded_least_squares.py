@@ -72,6 +72,12 @@ def bounded_lstsq(a, b, nonnegative=None, ridge: float = 0.0,
     free = [j for j in range(p) if not nonneg[j]]
     passive = set(free)
     x = _solve(an, b, sorted(passive), ridge)
+    if len(passive) < p:
+        # The unconstrained solution within the bounds is the optimum (every KKT
+        # multiplier zero): the very solve the active set would end with, done at once
+        full = _solve(an, b, list(range(p)), ridge)
+        if np.all(full[nonneg] > 0.0):
+            x, passive = full, set(range(p))
     tol = 10.0 * np.finfo(float).eps * max(1.0, np.linalg.norm(an, 1)) * max(
         1.0, float(np.linalg.norm(b)))
     it = 0

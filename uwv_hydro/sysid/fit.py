@@ -115,6 +115,19 @@ class FitResult:
     validation: Optional[ValidationResult] = None
     prior_validation: Optional[ValidationResult] = None
     notes: List[str] = field(default_factory=list)
+    #: The final weighted regression (for :mod:`uwv_hydro.sysid.bootstrap`).
+    regression: Optional['Regression'] = None
+
+
+@dataclass
+class Regression:
+    """The fitted least-squares problem: y (n, 6) ~ phi (n, 6, p) x, x_j >= 0 where nonneg."""
+
+    phi: np.ndarray
+    y: np.ndarray
+    nonneg: np.ndarray
+    ridge: float
+    autocorrelation_time: float
 
 
 @dataclass
@@ -295,7 +308,8 @@ def fit_recording(rec, params, options: FitOptions = FitOptions(),
                      % rec.dropped_thrust)
     result = FitResult(fitted, estimates, kept, train.t[keep], y, predicted,
                        np.sqrt(np.mean(resid ** 2, axis=0)), r2, cond, tau_int, noise,
-                       window, rec.dt, n, notes=notes)
+                       window, rec.dt, n, notes=notes,
+                       regression=Regression(phi, y, nonneg, opts.ridge, tau_int))
     if n_train < n_total - 1:
         start = n_train
         # Initial twist: polynomial fitted to the window AFTER the start (one-sided, so a

@@ -25,7 +25,7 @@ import numpy as np
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import all_finite
-from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.node.node_part import NodePart
 
 
 class CurrentInput(NodePart):
@@ -55,8 +55,9 @@ class CurrentInput(NodePart):
         if self.msg is None:
             self._world = self._nonzero(self.param)
 
-    @locked
     def _store(self, source: str, header, values, extra=()) -> None:
+        # executor thread, no state lock: the update reads self._world, which is
+        # replaced whole (one reference store), never changed in place
         if not (np.all(np.isfinite(values)) and all_finite(extra)):
             self.node.drop(source, 'non_finite')
             return

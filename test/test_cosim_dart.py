@@ -211,6 +211,15 @@ def test_dart_conventions_the_harness_relies_on(tmp_path):
     view = body.body.getInertia().getSpatialTensor()
     np.testing.assert_allclose(view, to_dart(m), rtol=1e-14, atol=1e-12)
     assert np.all(np.abs(m[:3, 3:]) > 0.0), 'the translational-rotational coupling is full'
+    # ... a read-only view that follows the Inertia: a copy keeps the value
+    inertia = dart.dynamics.Inertia()
+    inertia.setSpatialTensor(to_dart(m))
+    view = inertia.getSpatialTensor()
+    kept = np.array(view)
+    inertia.setSpatialTensor(2.0 * to_dart(m))
+    np.testing.assert_allclose(view, 2.0 * to_dart(m), rtol=1e-15, atol=0)
+    np.testing.assert_allclose(kept, to_dart(m), rtol=1e-15, atol=0)
+    assert not view.flags.writeable
     # DART reads the mass as m + M_A[0, 0]: the reason its gravity must stay off
     added_xx = m[0, 0] - params.mass
     assert added_xx > 1.0 and not body.body.getGravityMode()

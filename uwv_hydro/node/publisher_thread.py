@@ -19,7 +19,7 @@ A Fast DDS publish usually takes ~10-20 us, but now and then much longer (p99 2.
 measured inside the node's update at 1 kHz), and the update thread waited for it.
 The update now computes its messages and enqueues them (:meth:`PublisherThread.publish`
 inside :meth:`PublisherThread.cycle`); at the end of the cycle the batch is handed to
-this thread in one deque append (atomic) and the thread is woken once.  It publishes the
+this thread in one ``SimpleQueue.put`` (C, thread-safe), which wakes it once.  It publishes the
 batches in order, each batch's messages in the order the update produced them, so the
 order of every topic and every stamp are those the update computed.  A message is
 never changed once enqueued (each is a new object or a copy of serialised bytes).
@@ -31,8 +31,8 @@ lock-step with /clock), :meth:`PublisherThread.publish` publishes at once, as be
 A publish that raises (e.g. during shutdown) is reported through ``on_error`` and the
 thread carries on.
 """
-import collections
 from contextlib import contextmanager
+import queue
 import threading
 from typing import Callable, Optional
 
@@ -43,9 +43,7 @@ class PublisherThread:
     def __init__(self, on_error: Optional[Callable[[BaseException], None]] = None,
                  name: str = 'uwv_hydro_publisher'):
         self.on_error = on_error
-        self._batches = collections.deque()
-        self._wake = threading.Event()
-        self._stopping = False
+        self._batches = queue.SimpleQueue()
         self._batch = None
         self._owner = None
         self._started = False
@@ -75,8 +73,7 @@ class PublisherThread:
         finally:
             batch, self._batch, self._owner = self._batch, None, None
             if batch:
-                self._batches.append(batch)
-                self._wake.set()
+                self._batches.put(batch)
 
     def publish(self, publisher, msg) -> None:
         """Enqueue ``msg`` for ``publisher`` inside a cycle of this thread; else publish now."""
@@ -87,23 +84,23 @@ class PublisherThread:
 
     def stop(self, timeout: float = 2.0) -> None:
         """Publish what is enqueued, then stop the thread and wait for it."""
-        self._stopping = True
-        self._wake.set()
+        if self._started:
+            self._batches.put(None)  # after every batch enqueued so far
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self._started = False  # a later cycle (none is expected) publishes at once
 
     def _run(self) -> None:
-        batches, wake = self._batches, self._wake
+        get = self._batches.get
         while True:
-            wake.wait()
-            wake.clear()
-            while batches:
-                for publisher, msg in batches.popleft():
-                    try:
-                        publisher.publish(msg)
-                        self.published += 1
-                    except Exception as exc:  # noqa: B902 - the thread must keep running
-                        if self.on_error is not None:
-                            self.on_error(exc)
-            if self._stopping:
+            batch = get()  # blocks without the interpreter lock until a batch comes
+            if batch is None:  # stop(): everything before it is published
                 return
+            for publisher, msg in batch:
+                try:
+                    publisher.publish(msg)
+                    self.published += 1
+                except Exception as exc:  # noqa: B902 - the thread must keep running
+                    if self.on_error is not None:
+                        self.on_error(exc)

@@ -93,6 +93,10 @@ THROTTLE_S = 2.0
 STAMP_OFFSET_TOLERANCE_NS = 1_000_000
 #: ... and read at most this often (pacing-clock ns): reading ROS time costs ~14 us.
 STAMP_OFFSET_READ_NS = 10_000_000
+#: Attempts per offset read: a read whose monotonic bracket is wider than the tolerance
+#: (the thread was pre-empted or waited for the interpreter lock inside it) is retried,
+#: and when every attempt is that wide the offset is kept until the next read.
+STAMP_OFFSET_ATTEMPTS = 3
 
 
 class ConfigError(ValueError):
@@ -139,7 +143,7 @@ class HydroNode(Node):
         self.sim_time = bool(self.get_parameter('use_sim_time').value)
         steady = Clock(clock_type=ClockType.STEADY_TIME)
         self.pace_clock = self.get_clock() if self.sim_time else steady
-        self._stamp_offset_ns = 0
+        self._stamp_offset_ns: Optional[int] = None
         self._offset_read_ns = 0
         self.tick_pace_ns = self.pace_ns()
         self._sync_stamp_offset()
@@ -236,16 +240,28 @@ class HydroNode(Node):
 
     def stamp_ns(self, pace_ns: int) -> int:
         """Return the ROS time (ns) of the pacing-clock time ``pace_ns``."""
-        return pace_ns + self._stamp_offset_ns
+        return pace_ns + (self._stamp_offset_ns or 0)
 
     def _sync_stamp_offset(self) -> None:
         """Re-read the ROS - pacing offset when it moved (a system-clock step or slew)."""
         if self.sim_time:
             return
-        before = time.monotonic_ns()
-        ros = self.now_ns()
-        offset = ros - (before + time.monotonic_ns()) // 2
-        if abs(offset - self._stamp_offset_ns) > STAMP_OFFSET_TOLERANCE_NS:
+        best = None
+        for _ in range(STAMP_OFFSET_ATTEMPTS):
+            before = time.monotonic_ns()
+            ros = self.now_ns()
+            after = time.monotonic_ns()
+            # the offset is known to half the bracket: a wide one would move the stamps
+            # by the pre-emption, not by a clock change
+            if best is None or after - before < best[0]:
+                best = (after - before, ros - (before + after) // 2)
+            if best[0] <= STAMP_OFFSET_TOLERANCE_NS:
+                break
+        width, offset = best
+        if self._stamp_offset_ns is None:  # the first read is always taken
+            self._stamp_offset_ns = offset
+        elif width <= STAMP_OFFSET_TOLERANCE_NS and \
+                abs(offset - self._stamp_offset_ns) > STAMP_OFFSET_TOLERANCE_NS:
             self._stamp_offset_ns = offset
 
     def log_throttled(self, level: str, key: str, text: str) -> None:

@@ -24,6 +24,14 @@ batches in order, each batch's messages in the order the update produced them, s
 order of every topic and every stamp are those the update computed.  A message is
 never changed once enqueued (each is a new object or a copy of serialised bytes).
 
+At most one cycle's batch is outstanding: handing over a batch while the previous one
+is still being published waits for it (a semaphore).  So a starved publisher thread
+never releases a burst of several cycles' messages at once: a burst stays what one
+update could publish before (``max_catchup_steps`` odometry messages, within the
+publishers' history depth of 10; a longer burst would overwrite samples a reliable
+reader has not acknowledged yet, and they would be lost).  In a normal cycle the
+previous batch went out long before, and the update does not wait.
+
 Outside a cycle (an executor callback, e.g. wrench mode's ``publish_on: odometry``),
 and always before :meth:`PublisherThread.start` (the node starts the thread only for
 its wall-clock update thread; under sim time the update runs on the executor, in
@@ -44,6 +52,8 @@ class PublisherThread:
                  name: str = 'uwv_hydro_publisher'):
         self.on_error = on_error
         self._batches = queue.SimpleQueue()
+        # one batch outstanding at most: acquired by the update, released when published
+        self._outstanding = threading.Semaphore(1)
         self._batch = None
         self._owner = None
         self._started = False
@@ -73,7 +83,16 @@ class PublisherThread:
         finally:
             batch, self._batch, self._owner = self._batch, None, None
             if batch:
-                self._batches.put(batch)
+                self._hand_over(batch)
+
+    def _hand_over(self, batch) -> None:
+        # waits only while the previous batch is not out
+        while not self._outstanding.acquire(timeout=0.5):
+            if not self._thread.is_alive():  # no thread left: publish at once
+                for publisher, msg in batch:
+                    publisher.publish(msg)
+                return
+        self._batches.put(batch)
 
     def publish(self, publisher, msg) -> None:
         """Enqueue ``msg`` for ``publisher`` inside a cycle of this thread; else publish now."""
@@ -104,3 +123,4 @@ class PublisherThread:
                 except Exception as exc:  # noqa: B902 - the thread must keep running
                     if self.on_error is not None:
                         self.on_error(exc)
+            self._outstanding.release()

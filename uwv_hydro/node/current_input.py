@@ -31,7 +31,7 @@ import numpy as np
 from uwv_hydro.description.current_file import load_current_file
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import all_finite
-from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.node.node_part import NodePart
 
 
 class CurrentInput(NodePart):
@@ -96,8 +96,9 @@ class CurrentInput(NodePart):
             float(v[0]), float(v[1]), float(v[2]))
         self.velocity_pub.publish(msg)
 
-    @locked
     def _store(self, source: str, header, values, extra=()) -> None:
+        # executor thread, no state lock: the update reads self._world, which is
+        # replaced whole (one reference store), never changed in place
         if not (np.all(np.isfinite(values)) and all_finite(extra)):
             self.node.drop(source, 'non_finite')
             return

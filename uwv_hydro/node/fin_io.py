@@ -28,12 +28,15 @@ in wrench mode here, handing their angles to the wrench evaluation.  The actual 
 go out as JointState on ``fin_joint_state_topic`` (robot_state_publisher moves the fin
 links); /diagnostics shows each fin's command, angle and watchdog state.
 """
+import math
+
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.fin_servos import FinServos
-from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.node.hand_over import LatestSlots
+from uwv_hydro.node.node_part import NodePart
 
 
 class FinIO(NodePart):
@@ -50,6 +53,8 @@ class FinIO(NodePart):
         if self._in_simulation:
             mode.servos = self.servos
         self._last_ns = None
+        # accepted commands, handed to the update without the state lock
+        self._command_slots = LatestSlots()
         self.topics = {}
         for k, fin in enumerate(fins):
             if fin.lower == fin.upper:
@@ -73,19 +78,28 @@ class FinIO(NodePart):
                                  % (cfg['fin_command_topic'], fin.name, topic, exc)) from None
             self.add_input(topic)
         self.joint_pub = node.create_publisher(JointState, cfg['fin_joint_state_topic'], 10)
-        self._joint_msg = JointState(name=list(self.servos.names))
+        self._joint_names = list(self.servos.names)
 
-    @locked
     def _on_fin_command(self, msg: Float64, index: int, topic: str) -> None:
+        # executor thread, no state lock: checked here, handed over in a slot
         node = self.node
-        # commands are timed on the pacing clock, as the servos and SimulateMode step
-        if not self.servos.command(index, msg.data, node.pace_ns() * 1e-9):
+        angle = float(msg.data)
+        if not math.isfinite(angle):
+            self.servos.rejected += 1  # as FinServos.command counts it (only here now)
             node.drop(topic, 'non_finite')
             return
+        # commands are timed on the pacing clock, as the servos and SimulateMode step
+        self._command_slots.put(index, (angle, node.pace_ns() * 1e-9))
         node.inputs[topic].received(node.now_ns())
+
+    def take_inputs(self) -> None:
+        """Give the servos the latest command of each fin received since the last update."""
+        for index, (angle, t) in self._command_slots.take():
+            self.servos.command(index, angle, t)
 
     def reset(self) -> None:
         """Centre the fins and forget the commands."""
+        self._command_slots.clear()
         self.servos.reset()
         self._last_ns = None
 
@@ -97,11 +111,12 @@ class FinIO(NodePart):
                 self.servos.step((pace - self._last_ns) * 1e-9, self._last_ns * 1e-9)
             self._last_ns = pace
             self.node.io.mode.fin_angles = self.servos.angles
-        msg = self._joint_msg
+        # a new message each update: the publisher thread sends it later
+        msg = JointState(name=self._joint_names)
         conv.ns_to_stamp(msg.header.stamp, now)
         msg.position = [float(a) for a in self.servos.angles]
         msg.velocity = [float(r) for r in self.servos.rates]
-        self.joint_pub.publish(msg)
+        self.node.outbox.publish(self.joint_pub, msg)
 
     def snapshot(self, snap: dict) -> None:
         """Add each fin's command, angle and watchdog state."""

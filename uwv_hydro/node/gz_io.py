@@ -44,6 +44,7 @@ class GzEntityWrench:
                 'gz_entity_wrench: true needs the ros_gz_interfaces messages (ROS 2: '
                 'install ros-$ROS_DISTRO-ros-gz-interfaces; here: tools/bootstrap builds '
                 'them): %s' % exc) from None
+        self.node = node
         self._msg = EntityWrench
         self._link_type = Entity.LINK
         self.entity_name = '%s::%s' % (model_name or vehicle.name,
@@ -61,4 +62,4 @@ class GzEntityWrench:
             # T_c = T_o + (o - c) x F: the wrench about the CoM at world offset R c
             wrench_world = transfer_wrench(wrench_world, -quat_to_matrix(quaternion) @ self._com)
         conv.fill_wrench(msg.wrench, wrench_world)
-        self.pub.publish(msg)
+        self.node.outbox.publish(self.pub, msg)

@@ -73,6 +73,7 @@ from uwv_hydro.node.markers import MarkerBuilder
 from uwv_hydro.node.node_part import locked
 from uwv_hydro.node.parameters import (
     check, declare, describe, PARAMETERS, unread_parameters, VEHICLE_PARAMETERS)
+from uwv_hydro.node.publisher_thread import PublisherThread
 from uwv_hydro.node.rate_loop import RateLoop
 from uwv_hydro.node.ros2_control_io import Ros2ControlIO
 from uwv_hydro.node.simulate_io import SimulateIO
@@ -111,6 +112,8 @@ class HydroNode(Node):
         super().__init__(NODE_NAME, **kwargs)
         self.lock = threading.RLock()
         self._rate_loop: Optional[RateLoop] = None
+        # the update's messages go out from their own thread (publisher_thread.py)
+        self.outbox = PublisherThread(on_error=self._on_publish_error)
         vehicle_values = declare(self, VEHICLE_PARAMETERS)
         self.vehicle, notes = load_from_parameters(vehicle_values['robot_description'],
                                                    vehicle_values['vehicle_file'],
@@ -175,6 +178,8 @@ class HydroNode(Node):
         self.add_on_set_parameters_callback(self._on_set_parameters)
         self.reset_state()
         if self._rate_loop is not None:
+            # the wall-clock update thread hands its messages to the publisher thread
+            self.outbox.start()
             self._rate_loop.start()
         for note in notes:
             self.get_logger().info(note)
@@ -335,7 +340,7 @@ class HydroNode(Node):
             conv.ns_to_stamp(msg.header.stamp, stamp_ns)
             msg.header.frame_id = self.base_frame
             conv.fill_wrench(msg.wrench, components[name])
-            pub.publish(msg)
+            self.outbox.publish(pub, msg)
 
     # ------------------------------------------------------------------ state
     def reset_state(self) -> None:
@@ -403,16 +408,24 @@ class HydroNode(Node):
             self.get_logger().error('update loop error (%s: %s); continuing'
                                     % (type(exc).__name__, exc))
 
+    def _on_publish_error(self, exc: BaseException) -> None:
+        self.events['update_errors'] += 1
+        if self.throttle.ready('publish_error'):
+            self.get_logger().error('publishing an update output failed (%s: %s); continuing'
+                                    % (type(exc).__name__, exc))
+
     def destroy_node(self) -> None:
-        """Stop the update thread (if any) before the node goes away."""
+        """Stop the update thread (if any), then the publisher thread, then the node."""
         if self._rate_loop is not None:
             self._rate_loop.stop()
+        self.outbox.stop()  # publishes what the last update enqueued
         super().destroy_node()
 
     def _on_timer(self, pace_ns: Optional[int] = None) -> None:
         # the cycle's CPU time (this thread's) and wall time, lock wait included
         wall, cpu = time.perf_counter_ns(), time.thread_time_ns()
-        with self.lock:
+        # the outputs are enqueued and handed to the publisher thread at the end
+        with self.lock, self.outbox.cycle():
             self._update(pace_ns)
         self.cycle_meter.add(time.thread_time_ns() - cpu, time.perf_counter_ns() - wall)
 
@@ -428,6 +441,9 @@ class HydroNode(Node):
         self._last_tick_ns = pace
         self.loop_stats['ticks'] += 1
         try:
+            # the inputs the callbacks handed over (hand_over.py), then the mode's update
+            for part in self.parts:
+                part.take_inputs()
             self.io.update(now)
             if self.fins is not None:
                 self.fins.update(now)

@@ -44,7 +44,12 @@ class InputStats:
 
 
 def locked(method):
-    """Run ``method`` holding the node's state lock (executor callbacks vs the loop thread)."""
+    """
+    Run ``method`` holding the node's state lock (executor callbacks vs the loop thread).
+
+    For the rare callbacks (reset, parameters, wrench mode's odometry); the frequent
+    inputs use the lock-free hand-over of :mod:`uwv_hydro.node.hand_over`.
+    """
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
         with self.lock:
@@ -69,6 +74,14 @@ class NodePart:
 
     def reset(self) -> None:
         """Forget inputs and state (clock jump back, ~/reset)."""
+
+    def take_inputs(self) -> None:
+        """
+        Apply the inputs the callbacks handed over since the last update (state lock held).
+
+        Parts whose callbacks leave values in a :class:`uwv_hydro.node.hand_over.LatestSlots`
+        (instead of taking the state lock) apply them here, at the start of every update.
+        """
 
     def update(self, now_ns: int) -> None:
         """

@@ -139,7 +139,7 @@ class SensorIO(NodePart):
             msg = getattr(self, '_' + model.spec.kind)(reading)
             msg.header.frame_id = self.frame_ids[name]
             conv.ns_to_stamp(msg.header.stamp, stamp_ns)
-            self.pubs[name].publish(msg)
+            self.node.outbox.publish(self.pubs[name], msg)
             status['published'] += 1
             status['state'] = 'ok'
             self._note_depth(status, reading)

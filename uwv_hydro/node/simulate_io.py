@@ -28,12 +28,14 @@ from geometry_msgs.msg import TransformStamped, WrenchStamped
 from nav_msgs.msg import Odometry
 import numpy as np
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.serialization import serialize_message
 from tf2_msgs.msg import TFMessage
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.modes.thrust_mux import ThrustMux
-from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.node.hand_over import LatestSlots
+from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.sensor_io import SensorIO
 from uwv_hydro.node.serialized_message import SerializedMessage
 from uwv_hydro.physics.dynamics import State
@@ -83,6 +85,8 @@ class SimulateIO(NodePart):
         self.mode.field = node.current.field
         self._report_substeps(cfg['substeps'])
         self.mux = ThrustMux(cfg['thrust_topics'], cfg['thrust_timeout'])
+        # accepted thrust wrenches, handed to the update without the state lock
+        self._thrust_slots = LatestSlots()
         self.odom_pub = node.create_publisher(Odometry, 'odometry', 10)
         self.tf_pub = node.create_publisher(TFMessage, '/tf', TF_QOS) if cfg['publish_tf'] \
             else None
@@ -129,6 +133,7 @@ class SimulateIO(NodePart):
 
     def reset(self) -> None:
         """Return to the initial_* state and forget the thrust inputs."""
+        self._thrust_slots.clear()
         self.mux.clear()
         self.mode.reset(self.initial_state())
         if self.sensors is not None:
@@ -140,8 +145,8 @@ class SimulateIO(NodePart):
             return None
         return self.mode.components(self.node.current.world())
 
-    @locked
     def _on_thrust(self, msg: WrenchStamped, topic: str) -> None:
+        # executor thread, no state lock: checked here, handed over in a slot
         node = self.node
         w = conv.wrench_to_array(msg.wrench)
         if not np.all(np.isfinite(w)):
@@ -154,8 +159,14 @@ class SimulateIO(NodePart):
             return
         if not node.stamp_ok(topic, msg.header):
             return
-        self.mux.update(topic, w_base, node.pace_ns())  # the watchdog's clock
+        # received on the watchdog's clock; the mux takes it at the next update
+        self._thrust_slots.put(topic, (w_base, node.pace_ns()))
         node.inputs[topic].received(node.now_ns())
+
+    def take_inputs(self) -> None:
+        """Give the thrust mux the latest wrench of each topic received since the last update."""
+        for topic, (w_base, received_ns) in self._thrust_slots.take():
+            self.mux.update(topic, w_base, received_ns)
 
     def _thrust(self, now: int) -> np.ndarray:
         tau, went_stale, recovered = self.mux.total(now)
@@ -198,11 +209,12 @@ class SimulateIO(NodePart):
         """Publish the state as odometry of pacing time ``pace_ns``; return its stamp."""
         stamp_ns = self.node.stamp_ns(pace_ns)
         values = _pose_twist(self.mode.x)
+        outbox = self.node.outbox  # enqueued: published by the publisher thread
         if self._odom_wire is not None:
-            self.odom_pub.publish(self._odom_wire.pack(stamp_ns, values))
-        else:
+            outbox.publish(self.odom_pub, self._odom_wire.pack(stamp_ns, values))
+        else:  # the message object is reused: its bytes are what is enqueued
             _fill_odometry(self._odom_msg, stamp_ns, values)
-            self.odom_pub.publish(self._odom_msg)
+            outbox.publish(self.odom_pub, serialize_message(self._odom_msg))
         if self.sensors is not None:
             self.sensors.sample(pace_ns, stamp_ns)
         return stamp_ns
@@ -212,10 +224,10 @@ class SimulateIO(NodePart):
         if self.tf_pub is not None:
             values = _pose_twist(self.mode.x)[:7]
             if self._tf_wire is not None:
-                self.tf_pub.publish(self._tf_wire.pack(stamp_ns, values))
+                self.node.outbox.publish(self.tf_pub, self._tf_wire.pack(stamp_ns, values))
             else:
                 _fill_tf(self._tf, stamp_ns, values)
-                self.tf_pub.publish(self._tf)
+                self.node.outbox.publish(self.tf_pub, serialize_message(self._tf))
 
     def snapshot(self, snap: dict) -> None:
         """Add the watchdog states, the step events and the sub-step figures."""

@@ -34,6 +34,7 @@ import numpy as np
 from std_msgs.msg import Bool, Float64
 
 from uwv_hydro.modes.thruster_drive import thruster_topics, ThrusterDrive
+from uwv_hydro.node.hand_over import LatestSlots
 from uwv_hydro.node.node_part import locked, NodePart
 from uwv_hydro.physics.rotation import quat_to_matrix
 
@@ -52,6 +53,8 @@ class ThrusterIO(NodePart):
         self.feeds = []
         #: rotor angle of each thruster (rad): the rotor speed integrated over the steps
         self.rotor_angle = np.zeros(len(self.drive))
+        # accepted commands, handed to the update without the state lock
+        self._command_slots = LatestSlots()
         self.command_topics = []
         self._force_pubs = []
         self._ang_vel_pubs = []
@@ -76,14 +79,19 @@ class ThrusterIO(NodePart):
                                                             self.command_topics))
         self.logger.info('%d thrusters: %s' % (len(self.drive), names))
 
-    @locked
     def _on_command(self, msg: Float64, name: str, topic: str) -> None:
+        # executor thread, no state lock: checked here, handed over in a slot
         if not math.isfinite(msg.data):
             self.node.drop(topic, 'non_finite')
             return
         # the watchdog counts on the pacing clock (monotonic in wall time)
-        self.drive.command(name, msg.data, self.node.pace_ns())
+        self._command_slots.put(name, (float(msg.data), self.node.pace_ns()))
         self.node.inputs[topic].received(self.node.now_ns())
+
+    def take_inputs(self) -> None:
+        """Give the drive the latest command of each thruster received since the last update."""
+        for name, (value, received_ns) in self._command_slots.take():
+            self.drive.command(name, value, received_ns)
 
     @locked
     def _on_enable_deadband(self, msg: Bool, index: int) -> None:
@@ -129,14 +137,15 @@ class ThrusterIO(NodePart):
 
     def publish(self) -> None:
         """Publish the applied thrust and the rotor speed of every thruster."""
-        bank = self.drive.bank
+        bank, outbox = self.drive.bank, self.node.outbox
         for k, pub in enumerate(self._force_pubs):
-            pub.publish(Float64(data=float(bank.thrust[k])))
+            outbox.publish(pub, Float64(data=float(bank.thrust[k])))
             if self._ang_vel_pubs[k] is not None:
-                self._ang_vel_pubs[k].publish(Float64(data=float(bank.omega[k])))
+                outbox.publish(self._ang_vel_pubs[k], Float64(data=float(bank.omega[k])))
 
     def reset(self) -> None:
         """Stop the rotors and forget the commands."""
+        self._command_slots.clear()
         self.drive.reset()
         self.rotor_angle[:] = 0.0
 

@@ -164,13 +164,14 @@ class WrenchIO(NodePart):
         conv.ns_to_stamp(msg.header.stamp, stamp_ns)
         msg.header.frame_id = node.base_frame
         conv.fill_wrench(msg.wrench, total)
-        self.wrench_pub.publish(msg)
+        # inside an update: enqueued for the publisher thread; in the callback: at once
+        node.outbox.publish(self.wrench_pub, msg)
         world = WrenchStamped()
         world.header.stamp = msg.header.stamp
         world.header.frame_id = world_frame or node.odom_frame
         total_world = world_wrench(total, quaternion)
         conv.fill_wrench(world.wrench, total_world)
-        self.wrench_world_pub.publish(world)
+        node.outbox.publish(self.wrench_world_pub, world)
         if self.gz is not None:
             self.gz.publish(world.header, total_world, quaternion)
         node.publish_components(wc.components, stamp_ns)

@@ -34,6 +34,7 @@ Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
   link's box/sphere/cylinder/capsule/ellipsoid collisions, acting at their centroid
   (fluid density from the world's Buoyancy <uniform_fluid_density>, else the
   Hydrodynamics water density, else 1025).
+* Hull: a ``<hull>`` block in the uwv_hydro <plugin> (:mod:`uwv_hydro.description.hull`).
 * Gravity: the magnitude of the world's <gravity> if present.
 * Elements read are checked against the known sets (``//inertial``, ``<inertia>``,
   the uwv_hydro plugin): a typo is an error with "did you mean".  Any other
@@ -48,8 +49,10 @@ from uwv_hydro.description.conventions import (
     quat_to_matrix, rpy_to_matrix, SDF_LETTERS)
 from uwv_hydro.description.dsros_block import flag_text, float_text
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.element_report import where
 from uwv_hydro.description.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
+from uwv_hydro.description.hull import finish_hull, read_xml_hull
 from uwv_hydro.description.known_names import (
     check_children, foreign_plugin_error, is_hydro_plugin)
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
@@ -226,6 +229,10 @@ def sdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     params.fluid_density = density if density is not None else params.fluid_density
     _buoyancy(params, link, uwv[0] if uwv else None, source, warnings)
     params.warnings.extend(warnings)
+    hull = uwv[0].find('hull') if uwv else None
+    if hull is not None:
+        check_children(hull, 'hull', source)
+        finish_hull(params, read_xml_hull(hull, source), where(source, hull))
     return params
 
 
@@ -242,7 +249,7 @@ def _buoyancy(params: VehicleParams, link: ET.Element, plugin: Optional[ET.Eleme
             elif child.tag == 'allow_nonphysical':
                 params.allow_nonphysical = params.allow_nonphysical or flag_text(child,
                                                                                  source)
-            elif child.tag != 'link_name':
+            elif child.tag not in ('link_name', 'hull'):
                 values[child.tag] = float_text(child, source)
         if 'buoyancy_mass' in values and 'volume' in values:
             raise element_error('give <buoyancy_mass> or <volume>, not both', source, plugin)

@@ -256,16 +256,20 @@ class Manoeuvre:
         return rudders, sterns
 
     def fly(self, rudder: Callable[[float, float, float], float], duration: float,
-            stop: Optional[Callable[[float, float], bool]] = None) -> Flight:
+            stop: Optional[Callable[[float, float], bool]] = None,
+            kick: Optional[Sequence[float]] = None) -> Flight:
         """
         Fly ``duration`` s; ``rudder(t, heading change, r)`` gives the rudder command (rad).
 
-        ``stop(t, heading change)`` ends the flight early when it returns True.
+        ``stop(t, heading change)`` ends the flight early when it returns True; ``kick``
+        (6 floats) is added to the approach twist at the start.
         """
         p = self.params
+        twist = np.array([self.speed, 0.0, 0.0, 0.0, 0.0, 0.0])
+        if kick is not None:
+            twist = twist + np.asarray(kick, dtype=float).reshape(6)
         mode = SimulateMode(p, dt=self.dt, initial=State(
-            np.array([0.0, 0.0, -self.depth]), np.array([1.0, 0.0, 0.0, 0.0]),
-            np.array([self.speed, 0.0, 0.0, 0.0, 0.0, 0.0])))
+            np.array([0.0, 0.0, -self.depth]), np.array([1.0, 0.0, 0.0, 0.0]), twist))
         mode.servos = FinServos(p.fins)
         hold = DepthHold(self.depth, self.dt)
         tau = [self.thrust, 0.0, 0.0, 0.0, 0.0, 0.0]

@@ -126,6 +126,12 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
         'thrusters': [describe_thruster(t, params.fluid_density) for t in params.thrusters],
         'sensors': [sensor_summary(sensor) for sensor in params.sensors],
         'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
+        'hull': None if params.hull is None else {
+            'stations': np.asarray(params.hull.stations, float).tolist(),
+            'diameters': np.asarray(params.hull.diameters, float).tolist(),
+            'c_yd_beta': params.hull.c_yd_beta, 'x_cp': params.hull.x_cp,
+            'cd_crossflow': params.hull.cd_crossflow, 'model': params.hull.model,
+            'lift_diameter': params.hull.lift_diameter, 'strips': params.hull.strips},
         'warnings': list(params.warnings),
     }
 

@@ -19,7 +19,8 @@ The slender-hull section of a description: YAML ``hull:``, XML ``<hull>``.
 One reader for the three routes (element and key names are the same):
 
 * YAML: ``vehicle: hull: {length, diameter, x_center | profile, c_yd_beta, x_cp,
-  cd_crossflow, model, lift_diameter, strips}``;
+  cd_crossflow, model, lift_diameter, strips}`` (``profile`` a flat list
+  ``[x, d, x, d, ...]``, as a ROS 2 parameter must be, or a list of pairs);
 * SDF: a ``<hull>`` block inside the uwv_hydro ``<plugin>``;
 * URDF: a ``<hull>`` block inside the dsros_hydro ``<plugin>`` (a uwv_hydro extension
   at plugin level, like ``acceleration_alpha``).
@@ -138,10 +139,14 @@ def read_yaml_hull(value: Any, source: str, error: ErrorFactory,
                 raise error(path, 'expected a string')
             values[key] = v
         elif key == 'profile':
-            if not isinstance(v, (list, tuple)) or not all(
-                    isinstance(row, (list, tuple)) and len(row) == 2 for row in v):
-                raise error(path, 'expected a list of [x, diameter] pairs')
-            values[key] = [[number(a, path), number(b, path)] for a, b in v]
+            # flat [x, d, x, d, ...] (a ROS 2 parameter: no nested lists) or [[x, d], ...]
+            flat = v if isinstance(v, (list, tuple)) else None
+            if flat and all(isinstance(row, (list, tuple)) and len(row) == 2 for row in v):
+                flat = [a for row in v for a in row]
+            if not flat or len(flat) % 2 or any(isinstance(a, (list, tuple)) for a in flat):
+                raise error(path, 'expected the numbers x diameter x diameter ... (tail to '
+                            'nose), or a list of [x, diameter] pairs')
+            values[key] = np.reshape([number(a, path) for a in flat], (-1, 2))
         else:
             values[str(key)] = number(v, path) if key in HULL_KEYS else v
     return hull_from_values(values, source, lambda key, reason: error('hull.' + key, reason))

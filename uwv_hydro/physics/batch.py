@@ -36,7 +36,7 @@ from uwv_hydro.physics.kernel import core
 #: thrusters act through the wrench the caller passes).
 _IGNORED_FIELDS = {'name', 'base_frame', 'source', 'semantics', 'frames', 'warnings',
                    'acceleration_alpha', 'thrusters', 'allow_nonphysical', 'origins',
-                   'coefficient_labels'}
+                   'coefficient_labels', 'elements'}
 
 
 def _params_key(params):

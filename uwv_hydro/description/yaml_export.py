@@ -165,7 +165,7 @@ def _hull_lines(hull) -> List[str]:
     for key in ('c_yd_beta', 'x_cp', 'cd_crossflow', 'lift_diameter'):
         if getattr(hull, key) is not None:
             lines.append('  %s: %s' % (key, yaml_float(getattr(hull, key))))
-    return lines + ['  strips: %d' % hull.strips]
+    return lines + ['  strips: %s' % yaml_float(float(hull.strips))]
 
 
 def _fin_lines(fins) -> List[str]:

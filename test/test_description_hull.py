@@ -35,8 +35,8 @@ PROFILE = [[-0.7, 0.05], [-0.3, 0.19], [0.4, 0.19], [0.6, 0.08]]
 
 
 def _yaml(hull):
-    return load_vehicle_string(BASIC + 'hull:\n' + ''.join('  %s\n' % line
-                                                            for line in hull), 'v.yaml')
+    text = BASIC + 'hull:\n' + ''.join('  %s\n' % line for line in hull)
+    return load_vehicle_string(text, 'v.yaml')
 
 
 def _sdf(hull):

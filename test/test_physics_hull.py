@@ -46,7 +46,7 @@ def _vehicle(hull):
 
 @pytest.mark.parametrize('centre', [0.0, -0.2])
 def test_crossflow_drag_of_a_cylinder_in_sway(centre):
-    """Pure sway: Y = -1/2 rho C_d d L |v| v (all strips alike), N = x_centre Y; u plays no part."""
+    """Pure sway: Y = -1/2 rho C_d d L |v| v (strips alike), N = x_centre Y; u plays no part."""
     drag = CrossflowDrag(_cylinder(centre=centre), RHO)
     for v in (0.3, -0.7):
         for u in (0.0, 1.5, -1.5):
@@ -81,7 +81,7 @@ def test_crossflow_drag_of_a_cylinder_in_yaw_is_the_integral_to_the_midpoint_rem
 
 
 def test_crossflow_drag_in_pitch_mirrors_yaw_and_opposes_every_cross_flow():
-    """q about y is r about z turned by 90 deg: M = N of the same rate; drag never adds energy."""
+    """Pitch rate q is yaw rate r turned by 90 deg: M = N of the same rate; drag takes energy."""
     drag = CrossflowDrag(_cylinder(centre=0.1), RHO)
     yaw = drag.wrench([0.0, 0.2, 0.0, 0.0, 0.0, 0.5])
     pitch = drag.wrench([0.0, 0.0, -0.2, 0.0, 0.5, 0.0])  # w - q x = -(v + r x)

@@ -116,7 +116,7 @@ class PvsRemus100:
         return x, k
 
     def nu_dot(self, eta, nu, delta_r, delta_s, n_rpm):
-        """Return nu_dot (FRD) of PVS's remus100 in still water."""
+        """Return the body acceleration (FRD) of PVS's remus100 in still water."""
         u, v, w = nu[:3]
         speed = math.sqrt(u * u + v * v + w * w)
         alpha = math.atan2(w, u)

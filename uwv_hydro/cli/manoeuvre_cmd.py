@@ -76,7 +76,7 @@ def _fly(args, params):
     angles = args.angles if args.kind == 'spiral' else [args.rudder]
     for angle in angles:
         if abs(angle) > limit + 1e-9:
-            raise DescriptionError('rudder angle %g deg is beyond the fins\' limit %.3g deg'
+            raise DescriptionError("rudder angle %g deg is beyond the fins' limit %.3g deg"
                                    % (angle, limit), params.source, 'manoeuvre')
     rudder = math.radians(args.rudder)
     if args.kind == 'turn':

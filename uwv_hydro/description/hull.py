@@ -37,7 +37,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.element_report import record, where
+from uwv_hydro.description.element_report import record
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.known_names import XML_CHILDREN
 from uwv_hydro.description.xml_safe import element_error, element_line, element_path
@@ -96,7 +96,7 @@ def hull_from_values(values: Dict[str, Any], source: str, error: ErrorFactory) -
         hull.x_cp = float(values['x_cp'])
     if 'model' in values:
         if values['model'] not in HULL_LIFT_MODELS:
-            raise error('model', "model must be one of %s, got %r"
+            raise error('model', 'model must be one of %s, got %r'
                         % (', '.join(HULL_LIFT_MODELS), values['model']))
         hull.model = values['model']
     if 'strips' in values:

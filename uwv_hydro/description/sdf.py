@@ -48,8 +48,8 @@ import numpy as np
 from uwv_hydro.description.conventions import (
     quat_to_matrix, rpy_to_matrix, SDF_LETTERS)
 from uwv_hydro.description.dsros_block import flag_text, float_text
-from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.element_report import where
+from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
 from uwv_hydro.description.hull import finish_hull, read_xml_hull

@@ -102,8 +102,12 @@ class DepthHold:
 
 @dataclass
 class Flight:
-    """A flown track: times (n,), ENU positions (n, 3), unwrapped yaw and pitch (n,),
-    body twists (n, 6) and the actual rudder angle (n,), radians."""
+    """
+    A flown track.
+
+    Times (n,), ENU positions (n, 3), unwrapped yaw and pitch (n,), body twists (n, 6)
+    and the actual rudder angle (n,, positive to port), angles in radians.
+    """
 
     t: np.ndarray
     position: np.ndarray
@@ -308,7 +312,7 @@ class Manoeuvre:
         return Flight(times, rows[:, :3].copy(), yaw, pitch, rows[:, 7:].copy(), rudder_actual)
 
     def turn(self, rudder: float, approach: float = 5.0, max_time: float = 600.0) -> Figures:
-        """Turning circle with ``rudder`` (rad) held until 450 deg of heading change."""
+        """Fly the turning circle: ``rudder`` (rad) held until 450 deg of heading change."""
         flight = self.fly(lambda t, change, r: rudder if t >= approach else 0.0, max_time,
                           stop=lambda t, change: abs(change) >= math.radians(450.0))
         return Figures('turn', turn_figures(flight, approach), flight)

@@ -76,5 +76,5 @@ class CrossflowDrag:
         return out
 
     def wrench(self, nu_r) -> np.ndarray:
-        """Return the cross-flow drag wrench (6,) for one relative twist."""
+        """Return the cross-flow drag wrench, 6 floats, for one relative twist."""
         return self.wrench_many(nu_r)[0]

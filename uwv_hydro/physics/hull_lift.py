@@ -25,8 +25,9 @@ cos a = |u| / U::
 
     F_n = -1/2 rho d^2 c_yd_beta U^2 sin(a) cos(a) v_n/|v_n| = -1/2 rho d^2 c_yd_beta |u| v_n
 
-(``prestero``; equal to Prestero's -... u w going ahead, where it is his formula, and
-opposing the cross-flow going astern, where u w would push the hull further sideways).
+(``prestero``: Prestero's -1/2 rho d^2 c_yd_beta u w itself going ahead; going astern it
+still opposes the cross-flow, where the small-angle u w would change sign and push the
+hull further sideways).
 ``jorgensen`` multiplies it by cos(a/2) (Jorgensen 1973, NASA TR R-474: the potential
 normal force sin(2a) cos(a/2), with c_yd_beta = pi/2 (d_base/d)^2 his coefficient).
 Both vanish at a = 90 deg (pure cross-flow, where ``crossflow_drag`` takes over).
@@ -82,7 +83,7 @@ class HullLift:
         return out
 
     def wrench(self, nu_r) -> np.ndarray:
-        """Return the body-lift wrench (6,) for one relative twist."""
+        """Return the body-lift wrench, 6 floats, for one relative twist."""
         n = [float(a) for a in np.asarray(nu_r, dtype=float).reshape(6)]
         u, v, w = n[0], n[1], n[2]
         gain = -self.k * abs(u)

@@ -57,8 +57,8 @@ import numpy as np
 
 from uwv_hydro.physics import features
 from uwv_hydro.physics.added_mass import AddedMass
-from uwv_hydro.physics.drag import Drag
 from uwv_hydro.physics.crossflow_drag import CrossflowDrag
+from uwv_hydro.physics.drag import Drag
 from uwv_hydro.physics.fins import FinSet
 from uwv_hydro.physics.hull_lift import HullLift
 from uwv_hydro.physics.hydrostatics import Hydrostatics, surface_fractions

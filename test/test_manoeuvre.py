@@ -28,7 +28,8 @@ import numpy as np
 import pytest
 
 from uwv_hydro.cli.main import main
-from uwv_hydro.modes.manoeuvre import Flight, turn_figures, zigzag_figures
+from uwv_hydro.description.loader import load_vehicle
+from uwv_hydro.modes.manoeuvre import Flight, Manoeuvre, turn_figures, zigzag_figures
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 REMUS = REPO / 'config' / 'remus100.yaml'
@@ -96,24 +97,39 @@ def test_manoeuvre_command_turn_json_is_a_steady_circle(capsys):
     assert 0.0 < fig['speed_loss'] < 0.5 and fig['tactical_diameter_m'] > fig['transfer_m']
 
 
-def test_manoeuvre_command_pullout_and_spiral(capsys, tmp_path):
+def test_pullout_dies_out_and_spiral_is_odd(tmp_path, capsys):
     """Pull-out: the yaw rate dies out (stable hull); spiral: r is odd in the rudder angle."""
-    assert main(['manoeuvre', str(REMUS), 'pullout', '--rudder', '10', '--settle', '40',
-                 '--json']) == 0
-    fig = json.loads(capsys.readouterr().out)['figures']
-    assert fig['residual_ratio'] < 1e-3
-    png = tmp_path / 'spiral.png'
-    assert main(['manoeuvre', str(REMUS), 'spiral', '--angles', '-10', '10', '--json',
-                 '--plot', str(png)]) == 0
-    rows = json.loads(capsys.readouterr().out)['spiral']
-    assert rows[0]['yaw_rate_deg_s'] < 0 < rows[1]['yaw_rate_deg_s']
-    # the hull is symmetric port/starboard but the propeller-free vehicle rolls a little
-    assert rows[0]['yaw_rate_deg_s'] == pytest.approx(-rows[1]['yaw_rate_deg_s'], rel=0.05)
-    assert png.stat().st_size > 1000
+    manoeuvre = Manoeuvre(load_vehicle(str(REMUS)))
+    fig = manoeuvre.pullout(math.radians(10), turn_time=30.0, settle=30.0).values
+    assert fig['turn_yaw_rate_deg_s'] > 1.0 and fig['residual_ratio'] < 1e-3
+    rows = manoeuvre.spiral([math.radians(-10), math.radians(10)], time=40.0).table
+    assert rows[0][1] < 0 < rows[1][1]
+    # the hull is symmetric port/starboard; the centre of gravity below the centre of
+    # buoyancy lets it heel a little into the turn, the same both ways
+    assert rows[0][1] == pytest.approx(-rows[1][1], rel=0.05)
+    png = tmp_path / 'zigzag.png'
+    assert main(['manoeuvre', str(REMUS), 'zigzag', '--plot', str(png)]) == 0
+    assert 'overshoot_1_deg' in capsys.readouterr().out and png.stat().st_size > 1000
+
+
+def test_a_finless_rov_turns_by_differential_thrust(capsys):
+    """BlueROV2 (vectored thrusters, no fins): a steady circle at the held depth, both ways."""
+    rov = str(REPO / 'config' / 'bluerov2.yaml')
+    assert main(['manoeuvre', rov, 'turn', '--speed', '0.5', '--depth', '2', '--json']) == 0
+    out = json.loads(capsys.readouterr().out)
+    fig = out['figures']
+    assert fig['heading_change_deg'] >= 450.0
+    assert fig['steady_diameter_m'] == pytest.approx(
+        2 * fig['steady_speed_m_s'] / math.radians(fig['yaw_rate_deg_s']), rel=0.03)
+    assert main(['manoeuvre', rov, 'turn', '--speed', '0.5', '--depth', '2', '--json',
+                 '--differential', '-0.5']) == 0
+    mirror = json.loads(capsys.readouterr().out)['figures']
+    # the mirror turn (to starboard): the same circle
+    assert mirror['steady_diameter_m'] == pytest.approx(fig['steady_diameter_m'], rel=1e-3)
 
 
 def test_manoeuvre_command_refuses_what_it_cannot_fly(capsys):
-    """No rudder fins: exit 2 with the reason; a rudder beyond the fin limit: exit 2."""
+    """No rudder fins nor thrusters: exit 2 with the reason; a rudder beyond the limit: 2."""
     assert main(['manoeuvre', str(REPO / 'config' / 'small_rov.yaml'), 'turn']) == 2
     assert 'has no rudder' in capsys.readouterr().err
     assert main(['manoeuvre', str(REMUS), 'turn', '--rudder', '25']) == 2

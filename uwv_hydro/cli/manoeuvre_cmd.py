@@ -26,6 +26,13 @@ the depth (``--no-depth-hold``: centred).  Figures (uwv_hydro.modes.manoeuvre):
 * pullout: yaw rate in the turn and left after ``--settle`` s with the rudder centred;
 * spiral: steady yaw rate and speed for each of ``--angles`` (deg).
 
+A vehicle without rudder fins whose thrusters can push ahead and turn (two side-by-side
+propellers, a vectored ROV) turns by differential thrust: ``--differential D`` (default
+0.5) is the yaw moment as a fraction of the cruise thrust times the thrusters' lateral
+lever arm, positive to port (spiral: ``--angles`` are then such fractions, default
++-0.25, +-0.5, +-0.75); the heave force holds the depth.  Otherwise the command exits with
+code 2 and the reason.
+
 ``--json`` prints the figures as JSON; ``--plot FILE.png`` draws the track and heading.
 """
 import json
@@ -52,8 +59,12 @@ def add_parser(sub):
                    help='rudder angle [deg], positive to port (10; at most the fin limit)')
     p.add_argument('--check', type=float, help='zig-zag heading check angle [deg] '
                    '(default: the rudder angle)')
-    p.add_argument('--angles', type=float, nargs='+', default=[-15, -10, -5, 5, 10, 15],
-                   metavar='DEG', help='spiral rudder angles [deg]')
+    p.add_argument('--angles', type=float, nargs='+', metavar='DEG',
+                   help='spiral rudder angles [deg] (default -15 -10 -5 5 10 15; '
+                   'differential thrust: fractions, default -0.75 .. 0.75)')
+    p.add_argument('--differential', type=float, default=0.5, metavar='D',
+                   help='a vehicle without rudder: differential-thrust yaw moment as a '
+                   'fraction in [-1, 1], positive to port (0.5)')
     p.add_argument('--settle', type=float, default=60.0,
                    help='pull-out: seconds with the rudder centred (60)')
     p.add_argument('--dt', type=float, default=0.02, help='simulate step [s] (0.02)')
@@ -72,21 +83,34 @@ def _fly(args, params):
                               depth_hold=not args.no_depth_hold)
     except ManoeuvreError as exc:
         raise DescriptionError(str(exc), params.source, 'manoeuvre') from None
-    limit = math.degrees(manoeuvre.max_rudder)
-    angles = args.angles if args.kind == 'spiral' else [args.rudder]
-    for angle in angles:
-        if abs(angle) > limit + 1e-9:
-            raise DescriptionError("rudder angle %g deg is beyond the fins' limit %.3g deg"
-                                   % (angle, limit), params.source, 'manoeuvre')
-    rudder = math.radians(args.rudder)
+    if manoeuvre.differential is not None:  # differential thrust: fractions, not angles
+        values = args.angles or [-0.75, -0.5, -0.25, 0.25, 0.5, 0.75]
+        if args.kind != 'spiral':
+            values = [args.differential]
+        for value in values:
+            if not abs(value) <= 1.0:
+                raise DescriptionError('differential %g is outside [-1, 1]' % value,
+                                       params.source, 'manoeuvre')
+        rudder, spiral = values[0], values
+        check = math.radians(10.0 if args.check is None else args.check)
+    else:
+        limit = math.degrees(manoeuvre.max_rudder)
+        angles = [args.rudder]
+        if args.kind == 'spiral':
+            angles = args.angles or [-15, -10, -5, 5, 10, 15]
+        for angle in angles:
+            if abs(angle) > limit + 1e-9:
+                raise DescriptionError("rudder angle %g deg is beyond the fins' limit %.3g "
+                                       'deg' % (angle, limit), params.source, 'manoeuvre')
+        rudder, spiral = math.radians(args.rudder), [math.radians(a) for a in angles]
+        check = None if args.check is None else math.radians(args.check)
     if args.kind == 'turn':
         return manoeuvre.turn(rudder)
     if args.kind == 'zigzag':
-        check = None if args.check is None else math.radians(args.check)
         return manoeuvre.zigzag(rudder, check)
     if args.kind == 'pullout':
         return manoeuvre.pullout(rudder, settle=args.settle)
-    return manoeuvre.spiral([math.radians(a) for a in args.angles])
+    return manoeuvre.spiral(spiral)
 
 
 def _plot(figures, path, title):
@@ -107,10 +131,10 @@ def _plot(figures, path, title):
     else:
         table = np.array(figures.table)
         track.plot(table[:, 0], table[:, 1], 'o-')
-        track.set_xlabel('rudder [deg]')
+        track.set_xlabel('rudder [deg] (differential thrust: fraction)')
         track.set_ylabel('steady yaw rate [deg/s]')
         heading.plot(table[:, 0], table[:, 2], 'o-')
-        heading.set_xlabel('rudder [deg]')
+        heading.set_xlabel('rudder [deg] (differential thrust: fraction)')
         heading.set_ylabel('steady speed [m/s]')
     save_figure(fig, path, title)
 

@@ -45,6 +45,16 @@ approach frame: x along the approach heading, y toward the turn):
 * pull-out: after a steady turn the rudder is centred; the yaw rate left after
   ``settle`` seconds (zero for a directionally stable vehicle);
 * spiral: the steady yaw rate for each rudder angle (separate runs from straight flight).
+
+A vehicle without rudder fins whose thrusters can push ahead and turn (its allocation
+matrix realises a pure surge force and a pure yaw moment: two side-by-side propellers,
+a vectored ROV) is steered by differential thrust: the "rudder" is then the fraction
+d in [-1, 1] of the yaw moment d X r_y (X the cruise thrust, r_y the thrusters' mean
+lateral lever arm; positive to port), and the body wrench [X, 0, Z, 0, 0, N] is realised
+by the thrusters' least-squares allocation (ideal thrusters: no rotor lag, no
+saturation).  The depth is held with the heave force Z (PD on depth over the static
+weight - buoyancy).  Without fins nor such thrusters the manoeuvre is refused
+(:class:`ManoeuvreError`).
 """
 from dataclasses import dataclass, field
 import math
@@ -56,6 +66,7 @@ from uwv_hydro.modes.fin_servos import FinServos
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.thruster import ThrusterBank
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Manoeuvres :class:`Manoeuvre` flies (the CLI's choices).
@@ -225,19 +236,52 @@ class Manoeuvre:
         self.params, self.speed, self.depth, self.dt = params, float(speed), depth, dt
         self.depth_hold = depth_hold
         self.rudders, self.sterns = self._steering(params)
-        if not self.rudders:
-            raise ManoeuvreError(
-                '%s has no rudder (a fin whose deflection axis is along body z): these '
-                'manoeuvres steer with fins; a thruster-steered vehicle has no rudder angle '
-                'to put over' % params.name)
-        #: The largest rudder angle all rudder fins allow (rad).
-        self.max_rudder = min(min(params.fins[k].upper, -params.fins[k].lower)
-                              for k, _ in self.rudders)
         # straight-line drag at the approach speed (fins centred): the constant thrust
         model = HydroModel(params)
         drag = model.wrench([self.speed, 0, 0, 0, 0, 0], fin_angles=np.zeros(
             len(params.fins))).total[0]
         self.thrust = max(0.0, -float(drag))
+        #: Thruster steering (no rudder): allocation pseudo-inverse, yaw moment per unit
+        #: differential, heave gains; None with rudder fins.
+        self.differential = None
+        if self.rudders:
+            #: The largest rudder command (rad; a fraction 1 for differential thrust).
+            self.max_rudder = min(min(params.fins[k].upper, -params.fins[k].lower)
+                                  for k, _ in self.rudders)
+        else:
+            self.differential = self._differential(params, model)
+            self.max_rudder = 1.0
+
+    def _differential(self, params, model):
+        """Return the differential-thrust steering of a finless vehicle (or refuse it)."""
+        why = ('%s has no rudder (a fin whose deflection axis is along body z)'
+               % params.name)
+        if not params.thrusters:
+            raise ManoeuvreError(why + ' and no thrusters to turn it by differential thrust')
+        alloc = ThrusterBank(params.thrusters, params.fluid_density).allocation
+        pinv = np.linalg.pinv(alloc)
+        for axis, name in ((0, 'a pure surge force'), (5, 'a pure yaw moment')):
+            want = np.eye(6)[axis]
+            if np.abs(alloc @ (pinv @ want) - want).max() > 1e-6:
+                raise ManoeuvreError(why + ' and its thrusters cannot make %s: no '
+                                     'differential-thrust turn' % name)
+        lever = float(np.mean([abs(t.translation[1]) for t in params.thrusters]))
+        mass = params.mass + float(model.added_mass_matrix()[2, 2])
+        # PD on depth: stiffness 0.1 W per metre, critically damped (mass + added mass)
+        kp = 0.1 * params.weight()
+        return {'pinv': pinv, 'alloc': alloc, 'yaw': self.thrust * max(lever, 0.05),
+                'kp': kp, 'kd': 2.0 * float(np.sqrt(kp * mass)),
+                'static': params.weight() - params.buoyancy()}
+
+    def _thrust_wrench(self, command, depth, w_world):
+        """Return the realised body wrench of differential thrust (level flight)."""
+        d = self.differential
+        heave = 0.0
+        if self.depth_hold:
+            # too shallow: push down; weight - buoyancy held by an upward force
+            heave = d['static'] - d['kp'] * (self.depth - depth) - d['kd'] * w_world
+        want = np.array([self.thrust, 0.0, heave, 0.0, 0.0, command * d['yaw']])
+        return (d['alloc'] @ (d['pinv'] @ want)).tolist()
 
     @staticmethod
     def _steering(params):
@@ -274,7 +318,7 @@ class Manoeuvre:
             twist = twist + np.asarray(kick, dtype=float).reshape(6)
         mode = SimulateMode(p, dt=self.dt, initial=State(
             np.array([0.0, 0.0, -self.depth]), np.array([1.0, 0.0, 0.0, 0.0]), twist))
-        mode.servos = FinServos(p.fins)
+        mode.servos = FinServos(p.fins) if p.fins else None
         hold = DepthHold(self.depth, self.dt)
         tau = [self.thrust, 0.0, 0.0, 0.0, 0.0, 0.0]
         n = int(round(duration / self.dt))
@@ -284,11 +328,13 @@ class Manoeuvre:
         now = 0
         mode.advance(now)
         yaw_prev, turns = 0.0, 0.0
+        command = 0.0
         last = n
         for k in range(n + 1):
             x = mode.x
             rows[k] = x
-            rudder_actual[k] = mode.servos.angles[self.rudders[0][0]] * self.rudders[0][1]
+            rudder_actual[k] = (mode.servos.angles[self.rudders[0][0]] * self.rudders[0][1]
+                                if self.rudders else command)
             _, pitch, yaw = euler_zyx(x[3:7])
             # unwrap the heading as it goes
             turns += round((yaw_prev - yaw) / (2 * math.pi))
@@ -304,6 +350,12 @@ class Manoeuvre:
             stern = hold(-x[2], pitch, x[11]) if self.depth_hold else 0.0
             for index, sign in self.sterns:
                 mode.servos.command(index, sign * stern, t)
+            if self.differential is not None:
+                # world vertical velocity: R[2, :] v (Fossen 2011 eq. 2.83)
+                qw, qx, qy, qz = x[3:7]
+                w_world = (2 * (qx * qz - qw * qy) * x[7] + 2 * (qy * qz + qw * qx) * x[8]
+                           + (1 - 2 * (qx * qx + qy * qy)) * x[9])
+                tau = self._thrust_wrench(command, -x[2], w_world)
             now += mode.period_ns
             mode.advance(now, tau)
         rows, times, rudder_actual = rows[:last + 1], times[:last + 1], rudder_actual[:last + 1]

@@ -329,7 +329,7 @@ def hulled_vehicle(seed: int = 13, model: str = 'prestero'):
     p = finned_vehicle(seed=seed)
     p.hull = Hull(stations=np.array([-0.7, -0.4, 0.3, 0.6]),
                   diameters=np.array([0.08, 0.2, 0.2, 0.05]), c_yd_beta=1.2, x_cp=-0.3,
-                  cd_crossflow=1.1, model=model, strips=24)
+                  cd_crossflow=1.1, model=model, strips=9)
     return p
 
 

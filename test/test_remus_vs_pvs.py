@@ -50,11 +50,16 @@ def _skew(a):
     return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
 
 
+def _cross(a, b):
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+
 def _coriolis_force(m, nu):
     """C(nu) nu of a symmetric mass matrix (Fossen 2021 eq. 3.46): [w x p1, v x p1 + w x p2]."""
-    p1 = m[:3, :3] @ nu[:3] + m[:3, 3:] @ nu[3:]
-    p2 = m[3:, :3] @ nu[:3] + m[3:, 3:] @ nu[3:]
-    return np.concatenate([np.cross(nu[3:], p1), np.cross(nu[:3], p1) + np.cross(nu[3:], p2)])
+    p = (m @ nu).tolist()  # [p1, p2] = M nu, the momenta
+    v, w = nu[:3].tolist(), nu[3:].tolist()
+    a, b, c = _cross(w, p[:3]), _cross(v, p[:3]), _cross(w, p[3:])
+    return [a[0], a[1], a[2], b[0] + c[0], b[1] + c[1], b[2] + c[2]]
 
 
 class PvsRemus100:
@@ -127,9 +132,10 @@ class PvsRemus100:
         # [0, 4], [4, 2], [2, 4], [5, 0], [0, 5], [5, 1], [1, 5] of the diagonal M_A)
         m11, m22, m33 = self.m_a[0, 0], self.m_a[1, 1], self.m_a[2, 2]
         p, q, r = nu[3:]
-        munk = np.array([m33 * w * q - m22 * v * r, m11 * u * r, -m11 * u * q, 0.0,
-                         m11 * u * w - m33 * w * u, m22 * v * u - m11 * u * v])
-        c_nu = _coriolis_force(self.m_rb, nu) + _coriolis_force(self.m_a, nu) - munk
+        munk = [m33 * w * q - m22 * v * r, m11 * u * r, -m11 * u * q, 0.0,
+                m11 * u * w - m33 * w * u, m22 * v * u - m11 * u * v]
+        c_full = _coriolis_force(self.m_rb + self.m_a, nu)  # C_RB + C_A: linear in M
+        c_nu = [c_full[i] - munk[i] for i in range(6)]
         d = self.d_lin.copy()
         d[:2] *= math.exp(-3.0 * speed)  # surge/sway linear damping fades with speed
         # hull lift and drag in the vertical plane (Beard & McLain 2012, e = 0.7)
@@ -138,26 +144,28 @@ class PvsRemus100:
         cd = self.cd0 + cl * cl / (math.pi * 0.7 * ar)
         q_s = 0.5 * self.rho * speed * speed * self.s_ref
         f_d, f_l = q_s * cd, q_s * cl
-        tau_ld = np.array([-math.cos(alpha) * f_d + math.sin(alpha) * f_l, 0.0,
-                           -math.sin(alpha) * f_d - math.cos(alpha) * f_l, 0, 0, 0])
+        tau_ld = [-math.cos(alpha) * f_d + math.sin(alpha) * f_l, 0.0,
+                  -math.sin(alpha) * f_d - math.cos(alpha) * f_l, 0.0, 0.0, 0.0]
         # 21 strips of L/20 from -L/2 to L/2 (PVS crossFlowDrag)
         xs = self.xs
         cf = v + xs * nu[5]
         k_cf = self.k_cf
         y_h = -k_cf * float(np.sum(np.abs(cf) * cf))
         n_h = -k_cf * float(np.sum(xs * np.abs(cf) * cf))
-        tau_cf = np.array([0.0, y_h, 0.0, 0.0, 0.0, n_h])
+        tau_cf = [0.0, y_h, 0.0, 0.0, 0.0, n_h]
         phi, theta = eta[3], eta[4]
         # restoring forces, W = B, CB at the CO (Fossen 2021 eq. 4.6)
-        gv = np.array([0.0, 0.0, 0.0, self.z_g * self.weight * math.cos(theta) * math.sin(phi),
-                       self.z_g * self.weight * math.sin(theta), 0.0])
+        gv = [0.0, 0.0, 0.0, self.z_g * self.weight * math.cos(theta) * math.sin(phi),
+              self.z_g * self.weight * math.sin(theta), 0.0]
         u_h2, u_v2 = u * u + v * v, u * u + w * w
         kr = 0.5 * self.rho * self.rudder[1] * self.rudder[0]
         ks = 0.5 * self.rho * self.stern[1] * self.stern[0]
         y_r, z_s = -kr * u_h2 * delta_r, -ks * u_v2 * delta_s
-        tau = np.array([0.9 * x_prop - kr * u_h2 * delta_r ** 2 - ks * u_v2 * delta_s ** 2,
-                        y_r, z_s, k_prop / 10.0, self.a * z_s, -self.a * y_r])
-        return self.m_inv @ (tau + tau_ld + tau_cf - c_nu - d * nu - gv)
+        tau = [0.9 * x_prop - kr * u_h2 * delta_r ** 2 - ks * u_v2 * delta_s ** 2,
+               y_r, z_s, k_prop / 10.0, self.a * z_s, -self.a * y_r]
+        total = [tau[i] + tau_ld[i] + tau_cf[i] - c_nu[i] - d[i] * nu[i] - gv[i]
+                 for i in range(6)]
+        return self.m_inv @ np.array(total)
 
     def trim_rpm(self, speed):
         """Propeller rpm holding ``speed`` straight and level (bisection on X = 0)."""

@@ -173,6 +173,17 @@ def format_summary(s: Dict[str, Any]) -> str:
               % (t['joint_name'], t['model'], ' '.join((t['command'], t['command_unit'])).strip(),
                  _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
                  _fmt(t['direction']), t['dynamics']) for t in s['thrusters']]
+    hull = s.get('hull')
+    lines.append('hull:           ' + ('(none)' if hull is None else
+                                      '%.3g m from x = %.3g m, largest diameter %.3g m; body '
+                                      'lift %s, c_yd_beta %g at x_cp %s; cross-flow C_d %g, '
+                                      '%d strips' % (
+                                          hull['stations'][-1] - hull['stations'][0],
+                                          hull['stations'][0], max(hull['diameters']),
+                                          hull['model'], hull['c_yd_beta'],
+                                          'mid-length' if hull['x_cp'] is None
+                                          else '%g m' % hull['x_cp'],
+                                          hull['cd_crossflow'], hull['strips'])))
     lines.append('sensors:' + ('' if s['sensor_lines'] else '        (none)'))
     lines += ['  - %s' % line for line in s['sensor_lines']]
     lines.append('sources:')

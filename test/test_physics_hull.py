@@ -170,3 +170,30 @@ def test_a_tapered_profile_integrates_its_own_diameters():
     k = -0.5 * RHO * CD * 0.25
     assert w[1] == pytest.approx(k * area, rel=1e-12)
     assert w[5] == pytest.approx(k * (moment - h ** 2 / 24 * 0.4), rel=1e-12)
+
+
+def test_hull_components_with_one_current_per_state():
+    """
+    wrench_many with a current field's (N, 3) currents: row i sees current i only.
+
+    Each row's hull terms equal those of nu_i - R_i^T c_i in still water (the relative
+    velocity), evaluated one state at a time; a current shared by the rows (or paired
+    with the wrong row) fails it.
+    """
+    model = HydroModel(_vehicle(_cylinder(x_cp=-0.3)))
+    rng = np.random.default_rng(5)
+    n = 6
+    nu = rng.normal(scale=0.5, size=(n, 6)) + [1.2, 0, 0, 0, 0, 0]
+    currents = rng.normal(scale=0.4, size=(n, 3))
+    yaw = rng.uniform(-math.pi, math.pi, size=n)
+    q = np.stack([np.cos(yaw / 2), 0 * yaw, 0 * yaw, np.sin(yaw / 2)], axis=1)
+    many = model.wrench_many(nu, quaternion=q, current_world=currents)
+    for i in range(n):
+        c, s = math.cos(yaw[i]), math.sin(yaw[i])
+        rot_t = np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])  # R_z(yaw)^T
+        still = model.wrench(nu[i] - np.concatenate([rot_t @ currents[i], np.zeros(3)]),
+                             quaternion=q[i]).components
+        scale = max(1.0, float(np.abs(still['crossflow_drag']).max()))
+        np.testing.assert_allclose(many[i, -2], still['hull_lift'], rtol=0, atol=1e-12 * scale)
+        np.testing.assert_allclose(many[i, -1], still['crossflow_drag'], rtol=0,
+                                   atol=1e-12 * scale)

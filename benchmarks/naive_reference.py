@@ -99,7 +99,53 @@ def naive_wrench(p, nu, position, quaternion, nu_dot=None, current_world=None):
     c_a[3:, :3] = -skew(a1)
     c_a[3:, 3:] = -skew(a2)
     out['added_mass_coriolis'] = h_a.T @ (-c_a @ nu_a) if p.coriolis else np.zeros(6)
+    if getattr(p, 'hull', None) is not None:
+        out['hull_lift'], out['crossflow_drag'] = naive_hull_wrench(p, nu_r)
     return out
+
+
+def naive_hull_wrench(p, nu_r):
+    """
+    Return (body lift, cross-flow drag) wrenches of ``p.hull`` about the origin.
+
+    Written from the flow angle: lift of magnitude 1/2 rho d^2 c U^2 sin a cos a
+    (times cos(a/2) for Jorgensen) normal to the axis, opposing the cross-flow, at x_cp
+    (mirrored about the mid-length astern); the cross-flow drag as strips whose point
+    velocity v + w x r is taken apart into its axial and normal parts.
+    """
+    hull = p.hull
+    nu_r = np.asarray(nu_r, float)
+    vel = nu_r[:3]
+    axis = np.array([1.0, 0.0, 0.0])
+    stations = np.asarray(hull.stations, float)
+    d_ref = np.max(hull.diameters) if hull.lift_diameter is None else hull.lift_diameter
+    lift = np.zeros(6)
+    normal = vel - (vel @ axis) * axis
+    speed = np.linalg.norm(vel)
+    if speed > 0.0 and np.linalg.norm(normal) > 0.0:
+        a = np.arctan2(np.linalg.norm(normal), abs(vel @ axis))  # flow angle to the line
+        magnitude = 0.5 * p.fluid_density * d_ref ** 2 * hull.c_yd_beta * speed ** 2 * (
+            np.sin(a) * np.cos(a))
+        if hull.model == 'jorgensen':
+            magnitude *= np.cos(a / 2.0)
+        force = -magnitude * normal / np.linalg.norm(normal)
+        middle = 0.5 * (stations[0] + stations[-1])
+        x_cp = middle if hull.x_cp is None else hull.x_cp
+        if vel[0] < 0.0:
+            x_cp = 2.0 * middle - x_cp
+        lift = np.concatenate([force, np.cross(x_cp * axis, force)])
+    cross = np.zeros(6)
+    n = hull.strips
+    edges = np.linspace(stations[0], stations[-1], n + 1)
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        r = 0.5 * (lo + hi) * axis
+        v_point = vel + np.cross(nu_r[3:], r)
+        c = v_point - (v_point @ axis) * axis
+        d = np.interp(r[0], stations, hull.diameters)
+        force = -0.5 * p.fluid_density * hull.cd_crossflow * d * (hi - lo) * (
+            np.linalg.norm(c) * c)
+        cross += np.concatenate([force, np.cross(r, force)])
+    return lift, cross
 
 
 def unit(v):
@@ -317,7 +363,19 @@ def finned_vehicle(seed: int = 11):
     return p
 
 
+def hulled_vehicle(seed: int = 13, model: str = 'prestero'):
+    """Return the finned vehicle with a slender hull (a tapered profile, x_cp aft)."""
+    from uwv_hydro.physics.vehicle_params import Hull
+    p = finned_vehicle(seed=seed)
+    p.hull = Hull(stations=np.array([-0.7, -0.4, 0.3, 0.6]),
+                  diameters=np.array([0.08, 0.2, 0.2, 0.05]), c_yd_beta=1.2, x_cp=-0.3,
+                  cd_crossflow=1.1, model=model, strips=9)
+    return p
+
+
 def dynamics_variants():
-    """Yield (name, VehicleParams) of :func:`vehicle_variants` plus a finned vehicle."""
+    """Yield (name, VehicleParams) of :func:`vehicle_variants`, finned and hulled vehicles."""
     yield from vehicle_variants(dsros_seed=7)
     yield 'fins', finned_vehicle()
+    yield 'hull_prestero', hulled_vehicle()
+    yield 'hull_jorgensen', hulled_vehicle(seed=17, model='jorgensen')

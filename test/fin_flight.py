@@ -30,9 +30,10 @@ import numpy as np
 #: the hull's surge drag X_u|u| U^2 (1.62 U^2) plus the centred fins' drag (none).
 CRUISE_SPEED = 1.5
 CRUISE_THRUST = 1.62 * CRUISE_SPEED ** 2
-#: Heading reference turn rate (rad/s): the hull is directionally unstable, so the
-#: autopilot turns at a bounded rate instead of commanding a 90 degree step.
-TURN_RATE = 0.1
+#: Heading reference turn rate (rad/s): the autopilot turns at a bounded rate instead of
+#: commanding a 90 degree step, below what the vehicle can follow (config/remus100.yaml
+#: turns at about 3.3 deg/s = 0.058 rad/s at full rudder, 15 deg, like PVS's remus100).
+TURN_RATE = 0.04
 FIN_LIMIT = 0.5
 
 

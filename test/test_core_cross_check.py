@@ -27,8 +27,8 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / 'benchmarks'))
 
 from naive_reference import (dynamics_variants, finned_vehicle,  # noqa: E402, I100
-                             naive_derivative, naive_rk4_step, naive_wrench,
-                             vehicle_variants)
+                             hulled_vehicle, naive_derivative, naive_fin_wrench,
+                             naive_rk4_step, naive_wrench, rotation_matrix, vehicle_variants)
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -41,7 +41,9 @@ from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES  # noqa: E402
 
 
 def _variants():
-    return vehicle_variants(dsros_seed=7)
+    yield from vehicle_variants(dsros_seed=7)
+    yield 'hull_prestero', hulled_vehicle()
+    yield 'hull_jorgensen', hulled_vehicle(seed=17, model='jorgensen')
 
 
 @pytest.mark.parametrize('name,params', list(_variants()), ids=lambda v: v
@@ -57,7 +59,11 @@ def test_core_matches_independent_reference(name, params):
         cur = rng.normal(scale=0.3, size=3)
         got = model.wrench(nu, position=pos, quaternion=q, nu_dot=nu_dot, current_world=cur)
         want = naive_wrench(params, nu, pos, q, nu_dot, cur)
-        want.setdefault('fins', np.zeros(6))  # the variants have no fins
+        # fins at zero deflection (the reference's fin model), no hull: zero components
+        want['fins'] = naive_fin_wrench(params, nu - np.concatenate(
+            [rotation_matrix(q).T @ cur, np.zeros(3)])) if params.fins else np.zeros(6)
+        want.setdefault('hull_lift', np.zeros(6))
+        want.setdefault('crossflow_drag', np.zeros(6))
         for comp in COMPONENT_NAMES:
             np.testing.assert_allclose(got.components[comp], want[comp], rtol=1e-10,
                                        atol=1e-9, err_msg='%s: %s' % (name, comp))
@@ -137,9 +143,10 @@ def test_compiled_batch_step_matches_independent_reference(current):
         _assert_close(got, want, 'vehicle %d' % i)
 
 
-@pytest.mark.parametrize('name,params', [list(dynamics_variants())[-2],
-                                         ('fins', finned_vehicle())],
-                         ids=lambda v: v if isinstance(v, str) else '')
+@pytest.mark.parametrize('name,params', [
+    ('continuous_surface', dict(dynamics_variants())['continuous_surface']),
+    ('hull', hulled_vehicle()), ('fins', finned_vehicle())],
+    ids=lambda v: v if isinstance(v, str) else '')
 def test_checked_run_matches_the_reference_and_single_steps(name, params):
     """SimulateMode.run (many steps in the core) = step by step = RK4 of the reference."""
     dt = 0.01

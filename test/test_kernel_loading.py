@@ -53,4 +53,4 @@ def test_a_stale_binary_is_refused(tmp_path, monkeypatch):
 
 def test_the_extension_matches_its_source():
     assert kernel._load() is kernel.core
-    assert kernel.core.LAYOUT_VERSION == 2
+    assert kernel.core.LAYOUT_VERSION == 3  # 3: current field (M_A,O) and hull sections

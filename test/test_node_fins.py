@@ -74,7 +74,8 @@ def test_dds_flight_equals_offline_flight(rclpy_context, spawn, tmp_path):
     from sensor_msgs.msg import JointState
     from std_msgs.msg import Float64
     from uwv_hydro.description.loader import load_vehicle
-    duration, start_depth, depth, turn_at = 12.0, 4.0, 5.0, 10.0
+    # the turn starts at 6 s: 6 s at the 0.04 rad/s heading ramp of fin_flight
+    duration, start_depth, depth, turn_at = 12.0, 4.0, 5.0, 6.0
     proc, log, ns = _start(spawn, tmp_path, {
         'vehicle_file': str(REMUS), 'mode': 'simulate', 'rate_hz': 1.0 / DT,
         'use_sim_time': True, 'initial_position': [0.0, 0.0, -start_depth],

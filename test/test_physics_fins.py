@@ -27,7 +27,7 @@ from uwv_hydro.physics.batch import BatchSimulator
 from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.fins import FinSet
 from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.vehicle_params import Fin, VehicleParams
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, Fin, VehicleParams
 
 REMUS = pathlib.Path(__file__).resolve().parents[1] / 'config' / 'remus100.yaml'
 RHO = 1025.0
@@ -284,7 +284,8 @@ def test_wrench_many_and_current_with_fins():
                              current_world=current, fin_angles=angles)
     for k in range(5):
         one = model.wrench(nu[k], current_world=current, fin_angles=angles[k])
-        assert np.allclose(many[k, -1], one.components['fins'], rtol=1e-12, atol=1e-12)
+        fins = COMPONENT_NAMES.index('fins')
+        assert np.allclose(many[k, fins], one.components['fins'], rtol=1e-12, atol=1e-12)
         # Level attitude: the body current is the world current
         still = model.wrench(nu[k] - np.concatenate([current, np.zeros(3)]),
                              fin_angles=angles[k])

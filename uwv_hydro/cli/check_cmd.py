@@ -141,6 +141,12 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
         'elements': element_rows(params),
         'sensors': [sensor_summary(sensor) for sensor in params.sensors],
         'sensor_lines': [describe_sensor(sensor) for sensor in params.sensors],
+        'hull': None if params.hull is None else {
+            'stations': np.asarray(params.hull.stations, float).tolist(),
+            'diameters': np.asarray(params.hull.diameters, float).tolist(),
+            'c_yd_beta': params.hull.c_yd_beta, 'x_cp': params.hull.x_cp,
+            'cd_crossflow': params.hull.cd_crossflow, 'model': params.hull.model,
+            'lift_diameter': params.hull.lift_diameter, 'strips': params.hull.strips},
         'warnings': list(params.warnings),
     }
 
@@ -217,6 +223,16 @@ def format_summary(s: Dict[str, Any]) -> str:
                      % (e['link_name'], _fmt(e['position']), _fmt(e['volume_range']),
                         e['initial_volume'], e['neutral_volume'], e['max_inflation_rate'],
                         e['fluid_density'], e['command_topic']))
+    hull = s.get('hull')
+    hull_text = '(none)'
+    if hull is not None:
+        hull_text = ('%.3g m from x = %.3g m, largest diameter %.3g m; body lift %s, '
+                     'c_yd_beta %g at x_cp %s; cross-flow C_d %g, %d strips' % (
+                         hull['stations'][-1] - hull['stations'][0], hull['stations'][0],
+                         max(hull['diameters']), hull['model'], hull['c_yd_beta'],
+                         'mid-length' if hull['x_cp'] is None else '%g m' % hull['x_cp'],
+                         hull['cd_crossflow'], hull['strips']))
+    lines.append('hull:           ' + hull_text)
     lines.append('sensors:' + ('' if s['sensor_lines'] else '        (none)'))
     lines += ['  - %s' % line for line in s['sensor_lines']]
     lines.append('elements:' + ('' if s['elements'] else '       (none recorded)'))

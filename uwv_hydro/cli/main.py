@@ -37,6 +37,7 @@ COMMANDS = (
     'uwv_hydro.cli.sweep_cmd',
     'uwv_hydro.cli.demo_cmd',
     'uwv_hydro.cli.export_sdf_cmd',
+    'uwv_hydro.cli.manoeuvre_cmd',
 )
 
 

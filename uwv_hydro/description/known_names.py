@@ -48,10 +48,12 @@ XML_CHILDREN = {
     'urdf/inertial': ('origin', 'mass', 'inertia'),
     'urdf/joint': ('parent', 'child', 'origin', 'axis', 'calibration', 'dynamics', 'limit',
                    'mimic', 'safety_controller'),
-    # dsros_hydro (ds_sim dsros_hydro.cc; acceleration_alpha / allow_nonphysical
-    # at plugin level are uwv_hydro extensions).
+    # dsros_hydro (ds_sim dsros_hydro.cc; acceleration_alpha / allow_nonphysical / hull
+    # at plugin level are uwv_hydro extensions, hull: uwv_hydro.description.hull).
+    'hull': ('length', 'diameter', 'x_center', 'profile', 'c_yd_beta', 'x_cp',
+             'cd_crossflow', 'model', 'lift_diameter', 'strips'),
     'dsros/plugin': ('base_link', 'buoyancy', 'drag', 'acceleration_alpha',
-                     'allow_nonphysical'),
+                     'allow_nonphysical', 'hull'),
     'dsros/buoyancy': ('center', 'mass', 'buoyancy', 'out_of_water_depth',
                        'fully_submerged_depth', 'scale_factor'),
     'dsros/drag': ('center', 'linear', 'quadratic', 'added_mass', 'acceleration_alpha'),
@@ -69,7 +71,7 @@ XML_CHILDREN = {
     'sdf/inertia': ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz'),
     'sdf/uwv_plugin': ('link_name', 'buoyancy_mass', 'volume', 'center_of_buoyancy',
                        'fluid_density', 'out_of_water_depth', 'fully_submerged_depth',
-                       'scale_factor', 'allow_nonphysical'),
+                       'scale_factor', 'allow_nonphysical', 'hull'),
 }
 
 #: context -> allowed attributes.

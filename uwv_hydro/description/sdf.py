@@ -53,6 +53,7 @@ Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
 * Gravity: the magnitude of the world's <gravity>; a world without one has
   sdformat's default ``0 0 -9.8`` (sdformat ``world.sdf``); ``0 0 0`` is valid (no
   weight, no buoyancy).  A model file alone keeps uwv_hydro's default.
+* Hull: a ``<hull>`` block in the uwv_hydro <plugin> (:mod:`uwv_hydro.description.hull`).
 * Equipment: :func:`read_equipment` is the one call that equipment readers hang
   off, given the flattened model and every link's pose in the base frame
   (:mod:`uwv_hydro.description.sdf_equipment`: gz-sim Thruster, LiftDrag and
@@ -73,6 +74,7 @@ from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.gz_hydrodynamics import (
     is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
+from uwv_hydro.description.hull import finish_hull, read_xml_hull
 from uwv_hydro.description.known_names import (
     check_children, foreign_plugin_error, is_hydro_plugin)
 from uwv_hydro.description.link_hydrodynamics import combine, LinkHydro
@@ -426,6 +428,10 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
               warnings)
     read_equipment(flat, link_poses, params, source)
     params.warnings.extend(warnings)
+    hull = uwv[0].find('hull') if uwv else None
+    if hull is not None:
+        check_children(hull, 'hull', source)
+        finish_hull(params, read_xml_hull(hull, source), where(source, hull))
     return params
 
 
@@ -464,7 +470,7 @@ def _buoyancy(params: VehicleParams, flat: FlatModel, link_poses: Dict[str, Pose
             elif child.tag == 'allow_nonphysical':
                 params.allow_nonphysical = params.allow_nonphysical or flag_text(child,
                                                                                  source)
-            elif child.tag != 'link_name':
+            elif child.tag not in ('link_name', 'hull'):
                 values[child.tag] = float_text(child, source)
         if 'buoyancy_mass' in values and 'volume' in values:
             raise element_error('give <buoyancy_mass> or <volume>, not both', source, plugin)

@@ -46,7 +46,7 @@ ENVIRONMENT_FIELDS = ('gravity', 'fluid_density')
 #: Equipment on the body's joints: from the YAML where given, else from the base.
 EQUIPMENT_FIELDS = ('thrusters', 'sensors', 'fins')
 #: Hydrostatic and hydrodynamic fields: from the YAML or the defaults, never the base.
-HYDRO_FIELDS = ('buoyancy_mass', 'cob', 'surface', 'linear_drag', 'quadratic_drag',
+HYDRO_FIELDS = ('buoyancy_mass', 'cob', 'surface', 'linear_drag', 'quadratic_drag', 'hull',
                 'forward_speed_drag',
                 'added_mass', 'drag_center', 'drag_velocity_point', 'added_mass_point',
                 'semantics', 'damping', 'coriolis', 'acceleration_alpha')

@@ -33,6 +33,8 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
   block (:mod:`uwv_hydro.description.uuv_underwater_object`); without one the
   vehicle has no buoyancy or drag (use a YAML overlay with ``base:``).  Any other
   hydrodynamics or buoyancy plugin is an error naming it (its numbers would be lost).
+* Hull: a ``<hull>`` block in the dsros_hydro <plugin>, a uwv_hydro extension
+  (:mod:`uwv_hydro.description.hull`).
 * Fins: gz-sim LiftDrag ``<plugin>`` blocks (:mod:`uwv_hydro.description.fins`).
 * The elements and attributes read (robot, link, inertial, joint children; mass,
   inertia and origin attributes) are checked against the URDF spec: a typo is an
@@ -51,6 +53,7 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_urdf
 from uwv_hydro.description.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
+from uwv_hydro.description.hull import finish_hull, read_xml_hull
 from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
 from uwv_hydro.description.rigid_lumping import lump, part_in_base
@@ -253,6 +256,10 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     apply_urdf_defaults(params, source)
     if plugin is not None and is_dsros_plugin(plugin):
         apply_dsros_block(plugin, params, source)
+        hull = plugin.find('hull')
+        if hull is not None:  # a uwv_hydro extension of the dsros_hydro block
+            check_children(hull, 'hull', source)
+            finish_hull(params, read_xml_hull(hull, source), where(source, hull))
     elif plugin is not None and is_gz_hydrodynamics_plugin(plugin):
         params.fluid_density = apply_gz_hydrodynamics(plugin, params, source, link=base)
         set_origin(params, ('fluid_density',), '%s:%s (gz-sim Hydrodynamics)'

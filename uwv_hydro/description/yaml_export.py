@@ -158,7 +158,20 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
         trees = {s.name: sensor_tree(s, None if base is not None else sensor_mount(s, p))
                  for s in p.sensors}
         lines += ['sensors:'] + ['  ' + line for line in _tree_lines(trees)]
-    return lines + _fin_lines(p.fins)
+    return lines + _fin_lines(p.fins) + _hull_lines(p.hull)
+
+
+def _hull_lines(hull) -> List[str]:
+    """Return the ``hull:`` mapping (no indentation), [] without a hull."""
+    if hull is None:
+        return []
+    profile = np.column_stack([hull.stations, hull.diameters]).reshape(-1)
+    lines = ['hull:', '  profile: %s' % _flow_list(profile),
+             '  model: %s' % yaml_string(hull.model)]
+    for key in ('c_yd_beta', 'x_cp', 'cd_crossflow', 'lift_diameter'):
+        if getattr(hull, key) is not None:
+            lines.append('  %s: %s' % (key, yaml_float(getattr(hull, key))))
+    return lines + ['  strips: %s' % yaml_float(float(hull.strips))]
 
 
 def _fin_lines(fins) -> List[str]:

@@ -57,6 +57,8 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   with a warning instead of an error (:mod:`uwv_hydro.description.validate`).
 * ``thrusters``: thruster mappings keyed by joint name, or a list
   (:mod:`uwv_hydro.description.thrusters`), replacing the base's thrusters.
+* ``hull``: a slender hull's body lift and cross-flow drag
+  (:mod:`uwv_hydro.description.hull`).
 * ``convention: flu | frd`` (default flu).  Coefficients are ALWAYS positive for
   dissipation and added mass (negate Fossen/SNAME derivatives such as X_u|u|).
 
@@ -78,6 +80,7 @@ from uwv_hydro.description.conventions import (
     frd_to_flu_vector)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_mapping
+from uwv_hydro.description.hull import finish_hull, read_yaml_hull
 from uwv_hydro.description.known_names import closest, unknown_reason, YAML_NESTED_KEYS
 from uwv_hydro.description.sensors import read_yaml_sensors
 from uwv_hydro.description.sources import rigid_body_of, set_origin
@@ -470,8 +473,15 @@ def _read_fins(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
         lambda v, key: _vector3(v, key, ctx), frd_to_flu_vector if ctx.frd else np.asarray)
 
 
+def _read_hull(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
+    """Read ``hull:`` (:mod:`uwv_hydro.description.hull`; x is the same in FRD and FLU)."""
+    hull = read_yaml_hull(value, ctx.source, ctx.error, lambda v, key: _number(v, key, ctx))
+    finish_hull(params, hull, '%s: %shull' % (ctx.where('hull'), ctx.prefix))
+
+
 YAML_SECTIONS['thrusters'] = _read_thrusters
 YAML_SECTIONS['fins'] = _read_fins
+YAML_SECTIONS['hull'] = _read_hull
 
 
 def load_yaml_string(text: str, source: str = '<yaml>', base: Optional[VehicleParams] = None,

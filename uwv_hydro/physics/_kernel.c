@@ -19,14 +19,16 @@
  *
  * The state derivative, the RK4 step (sub-steps, quaternion renormalised after each),
  * the checked step of simulate mode (energy-growth bound, retry, restore), the batch
- * step and the fin lift/drag.  Every coefficient comes from Python, packed by
- * uwv_hydro/physics/kernel.py (the layout is documented there): nu_dot is
+ * step, the fin lift/drag and the hull's body lift and cross-flow drag (both for the
+ * relative twist of the stage, i.e. with the current a field gives at that stage).
+ * Every coefficient comes from Python, packed by uwv_hydro/physics/kernel.py (the
+ * layout is documented there): nu_dot is
  *
  *     nu_dot = A phi,   phi = [z (9), d (3), f d (3), e (6), z_j z_k (j <= k < 6),
  *                              |nu_p,b| nu_p,c (36), z_j z_k (j <= k, k >= 6)]
  *
- * with z = [nu, v_cb], e = tau + the fin wrench, nu_p the drag velocity-point twist and
- * A = (M_RB + M_A)^-1 times the feature forms of uwv_hydro/physics/features.py.
+ * with z = [nu, v_cb], e = tau + the fin and hull wrenches, nu_p the drag velocity-point
+ * twist and A = (M_RB + M_A)^-1 times the feature forms of uwv_hydro/physics/features.py.
  * No numpy C API: arrays arrive through the buffer protocol (doubles, C-contiguous),
  * short vectors also as lists or tuples of floats.
  */
@@ -45,7 +47,7 @@
 #endif
 
 /* Layout of the packed coefficients (must match kernel.py). */
-#define LAYOUT_VERSION 2
+#define LAYOUT_VERSION 3
 #define N_STATE 13
 #define NF_STILL 78     /* features without current: z_j z_k with k >= 6 vanish */
 #define NF_ALL 102
@@ -54,12 +56,22 @@
 #define GUARD_SIZE 40
 #define MIN_FIN_SPEED 0.01  /* gz-sim LiftDrag: no force below 1 cm/s */
 #define MAX_FINS 64         /* fins per vehicle (stack buffers of rotated fin vectors) */
+#define HULL_HEAD 6         /* packed hull: present, k, x_ahead, x_astern, jorgensen, n */
 
 typedef struct {
   int count;
   double rho;
   double *p;            /* count * FIN_SIZE */
 } Fins;
+
+typedef struct {
+  int present;
+  double k;             /* body lift 1/2 rho d^2 c_yd_beta */
+  double x_ahead, x_astern;
+  int jorgensen;
+  int n;                /* cross-flow strips */
+  double *p;            /* n strip stations x, then n strip constants 1/2 rho C_d d dx */
+} Hull;
 
 typedef struct {
   /* the nonzero columns of A (6 x NF_ALL), column-major: a[c * 6 + i] is A[i, col[c]];
@@ -71,6 +83,7 @@ typedef struct {
   double full, out, slope, offset;
   double ma[18];        /* M_A,O[:, :3] (6 x 3, row-major): wrench of a current rate */
   Fins fins;
+  Hull hull;
 } Model;
 
 /*
@@ -327,6 +340,49 @@ static void fins_wrench(const Fins *fins, const double *rot, const double *nu_r,
   }
 }
 
+/* ------------------------------------------------------------------ hull */
+
+/*
+ * Add the hull's body lift and cross-flow drag about the origin for the relative twist
+ * nu_r to w (6), or to lift and cross (each 6) when they are not NULL
+ * (physics/hull_lift.py, physics/crossflow_drag.py).
+ */
+static void hull_wrench(const Hull *h, const double *nu_r, double *lift, double *cross)
+{
+  double u = nu_r[0], v = nu_r[1], w = nu_r[2];
+  /* Prestero body lift in flow-angle form: F_n = -1/2 rho d^2 c_yd_beta |u| v_n */
+  double gain = -h->k * fabs(u);
+  if (h->jorgensen) {
+    double speed = sqrt(u * u + v * v + w * w);
+    /* Jorgensen 1973: times cos(a/2) = sqrt((1 + cos a) / 2), cos a = |u| / U */
+    gain *= sqrt(0.5 * (1.0 + (speed > 0.0 ? fabs(u) / speed : 1.0)));
+  }
+  double x = u >= 0.0 ? h->x_ahead : h->x_astern;
+  double fy = gain * v, fz = gain * w;
+  lift[1] += fy;
+  lift[2] += fz;
+  /* moment of the force at [x, 0, 0] about the origin: [0, -x F_z, x F_y] */
+  lift[4] -= x * fz;
+  lift[5] += x * fy;
+  const double *xs = h->p, *ks = h->p + h->n;
+  double sy = 0.0, sz = 0.0, my = 0.0, mz = 0.0;
+  for (int i = 0; i < h->n; i++) {
+    /* strip cross-flow velocity c = [v + r x, w - q x] (Fossen 2011 eq. 7.236) */
+    double cy = v + nu_r[5] * xs[i], cz = w - nu_r[4] * xs[i];
+    /* Hoerner cross-flow drag of the strip: -1/2 rho C_d d dx |c| c */
+    double a = -ks[i] * sqrt(cy * cy + cz * cz);
+    double gy = a * cy, gz = a * cz;
+    sy += gy;
+    sz += gz;
+    my -= xs[i] * gz;
+    mz += xs[i] * gy;
+  }
+  cross[1] += sy;
+  cross[2] += sz;
+  cross[4] += my;
+  cross[5] += mz;
+}
+
 /* ------------------------------------------------------------------ dynamics */
 
 /*
@@ -386,6 +442,10 @@ static void derivative(const Model *m, const double *x, const double *tau, const
   if (rot != NULL) {
     /* the fins' wrench enters with tau (physics.fins) */
     fins_wrench(&m->fins, rot, nu_r, phi + 15);
+  }
+  if (m->hull.present) {
+    /* the hull's body lift and cross-flow drag enter with tau (physics.hull_lift, ...) */
+    hull_wrench(&m->hull, nu_r, phi + 15, phi + 15);
   }
   int k = 21;
   /* z_j z_k, j <= k < 6: the bilinear Coriolis terms (Fossen 2011 eqs. 3.56, 6.43) */
@@ -621,6 +681,7 @@ static void free_model(PyObject *capsule)
   Model *m = (Model *)PyCapsule_GetPointer(capsule, MODEL_CAPSULE);
   if (m != NULL) {
     PyMem_Free(m->fins.p);
+    PyMem_Free(m->hull.p);
     PyMem_Free(m);
   }
 }
@@ -666,6 +727,37 @@ static Py_ssize_t parse_fins(const double *p, Py_ssize_t len, Fins *fins)
       return -1;
     }
     memcpy(fins->p, p + 2, (size_t)count * FIN_SIZE * sizeof(double));
+  }
+  return need;
+}
+
+/* Parse a packed hull section [HULL_HEAD, 2 n] into hull; return doubles used. */
+static Py_ssize_t parse_hull(const double *p, Py_ssize_t len, Hull *hull)
+{
+  if (len < HULL_HEAD || p[5] < 0.0 || p[5] != floor(p[5]) || p[5] > 1e6) {
+    PyErr_SetString(PyExc_ValueError, "bad hull section");
+    return -1;
+  }
+  int n = (int)p[5];
+  Py_ssize_t need = HULL_HEAD + 2 * (Py_ssize_t)n;
+  if (len < need) {
+    PyErr_SetString(PyExc_ValueError, "hull section too short");
+    return -1;
+  }
+  hull->present = p[0] != 0.0;
+  hull->k = p[1];
+  hull->x_ahead = p[2];
+  hull->x_astern = p[3];
+  hull->jorgensen = p[4] != 0.0;
+  hull->n = n;
+  hull->p = NULL;
+  if (n > 0) {
+    hull->p = PyMem_Malloc(2 * (size_t)n * sizeof(double));
+    if (hull->p == NULL) {
+      PyErr_NoMemory();
+      return -1;
+    }
+    memcpy(hull->p, p + HULL_HEAD, 2 * (size_t)n * sizeof(double));
   }
   return need;
 }
@@ -720,14 +812,18 @@ static PyObject *py_model(PyObject *self, PyObject *args)
   m->offset = s[3];
   memcpy(m->ma, s + 4, sizeof(m->ma));
   Py_ssize_t used = parse_fins(p + head, len - head, &m->fins);
+  Py_ssize_t used_hull = used < 0 ? -1 : parse_hull(p + head + used, len - head - used,
+                                                    &m->hull);
   PyBuffer_Release(&view);
-  if (used < 0) {
+  if (used_hull < 0) {
+    PyMem_Free(m->fins.p);
     PyMem_Free(m);
     return NULL;
   }
   PyObject *cap = PyCapsule_New(m, MODEL_CAPSULE, free_model);
   if (cap == NULL) {
     PyMem_Free(m->fins.p);
+    PyMem_Free(m->hull.p);
     PyMem_Free(m);
   }
   return cap;
@@ -1348,6 +1444,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
   }
   if (PyModule_AddIntConstant(mod, "LAYOUT_VERSION", LAYOUT_VERSION) < 0
       || PyModule_AddIntConstant(mod, "FIN_SIZE", FIN_SIZE) < 0
+      || PyModule_AddIntConstant(mod, "HULL_HEAD", HULL_HEAD) < 0
       || PyModule_AddIntConstant(mod, "NF_STILL", NF_STILL) < 0
       || PyModule_AddIntConstant(mod, "NF_ALL", NF_ALL) < 0
       || PyModule_AddIntConstant(mod, "GUARD_SIZE", GUARD_SIZE) < 0

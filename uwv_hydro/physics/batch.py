@@ -48,6 +48,8 @@ def _params_key(params):
         value = getattr(params, f.name)
         if f.name == 'fins':
             key.append(tuple(_params_key(fin) for fin in value))
+        elif f.name == 'hull' and value is not None:
+            key.append(_params_key(value))
         elif value is None or isinstance(value, (bool, int, float, str)):
             key.append(value)
         elif hasattr(value, '__dataclass_fields__'):

@@ -27,6 +27,8 @@ Which velocity each component uses (nu = body twist of the origin, nu_c =
     added_mass_coriolis  H(added_mass_point) nu_r, about added_mass_point
     fins                 nu_r moved to each fin's centre of pressure (physics.fins),
                          given the fin deflections (``fin_angles``)
+    hull_lift            nu_r of the origin: flow angle and speed (physics.hull_lift)
+    crossflow_drag       nu_r moved to each strip of the hull (physics.crossflow_drag)
 
 With ``engine_added_mass`` (an engine carries M_A in its inertia and computes
 C_A(nu) nu from the absolute twist itself) the last two are what the engine cannot
@@ -56,17 +58,21 @@ import numpy as np
 
 from uwv_hydro.physics import features
 from uwv_hydro.physics.added_mass import AddedMass
+from uwv_hydro.physics.crossflow_drag import CrossflowDrag
 from uwv_hydro.physics.drag import Drag
 from uwv_hydro.physics.fins import FinSet
+from uwv_hydro.physics.hull_lift import HullLift
 from uwv_hydro.physics.hydrostatics import Hydrostatics, surface_fractions
 from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
 from uwv_hydro.physics.rotation import cross, quats_to_matrices
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
-#: Components evaluated by the feature-form kernel (all but ``fins``, which is nonlinear).
-KERNEL_COMPONENTS = tuple(name for name in COMPONENT_NAMES if name != 'fins')
-assert COMPONENT_NAMES[-1] == 'fins', 'the fins block is appended after the kernel blocks'
-_NO_FINS = np.zeros((1, 6))
+#: Nonlinear components, evaluated beside the feature-form kernel (appended after it).
+NONLINEAR_COMPONENTS = ('fins', 'hull_lift', 'crossflow_drag')
+#: Components evaluated by the feature-form kernel (all but the nonlinear ones).
+KERNEL_COMPONENTS = tuple(name for name in COMPONENT_NAMES if name not in NONLINEAR_COMPONENTS)
+assert COMPONENT_NAMES[-3:] == NONLINEAR_COMPONENTS, 'nonlinear blocks follow the kernel'
+_NO_FINS = np.zeros(6)
 
 
 @dataclass
@@ -99,6 +105,10 @@ class HydroModel:
         self._mass = self._m_rb + self.added_mass.origin_matrix
         #: The fins (None: the vehicle has none).
         self.fins = FinSet(params.fins, params.fluid_density) if params.fins else None
+        hull = getattr(params, 'hull', None)
+        #: The hull's body lift and cross-flow drag (None: the vehicle has no hull model).
+        self.hull_lift = None if hull is None else HullLift(hull, params.fluid_density)
+        self.crossflow = None if hull is None else CrossflowDrag(hull, params.fluid_density)
         self._init_kernels()
 
     def _init_kernels(self):
@@ -252,12 +262,15 @@ class HydroModel:
         np.absolute(y[-6:], buf[features.ABS_SLICE])
         values = y[:-6].reshape(len(KERNEL_COMPONENTS), 6, features.U_SIZE).dot(
             buf[:features.U_SIZE])
-        fins = _NO_FINS
+        # Fins and hull see the twist relative to the water: nu_r = nu - [v_cb, 0]
+        nu_r = [n[0] - c0, n[1] - c1, n[2] - c2, n[3], n[4], n[5]]
+        fins = lift = cross = _NO_FINS
         if self.fins is not None:
-            # Fins see the twist relative to the water: nu_r = nu - [v_cb, 0]
-            fins = self.fins.wrench([n[0] - c0, n[1] - c1, n[2] - c2, n[3], n[4], n[5]],
-                                    fin_angles)[None]
-        values = np.concatenate((values, fins))
+            fins = self.fins.wrench(nu_r, fin_angles)
+        if self.hull_lift is not None:
+            lift = self.hull_lift.wrench(nu_r)
+            cross = self.crossflow.wrench(nu_r)
+        values = np.concatenate((values, (fins, lift, cross)))
         components = dict(zip(COMPONENT_NAMES, values))
         # Superposition of the component wrenches (all about the origin)
         total = np.add.reduce(values)
@@ -315,13 +328,16 @@ class HydroModel:
         np.absolute(y[:, -6:], out=buf[:, features.ABS_SLICE])
         values = np.einsum('nij,nj->ni', y[:, :-6].reshape(n, -1, features.U_SIZE),
                            buf[:, :features.U_SIZE]).reshape(n, len(KERNEL_COMPONENTS), 6)
-        fins = np.zeros((n, 6))
+        # Fins and hull see the twist relative to the water: nu_r = nu - [v_cb, 0]
+        nu_r = nu.copy()
+        nu_r[:, :3] -= buf[:, features.Z_SLICE.start + 6:features.Z_SLICE.stop]
+        extra = np.zeros((n, 3, 6))
         if self.fins is not None:
-            # Fins see the twist relative to the water: nu_r = nu - [v_cb, 0]
-            nu_r = nu.copy()
-            nu_r[:, :3] -= buf[:, features.Z_SLICE.start + 6:features.Z_SLICE.stop]
-            fins = self.fins.wrench_many(nu_r, fin_angles)
-        return np.concatenate((values, fins[:, None, :]), axis=1)
+            extra[:, 0] = self.fins.wrench_many(nu_r, fin_angles)
+        if self.hull_lift is not None:
+            extra[:, 1] = self.hull_lift.wrench_many(nu_r)
+            extra[:, 2] = self.crossflow.wrench_many(nu_r)
+        return np.concatenate((values, extra), axis=1)
 
     def dynamics_wrench(self, nu, rotation, fraction: float, current_world=None,
                         fin_angles=None) -> np.ndarray:
@@ -349,4 +365,6 @@ class HydroModel:
             total += self.added_mass.origin_matrix @ nu_dot_c
         if self.fins is not None:
             total += self.fins.wrench(nu_r, fin_angles)
+        if self.hull_lift is not None:
+            total += self.hull_lift.wrench(nu_r) + self.crossflow.wrench(nu_r)
         return total

@@ -20,8 +20,8 @@ mode, the batch step and the fin lift/drag; this module loads it (with a clear e
 when it is missing or stale: there is no slow fallback) and packs the coefficients it
 runs on into flat float64 arrays.  Layouts (doubles):
 
-* model: ``[2 (layout version), A (6 x 102, column-major), r_v (3), full, out, slope,
-  offset, M_A,O[:, :3] (6 x 3, row-major), fins...]``.  nu_dot = A phi with the
+* model: ``[3 (layout version), A (6 x 102, column-major), r_v (3), full, out, slope,
+  offset, M_A,O[:, :3] (6 x 3, row-major), fins..., hull...]``.  nu_dot = A phi with the
   features phi of ``_kernel.c``: A is
   (M_RB + M_A)^-1 times the affine and bilinear forms of
   :class:`uwv_hydro.physics.features.FeatureForms`; r_v is the drag velocity point;
@@ -31,6 +31,9 @@ runs on into flat float64 arrays.  Layouts (doubles):
   (parallel, perpendicular, k x v; 9 each) of cp, forward, upward and spanwise, then
   two_line, area, cla, cda, alpha_stall, cla_stall, cda_stall, a0,
   control_joint_rad_to_cl, lift_constant, drag_constant.
+* hull: ``[present, k, x_ahead, x_astern, jorgensen, n, x (n), k (n)]``: the body
+  lift constant and centres of pressure of :class:`uwv_hydro.physics.hull_lift.HullLift`,
+  then the cross-flow strips of :class:`uwv_hydro.physics.crossflow_drag.CrossflowDrag`.
 * guard: ``[C^T (6 x 6, row-major), sqrt(lambda_max(M^-1)), static force, mu, safety]``
   of :class:`uwv_hydro.physics.stability.EnergyGuard`.
 """
@@ -114,6 +117,15 @@ def pack_fins(fins) -> np.ndarray:
     return np.array([float(fins.count), fins.rho] + rows)
 
 
+def pack_hull(lift, crossflow) -> np.ndarray:
+    """Return the packed hull section of a HullLift and a CrossflowDrag (None: no hull)."""
+    if lift is None:
+        return np.zeros(core.HULL_HEAD)
+    head = [1.0, lift.k, lift.x_ahead, lift.x_astern, 1.0 if lift.jorgensen else 0.0,
+            float(len(crossflow.x))]
+    return np.concatenate((np.array(head), crossflow.x, crossflow.k))
+
+
 def pack_model(model, m_inv) -> np.ndarray:
     """Return the packed dynamics of a :class:`uwv_hydro.physics.hydro_model.HydroModel`."""
     from uwv_hydro.physics.features import FeatureForms
@@ -132,7 +144,8 @@ def pack_model(model, m_inv) -> np.ndarray:
     ma = np.asarray(model.added_mass.origin_matrix, dtype=float)[:, :3].reshape(18)
     head = [float(core.LAYOUT_VERSION)] + list(a.T.reshape(-1)) + list(
         model.drag.velocity_point) + [full, out, slope, offset] + ma.tolist()
-    return np.concatenate((np.array(head), pack_fins(model.fins)))
+    return np.concatenate((np.array(head), pack_fins(model.fins),
+                           pack_hull(model.hull_lift, model.crossflow)))
 
 
 def pack_guard(chol, inv_scale: float, static: float, mu: float, safety: float) -> np.ndarray:

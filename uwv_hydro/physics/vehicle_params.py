@@ -55,8 +55,12 @@ DEFAULT_ACCELERATION_ALPHA = 0.3
 #: Names of the wrench components, in the order they are reported.
 COMPONENT_NAMES = (
     'weight', 'buoyancy', 'linear_drag', 'quadratic_drag', 'added_mass',
-    'added_mass_coriolis', 'fins',
+    'added_mass_coriolis', 'fins', 'hull_lift', 'crossflow_drag',
 )
+
+#: Body-lift models of a slender hull (``Hull.model``): Prestero (2001) / Hoerner's
+#: small-angle form written with the flow angle, and Jorgensen's (1973) shape.
+HULL_LIFT_MODELS = ('prestero', 'jorgensen')
 
 #: Lift/drag models of a fin: gz-sim LiftDrag's two-line model with stall, and
 #: uuv_simulator's quadratic model.
@@ -141,6 +145,39 @@ class Fin:
     source: str = ''
 
 
+@dataclass
+class Hull:
+    """
+    A slender hull along the body x axis: body lift and strip-theory cross-flow drag.
+
+    The profile is the hull diameter ``diameters`` at the body-frame stations
+    ``stations`` (m, increasing from tail to nose, piecewise linear in between); a
+    cylinder is two stations.  Body lift (``physics.hull_lift``): normal force of
+    magnitude 1/2 rho d^2 c_yd_beta U^2 sin(a)|cos(a)| (Prestero 2001 after Hoerner; model
+    ``jorgensen`` multiplies it by cos(a/2)) acting at ``x_cp`` (mirrored about the hull's
+    mid-length when going astern), d = ``lift_diameter`` (None: the largest diameter).
+    Cross-flow drag (``physics.crossflow_drag``): -1/2 rho cd_crossflow d(x) |c| c dx per
+    strip, c the cross-flow velocity of the station (Fossen 2021 / PVS crossFlowDrag).
+    """
+
+    stations: np.ndarray = field(default_factory=lambda: np.array([-0.5, 0.5]))
+    diameters: np.ndarray = field(default_factory=lambda: np.array([0.1, 0.1]))
+    #: Body-lift coefficient per radian of flow angle (Hoerner; Prestero uses 1.2).
+    c_yd_beta: float = 1.2
+    #: Centre of pressure of the body lift on the x axis (m); None: the hull's mid-length.
+    x_cp: Optional[float] = None
+    #: Two-dimensional cross-flow drag coefficient of the hull's sections (cylinder ~1.1-1.2).
+    cd_crossflow: float = 1.1
+    #: One of HULL_LIFT_MODELS.
+    model: str = 'prestero'
+    #: Reference diameter of the body lift (m); None: the largest diameter of the profile.
+    lift_diameter: Optional[float] = None
+    #: Strips of the cross-flow integral (midpoint rule over the hull's length).
+    strips: int = 40
+    #: Where the hull was described (for messages).
+    source: str = ''
+
+
 #: What a loader did with an element of a description (``ElementRecord.status``): read
 #: and modelled; read with a warning (rounded, defaulted, or recognised but not
 #: modelled); refused (an error, recorded only where loading goes on, e.g. with
@@ -213,6 +250,8 @@ class VehicleParams:
     warnings: List[str] = field(default_factory=list)
     #: Control surfaces (the ``fins`` wrench component); empty: none.
     fins: List[Fin] = field(default_factory=list)
+    #: Slender hull (the ``hull_lift`` and ``crossflow_drag`` components); None: none.
+    hull: Optional[Hull] = None
     #: Load with a warning instead of an error when a physical check fails
     #: (non-PSD drag, negative diagonals, non-symmetric added mass).
     allow_nonphysical: bool = False

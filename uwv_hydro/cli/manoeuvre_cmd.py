@@ -1,0 +1,164 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+``manoeuvre``: standard manoeuvres of a finned vehicle, flown offline, with ITTC figures.
+
+``uwv-hydro manoeuvre VEHICLE turn|zigzag|pullout|spiral``: the vehicle starts level at
+``--depth`` with ``--speed``, pushed by the constant surge force that holds that speed
+straight; the rudder fins (deflection axis along body z) steer, the stern planes hold
+the depth (``--no-depth-hold``: centred).  Figures (uwv_hydro.modes.manoeuvre):
+
+* turn: advance, transfer, tactical and steady diameter, steady speed, speed loss,
+  drift angle, yaw rate (``--rudder`` deg, positive to port);
+* zigzag: overshoot angles, period, time to the first reversal (``--rudder``/``--check``);
+* pullout: yaw rate in the turn and left after ``--settle`` s with the rudder centred;
+* spiral: steady yaw rate and speed for each of ``--angles`` (deg).
+
+A vehicle without rudder fins whose thrusters can push ahead and turn (two side-by-side
+propellers, a vectored ROV) turns by differential thrust: ``--differential D`` (default
+0.5) is the yaw moment as a fraction of the cruise thrust times the thrusters' lateral
+lever arm, positive to port (spiral: ``--angles`` are then such fractions, default
++-0.25, +-0.5, +-0.75); the heave force holds the depth.  Otherwise the command exits with
+code 2 and the reason.
+
+``--json`` prints the figures as JSON; ``--plot FILE.png`` draws the track and heading.
+"""
+import json
+import math
+
+import numpy as np
+
+from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
+from uwv_hydro.description.errors import DescriptionError
+
+#: The manoeuvres, as uwv_hydro.modes.manoeuvre.MANOEUVRES (kept here: argparse choices).
+KINDS = ('turn', 'zigzag', 'pullout', 'spiral')
+
+
+def add_parser(sub):
+    """Register the ``manoeuvre`` subcommand."""
+    p = sub.add_parser('manoeuvre', help='standard manoeuvres (turn, zig-zag, pull-out, '
+                       'spiral) with ITTC figures', description=__doc__)
+    add_vehicle_arguments(p)
+    p.add_argument('kind', choices=KINDS, help='the manoeuvre')
+    p.add_argument('--speed', type=float, default=1.5, help='approach speed [m/s] (1.5)')
+    p.add_argument('--depth', type=float, default=5.0, help='depth held [m] (5)')
+    p.add_argument('--rudder', type=float, default=10.0,
+                   help='rudder angle [deg], positive to port (10; at most the fin limit)')
+    p.add_argument('--check', type=float, help='zig-zag heading check angle [deg] '
+                   '(default: the rudder angle)')
+    p.add_argument('--angles', type=float, nargs='+', metavar='DEG',
+                   help='spiral rudder angles [deg] (default -15 -10 -5 5 10 15; '
+                   'differential thrust: fractions, default -0.75 .. 0.75)')
+    p.add_argument('--differential', type=float, default=0.5, metavar='D',
+                   help='a vehicle without rudder: differential-thrust yaw moment as a '
+                   'fraction in [-1, 1], positive to port (0.5)')
+    p.add_argument('--settle', type=float, default=60.0,
+                   help='pull-out: seconds with the rudder centred (60)')
+    p.add_argument('--dt', type=float, default=0.02, help='simulate step [s] (0.02)')
+    p.add_argument('--no-depth-hold', action='store_true',
+                   help='stern planes centred instead of holding the depth')
+    p.add_argument('--json', action='store_true', help='print the figures as JSON')
+    p.add_argument('--plot', metavar='FILE.png', help='plot the track and the heading')
+    p.set_defaults(func=run)
+
+
+def _fly(args, params):
+    """Fly the manoeuvre; return its Figures."""
+    from uwv_hydro.modes.manoeuvre import Manoeuvre, ManoeuvreError
+    try:
+        manoeuvre = Manoeuvre(params, speed=args.speed, depth=args.depth, dt=args.dt,
+                              depth_hold=not args.no_depth_hold)
+    except ManoeuvreError as exc:
+        raise DescriptionError(str(exc), params.source, 'manoeuvre') from None
+    if manoeuvre.differential is not None:  # differential thrust: fractions, not angles
+        values = args.angles or [-0.75, -0.5, -0.25, 0.25, 0.5, 0.75]
+        if args.kind != 'spiral':
+            values = [args.differential]
+        for value in values:
+            if not abs(value) <= 1.0:
+                raise DescriptionError('differential %g is outside [-1, 1]' % value,
+                                       params.source, 'manoeuvre')
+        rudder, spiral = values[0], values
+        check = math.radians(10.0 if args.check is None else args.check)
+    else:
+        limit = math.degrees(manoeuvre.max_rudder)
+        angles = [args.rudder]
+        if args.kind == 'spiral':
+            angles = args.angles or [-15, -10, -5, 5, 10, 15]
+        for angle in angles:
+            if abs(angle) > limit + 1e-9:
+                raise DescriptionError("rudder angle %g deg is beyond the fins' limit %.3g "
+                                       'deg' % (angle, limit), params.source, 'manoeuvre')
+        rudder, spiral = math.radians(args.rudder), [math.radians(a) for a in angles]
+        check = None if args.check is None else math.radians(args.check)
+    if args.kind == 'turn':
+        return manoeuvre.turn(rudder)
+    if args.kind == 'zigzag':
+        return manoeuvre.zigzag(rudder, check)
+    if args.kind == 'pullout':
+        return manoeuvre.pullout(rudder, settle=args.settle)
+    return manoeuvre.spiral(spiral)
+
+
+def _plot(figures, path, title):
+    from uwv_hydro.cli.plotting import pyplot, save_figure
+    plt = pyplot()
+    fig, (track, heading) = plt.subplots(1, 2, figsize=(12, 5))
+    if figures.flight is not None:
+        f = figures.flight
+        track.plot(f.position[:, 0], f.position[:, 1])
+        track.set_aspect('equal', 'datalim')
+        track.set_xlabel('x (east) [m]')
+        track.set_ylabel('y (north) [m]')
+        heading.plot(f.t, np.degrees(f.yaw - f.yaw[0]), label='heading change')
+        heading.plot(f.t, np.degrees(f.rudder), label='rudder')
+        heading.set_xlabel('t [s]')
+        heading.set_ylabel('[deg]')
+        heading.legend()
+    else:
+        table = np.array(figures.table)
+        track.plot(table[:, 0], table[:, 1], 'o-')
+        track.set_xlabel('rudder [deg] (differential thrust: fraction)')
+        track.set_ylabel('steady yaw rate [deg/s]')
+        heading.plot(table[:, 0], table[:, 2], 'o-')
+        heading.set_xlabel('rudder [deg] (differential thrust: fraction)')
+        heading.set_ylabel('steady speed [m/s]')
+    save_figure(fig, path, title)
+
+
+def run(args) -> int:
+    """Fly the manoeuvre and print (or plot) its figures."""
+    if not args.speed > 0 or not args.dt > 0 or not args.settle > 0:
+        raise DescriptionError('need --speed > 0, --dt > 0, --settle > 0',
+                               element='manoeuvre')
+    params = load_vehicle_from_args(args)
+    figures = _fly(args, params)
+    if args.plot:
+        _plot(figures, args.plot, '%s: %s' % (params.name, args.kind))
+    if args.json:
+        print(json.dumps({'vehicle': params.name, 'manoeuvre': args.kind,
+                          'speed': args.speed, 'depth': args.depth,
+                          'figures': figures.values,
+                          'spiral': [dict(zip(('rudder_deg', 'yaw_rate_deg_s',
+                                               'speed_m_s'), row))
+                                     for row in figures.table]}, indent=2))
+        return 0
+    print('%s: %s from %g m/s at %g m' % (params.name, args.kind, args.speed, args.depth))
+    for name, value in figures.values.items():
+        print('  %-26s %10.3f' % (name, value))
+    for row in figures.table:
+        print('  rudder %6.1f deg: yaw rate %7.3f deg/s, speed %.3f m/s' % tuple(row))
+    return 0

@@ -44,16 +44,16 @@ bound the deflection and ``velocity="0"`` (uuv's snippets) means no rate limit: 
 sets the joint position directly.  Topics and ``fin_id`` are uuv's ROS wiring (fins here
 take the node's fin commands); the current comes from the node's current input.
 """
-from typing import Dict, List, Optional
+from typing import List, Optional
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
 from uwv_hydro.description.conventions import quat_to_matrix
-from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.fins import check_fin
 from uwv_hydro.description.urdf_joint import joint_frame, origin_of
+from uwv_hydro.description.uuv_blocks import one, typed_block
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.physics.vehicle_params import Fin, VehicleParams
 
@@ -74,40 +74,6 @@ FIN_DYNAMICS = {'ZeroOrder': (), 'FirstOrder': ('timeConstant',)}
 def is_uuv_fin_plugin(elem: ET.Element) -> bool:
     """Return True for a uuv_simulator fin <plugin> (ROS or plain)."""
     return elem.tag == 'plugin' and 'uuv_fin' in elem.get('filename', '')
-
-
-def _one(block: ET.Element, tag: str, source: str) -> Optional[ET.Element]:
-    found = block.findall(tag)
-    if len(found) > 1:
-        raise element_error('<%s> given twice' % tag, source, found[1])
-    return found[0] if found else None
-
-
-def _typed(block: ET.Element, tag: str, types, source: str):
-    """Return (type, {parameter: float}) of a <dynamics> or <liftdrag> block."""
-    elem = _one(block, tag, source)
-    if elem is None:  # FinPlugin.cc asserts both
-        raise element_error('a uuv_simulator fin needs <%s> (uuv asserts it)' % tag, source,
-                            block)
-    type_elem = _one(elem, 'type', source)
-    kind = (type_elem.text or '').strip() if type_elem is not None else ''
-    if kind not in types:
-        raise element_error('<%s><type> %r: expected one of %s (uwv_hydro fins)'
-                            % (tag, kind, ', '.join(types)), source,
-                            type_elem if type_elem is not None else elem)
-    values: Dict[str, float] = {}
-    for child in elem:
-        if child.tag == 'type':
-            continue
-        if child.tag not in types[kind]:
-            raise element_error('unknown parameter <%s> of %s %s; expected %s'
-                                % (child.tag, tag, kind, ', '.join(types[kind]) or 'none'),
-                                source, child)
-        values[child.tag] = float_text(child, source)
-    missing = [k for k in types[kind] if k not in values]
-    if missing:  # LiftDragModel.cc / Dynamics.cc refuse a block without them
-        raise element_error('%s %s needs %s' % (tag, kind, ', '.join(missing)), source, elem)
-    return kind, values
 
 
 def _limit(limit: ET.Element, attr: str, source: str) -> Optional[float]:
@@ -132,7 +98,7 @@ def read_uuv_fins(root: ET.Element, params: VehicleParams, source: str) -> List[
     for block in (e for e in root.iter('plugin') if is_uuv_fin_plugin(e)):
         notes = ['unknown element <%s> ignored (as uuv_simulator)' % c.tag for c in block
                  if c.tag not in UUV_FIN_KEYS]
-        link_elem, joint_elem = (_one(block, t, source) for t in ('link_name', 'joint_name'))
+        link_elem, joint_elem = (one(block, t, source) for t in ('link_name', 'joint_name'))
         if link_elem is None or joint_elem is None:
             raise element_error('a uuv_simulator fin needs <link_name> and <joint_name> (uuv '
                                 'asserts them)', source, block)
@@ -180,9 +146,9 @@ def read_uuv_fins(root: ET.Element, params: VehicleParams, source: str) -> List[
         elif joint.get('type') == 'revolute':
             raise element_error('revolute fin joint %r needs <limit lower upper>' % name,
                                 source, joint)
-        dyn_kind, dyn = _typed(block, 'dynamics', FIN_DYNAMICS, source)
+        dyn_kind, dyn, _ = typed_block(block, 'dynamics', FIN_DYNAMICS, source, 'fin')
         fin.time_constant = dyn.get('timeConstant', 0.0)
-        kind, values = _typed(block, 'liftdrag', LIFTDRAG_TYPES, source)
+        kind, values, _ = typed_block(block, 'liftdrag', LIFTDRAG_TYPES, source, 'fin')
         if kind == 'Quadratic':
             fin.model = 'quadratic'
             fin.lift_constant = values['lift_constant']

@@ -56,7 +56,7 @@ ROS 2 port of uuv_simulator: uuv's ``thrusters/0/input`` is not a valid ROS 2 na
 token may not start with a digit); std_msgs/Float64 (uuv's FloatStamped is not in ROS 2).
 """
 import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -67,7 +67,8 @@ from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.thruster_values import spec_from_values
 from uwv_hydro.description.urdf_joint import joint_frame, origin_of
-from uwv_hydro.description.xml_safe import element_error, element_numbers
+from uwv_hydro.description.uuv_blocks import one, typed_block
+from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -90,44 +91,6 @@ _CONVERSIONS = dict(UUV_CONVERSIONS, LinearInterp=('inputValues', 'outputValues'
 def is_uuv_thruster_plugin(elem: ET.Element) -> bool:
     """Return True for a uuv_simulator thruster <plugin> (ROS or plain)."""
     return elem.tag == 'plugin' and 'uuv_thruster' in elem.get('filename', '')
-
-
-def _one(block: ET.Element, tag: str, source: str) -> Optional[ET.Element]:
-    found = block.findall(tag)
-    if len(found) > 1:
-        raise element_error('<%s> given twice' % tag, source, found[1])
-    return found[0] if found else None
-
-
-def _model_block(block: ET.Element, tag: str, names: Dict[str, Tuple[str, ...]],
-                 source: str) -> Tuple[str, Dict[str, Any], ET.Element]:
-    """Return (type, {parameter: float or floats}, element) of <dynamics>/<conversion>."""
-    elem = _one(block, tag, source)
-    if elem is None:  # ThrusterPlugin.cc asserts both blocks
-        raise element_error('a uuv_simulator thruster needs <%s> (uuv asserts it)' % tag,
-                            source, block)
-    type_elem = _one(elem, 'type', source)
-    kind = (type_elem.text or '').strip() if type_elem is not None else ''
-    if kind not in names:
-        raise element_error('<%s><type> %r: expected one of %s' % (tag, kind, ', '.join(names)),
-                            source, type_elem if type_elem is not None else elem)
-    terms: Dict[str, Any] = {}
-    for child in elem:
-        if child.tag == 'type':
-            continue
-        if child.tag not in names[kind]:
-            raise element_error('unknown parameter <%s> of %s %s; expected %s'
-                                % (child.tag, tag, kind, ', '.join(names[kind]) or 'none'),
-                                source, child)
-        if child.tag in ('inputValues', 'outputValues'):
-            terms[child.tag] = tuple(float(v) for v in element_numbers(
-                child, (len((child.text or '').split()),), source))
-        else:
-            terms[child.tag] = float_text(child, source)
-    missing = [name for name in names[kind] if name not in terms]
-    if missing:  # every uuv model asserts its parameters
-        raise element_error('%s %s needs %s' % (tag, kind, ', '.join(missing)), source, elem)
-    return kind, terms, elem
 
 
 def _odd_sqrt(b: float) -> float:
@@ -155,7 +118,7 @@ def _limited(block: ET.Element, low_tag: str, high_tag: str, source: str,
     """Return (min, max) of a uuv limit pair; min >= max resets both (ThrusterPlugin.cc)."""
     values = []
     for tag, default in ((low_tag, -math.inf), (high_tag, math.inf)):
-        elem = _one(block, tag, source)
+        elem = one(block, tag, source)
         values.append(float_text(elem, source) if elem is not None else default)
     if not values[0] < values[1]:
         notes.append('%s %g >= %s %g: no limit (uuv_simulator resets both)'
@@ -165,7 +128,7 @@ def _limited(block: ET.Element, low_tag: str, high_tag: str, source: str,
 
 
 def _efficiency(block: ET.Element, tag: str, source: str, notes: List[str]) -> float:
-    elem = _one(block, tag, source)
+    elem = one(block, tag, source)
     if elem is None:
         return 1.0
     value = float_text(elem, source)
@@ -185,9 +148,10 @@ def _fold(block: ET.Element, source: str, notes: List[str]) -> Folded:
     The last item names the factors other than 1 and the thrust limits, for the record.
     """
     dyn_names = dict(_LINEAR_DYNAMICS, **UUV_DYNAMICS)
-    dyn_kind, dyn, _ = _model_block(block, 'dynamics', dyn_names, source)
-    conv_kind, conv, conv_elem = _model_block(block, 'conversion', _CONVERSIONS, source)
-    gain_elem = _one(block, 'gain', source)
+    dyn_kind, dyn, _ = typed_block(block, 'dynamics', dyn_names, source, 'thruster')
+    conv_kind, conv, conv_elem = typed_block(block, 'conversion', _CONVERSIONS, source,
+                                             'thruster', ('inputValues', 'outputValues'))
+    gain_elem = one(block, 'gain', source)
     gain = float_text(gain_elem, source) if gain_elem is not None else 1.0
     clamp = _limited(block, 'clampMin', 'clampMax', source, notes)
     thrust = _limited(block, 'thrustMin', 'thrustMax', source, notes)
@@ -286,7 +250,7 @@ def _command_for(thrust: float, upper: bool, dyn_kind: str, dyn: Dict[str, float
 
 
 def _joint_of(root: ET.Element, block: ET.Element, link: str, source: str) -> ET.Element:
-    name_elem = _one(block, 'jointName', source)
+    name_elem = one(block, 'jointName', source)
     joints = root.findall('joint')
     if name_elem is not None:
         name = (name_elem.text or '').strip()
@@ -339,8 +303,8 @@ def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str
         for child in block:
             if child.tag not in UUV_THRUSTER_KEYS:
                 notes.append('unknown element <%s> ignored (as uuv_simulator)' % child.tag)
-        link_elem = _one(block, 'linkName', source)
-        id_elem = _one(block, 'thrusterID', source)
+        link_elem = one(block, 'linkName', source)
+        id_elem = one(block, 'thrusterID', source)
         if link_elem is None or not (link_elem.text or '').strip() or id_elem is None:
             raise element_error('a uuv_simulator thruster needs <linkName> and <thrusterID> '
                                 '(uuv asserts them)', source, block)

@@ -32,6 +32,7 @@ from test_offline_tools import run_cli
 
 from uwv_hydro.bag.cdr_codec import repeat_message
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, typestore, WRENCH
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 # Neutrally buoyant body, CoB = CoM = origin: linear drag on all axes, quadratic surge
 # drag, added mass (the components checked below are re-derived from these numbers)
@@ -48,8 +49,8 @@ uwv_hydro:
       added_mass: {xx: 10.0, yy: 40.0, zz: 40.0, rr: 0.5, pp: 2.0, hh: 2.0}
 """
 REMUS = REPO / 'config' / 'remus100.yaml'
-COMPONENTS = ('weight', 'buoyancy', 'linear_drag', 'quadratic_drag', 'added_mass',
-              'added_mass_coriolis', 'fins')
+# every wrench component the node publishes, each on its own topic
+COMPONENTS = COMPONENT_NAMES
 
 
 def read_bag(path):

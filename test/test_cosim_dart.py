@@ -37,18 +37,13 @@ Two references:
     the node's lagged wrench, its mode run in-process), from the same start with the
     same thrust: every state of the loop equals it to 1e-10.
 """
-from nodes.harness import start_node
+from cosim.scenario import connect_wrench_node, CURRENT, DT, START, STEPS, thrust
 import numpy as np
 import pytest
 
 # pinned in requirements.txt; a sourced ROS 2 installation may lack it
 dart = pytest.importorskip('dartpy', reason='pip install dartpy (requirements.txt)')
 
-DT = 0.005
-STEPS = 2000
-START = {'position': (0.0, 0.0, -10.0), 'quaternion': (1.0, 0.0, 0.0, 0.0),
-         'twist': (0.2, 0.0, 0.0, 0.0, 0.0, 0.05)}
-CURRENT = (0.3, 0.0, 0.0)
 COM = (0.05, 0.0, 0.0)
 
 # A full symmetric positive definite M_A (about the CoM, dsros semantics): diagonal
@@ -75,15 +70,6 @@ uwv_hydro:
       added_mass: %s
       drag_center: [-0.1, 0.0, 0.0]
 """ % (list(COM), ADDED_MASS)
-
-
-def thrust(t):
-    """Return the thrusters' body wrench: surge and a turn, a reversed turn, coast."""
-    if t < 3.0025:
-        return np.array([60.0, 5.0, -4.0, 0.5, 1.0, 4.0])
-    if t < 7.0025:
-        return np.array([30.0, -8.0, 6.0, -0.8, -1.5, -6.0])
-    return np.zeros(6)
 
 
 def _load(tmp_path):
@@ -243,19 +229,12 @@ def test_dart_conventions_the_harness_relies_on(tmp_path):
 def test_cosimulation_with_dart_full_added_mass(rclpy_context, spawn, tmp_path,
                                                 added_mass, current):
     from cosim.dart_engine import DartBody
-    from cosim.lock_step import LockStep
     from uwv_hydro.modes.offline_simulation import simulate
     from uwv_hydro.physics.dynamics import State
     from uwv_hydro.physics.rotation import quat_to_matrix
     path, params = _load(tmp_path)
-    node_params = {'vehicle_file': str(path), 'mode': 'wrench', 'added_mass': added_mass,
-                   'apply_weight': True, 'use_sim_time': True, 'publish_on': 'odometry',
-                   'rate_hz': 1.0 / DT}
-    if current is not None:
-        node_params['current'] = list(current)
-    proc, log = start_node(spawn, tmp_path, node_params)
-    engine = LockStep(rclpy_context)
-    assert engine.spin_until(engine.connected, timeout=60.0), 'node not connected'
+    proc, log, engine = connect_wrench_node(spawn, tmp_path, rclpy_context, path, added_mass,
+                                            current)
     body = DartBody(params, DT, carry_added_mass=added_mass == 'implicit', **START)
     positions, quaternions, wall = engine.run(body, STEPS, DT, thrust)
     engine.close()

@@ -33,18 +33,13 @@ Bars: final position within 1 cm (implicit) / 2 cm (lagged), attitude within 0.0
 The only difference left between the loop and the reference is the engine's
 zero-order hold of the wrench over a step.
 """
-from nodes.harness import start_node
+from cosim.scenario import connect_wrench_node, CURRENT, DT, START, STEPS, thrust
 import numpy as np
 import pytest
 
 # pinned in requirements.txt; a sourced ROS 2 installation may lack it
 mujoco = pytest.importorskip('mujoco', reason='pip install mujoco (requirements.txt)')
 
-DT = 0.005
-STEPS = 2000
-START = {'position': (0.0, 0.0, -10.0), 'quaternion': (1.0, 0.0, 0.0, 0.0),
-         'twist': (0.2, 0.0, 0.0, 0.0, 0.0, 0.05)}
-CURRENT = (0.3, 0.0, 0.0)
 
 VEHICLE_YAML = """
 uwv_hydro:
@@ -68,15 +63,6 @@ FINS_YAML = ('      fins:\n        rudder: %s\n        stern_plane: %s\n' % (
     FIN % ([-0.6, 0.0, 0.1], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
     FIN % ([-0.6, 0.1, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0])))
 FIN_ANGLES = {'rudder': 0.2, 'stern_plane': -0.15}
-
-
-def thrust(t):
-    """Return the thrusters' body wrench: surge and a turn, a reversed turn, coast."""
-    if t < 3.0025:
-        return np.array([60.0, 5.0, -4.0, 0.5, 1.0, 4.0])
-    if t < 7.0025:
-        return np.array([30.0, -8.0, 6.0, -0.8, -1.5, -6.0])
-    return np.zeros(6)
 
 
 def _load(tmp_path, com=(0.0, 0.0, 0.0), fins=False):
@@ -184,17 +170,10 @@ def test_mujoco_conventions_the_harness_relies_on(tmp_path):
          'implicit-fins'])
 def test_cosimulation_with_mujoco_matches_simulate(rclpy_context, spawn, tmp_path,
                                                    added_mass, current, com, fins):
-    from cosim.lock_step import LockStep
     from cosim.mujoco_engine import MujocoBody
     path, params = _load(tmp_path, com or (0.0, 0.0, 0.0), fins)
-    node_params = {'vehicle_file': str(path), 'mode': 'wrench', 'added_mass': added_mass,
-                   'apply_weight': True, 'use_sim_time': True, 'publish_on': 'odometry',
-                   'rate_hz': 1.0 / DT}
-    if current is not None:
-        node_params['current'] = list(current)
-    proc, log = start_node(spawn, tmp_path, node_params)
-    engine = LockStep(rclpy_context)
-    assert engine.spin_until(engine.connected, timeout=60.0), 'node not connected'
+    proc, log, engine = connect_wrench_node(spawn, tmp_path, rclpy_context, path, added_mass,
+                                            current)
     if fins:
         _hold_fins(engine, FIN_ANGLES)
     body = MujocoBody(params, DT, fold_added_mass=added_mass == 'implicit', **START)

@@ -40,7 +40,8 @@ import numpy as np
 from uwv_hydro.description.element_report import record
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.known_names import XML_CHILDREN
-from uwv_hydro.description.xml_safe import element_error, element_line, element_path
+from uwv_hydro.description.xml_safe import (
+    element_error, element_line, element_path, unique_children)
 from uwv_hydro.physics.vehicle_params import Hull, HULL_LIFT_MODELS, VehicleParams
 
 #: Keys of a hull block (YAML keys and XML element names).
@@ -156,11 +157,7 @@ def read_xml_hull(elem: ET.Element, source: str) -> Hull:
     """Return the Hull of an XML ``<hull>`` block (children named as the YAML keys)."""
     values: Dict[str, Any] = {}
     children = {}
-    for child in elem:
-        if not isinstance(child.tag, str):
-            continue
-        if child.tag in children:
-            raise element_error('<%s> given twice' % child.tag, source, child)
+    for child in unique_children(elem, source):
         children[child.tag] = child
         text = (child.text or '').strip()
         if child.tag == 'model':

@@ -59,7 +59,7 @@ from uwv_hydro.description.sensors import check_sensor_links, merge_sensors
 from uwv_hydro.description.thruster_values import check_unique
 from uwv_hydro.description.thrusters import (
     gz_thruster_spec, gz_thruster_values, is_thruster_plugin)
-from uwv_hydro.description.xml_safe import element_error
+from uwv_hydro.description.xml_safe import element_error, unique_children
 from uwv_hydro.physics.buoyancy_engine import BuoyancyEngineSpec
 from uwv_hydro.physics.vehicle_params import Fin, VehicleParams
 
@@ -259,17 +259,9 @@ def _limits(joint: ET.Element, fin: Fin, source: str) -> Tuple[float, float, flo
 def _buoyancy_engine(plugin: ET.Element, scope: str, flat: FlatModel, poses: Dict[str, Pose],
                      params: VehicleParams, source: str) -> BuoyancyEngineSpec:
     """Return the BuoyancyEngineSpec of a gz-sim BuoyancyEngine <plugin>."""
-    values: Dict[str, ET.Element] = {}
-    for child in plugin:
-        if not isinstance(child.tag, str):
-            continue
-        if child.tag not in BUOYANCY_ENGINE_KEYS:
-            raise element_error('unknown BuoyancyEngine element <%s>; expected one of %s'
-                                % (child.tag, ', '.join(sorted(BUOYANCY_ENGINE_KEYS))),
-                                source, child)
-        if child.tag in values:
-            raise element_error('<%s> given twice' % child.tag, source, child)
-        values[child.tag] = child
+    values: Dict[str, ET.Element] = {
+        child.tag: child
+        for child in unique_children(plugin, source, BUOYANCY_ENGINE_KEYS, 'BuoyancyEngine')}
     link = (values['link_name'].text or '').strip() if 'link_name' in values else ''
     if not link:  # gz-sim: "Buoyancy Engine must be attached to some link."
         raise element_error('a BuoyancyEngine plugin needs a <link_name>', source, plugin)

@@ -60,7 +60,7 @@ from uwv_hydro.description.thruster_values import (
     check_unique, DSROS_THRUSTER_KEYS, DSROS_UNUSED_KEYS, ErrorFactory, float_list,
     GZ_UNUSED_KEYS, spec_from_values, URDF_THRUSTER_KEYS, YAML_POSE_KEYS, YAML_THRUSTER_KEYS)
 from uwv_hydro.description.urdf_joint import joint_frame
-from uwv_hydro.description.xml_safe import element_error
+from uwv_hydro.description.xml_safe import element_error, unique_children
 from uwv_hydro.physics.thruster_bank import ThrusterBank
 from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_DYNAMICS
 from uwv_hydro.physics.vehicle_params import VehicleParams
@@ -117,15 +117,7 @@ def gz_thruster_values(block: ET.Element, source: str
     """
     values: Dict[str, Any] = {}
     children: Dict[str, ET.Element] = {}
-    for child in block:
-        if not isinstance(child.tag, str):
-            continue  # a comment
-        if child.tag not in URDF_THRUSTER_KEYS:
-            raise element_error('unknown thruster element <%s>; expected one of %s'
-                                % (child.tag, ', '.join(sorted(URDF_THRUSTER_KEYS))),
-                                source, child)
-        if child.tag in children:
-            raise element_error('<%s> given twice' % child.tag, source, child)
+    for child in unique_children(block, source, URDF_THRUSTER_KEYS, 'thruster'):
         children[child.tag] = child
         if child.tag in ('dsros_forward', 'dsros_reverse', 'dynamics', 'conversion'):
             values[child.tag] = {g.tag: (g.text or '').strip() for g in child}

@@ -28,7 +28,7 @@ in the name (``gz:type``), as sdformat (tinyxml2, which does not check namespace
 and Gazebo read it, instead of failing with "unbound prefix".
 """
 import os
-from typing import Dict, List, Optional, Sequence
+from typing import Collection, Dict, Iterator, List, Optional, Sequence
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
@@ -121,6 +121,28 @@ def element_error(reason: str, source: str, elem: ET.Element) -> DescriptionErro
     """Build a DescriptionError naming ``elem``'s path and line (and its own file)."""
     return DescriptionError(reason, getattr(elem, 'source', None) or source,
                             element_path(elem), element_line(elem))
+
+
+def unique_children(elem: ET.Element, source: str, known: Optional[Collection[str]] = None,
+                    what: str = '') -> Iterator[ET.Element]:
+    """
+    Yield ``elem``'s element children in document order (comments skipped).
+
+    A tag given twice is an error; with ``known``, so is a tag not in it ("unknown
+    ``what`` element", naming the known ones).  Checked child by child as they are
+    yielded, so a reader's own errors on earlier children come first.
+    """
+    seen = set()
+    for child in elem:
+        if not isinstance(child.tag, str):
+            continue  # a comment
+        if known is not None and child.tag not in known:
+            raise element_error('unknown %s element <%s>; expected one of %s'
+                                % (what, child.tag, ', '.join(sorted(known))), source, child)
+        if child.tag in seen:
+            raise element_error('<%s> given twice' % child.tag, source, child)
+        seen.add(child.tag)
+        yield child
 
 
 def element_numbers(elem: ET.Element, sizes: Sequence[int], source: str,

@@ -22,7 +22,7 @@ a WrenchStamped in the base frame.  Prints 'ready' once its publishers exist.
 """
 import sys
 
-from driver_process import spin_ready
+from driver_process import publish_at_rate
 from geometry_msgs.msg import WrenchStamped
 import rclpy
 from rclpy.node import Node
@@ -46,15 +46,7 @@ def run(rate: float, kind: str, items) -> None:
             msg.wrench.force.x, msg.wrench.force.y, msg.wrench.force.z = f[:3]
             msg.wrench.torque.x, msg.wrench.torque.y, msg.wrench.torque.z = f[3:]
             outputs.append((node.create_publisher(WrenchStamped, topic, 10), msg, True))
-
-    def _publish():
-        for pub, msg, stamped in outputs:
-            if stamped:
-                msg.header.stamp = node.get_clock().now().to_msg()
-            pub.publish(msg)
-
-    node.create_timer(1.0 / rate, _publish)
-    spin_ready(node)
+    publish_at_rate(node, outputs, rate)
 
 
 if __name__ == '__main__':

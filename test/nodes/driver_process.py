@@ -26,3 +26,19 @@ def spin_ready(node) -> None:
     finally:
         node.destroy_node()
         rclpy.try_shutdown()
+
+
+def publish_at_rate(node, outputs, rate: float) -> None:
+    """
+    Publish every (publisher, message, stamped) of ``outputs`` at ``rate`` Hz, then spin.
+
+    A stamped message gets the node clock's time in its header at each publication.
+    """
+    def _publish():
+        for pub, msg, stamped in outputs:
+            if stamped:
+                msg.header.stamp = node.get_clock().now().to_msg()
+            pub.publish(msg)
+
+    node.create_timer(1.0 / rate, _publish)
+    spin_ready(node)

@@ -27,7 +27,7 @@ Prints 'ready' once its publishers exist.
 """
 import sys
 
-from driver_process import spin_ready
+from driver_process import publish_at_rate
 import rclpy
 from rclpy.node import Node
 
@@ -68,15 +68,7 @@ def run(rate: float, items) -> None:
         kind, _, topic = head.partition('@')
         msg_type, msg, stamped = _message(kind, spec)
         outputs.append((node.create_publisher(msg_type, topic, 10), msg, stamped))
-
-    def _publish():
-        for pub, msg, stamped in outputs:
-            if stamped:
-                msg.header.stamp = node.get_clock().now().to_msg()
-            pub.publish(msg)
-
-    node.create_timer(1.0 / rate, _publish)
-    spin_ready(node)
+    publish_at_rate(node, outputs, rate)
 
 
 if __name__ == '__main__':

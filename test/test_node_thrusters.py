@@ -22,7 +22,7 @@ equivalent base-frame wrenches (computed here from the thruster equations, not f
 node's code) must give the same trajectory.  Then the driver dies: the thrusters go stale
 (neutral, zero thrust) and /diagnostics says so.
 """
-from nodes.harness import diag_values, Probe, REPO, start_node
+from nodes.harness import diag_values, odometry_rows, Probe, REPO, start_node
 import numpy as np
 import pytest
 
@@ -148,13 +148,7 @@ def _run(spawn, rclpy_context, tmp_path, python, name, driver_args):
         assert probe.spin_until(lambda: odom and stamp(odom[-1]) == ns, timeout=10.0,
                                 proc=proc, log=log, action=lambda: tick(ns)), \
             'no odometry for tick %d' % k
-    states = np.array([[m.pose.pose.position.x, m.pose.pose.position.y,
-                        m.pose.pose.position.z, m.pose.pose.orientation.w,
-                        m.pose.pose.orientation.x, m.pose.pose.orientation.y,
-                        m.pose.pose.orientation.z, m.twist.twist.linear.x,
-                        m.twist.twist.linear.y, m.twist.twist.linear.z,
-                        m.twist.twist.angular.x, m.twist.twist.angular.y,
-                        m.twist.twist.angular.z] for m in odom if stamp(m) > T0_NS])
+    states = odometry_rows(m for m in odom if stamp(m) > T0_NS)
     extras = {'force': [m.data for m in force], 'side_force': [m.data for m in side_force],
               'stern_speed': [m.data for m in stern_speed]}
     if driver_args[0] == 'float64':

@@ -26,6 +26,7 @@ import pathlib
 import struct
 
 from conftest import REPO
+from nodes.harness import odometry_rows
 import numpy as np
 import pytest
 from test_offline_tools import run_cli
@@ -105,12 +106,7 @@ def test_every_topic_type_count_and_the_odometry_equals_the_csv(body_run, name):
         last = msgs[-1].transforms[0].header if topic == '/tf' else msgs[-1].header
         assert last.stamp.sec * 10**9 + last.stamp.nanosec == stamps[-1]
     odom = bag['/odometry'][2]
-    got = np.array([[m.pose.pose.position.x, m.pose.pose.position.y, m.pose.pose.position.z,
-                     m.pose.pose.orientation.w, m.pose.pose.orientation.x,
-                     m.pose.pose.orientation.y, m.pose.pose.orientation.z,
-                     m.twist.twist.linear.x, m.twist.twist.linear.y, m.twist.twist.linear.z,
-                     m.twist.twist.angular.x, m.twist.twist.angular.y,
-                     m.twist.twist.angular.z] for m in odom])
+    got = odometry_rows(odom)
     # the CSV holds repr-exact floats: the two outputs of one run agree to rounding
     assert np.max(np.abs(got - rows[:, 1:])) <= 1e-12
     assert {(m.header.frame_id, m.child_frame_id) for m in odom} == {('odom', 'base_link')}

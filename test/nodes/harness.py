@@ -23,6 +23,7 @@ import pathlib
 import sys
 import time
 
+import numpy as np
 import yaml
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -163,6 +164,16 @@ def odometry_msg(position, quaternion, nu, stamp_ns=0, frame_id='odom',
     t.linear.x, t.linear.y, t.linear.z = (float(v) for v in nu[:3])
     t.angular.x, t.angular.y, t.angular.z = (float(v) for v in nu[3:])
     return msg
+
+
+def odometry_rows(messages) -> np.ndarray:
+    """Return (n, 13) [position, quaternion w x y z, body twist] of nav_msgs/Odometry messages."""
+    return np.array([[m.pose.pose.position.x, m.pose.pose.position.y, m.pose.pose.position.z,
+                      m.pose.pose.orientation.w, m.pose.pose.orientation.x,
+                      m.pose.pose.orientation.y, m.pose.pose.orientation.z,
+                      m.twist.twist.linear.x, m.twist.twist.linear.y, m.twist.twist.linear.z,
+                      m.twist.twist.angular.x, m.twist.twist.angular.y,
+                      m.twist.twist.angular.z] for m in messages])
 
 
 def diag_values(msg, name_part: str) -> dict:

@@ -21,8 +21,7 @@ namespace (its /clock remapped there) so concurrent runs on one domain stay apar
 """
 import os
 
-from nodes.harness import diag_values, node_command, Probe, REPO, write_params
-import numpy as np
+from nodes.harness import diag_values, node_command, odometry_rows, Probe, REPO, write_params
 
 PERIOD_NS = 10 ** 7  # rate_hz 100
 T0_NS = 50 * 10 ** 9
@@ -89,13 +88,7 @@ def run(spawn, rclpy_context, tmp_path, python, name, params, items, inputs, tic
                                     proc=proc, log=log, action=lambda: tick(t)), \
                 'no odometry for tick %d' % k
         probe.spin_for(0.1)
-        states = np.array([[m.pose.pose.position.x, m.pose.pose.position.y,
-                            m.pose.pose.position.z, m.pose.pose.orientation.w,
-                            m.pose.pose.orientation.x, m.pose.pose.orientation.y,
-                            m.pose.pose.orientation.z, m.twist.twist.linear.x,
-                            m.twist.twist.linear.y, m.twist.twist.linear.z,
-                            m.twist.twist.angular.x, m.twist.twist.angular.y,
-                            m.twist.twist.angular.z] for m in odom if _stamp(m) > T0_NS])
+        states = odometry_rows(m for m in odom if _stamp(m) > T0_NS)
         mine = [d for d in diags if any(ns in s.name for s in d.status)]
         return states, extras, (mine[-1] if mine else None)
     finally:

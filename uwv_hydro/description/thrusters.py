@@ -59,7 +59,7 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.thruster_values import (
     check_unique, DSROS_THRUSTER_KEYS, DSROS_UNUSED_KEYS, ErrorFactory, float_list,
     GZ_UNUSED_KEYS, spec_from_values, URDF_THRUSTER_KEYS, YAML_POSE_KEYS, YAML_THRUSTER_KEYS)
-from uwv_hydro.description.urdf_joint import joint_frame
+from uwv_hydro.description.urdf_joint import joint_in_base
 from uwv_hydro.description.xml_safe import element_error, unique_children
 from uwv_hydro.physics.thruster_bank import ThrusterBank
 from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_DYNAMICS
@@ -92,18 +92,7 @@ def _urdf_joint_pose(root: ET.Element, params: VehicleParams, name: str, source:
     if not joints:
         raise element_error('thruster joint %r is not a joint of the robot' % name, source,
                             block)
-    joint = joints[0]
-    parent_elem = joint.find('parent')
-    parent = parent_elem.get('link', '') if parent_elem is not None else ''
-    parent_pose = _parent_pose(params, parent)
-    if parent_pose is None:
-        raise element_error('thruster joint %r hangs from link %r, which is not the base link '
-                            '%r nor fixed to it' % (name, parent, params.base_frame), source,
-                            joint)
-    xyz, rot, axis = joint_frame(joint, source)
-    p_par, r_par = parent_pose
-    # Pose composition: T_base_joint = T_base_parent T_parent_joint
-    return p_par + r_par @ xyz, r_par @ rot, axis
+    return joint_in_base(joints[0], params, source, 'thruster')
 
 
 def gz_thruster_values(block: ET.Element, source: str

@@ -18,9 +18,9 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.conventions import rpy_to_matrix
+from uwv_hydro.description.conventions import quat_to_matrix, rpy_to_matrix
 from uwv_hydro.description.known_names import check_attributes
-from uwv_hydro.description.xml_safe import element_numbers
+from uwv_hydro.description.xml_safe import element_error, element_numbers
 
 
 def parse_vector(elem: ET.Element, attr: str, source: str, count: int = 3,
@@ -46,3 +46,25 @@ def joint_frame(joint: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray,
     axis = joint.find('axis')
     xyz, rot = origin_of(joint, source)
     return xyz, rot, np.eye(3)[0] if axis is None else parse_vector(axis, 'xyz', source)
+
+
+def joint_in_base(joint: ET.Element, params, source: str, what: str
+                  ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """
+    Return (origin, R base <- joint frame, axis in the joint frame) of a <joint>.
+
+    Its parent link must be the base link or fixed to it (a frame of ``params``); else
+    an error names the ``what`` joint ('thruster', 'fin') and the link it hangs from.
+    """
+    parent_elem = joint.find('parent')
+    parent = parent_elem.get('link', '') if parent_elem is not None else ''
+    try:
+        t, q = params.frame_transform(parent)
+    except KeyError:
+        raise element_error('%s joint %r hangs from link %r, which is not the base link %r '
+                            'nor fixed to it' % (what, joint.get('name'), parent,
+                                                 params.base_frame), source, joint) from None
+    xyz, rot, axis = joint_frame(joint, source)
+    r_par = quat_to_matrix(q)
+    # pose composition T_base_joint = T_base_parent T_parent_joint
+    return np.asarray(t, float) + r_par @ xyz, r_par @ rot, axis

@@ -49,10 +49,9 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.conventions import quat_to_matrix
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.fins import check_fin
-from uwv_hydro.description.urdf_joint import joint_frame, origin_of
+from uwv_hydro.description.urdf_joint import joint_in_base, origin_of
 from uwv_hydro.description.uuv_blocks import one, typed_block
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.physics.vehicle_params import Fin, VehicleParams
@@ -114,17 +113,10 @@ def read_uuv_fins(root: ET.Element, params: VehicleParams, source: str) -> List[
         if child is None or child.get('link') != link:
             raise element_error('uuv fin <link_name> %r must be the child link of joint %r'
                                 % (link, name), source, link_elem)
-        parent = joint.find('parent')
-        parent_link = parent.get('link', '') if parent is not None else ''
-        try:
-            t, q = params.frame_transform(parent_link)
-        except KeyError:
-            raise element_error('the parent link %r of fin joint %r is not the base link or '
-                                'fixed to it' % (parent_link, name), source, joint) from None
-        xyz, rot, axis = joint_frame(joint, source)
-        rotation = quat_to_matrix(q) @ rot  # base <- fin link at zero deflection
+        # base <- fin link at zero deflection
+        position, rotation, axis = joint_in_base(joint, params, source, 'fin')
         fin = Fin(name=name, source=source)
-        fin.position = np.asarray(t, float) + quat_to_matrix(q) @ xyz
+        fin.position = position
         inertial = links[link].find('inertial') if link in links else None
         # uuv applies the force at the link's centre of mass (AddRelativeForce)
         fin.cp = rotation @ (origin_of(inertial, source)[0] if inertial is not None

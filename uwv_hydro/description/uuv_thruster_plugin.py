@@ -61,12 +61,11 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.conventions import quat_to_matrix
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.thruster_values import spec_from_values
-from uwv_hydro.description.urdf_joint import joint_frame, origin_of
+from uwv_hydro.description.urdf_joint import joint_in_base, origin_of
 from uwv_hydro.description.uuv_blocks import one, typed_block
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS
@@ -274,23 +273,13 @@ def _joint_of(root: ET.Element, block: ET.Element, link: str, source: str) -> ET
 def _pose(root, block, link, params, source):
     """Return (point, rotation base <- link, axis in the link) of the thrust."""
     joint = _joint_of(root, block, link, source)
-    parent_elem = joint.find('parent')
-    parent = parent_elem.get('link', '') if parent_elem is not None else ''
-    try:
-        t, q = params.frame_transform(parent)
-    except KeyError:
-        raise element_error('thruster joint %r hangs from link %r, which is not the base link '
-                            '%r nor fixed to it' % (joint.get('name'), parent,
-                                                    params.base_frame), source, joint) from None
-    xyz, rot, axis = joint_frame(joint, source)
-    r_par = quat_to_matrix(q)
+    origin, rotation, axis = joint_in_base(joint, params, source, 'thruster')
     links = [e for e in root.findall('link') if e.get('name') == link]
     com = np.zeros(3)
     if links and links[0].find('inertial') is not None:
         com = origin_of(links[0].find('inertial'), source)[0]
-    # pose composition T_base_link = T_base_parent T_parent_joint; force at the link's CoM
-    rotation = r_par @ rot
-    return np.asarray(t, float) + r_par @ xyz + rotation @ com, rotation, axis, joint
+    # the force at the link's CoM
+    return origin + rotation @ com, rotation, axis, joint
 
 
 def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str

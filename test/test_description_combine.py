@@ -132,9 +132,11 @@ def test_check_json_has_converted_matrices_and_reference_points(capsys):
     assert m_a[1, 5] == pytest.approx(-1.93) and m_a[2, 4] == pytest.approx(1.93)
     assert np.allclose(m_a, m_a.T)
     q = np.array(s['matrices']['quadratic_drag'])
-    # xxx = 1.62, rrr = 0.0013: T_a T_c = +1 (the cross-flow terms are the hull block's)
+    # xxx = 1.62, rrr = 0.0013, hxh = pxp = 25: T_a T_c = +1 (the cross-flow terms are
+    # the hull block's)
     assert q[0, 0, 0] == pytest.approx(1.62) and q[3, 3, 3] == pytest.approx(0.0013)
-    assert s['hull']['x_cp'] == pytest.approx(-0.321)
+    assert q[5, 0, 5] == pytest.approx(25.0) and q[4, 0, 4] == pytest.approx(25.0)
+    assert s['hull']['x_cp'] == pytest.approx(-0.72)
     assert q.shape == (6, 6, 6) and np.array(s['matrices']['linear_drag']).shape == (6, 6)
     com = s['com']
     assert s['reference_points']['drag_center'] == pytest.approx(com)

@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 
 from test_sdf_equipment import GLIDER
+from uwv_hydro.physics.rotation import rotate
 
 pytestmark = pytest.mark.ros
 
@@ -72,7 +73,11 @@ def test_volume_commands_fill_the_bladder_and_lift_the_glider(rclpy_context, spa
         t = np.array(arrivals[start:len(seen) + start])
         jumps = np.diff(seen[:len(t)])
         assert np.all(jumps <= RATE * (np.diff(t) + 0.02) * 1.5 + 1e-12)
-        assert odom[-1].twist.twist.linear.z > 0.0  # 0.001 m^3 more displacement: it rises
+        # 0.001 m^3 more displacement: it rises (world z; the twist is in the body frame,
+        # and the glider pitches as it rises)
+        last = odom[-1]
+        o, v = last.pose.pose.orientation, last.twist.twist.linear
+        assert rotate([o.w, o.x, o.y, o.z], [v.x, v.y, v.z])[2] > 0.0
         # the NaN command was dropped (and did not stop the filling)
         assert 'dropped a message on /model/glider/buoyancy_engine: non_finite' in read_log(log)
     finally:

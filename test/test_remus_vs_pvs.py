@@ -115,6 +115,11 @@ class PvsRemus100:
         self.cd_2d = float(np.interp(0.5, [0.4933, 0.5585], [1.2108, 1.0836]))
         self.k_cf = 0.5 * self.rho * self.diam * self.cd_2d * self.length / 20
 
+    def lift_coefficient(self, angle):
+        """Hull lift coefficient C_L of PVS's forceLiftDrag (Beard & McLain 2012)."""
+        ar = self.diam ** 2 / self.s_ref
+        return math.pi * ar / (1 + math.sqrt(1 + (ar / 2) ** 2)) * angle
+
     def propeller(self, n_rpm, speed):
         """(thrust X, roll torque K) of the 0.14 m Wageningen B-3.72 fit (Allen 2000)."""
         d, n = 0.14, n_rpm / 60.0
@@ -148,7 +153,7 @@ class PvsRemus100:
         d[:2] *= math.exp(-3.0 * speed)  # surge/sway linear damping fades with speed
         # hull lift and drag in the vertical plane (Beard & McLain 2012, e = 0.7)
         ar = self.diam ** 2 / self.s_ref
-        cl = math.pi * ar / (1 + math.sqrt(1 + (ar / 2) ** 2)) * alpha
+        cl = self.lift_coefficient(alpha)
         cd = self.cd0 + cl * cl / (math.pi * 0.7 * ar)
         q_s = 0.5 * self.rho * speed * speed * self.s_ref
         f_d, f_l = q_s * cd, q_s * cl
@@ -196,9 +201,7 @@ class PvsSwayLift(PvsRemus100):
         u, v, w = nu[:3]
         speed = math.sqrt(u * u + v * v + w * w)
         beta = math.atan2(v, u)
-        ar = self.diam ** 2 / self.s_ref
-        f_l = (0.5 * self.rho * speed * speed * self.s_ref
-               * math.pi * ar / (1 + math.sqrt(1 + (ar / 2) ** 2)) * beta)
+        f_l = 0.5 * self.rho * speed * speed * self.s_ref * self.lift_coefficient(beta)
         lift = np.array([math.sin(beta) * f_l, -math.cos(beta) * f_l, 0, 0, 0, 0.0])
         return super().nu_dot(eta, nu, delta_r, delta_s, n_rpm) + self.m_inv @ lift
 

@@ -226,3 +226,16 @@ def test_sdf_zero_range_joint_is_rigid_and_a_range_moves():
     params = load_sdf_string(SDF_MODEL % (-1, 1), 'm.sdf')
     assert 's' not in params.frames
     assert any("'j' (revolute, link 's')" in w for w in params.warnings)
+
+
+def test_empty_number_in_a_uuv_sensor_plugin_is_zero_with_a_warning():
+    text = (SENSOR_URDF % ('revolute', '1 0 0', 0, 0)).replace(
+        '<update_rate>10</update_rate>', '<update_rate>10</update_rate>\n'
+        '      <orientation_noise></orientation_noise>')
+    line = text[:text.index('<orientation_noise>')].count('\n') + 1
+    params = load_urdf_string(text, 'imu.urdf')
+    warning, = [w for w in params.warnings if 'empty number' in w]
+    assert 'imu.urdf:%d: ' % line in warning and warning.endswith(
+        'orientation_noise: empty number read as 0, as sdformat reads it (Gazebo prints an '
+        'error and uses 0)')
+    assert all(n.stddev == 0.0 for n in params.sensors[0].model.orientation)

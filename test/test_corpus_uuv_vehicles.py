@@ -41,13 +41,13 @@ ZERO_RANGE = 'zero-range revolute joint: rigid'
 #: thrust flown [N] and the drag written there -- the smallest translational linear and
 #: quadratic damping [N s/m, N s^2/m^2] -- and |weight - buoyancy| [N].
 VEHICLES = {
-    'eca_like.urdf.xacro': dict(
-        thrusters=1, fins=4, sensors={'imu', 'pressure', 'dvl', 'gps'},
-        rigid=('imu', 'pressure', 'dvl', 'gps', 'camera', 'battery'),
-        thrust=20.0, linear=5.0, quadratic=20.0),
-    'lauv_liftdrag_like.urdf.xacro': dict(
-        thrusters=1, fins=4, sensors={'imu', 'pressure'}, rigid=('imu', 'pressure'),
-        thrust=10.0, linear=2.0, quadratic=4.0),
+    'eca_like.urdf.xacro': {
+        'thrusters': 1, 'fins': 4, 'sensors': {'imu', 'pressure', 'dvl', 'gps'},
+        'rigid': ('imu', 'pressure', 'dvl', 'gps', 'camera', 'battery'),
+        'thrust': 20.0, 'linear': 5.0, 'quadratic': 20.0},
+    'lauv_liftdrag_like.urdf.xacro': {
+        'thrusters': 1, 'fins': 4, 'sensors': {'imu', 'pressure'},
+        'rigid': ('imu', 'pressure'), 'thrust': 10.0, 'linear': 2.0, 'quadratic': 4.0},
 }
 
 

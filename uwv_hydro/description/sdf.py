@@ -26,11 +26,12 @@ Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
   does, ``relative_to`` and nested models included): every link's inertial is lumped
   into the base frame (:mod:`uwv_hydro.description.rigid_lumping`).  Links on fixed
   joints -- and on revolute/prismatic joints with lower = upper = 0
-  (:mod:`uwv_hydro.description.zero_range_joint`) -- are rigid parts; links on joints that move (revolute, prismatic, continuous,
-  ball...) are lumped at the joint's zero position -- gz-sim simulates their mass --
-  and one warning names those joints and what is left out (their motion and
-  inertial coupling).  A link without <inertial> has sdformat's default (1 kg, unit
-  inertia), with a warning, as gz-sim simulates it.
+  (:mod:`uwv_hydro.description.zero_range_joint`) -- are rigid parts; links on
+  joints that move (revolute, prismatic, continuous, ball...) are lumped at the
+  joint's zero position -- gz-sim simulates their mass -- and one warning names
+  those joints and what is left out (their motion and inertial coupling).  A link
+  without <inertial> has sdformat's default (1 kg, unit inertia), with a warning, as
+  gz-sim simulates it.
 * ``//link/inertial``: <mass>, <pose> (centre of mass ``x y z`` and the rotation
   ``roll pitch yaw`` of the inertia axes: I_link = R I R^T), <inertia> (SDF
   defaults: ixx = iyy = izz = 1, products 0), <fluid_added_mass> (SDF 1.10):

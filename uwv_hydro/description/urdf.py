@@ -23,10 +23,10 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
   (:mod:`uwv_hydro.description.rigid_lumping`, the SDF loader's rule, so a URDF and
   an SDF of one vehicle give one rigid body): links on fixed joints as rigid parts
   (Gazebo's fixed-joint lumping) -- and on revolute/prismatic joints whose range is
-  zero, at their only position (:mod:`zero_range_joint`) --, links on joints that move (revolute, prismatic,
-  continuous...) at the joint's zero position -- gz-sim simulates their mass -- with
-  one warning naming those joints and what is left out (their motion and inertial
-  coupling).  Each link and joint is recorded (:mod:`element_report`).
+  zero, at their only position (:mod:`zero_range_joint`) --, links on joints that
+  move (revolute, prismatic, continuous...) at the joint's zero position -- gz-sim
+  simulates their mass -- with one warning naming those joints and what is left out
+  (their motion and inertial coupling).  Each link and joint is recorded (:mod:`element_report`).
 * ``frames``: every link reached from the base through consecutive rigid joints,
   with its pose composed along the chain (T_base_child = T_base_parent T_joint).
 * Hydrodynamics: a dsros_hydro ``<plugin>`` anywhere in the document

@@ -142,7 +142,7 @@ def read_uuv_fins(root: ET.Element, params: VehicleParams, source: str) -> List[
                                        warnings=notes)
         fin.time_constant = dyn.get('timeConstant', 0.0)
         kind, values, _ = typed_block(block, 'liftdrag', LIFTDRAG_TYPES, source, 'fin',
-                                         warnings=notes)
+                                      warnings=notes)
         if kind == 'Quadratic':
             fin.model = 'quadratic'
             fin.lift_constant = values['lift_constant']

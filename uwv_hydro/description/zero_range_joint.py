@@ -33,7 +33,7 @@ from uwv_hydro.description.xml_safe import element_numbers
 #: Joint types a zero range makes rigid.
 RANGED_TYPES = ('revolute', 'prismatic')
 #: The element-report note of such a joint ('%s' is its type).
-NOTE = 'zero-range %s joint: rigid, as uuv_simulator\'s sensor macros mean it'
+NOTE = "zero-range %s joint: rigid, as uuv_simulator's sensor macros mean it"
 
 
 def _number(elem: Optional[ET.Element], source: str, attr: Optional[str] = None):

@@ -84,7 +84,11 @@ def test_what_is_not_simulated_is_named(vehicle):
     text = '\n'.join(params.warnings)
     if 'camera' in VEHICLES[name]['rigid']:
         assert "sensor 'camera' (not modelled: camera sensor" in text
-        assert "unknown plugin 'liblinear_battery_ros_plugin.so'" in text
+        assert ("plugin 'liblinear_battery_ros_plugin.so' (not modelled: battery model "
+                '(uuv_simulator))') in text
+        assert ("plugin 'libcustom_battery_consumer_ros_plugin.so' (not modelled: battery "
+                'consumer (uuv_simulator))') in text
+        assert 'unknown plugin' not in text
 
 
 def test_empty_cda_stall_is_zero_with_a_warning_naming_file_element_and_line():

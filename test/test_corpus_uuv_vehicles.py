@@ -145,11 +145,15 @@ def test_each_flies_60_s_finite_and_bounded(name, tmp_path):
     assert rows[-1, 1] > 10.0  # it went forward: tens of metres in a minute
 
 
-FIN_URDF = """<?xml version="1.0"?>
+#: A 10 kg base link; the two URDFs below hang a fin or an IMU link from it.
+BASE = """<?xml version="1.0"?>
 <robot name="v">
   <link name="base_link"><inertial><mass value="10"/>
-    <inertia ixx="0.1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
-  <joint name="fin_joint" type="revolute"><origin xyz="-0.5 0 0"/><axis xyz="0 0 1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+"""
+
+FIN_URDF = BASE + """  <joint name="fin_joint" type="revolute">
+    <origin xyz="-0.5 0 0"/><axis xyz="0 0 1"/>
     <limit lower="%s" upper="%s" velocity="%s" effort="0"/>
     <parent link="base_link"/><child link="fin"/></joint>
   <link name="fin"/>
@@ -167,11 +171,8 @@ FIN_URDF = """<?xml version="1.0"?>
 </robot>
 """
 
-SENSOR_URDF = """<?xml version="1.0"?>
-<robot name="v">
-  <link name="base_link"><inertial><mass value="10"/>
-    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
-  <joint name="imu_joint" type="%s"><origin xyz="0.3 0 0.2"/><axis xyz="%s"/>
+SENSOR_URDF = BASE + """  <joint name="imu_joint" type="%s">
+    <origin xyz="0.3 0 0.2"/><axis xyz="%s"/>
     <limit lower="%s" upper="%s" velocity="0" effort="0"/>
     <parent link="base_link"/><child link="imu_link"/></joint>
   <link name="imu_link"><inertial><origin xyz="0 1 0"/><mass value="2"/>

@@ -231,6 +231,11 @@ def test_sdf_zero_range_joint_is_rigid_and_a_range_moves():
     params = load_sdf_string(SDF_MODEL % (-1, 1), 'm.sdf')
     assert 's' not in params.frames
     assert any("'j' (revolute, link 's')" in w for w in params.warnings)
+    # held at q = 0.1: not re-posed in SDF, and a warning says so
+    params = load_sdf_string(SDF_MODEL % (0.1, 0.1), 'm.sdf')
+    assert 's' not in params.frames
+    assert any('range is zero at q = 0.1' in w and 'not re-posed' in w
+               for w in params.warnings)
 
 
 def test_empty_number_in_a_uuv_sensor_plugin_is_zero_with_a_warning():

@@ -226,7 +226,7 @@ def _sdf_rigid(joint: ET.Element, source: str) -> bool:
     Return True for a fixed joint or a revolute/prismatic one held at q = lower = upper = 0.
 
     (:mod:`zero_range_joint`.)  A range held at another q still counts as moving, lumped
-    at its declared (q = 0) pose as before: the SDF link poses are not re-posed here.
+    at its declared (q = 0) pose, with a warning: the SDF link poses are not re-posed.
     """
     return joint.get('type', '') == 'fixed' or sdf_zero_range(joint, source) == 0.0
 
@@ -288,6 +288,11 @@ def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source:
                                                     flat.scope_of(name), child))
             note = ('%s joint lumped at its zero position: its motion and inertial '
                     'coupling are left out' % (kind or 'untyped'))
+            rest = sdf_zero_range(joint, source)
+            if rest is not None:  # held at q != 0: the links keep their declared poses
+                note += ('; its range is zero at q = %g, where gz-sim holds it: not '
+                         're-posed here' % rest)
+                warnings.append('joint %r: %s' % (name, note))
             record(params, 'joint', name, where(source, joint), 'warned', note)
             moving.append('%r (%s, link %r)' % (name, kind or 'untyped', child_name))
     if moving:

@@ -53,8 +53,9 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.dsros_block import float_text
+from uwv_hydro.description.element_report import where
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.plugin_number import plugin_float
 from uwv_hydro.description.urdf_joint import joint_frame
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS, VehicleParams
@@ -252,6 +253,11 @@ def _liftdrag_fin(block, joints, poses, params, source) -> Fin:
             fin.upper = _limit(limit, 'upper', source, 0.0)
         if limit is not None and limit.get('velocity') is not None:
             fin.velocity = _limit(limit, 'velocity', source, float('inf'))
+            if fin.velocity == 0.0:  # uuv's snippets; Gazebo classic: no limit
+                fin.velocity = float('inf')
+                params.warnings.append('%s: <limit velocity="0"> read as no rate limit, as '
+                                       'Gazebo classic and uuv_simulator run it'
+                                       % where(source, limit))
         fin.control_joint_rad_to_cl = GZ_CONTROL_JOINT_RAD_TO_CL
     elif link in poses:
         position, rotation = poses[link]
@@ -277,7 +283,7 @@ def liftdrag_coefficients(block: ET.Element, fin: Fin, rotation: np.ndarray,
                 'air_density'):
         elem = _text(block, key, source)
         if elem is not None:
-            values[key] = float_text(elem, source)
+            values[key] = plugin_float(elem, source, params.warnings)
     density = values.pop('air_density', None)
     if density is not None and abs(density - params.fluid_density) > 0.01 * density:
         params.warnings.append('LiftDrag %s: air_density %g ignored; the fins use the '

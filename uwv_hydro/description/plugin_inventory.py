@@ -50,8 +50,9 @@ READ_BY_OTHERS = (
 NOT_MODELLED = (
     ('uuv_joint_state_publisher', 'joint-state publisher (uuv_simulator)'),
     ('uuv_accelerations_test', 'acceleration test output (uuv_simulator)'),
-    ('uuv_linear_battery', 'battery model (uuv_simulator)'),
-    ('uuv_custom_battery_consumer', 'battery consumer (uuv_simulator)'),
+    # uuv_gazebo_ros_plugins/CMakeLists.txt names them without 'uuv'
+    ('linear_battery_ros_plugin', 'battery model (uuv_simulator)'),
+    ('custom_battery_consumer_ros_plugin', 'battery consumer (uuv_simulator)'),
     ('uuv_umbilical', 'umbilical (uuv_simulator)'),
     ('gazebo_ros_control', 'ros_control bridge (Gazebo)'),
     ('gazebo_ros_p3d', 'ground-truth pose (Gazebo)'),

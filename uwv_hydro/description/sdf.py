@@ -25,11 +25,13 @@ Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
 * Whole model (:mod:`uwv_hydro.description.sdf_frames` composes the poses as sdformat
   does, ``relative_to`` and nested models included): every link's inertial is lumped
   into the base frame (:mod:`uwv_hydro.description.rigid_lumping`).  Links on fixed
-  joints are rigid parts; links on joints that move (revolute, prismatic, continuous,
-  ball...) are lumped at the joint's zero position -- gz-sim simulates their mass --
-  and one warning names those joints and what is left out (their motion and
-  inertial coupling).  A link without <inertial> has sdformat's default (1 kg, unit
-  inertia), with a warning, as gz-sim simulates it.
+  joints -- and on revolute/prismatic joints with lower = upper = 0
+  (:mod:`uwv_hydro.description.zero_range_joint`) -- are rigid parts; links on
+  joints that move (revolute, prismatic, continuous, ball...) are lumped at the
+  joint's zero position -- gz-sim simulates their mass -- and one warning names
+  those joints and what is left out (their motion and inertial coupling).  A link
+  without <inertial> has sdformat's default (1 kg, unit inertia), with a warning, as
+  gz-sim simulates it.
 * ``//link/inertial``: <mass>, <pose> (centre of mass ``x y z`` and the rotation
   ``roll pitch yaw`` of the inertia axes: I_link = R I R^T), <inertia> (SDF
   defaults: ixx = iyy = izz = 1, products 0), <fluid_added_mass> (SDF 1.10):
@@ -93,6 +95,7 @@ from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path, parse_xml_file,
     parse_xml_string)
+from uwv_hydro.description.zero_range_joint import NOTE as ZERO_RANGE_NOTE, sdf_zero_range
 from uwv_hydro.physics.vehicle_params import FixedFrame, SurfaceTransition, VehicleParams
 
 _INERTIA_DEFAULTS = {'ixx': 1.0, 'iyy': 1.0, 'izz': 1.0, 'ixy': 0.0, 'ixz': 0.0, 'iyz': 0.0}
@@ -100,7 +103,7 @@ _INERTIA_DEFAULTS = {'ixx': 1.0, 'iyy': 1.0, 'izz': 1.0, 'ixy': 0.0, 'ixz': 0.0,
 SDF_DEFAULT_MASS = 1.0
 #: sdformat's world gravity default (world.sdf: <gravity>0 0 -9.8</gravity>).
 SDF_DEFAULT_GRAVITY = 9.8
-#: Joint types that move (sdformat joint.sdf); 'fixed' is the only rigid one.
+#: Joint types that move (sdformat joint.sdf); 'fixed' is rigid, and a zero range.
 MOVING_JOINT_TYPES = ('revolute', 'prismatic', 'continuous', 'ball', 'revolute2',
                       'universal', 'screw', 'gearbox')
 
@@ -218,6 +221,16 @@ def _link_of(flat: FlatModel, frame: str) -> str:
     return frame if frame in flat.links else ''
 
 
+def _sdf_rigid(joint: ET.Element, source: str) -> bool:
+    """
+    Return True for a fixed joint or a revolute/prismatic one held at q = lower = upper = 0.
+
+    (:mod:`zero_range_joint`.)  A range held at another q still counts as moving, lumped
+    at its declared (q = 0) pose, with a warning: the SDF link poses are not re-posed.
+    """
+    return joint.get('type', '') == 'fixed' or sdf_zero_range(joint, source) == 0.0
+
+
 def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source: str,
                 params_name: str, warnings: List[str]) -> VehicleParams:
     """Lump every link into the base frame; record links and joints."""
@@ -229,7 +242,7 @@ def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source:
         for joint_name, joint, other in graph[here]:
             if other in reached:
                 continue
-            moving = joint.get('type', '') != 'fixed'
+            moving = not _sdf_rigid(joint, source)
             reached[other] = reached[here] + ((joint_name,) if moving else ())
             stack.append(other)
     parts, records = [], []
@@ -266,12 +279,20 @@ def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source:
             warnings.append('joint %r %s' % (name, note))
         elif kind == 'fixed':
             record(params, 'joint', name, where(source, joint), 'read', 'rigid: lumped')
+        elif _sdf_rigid(joint, source):
+            record(params, 'joint', name, where(source, joint), 'read',
+                   (ZERO_RANGE_NOTE % kind) + ': lumped')
         else:
             child = joint.find('child')
             child_name = _link_of(flat, flat.lookup((child.text or '').strip(),
                                                     flat.scope_of(name), child))
             note = ('%s joint lumped at its zero position: its motion and inertial '
                     'coupling are left out' % (kind or 'untyped'))
+            rest = sdf_zero_range(joint, source)
+            if rest is not None:  # held at q != 0: the links keep their declared poses
+                note += ('; its range is zero at q = %g, where gz-sim holds it: not '
+                         're-posed here' % rest)
+                warnings.append('joint %r: %s' % (name, note))
             record(params, 'joint', name, where(source, joint), 'warned', note)
             moving.append('%r (%s, link %r)' % (name, kind or 'untyped', child_name))
     if moving:

@@ -22,11 +22,12 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
   spec) -- lumped with the inertials of every other link of the tree
   (:mod:`uwv_hydro.description.rigid_lumping`, the SDF loader's rule, so a URDF and
   an SDF of one vehicle give one rigid body): links on fixed joints as rigid parts
-  (Gazebo's fixed-joint lumping), links on joints that move (revolute, prismatic,
-  continuous...) at the joint's zero position -- gz-sim simulates their mass -- with
-  one warning naming those joints and what is left out (their motion and inertial
-  coupling).  Each link and joint is recorded (:mod:`element_report`).
-* ``frames``: every link reached from the base through consecutive fixed joints,
+  (Gazebo's fixed-joint lumping) -- and on revolute/prismatic joints whose range is
+  zero, at their only position (:mod:`zero_range_joint`) --, links on joints that
+  move (revolute, prismatic, continuous...) at the joint's zero position -- gz-sim
+  simulates their mass -- with one warning naming those joints and what is left out
+  (their motion and inertial coupling).  Each link and joint is recorded (:mod:`element_report`).
+* ``frames``: every link reached from the base through consecutive rigid joints,
   with its pose composed along the chain (T_base_child = T_base_parent T_joint).
 * Hydrodynamics: a dsros_hydro ``<plugin>`` anywhere in the document
   (:mod:`uwv_hydro.description.dsros_block`) or a uuv_simulator underwater-object
@@ -61,11 +62,12 @@ from uwv_hydro.description.sensors import check_sensor_links, sensors_from_urdf
 from uwv_hydro.description.simulator_defaults import apply_urdf_defaults
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
-from uwv_hydro.description.urdf_joint import origin_of
+from uwv_hydro.description.urdf_joint import joint_frame, origin_of
 from uwv_hydro.description.uuv_equipment import owns_sensor, read_uuv_equipment
 from uwv_hydro.description.uuv_underwater_object import apply_uuv_block, is_uuv_plugin
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, parse_xml_file, parse_xml_string)
+from uwv_hydro.description.zero_range_joint import NOTE, rigid_motion, urdf_zero_range
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
 
@@ -94,21 +96,40 @@ def read_inertial(link: ET.Element, source: str):
     return mass, com, rot @ inertia @ rot.T
 
 
+def _rigid_joint(joint: ET.Element, source: str) -> Tuple[bool, np.ndarray, np.ndarray]:
+    """
+    Return (rigid, xyz, R) of a joint: T_parent_child where it rests, else at q = 0.
+
+    Rigid: a fixed joint, or a revolute/prismatic one whose range is zero
+    (:mod:`uwv_hydro.description.zero_range_joint`), held at q = lower = upper.
+    """
+    xyz, rot = origin_of(joint, source)
+    if joint.get('type') == 'fixed':
+        return True, xyz, rot
+    q = urdf_zero_range(joint, source)
+    if q is None:
+        return False, xyz, rot
+    t, r = rigid_motion(joint.get('type', ''), joint_frame(joint, source)[2], q)
+    # URDF joint: T_parent_child(q) = T_origin T_motion(q)
+    return True, xyz + rot @ t, rot @ r
+
+
 def _fixed_chain(base: str, joints: List[ET.Element], source: str
                  ) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
     """Return {link: (p, R)} of links rigidly attached to ``base`` (base excluded)."""
-    children: Dict[str, List[ET.Element]] = {}
+    children: Dict[str, List[tuple]] = {}
     for joint in joints:
-        if joint.get('type') == 'fixed':
+        rigid, xyz, rot = _rigid_joint(joint, source)
+        if rigid:
             parent = joint.find('parent')
             if parent is not None:
-                children.setdefault(parent.get('link', ''), []).append(joint)
+                children.setdefault(parent.get('link', ''), []).append((joint, xyz, rot))
     poses = {base: (np.zeros(3), np.eye(3))}
     stack = [base]
     while stack:
         parent = stack.pop()
         p_par, r_par = poses[parent]
-        for joint in children.get(parent, []):
+        for joint, xyz, rot in children.get(parent, []):
             child_elem = joint.find('child')
             if child_elem is None:
                 raise element_error('joint without <child>', source, joint)
@@ -116,7 +137,6 @@ def _fixed_chain(base: str, joints: List[ET.Element], source: str
             if child in poses:
                 raise element_error('link %r is reached twice through fixed joints' % child,
                                     source, joint)
-            xyz, rot = origin_of(joint, source)
             poses[child] = (p_par + r_par @ xyz, r_par @ rot)
             stack.append(child)
     del poses[base]
@@ -135,10 +155,10 @@ def _tree_poses(base: str, joints: List[ET.Element], source: str):
         parent, child = joint.find('parent'), joint.find('child')
         if parent is None or child is None:
             raise element_error('joint without <parent> or <child>', source, joint)
-        xyz, rot = origin_of(joint, source)
+        rigid, xyz, rot = _rigid_joint(joint, source)
         a, b = parent.get('link', ''), child.get('link', '')
-        moving = joint.get('type', '') != 'fixed'
-        # T_parent_child at q = 0 (URDF joint origin); the inverse walks back up
+        moving = not rigid
+        # T_parent_child (at q = 0 if it moves); the inverse walks back up
         edges.setdefault(a, []).append((b, (xyz, rot), joint, moving))
         edges.setdefault(b, []).append((a, (-rot.T @ xyz, rot.T), joint, moving))
     poses = {base: (np.zeros(3), np.eye(3))}
@@ -166,6 +186,9 @@ def _record_joints(params: VehicleParams, joints: List[ET.Element], poses, sourc
         child_name = child.get('link', '') if child is not None else ''
         if kind == 'fixed':
             record(params, 'joint', name, where(source, joint), 'read', 'rigid: lumped')
+        elif urdf_zero_range(joint, source) is not None:
+            record(params, 'joint', name, where(source, joint), 'read',
+                   (NOTE % kind) + ': lumped')
         elif child_name in poses:
             record(params, 'joint', name, where(source, joint), 'warned',
                    '%s joint lumped at its zero position: its motion and inertial coupling '

@@ -20,10 +20,10 @@ or ``<liftdrag>`` blocks holding a ``<type>`` and that type's parameters (Dynami
 ThrusterConversionFcn.cc, LiftDragModel.cc each assert the type is known and its
 parameters given); both readers parse them here.
 """
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 import xml.etree.ElementTree as ET
 
-from uwv_hydro.description.dsros_block import float_text
+from uwv_hydro.description.plugin_number import plugin_float
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 
 
@@ -36,14 +36,17 @@ def one(block: ET.Element, tag: str, source: str) -> Optional[ET.Element]:
 
 
 def typed_block(block: ET.Element, tag: str, types: Dict[str, Tuple[str, ...]],
-                source: str, what: str, lists: Sequence[str] = ()
+                source: str, what: str, lists: Sequence[str] = (),
+                warnings: Optional[List[str]] = None
                 ) -> Tuple[str, Dict[str, Any], ET.Element]:
     """
     Return (type, {parameter: value}, element) of the typed ``<tag>`` block of ``block``.
 
     ``types`` maps each type to its parameters; ``what`` names the plugin in messages
     ('thruster', 'fin'); parameters named in ``lists`` hold a list of numbers (tuples),
-    the others one number.  uuv asserts the block, a known type and every parameter.
+    the others one number (an empty one is 0 with a note in ``warnings``, as sdformat
+    reads it: :mod:`plugin_number`).  uuv asserts the block, a known type and every
+    parameter.
     """
     elem = one(block, tag, source)
     if elem is None:
@@ -66,7 +69,7 @@ def typed_block(block: ET.Element, tag: str, types: Dict[str, Tuple[str, ...]],
             values[child.tag] = tuple(float(v) for v in element_numbers(
                 child, (len((child.text or '').split()),), source))
         else:
-            values[child.tag] = float_text(child, source)
+            values[child.tag] = plugin_float(child, source, warnings)
     missing = [name for name in types[kind] if name not in values]
     if missing:
         raise element_error('%s %s needs %s' % (tag, kind, ', '.join(missing)), source, elem)

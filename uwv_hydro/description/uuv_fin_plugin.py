@@ -138,9 +138,11 @@ def read_uuv_fins(root: ET.Element, params: VehicleParams, source: str) -> List[
         elif joint.get('type') == 'revolute':
             raise element_error('revolute fin joint %r needs <limit lower upper>' % name,
                                 source, joint)
-        dyn_kind, dyn, _ = typed_block(block, 'dynamics', FIN_DYNAMICS, source, 'fin')
+        dyn_kind, dyn, _ = typed_block(block, 'dynamics', FIN_DYNAMICS, source, 'fin',
+                                       warnings=notes)
         fin.time_constant = dyn.get('timeConstant', 0.0)
-        kind, values, _ = typed_block(block, 'liftdrag', LIFTDRAG_TYPES, source, 'fin')
+        kind, values, _ = typed_block(block, 'liftdrag', LIFTDRAG_TYPES, source, 'fin',
+                                      warnings=notes)
         if kind == 'Quadratic':
             fin.model = 'quadratic'
             fin.lift_constant = values['lift_constant']

@@ -52,6 +52,7 @@ import xml.etree.ElementTree as ET
 
 from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.element_report import record, where
+from uwv_hydro.description.plugin_number import plugin_float
 from uwv_hydro.description.sensors import default_seed
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.physics.sensor_params import (
@@ -130,10 +131,10 @@ def _values(block: ET.Element, keys, source: str, notes: List[str]) -> Dict[str,
 
 
 def _number(values: Dict[str, ET.Element], key: str, default: float, source: str,
-            minimum: float = 0.0, positive: bool = False) -> float:
+            notes: List[str], minimum: float = 0.0, positive: bool = False) -> float:
     if key not in values:
         return default
-    value = float_text(values[key], source)
+    value = plugin_float(values[key], source, notes)  # empty: 0, as sdformat
     if value < minimum or (positive and not value > 0.0):
         raise element_error('<%s> must be %s %g, got %g' % (key, '>' if positive else '>=',
                                                             minimum, value),
@@ -141,10 +142,10 @@ def _number(values: Dict[str, ET.Element], key: str, default: float, source: str
     return value
 
 
-def _imu(values, rate, source) -> ImuParams:
+def _imu(values, rate, source, notes) -> ImuParams:
     def get(key):
         positive = key.endswith('correlation_time')  # IMUROSPlugin.cc asserts > 0
-        return _number(values, key, UUV_IMU_DEFAULTS[key], source, positive=positive)
+        return _number(values, key, UUV_IMU_DEFAULTS[key], source, notes, positive=positive)
 
     def axes(sensor):
         density = get(sensor + '_noise_density')
@@ -164,10 +165,10 @@ def _imu(values, rate, source) -> ImuParams:
                      orientation=tuple(NoiseParams(stddev=orientation) for _ in range(3)))
 
 
-def _white(values, source) -> float:
+def _white(values, source, notes) -> float:
     """Return uuv's noise stddev: noise_amplitude * noise_sigma (GetGaussianNoise)."""
-    return (_number(values, 'noise_amplitude', 0.0, source)
-            * _number(values, 'noise_sigma', 0.0, source))
+    return (_number(values, 'noise_amplitude', 0.0, source, notes)
+            * _number(values, 'noise_sigma', 0.0, source, notes))
 
 
 def _gps(sensor: Optional[ET.Element], source: str) -> NavSatParams:
@@ -217,25 +218,25 @@ def read_uuv_sensors(root: ET.Element, params: VehicleParams, source: str
         if not topic:  # ROSBasePlugin.cc asserts it
             raise element_error('a uuv_simulator sensor plugin needs <sensor_topic>', source,
                                 block)
-        rate = _number(values, 'update_rate', UUV_DEFAULT_RATE, source, positive=True)
+        rate = _number(values, 'update_rate', UUV_DEFAULT_RATE, source, notes, positive=True)
         sensor_name = topic.strip('/').replace('/', '_') or kind
         if kind == 'imu':
-            model = _imu(values, rate, source)
+            model = _imu(values, rate, source, notes)
         elif kind == 'fluid_pressure':
-            stddev = _white(values, source)
+            stddev = _white(values, source, notes)
             if 'noise_stddev' in values:  # older uuv_simulator
-                stddev = _number(values, 'noise_stddev', 0.0, source)
+                stddev = _number(values, 'noise_stddev', 0.0, source, notes)
             model = FluidPressureParams(
                 atmospheric_pressure=1e3 * _number(values, 'standard_pressure',
-                                                   UUV_STANDARD_PRESSURE_KPA, source),
+                                                   UUV_STANDARD_PRESSURE_KPA, source, notes),
                 pressure=NoiseParams(stddev=1e3 * stddev))  # kPa -> Pa
-            per_metre = _number(values, 'kPa_per_meter', UUV_KPA_PER_METER, source)
+            per_metre = _number(values, 'kPa_per_meter', UUV_KPA_PER_METER, source, notes)
             rho_g = params.fluid_density * params.gravity / 1e3  # hydrostatics: dp/dd = rho g
             if abs(per_metre - rho_g) > 0.01 * rho_g:
                 notes.append("kPa_per_meter %g: the pressure grows by the vehicle's rho g = "
                              '%.5g kPa/m here' % (per_metre, rho_g))
         elif kind == 'dvl':
-            stddev = _white(values, source)
+            stddev = _white(values, source, notes)
             model = DvlParams(velocity=tuple(NoiseParams(stddev=stddev) for _ in range(3)))
         else:
             model = _gps(gps_sensor, source)

@@ -61,9 +61,9 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.plugin_number import plugin_float
 from uwv_hydro.description.thruster_values import spec_from_values
 from uwv_hydro.description.urdf_joint import joint_in_base, origin_of
 from uwv_hydro.description.uuv_blocks import one, typed_block
@@ -118,7 +118,7 @@ def _limited(block: ET.Element, low_tag: str, high_tag: str, source: str,
     values = []
     for tag, default in ((low_tag, -math.inf), (high_tag, math.inf)):
         elem = one(block, tag, source)
-        values.append(float_text(elem, source) if elem is not None else default)
+        values.append(plugin_float(elem, source, notes) if elem is not None else default)
     if not values[0] < values[1]:
         notes.append('%s %g >= %s %g: no limit (uuv_simulator resets both)'
                      % (low_tag, values[0], high_tag, values[1]))
@@ -130,7 +130,7 @@ def _efficiency(block: ET.Element, tag: str, source: str, notes: List[str]) -> f
     elem = one(block, tag, source)
     if elem is None:
         return 1.0
-    value = float_text(elem, source)
+    value = plugin_float(elem, source, notes)
     if not 0.0 <= value <= 1.0:  # ThrusterPlugin.cc: "setting it to 100%"
         notes.append('%s %g outside [0, 1]: 1 (as uuv_simulator)' % (tag, value))
         return 1.0
@@ -147,11 +147,13 @@ def _fold(block: ET.Element, source: str, notes: List[str]) -> Folded:
     The last item names the factors other than 1 and the thrust limits, for the record.
     """
     dyn_names = dict(_LINEAR_DYNAMICS, **UUV_DYNAMICS)
-    dyn_kind, dyn, _ = typed_block(block, 'dynamics', dyn_names, source, 'thruster')
+    dyn_kind, dyn, _ = typed_block(block, 'dynamics', dyn_names, source, 'thruster',
+                                   warnings=notes)
     conv_kind, conv, conv_elem = typed_block(block, 'conversion', _CONVERSIONS, source,
-                                             'thruster', ('inputValues', 'outputValues'))
+                                             'thruster', ('inputValues', 'outputValues'),
+                                             notes)
     gain_elem = one(block, 'gain', source)
-    gain = float_text(gain_elem, source) if gain_elem is not None else 1.0
+    gain = plugin_float(gain_elem, source, notes) if gain_elem is not None else 1.0
     clamp = _limited(block, 'clampMin', 'clampMax', source, notes)
     thrust = _limited(block, 'thrustMin', 'thrustMax', source, notes)
     te = _efficiency(block, 'thrust_efficiency', source, notes)

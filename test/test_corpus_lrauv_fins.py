@@ -33,6 +33,7 @@ import pytest
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.sdf_joint_controller import ros_fin_topic
 from uwv_hydro.modes.fin_servos import FinServos
+from uwv_hydro.modes.manoeuvre import Manoeuvre
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.fins import FinSet
@@ -65,7 +66,7 @@ def _rodrigues(axis, angle):
 
 
 def _joint_axis_in_model(joint_name):
-    """The joint's axis in the model frame: its pose's roll (the only turn used) on <xyz>."""
+    """Return the joint's axis in the model frame: its pose's roll (the only turn) on <xyz>."""
     joint = MODEL.find("joint[@name='%s']" % joint_name)
     roll = 0.0
     pose = joint.find('pose')
@@ -184,7 +185,7 @@ def _fly(tethys, rudder, elevator, seconds, dt=0.02):
 
 
 def _expected_moment(link, delta):
-    """The body moment of gz's LiftDrag on fin ``link`` at joint angle delta, at cruise."""
+    """Return the body moment of gz's LiftDrag on fin ``link`` at joint angle delta, at cruise."""
     joint = [j for j in MODEL.findall('joint') if j.find('child').text == link][0]
     origin = _vec(MODEL.find("link[@name='%s']" % link), 'pose')[:3]
     force = gz_liftdrag_force(
@@ -223,3 +224,18 @@ def test_sixty_seconds_finite_and_bounded(tethys):
     assert np.max(np.linalg.norm(rows[:, :3] - [0.0, 0.0, -10.0], axis=1)) < 60.0 * CRUISE
     q = rows[:, 3:7]
     assert np.allclose(np.linalg.norm(q, axis=1), 1.0, atol=1e-6)
+
+
+def test_manoeuvre_flies_the_nose_first(tethys):
+    """The fins sit at +x (the file's link poses): the nose is at -x; the turn is the nose's."""
+    fin_x = [_vec(MODEL.find("link[@name='%s']" % link), 'pose')[0]
+             for link in ('vertical_fins', 'horizontal_fins')]
+    assert min(fin_x) > 0.0
+    manoeuvre = Manoeuvre(tethys, speed=CRUISE, depth=10.0)
+    assert manoeuvre.ahead == -1.0
+    figures = manoeuvre.turn(0.2, max_time=200.0)
+    # a positive rudder command turns to port: the nose's heading grows
+    assert figures.flight.yaw[-1] - figures.flight.yaw[0] > math.radians(400.0)
+    # ahead of the approach track: advance positive; surge in the nose's frame positive
+    assert figures.values['advance_m'] > 0.0
+    assert np.all(figures.flight.twist[:, 0] > 0.5 * CRUISE)

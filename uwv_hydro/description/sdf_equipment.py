@@ -38,8 +38,8 @@ names its joints and links in its own scope first (sdformat scoping):
   command topic (:mod:`uwv_hydro.description.sdf_joint_controller`; the PID is named
   in a warning as not simulated);
 * every other model plugin (OdometryPublisher, JointPositionController of other
-  joints, ...) is recorded 'warned' as not modelled.  The hull's Hydrodynamics, Buoyancy and uwv_hydro
-  plugins are the model reader's.
+  joints, ...) is recorded 'warned' as not modelled.  The hull's Hydrodynamics,
+  Buoyancy and uwv_hydro plugins are the model reader's.
 
 Every element is recorded in ``params.elements``.
 """

@@ -239,3 +239,31 @@ def test_manoeuvre_flies_the_nose_first(tethys):
     # ahead of the approach track: advance positive; surge in the nose's frame positive
     assert figures.values['advance_m'] > 0.0
     assert np.all(figures.flight.twist[:, 0] > 0.5 * CRUISE)
+
+
+@pytest.mark.ros
+def test_node_takes_rudder_commands_on_the_controllers_topic(rclpy_context, spawn, tmp_path):
+    """The node listens on the JointPositionController's topic (ROS 2 form, /0 dropped)."""
+    from nodes.harness import Probe, start_node
+    from sensor_msgs.msg import JointState
+    from std_msgs.msg import Float64
+    ns = '/lrauv_fins_%d' % id(tmp_path)
+    params = {'vehicle_file': str(FILE), 'mode': 'simulate', 'rate_hz': 50.0,
+              'initial_position': [0.0, 0.0, -10.0], 'publish_markers': False}
+    proc, log = start_node(spawn, tmp_path, params, ns=ns)
+    probe = Probe(rclpy_context)
+    states = probe.collect(JointState, ns + '/joint_states', keep=5)
+    command = probe.publisher(Float64, '/model/tethys/joint/vertical_fins_joint/cmd_pos')
+
+    def angle():
+        if not states:
+            return math.nan
+        return states[-1].position[list(states[-1].name).index('vertical_fins_joint')]
+    try:
+        assert probe.spin_until(lambda: len(states) > 2, 30.0, proc, log)
+        assert angle() == 0.0
+        # no velocity limit: the servo reaches the command within an update
+        assert probe.spin_until(lambda: abs(angle() - 0.1) < 1e-12, 20.0, proc, log,
+                                action=lambda: command.publish(Float64(data=0.1)))
+    finally:
+        probe.close()

@@ -287,7 +287,7 @@ class Manoeuvre:
         if self.depth_hold:
             # too shallow: push down; weight - buoyancy held by an upward force
             heave = d['static'] - d['kp'] * (self.depth - depth) - d['kd'] * w_world
-        want = np.array([self.thrust, 0.0, heave, 0.0, 0.0, command * d['yaw']])
+        want = np.array([self.ahead * self.thrust, 0.0, heave, 0.0, 0.0, command * d['yaw']])
         return (d['alloc'] @ (d['pinv'] @ want)).tolist()
 
     @staticmethod

@@ -53,6 +53,7 @@ def describe_fin(fin: Fin) -> Dict[str, Any]:
         'time_constant': float(fin.time_constant),
         'position': np.asarray(fin.position, float).tolist(),
         'axis': np.asarray(fin.axis, float).tolist(),
+        'command_topic': fin.command_topic or None,
     }
     if fin.model == 'quadratic':
         # uuv_simulator FinPlugin quadratic model: L = k_L alpha U^2, D = k_D alpha^2 U^2
@@ -78,9 +79,10 @@ def fin_line(f: Dict[str, Any]) -> str:
             c['area'], c['cla'], c['cda'], c['alpha_stall'], c['a0'])
     rate = 'none' if not math.isfinite(f['rate']) else '%g rad/s' % f['rate']
     joint = 'fixed' if f['fixed'] else 'joint %s' % f['joint']
-    return ('%s: %s, %s, limits [%g, %g] rad, rate %s, lag %g s, at %s m, axis %s'
+    topic = ', command topic %s' % f['command_topic'] if f.get('command_topic') else ''
+    return ('%s: %s, %s, limits [%g, %g] rad, rate %s, lag %g s, at %s m, axis %s%s'
             % (f['name'], model, joint, f['limits'][0], f['limits'][1], rate,
-               f['time_constant'], _fmt(f['position']), _fmt(f['axis'])))
+               f['time_constant'], _fmt(f['position']), _fmt(f['axis']), topic))
 
 
 def thrust_coefficients(spec: ThrusterSpec) -> Dict[str, Any]:

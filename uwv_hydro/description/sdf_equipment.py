@@ -27,14 +27,19 @@ names its joints and links in its own scope first (sdformat scoping):
 * gz-sim ``LiftDrag`` plugins (gz-sim ``src/systems/lift_drag/LiftDrag.cc``): fins as
   the URDF reader makes them (:func:`uwv_hydro.description.fins.liftdrag_coefficients`),
   ``cp``/``forward``/``upward`` in the ``<link_name>`` link's frame, the revolute
-  ``<control_joint_name>`` (``<axis><limit>``) the deflection joint;
+  ``<control_joint_name>`` (``<axis><limit>``) the deflection joint; without it, a
+  link carried by a revolute joint is deflected by that joint (gz-sim takes the angle
+  of attack from the link's own pose), ``control_joint_rad_to_cl`` then unused;
 * gz-sim ``BuoyancyEngine`` plugins (gz-sim ``src/systems/buoyancy_engine/
   BuoyancyEngine.cc``) into :class:`uwv_hydro.physics.buoyancy_engine.BuoyancyEngineSpec`;
 * link ``<sensor>`` elements and DAVE's pressure plugin
   (:mod:`uwv_hydro.description.sdf_sensors`);
-* every other model plugin (JointPositionController, OdometryPublisher, ...) is
-  recorded 'warned' as not modelled.  The hull's Hydrodynamics, Buoyancy and uwv_hydro
-  plugins are the model reader's.
+* gz-sim ``JointPositionController`` plugins driving a fin's joint give the fin its
+  command topic (:mod:`uwv_hydro.description.sdf_joint_controller`; the PID is named
+  in a warning as not simulated);
+* every other model plugin (OdometryPublisher, JointPositionController of other
+  joints, ...) is recorded 'warned' as not modelled.  The hull's Hydrodynamics,
+  Buoyancy and uwv_hydro plugins are the model reader's.
 
 Every element is recorded in ``params.elements``.
 """
@@ -52,6 +57,8 @@ from uwv_hydro.description.gz_hydrodynamics import is_gz_hydrodynamics_plugin
 from uwv_hydro.description.known_names import is_hydro_plugin
 from uwv_hydro.description.sdf_frames import (
     compose, FlatModel, inverse, joint_axis, Pose)
+from uwv_hydro.description.sdf_joint_controller import (
+    controller_joints, controller_topic, controller_warning, is_joint_position_controller)
 from uwv_hydro.description.sdf_model_choice import is_uwv_plugin
 from uwv_hydro.description.sdf_sensors import (
     dave_pressure_sensor, is_dave_pressure_plugin, read_link_sensors)
@@ -69,8 +76,6 @@ BUOYANCY_ENGINE_KEYS = frozenset(('link_name', 'namespace', 'min_volume', 'max_v
                                   'fluid_density', 'surface'))
 #: Model plugins that are not equipment, with what they do in gz-sim (the note).
 OTHER_PLUGIN_NOTES = {
-    'jointpositioncontroller': 'joint position control (the fins take deflection '
-                               'commands on their own topics here)',
     'jointcontroller': 'joint velocity control',
     'odometrypublisher': 'odometry publisher (simulate mode publishes odometry)',
     'posepublisher': 'pose publisher (simulate mode publishes /tf)',
@@ -121,6 +126,7 @@ def read_sdf_equipment(flat: FlatModel, params: VehicleParams, source: str,
     fins: List[Fin] = list(params.fins)
     engines = []
     sensors = []
+    controllers = []
     for plugin, scope in flat.plugins:
         place = where(source, plugin)
         if is_thruster_plugin(plugin):
@@ -141,6 +147,8 @@ def read_sdf_equipment(flat: FlatModel, params: VehicleParams, source: str,
             record(params, 'buoyancy_engine', engine.link_name, place, 'read',
                    'bladder force rho g (V - V_neutral) at the link in simulate mode; '
                    'volume commands on %s' % engine.command_topic())
+        elif is_joint_position_controller(plugin):
+            controllers.append((plugin, scope, place))  # once the fins are known
         elif is_dave_pressure_plugin(plugin):
             sensors.append(dave_pressure_sensor(plugin, flat.element, params, source))
         elif is_gz_hydrodynamics_plugin(plugin) or is_hydro_plugin(plugin) or \
@@ -152,6 +160,8 @@ def read_sdf_equipment(flat: FlatModel, params: VehicleParams, source: str,
             note = OTHER_PLUGIN_NOTES.get(key, 'model plugin %r' % _plugin_label(plugin))
             record(params, 'plugin', _plugin_label(plugin), place, 'warned',
                    'not modelled: ' + note)
+    for plugin, scope, place in controllers:
+        _joint_controller(plugin, scope, place, flat, fins, params)
     sensors += read_link_sensors(flat, params, source, poses, fixed)
     check_unique(thrusters, lambda key, reason: element_error(reason, source, flat.element))
     check_fin_names(fins, source)
@@ -215,30 +225,43 @@ def _liftdrag_fin(plugin: ET.Element, scope: str, flat: FlatModel, poses: Dict[s
     fin = Fin(name=link, source=source)
     if joint_elem is not None:
         joint = _joint(flat, (joint_elem.text or '').strip(), scope, joint_elem, 'fin control')
-        elem = flat.joints[joint]
-        if elem.get('type') not in ('revolute', 'continuous'):
-            raise element_error('control joint %r must be revolute or continuous, not %r'
-                                % (joint, elem.get('type')), source, elem)
         if _end(flat, joint, 'child') != link:
             raise element_error('LiftDrag <link_name> %r must be the child link of its '
                                 'control joint %r' % (name, joint), source, link_elem)
-        _check_parent(flat, joint, fixed, params, source, 'fin')
-        origin, rotation, axis = _joint_pose(flat, joint, to_base)
-        fin.name = joint
-        fin.axis = rotation @ axis
-        fin.lower, fin.upper, fin.velocity = _limits(elem, fin, source)
+        origin = _fin_joint(flat, joint, fin, fixed, to_base, params, source, 'control')
         fin.control_joint_rad_to_cl = GZ_CONTROL_JOINT_RAD_TO_CL
     elif link in fixed:
         origin = p_link
         fin.lower = fin.upper = 0.0
     else:
-        raise element_error('LiftDrag link %r has no <control_joint_name> and is not the '
-                            'base link or fixed to it' % link, source, link_elem)
+        # gz-sim LiftDrag takes alpha from the link's own pose: the link's joint deflects it
+        carrying = [j for j in flat.joints if _end(flat, j, 'child') == link]
+        if not carrying:
+            raise element_error('LiftDrag link %r has no <control_joint_name>, is not the '
+                                'base link or fixed to it and no joint carries it'
+                                % link, source, link_elem)
+        origin = _fin_joint(flat, carrying[0], fin, fixed, to_base, params, source,
+                            'carrying')
     fin.position = np.array(origin, float)
     fin = liftdrag_coefficients(plugin, fin, r_link, params, source)
     # cp is in the link frame about the link origin; the Fin's about the joint origin
     fin.cp = np.asarray(fin.cp, float) + (p_link - fin.position)
     return fin
+
+
+def _fin_joint(flat: FlatModel, joint: str, fin: Fin, fixed, to_base: Pose,
+               params: VehicleParams, source: str, what: str) -> np.ndarray:
+    """Make ``fin`` the deflection of revolute ``joint``; return the joint origin."""
+    elem = flat.joints[joint]
+    if elem.get('type') not in ('revolute', 'continuous'):
+        raise element_error('fin %s joint %r must be revolute or continuous, not %r'
+                            % (what, joint, elem.get('type')), source, elem)
+    _check_parent(flat, joint, fixed, params, source, 'fin')
+    origin, rotation, axis = _joint_pose(flat, joint, to_base)
+    fin.name = joint
+    fin.axis = rotation @ axis
+    fin.lower, fin.upper, fin.velocity = _limits(elem, fin, source)
+    return origin
 
 
 def _limits(joint: ET.Element, fin: Fin, source: str) -> Tuple[float, float, float]:
@@ -254,6 +277,27 @@ def _limits(joint: ET.Element, fin: Fin, source: str) -> Tuple[float, float, flo
         value = float_text(limit.find('velocity'), source)
         velocity = value if value > 0.0 else float('inf')  # SDF: -1 = no limit
     return lower, upper, velocity
+
+
+def _joint_controller(plugin: ET.Element, scope: str, place: str, flat: FlatModel,
+                      fins: List[Fin], params: VehicleParams) -> None:
+    """Give the fins a JointPositionController drives its topic; record the plugin."""
+    by_name = {fin.name: fin for fin in fins}
+    joints = [_scoped(flat.joints, name, scope) for name in controller_joints(plugin)]
+    driven = [by_name[j] for j in joints if j in by_name]
+    label = _plugin_label(plugin)
+    if not driven:
+        record(params, 'plugin', label, place, 'warned', 'not modelled: joint position '
+               'control of %s (no fin)' % (', '.join(controller_joints(plugin)) or 'no joint'))
+        return
+    topic = controller_topic(plugin, params.name)
+    for fin in driven:
+        fin.command_topic = topic or ''
+        params.warnings.append(controller_warning(plugin, fin.name, fin.velocity))
+    note = 'fin %s: deflection commands on %s' % (
+        ', '.join(f.name for f in driven),
+        topic or "Actuators messages (not read: the fin's own topic instead)")
+    record(params, 'plugin', label, place, 'read', note)
 
 
 def _buoyancy_engine(plugin: ET.Element, scope: str, flat: FlatModel, poses: Dict[str, Pose],

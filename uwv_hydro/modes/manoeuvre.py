@@ -32,6 +32,9 @@ found from its own moment: a positive rudder command turns to port (positive yaw
 r, FLU), a positive stern command pitches the nose down.  Angles in radians inside,
 figures in degrees and metres.
 
+A vehicle whose fins sit ahead of the body origin (mean fin x > 0: an LRAUV model,
+which faces -x) flies along -x; its figures are in the nose's frame.
+
 Figures (heading change psi - psi_0 after the rudder is put over at t_0, track in the
 approach frame: x along the approach heading, y toward the turn):
 
@@ -235,12 +238,16 @@ class Manoeuvre:
             raise ValueError('speed must be positive, got %r' % (speed,))
         self.params, self.speed, self.depth, self.dt = params, float(speed), depth, dt
         self.depth_hold = depth_hold
-        self.rudders, self.sterns = self._steering(params)
+        #: +1 when the nose is at +x; -1 when the fins sit ahead of the origin (an LRAUV
+        #: model faces -x): it flies along -x, figures in the nose's frame
+        self.ahead = -1.0 if params.fins and np.mean(
+            [f.position[0] for f in params.fins]) > 0.0 else 1.0
+        self.rudders, self.sterns = self._steering(params, self.ahead)
         # straight-line drag at the approach speed (fins centred): the constant thrust
         model = HydroModel(params)
-        drag = model.wrench([self.speed, 0, 0, 0, 0, 0], fin_angles=np.zeros(
+        drag = model.wrench([self.ahead * self.speed, 0, 0, 0, 0, 0], fin_angles=np.zeros(
             len(params.fins))).total[0]
-        self.thrust = max(0.0, -float(drag))
+        self.thrust = max(0.0, -self.ahead * float(drag))
         #: Thruster steering (no rudder): allocation pseudo-inverse, yaw moment per unit
         #: differential, heave gains; None with rudder fins.
         self.differential = None
@@ -280,17 +287,17 @@ class Manoeuvre:
         if self.depth_hold:
             # too shallow: push down; weight - buoyancy held by an upward force
             heave = d['static'] - d['kp'] * (self.depth - depth) - d['kd'] * w_world
-        want = np.array([self.thrust, 0.0, heave, 0.0, 0.0, command * d['yaw']])
+        want = np.array([self.ahead * self.thrust, 0.0, heave, 0.0, 0.0, command * d['yaw']])
         return (d['alloc'] @ (d['pinv'] @ want)).tolist()
 
     @staticmethod
-    def _steering(params):
-        """Return ([(fin index, sign)] rudders, sterns): signs make r > 0 / q > 0 positive."""
+    def _steering(params, ahead=1.0):
+        """Return ([(fin index, sign)] rudders, sterns): signs make r > 0 / nose down."""
         rudders, sterns = [], []
         if not params.fins:
             return rudders, sterns
         model = HydroModel(params)
-        nu = [1.0, 0, 0, 0, 0, 0]
+        nu = [ahead, 0, 0, 0, 0, 0]
         base = model.wrench(nu, fin_angles=np.zeros(len(params.fins))).components['fins']
         for k, fin in enumerate(params.fins):
             axis = np.asarray(fin.axis, float) / np.linalg.norm(fin.axis)
@@ -300,7 +307,7 @@ class Manoeuvre:
             if abs(axis[2]) > 0.9 and moment[5] != 0.0:
                 rudders.append((k, 1.0 if moment[5] > 0 else -1.0))
             elif abs(axis[1]) > 0.9 and moment[4] != 0.0:
-                sterns.append((k, 1.0 if moment[4] > 0 else -1.0))
+                sterns.append((k, ahead if moment[4] > 0 else -ahead))
         return rudders, sterns
 
     def fly(self, rudder: Callable[[float, float, float], float], duration: float,
@@ -313,14 +320,14 @@ class Manoeuvre:
         (6 floats) is added to the approach twist at the start.
         """
         p = self.params
-        twist = np.array([self.speed, 0.0, 0.0, 0.0, 0.0, 0.0])
+        twist = np.array([self.ahead * self.speed, 0.0, 0.0, 0.0, 0.0, 0.0])
         if kick is not None:
             twist = twist + np.asarray(kick, dtype=float).reshape(6)
         mode = SimulateMode(p, dt=self.dt, initial=State(
             np.array([0.0, 0.0, -self.depth]), np.array([1.0, 0.0, 0.0, 0.0]), twist))
         mode.servos = FinServos(p.fins) if p.fins else None
         hold = DepthHold(self.depth, self.dt)
-        tau = [self.thrust, 0.0, 0.0, 0.0, 0.0, 0.0]
+        tau = [self.ahead * self.thrust, 0.0, 0.0, 0.0, 0.0, 0.0]
         n = int(round(duration / self.dt))
         rows = np.empty((n + 1, 13))
         rudder_actual = np.empty(n + 1)
@@ -347,7 +354,9 @@ class Manoeuvre:
             command = min(max(rudder(t, change, x[12]), -self.max_rudder), self.max_rudder)
             for index, sign in self.rudders:
                 mode.servos.command(index, sign * command, t)
-            stern = hold(-x[2], pitch, x[11]) if self.depth_hold else 0.0
+            # the nose's pitch and pitch rate (the body x is the tail when ahead < 0)
+            stern = hold(-x[2], self.ahead * pitch, self.ahead * x[11]) \
+                if self.depth_hold else 0.0
             for index, sign in self.sterns:
                 mode.servos.command(index, sign * stern, t)
             if self.differential is not None:
@@ -361,7 +370,12 @@ class Manoeuvre:
         rows, times, rudder_actual = rows[:last + 1], times[:last + 1], rudder_actual[:last + 1]
         yaw = np.unwrap([euler_zyx(q)[2] for q in rows[:, 3:7]])
         pitch = np.array([euler_zyx(q)[1] for q in rows[:, 3:7]])
-        return Flight(times, rows[:, :3].copy(), yaw, pitch, rows[:, 7:].copy(), rudder_actual)
+        twist = rows[:, 7:].copy()
+        if self.ahead < 0:
+            # the nose's frame: the body frame turned 180 deg about z
+            yaw, pitch = yaw + math.pi, -pitch
+            twist[:, [0, 1, 3, 4]] *= -1.0
+        return Flight(times, rows[:, :3].copy(), yaw, pitch, twist, rudder_actual)
 
     def turn(self, rudder: float, approach: float = 5.0, max_time: float = 600.0) -> Figures:
         """Fly the turning circle: ``rudder`` (rad) held until 450 deg of heading change."""

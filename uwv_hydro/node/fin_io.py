@@ -21,7 +21,11 @@ semantics) on ``fin_command_topic`` with ``{joint}`` (the fin's joint name) and
 ``{model}`` (the vehicle name) substituted: ``fins/{joint}/cmd_pos`` by default, or
 gz-style ``/model/{model}/joint/{joint}/cmd_pos`` (gz-sim's JointPositionController
 listens on ``.../joint/{joint}/0/cmd_pos``, which is no valid ROS 2 name: a bridge maps
-it).  The servos (:class:`uwv_hydro.modes.fin_servos.FinServos`: joint limits, rate
+it).  A fin whose SDF model has a JointPositionController listens, while
+``fin_command_topic`` keeps its default, on that controller's topic as a ROS 2 name
+(``/model/{model}/joint/{joint}/cmd_pos`` for gz-sim's default, the ``/0`` index token
+dropped: :func:`uwv_hydro.description.sdf_joint_controller.ros_fin_topic`).  The
+servos (:class:`uwv_hydro.modes.fin_servos.FinServos`: joint limits, rate
 limit, first-order lag, watchdog) step once per update: in simulate mode inside
 :class:`~uwv_hydro.modes.simulate_mode.SimulateMode` (before every integration step),
 in wrench mode here, handing their angles to the wrench evaluation.  The actual angles
@@ -33,10 +37,12 @@ import math
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 
+from uwv_hydro.description.sdf_joint_controller import ros_fin_topic
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.fin_servos import FinServos
 from uwv_hydro.node.hand_over import LatestSlots
 from uwv_hydro.node.node_part import NodePart
+from uwv_hydro.node.parameters import DEFAULT_FIN_TOPIC
 
 
 class FinIO(NodePart):
@@ -59,6 +65,15 @@ class FinIO(NodePart):
         for k, fin in enumerate(fins):
             if fin.lower == fin.upper:
                 continue  # a fixed lifting surface has no servo
+            if fin.command_topic and cfg['fin_command_topic'] == DEFAULT_FIN_TOPIC:
+                # the model's JointPositionController topic, as a ROS 2 name
+                self.topics[fin.name] = ros_fin_topic(fin.command_topic)
+                node.create_subscription(
+                    Float64, self.topics[fin.name],
+                    lambda msg, k=k, topic=self.topics[fin.name]:
+                        self._on_fin_command(msg, k, topic), 10)
+                self.add_input(self.topics[fin.name])
+                continue
             try:
                 topic = cfg['fin_command_topic'].format(joint=fin.name,
                                                         model=node.vehicle.name)

@@ -58,6 +58,8 @@ GZ_WRENCH_POINTS = ('link_origin', 'com')
 #: exact, so a small positive value that keeps consumers (e.g. robot_localization) sane.
 DEFAULT_POSE_VARIANCE = 1e-6
 DEFAULT_TWIST_VARIANCE = 1e-6
+#: The fin command topic pattern by default (SDF fins with a joint controller use its).
+DEFAULT_FIN_TOPIC = 'fins/{joint}/cmd_pos'
 
 
 @dataclass(frozen=True)
@@ -130,9 +132,10 @@ PARAMETERS = (
          "thruster (gz-sim's by default): {ns} = the thruster's namespace or the vehicle "
          'name, {joint} = its joint, {cmd} = cmd_thrust (cmd_vel with use_angvel_cmd); '
          'feedback on the same pattern with {cmd} = force and ang_vel'),
-    Spec('fin_command_topic', 'fins/{joint}/cmd_pos', 'std_msgs/Float64 fin angle command '
+    Spec('fin_command_topic', DEFAULT_FIN_TOPIC, 'std_msgs/Float64 fin angle command '
          'topic (rad); {joint} = the fin joint, {model} = the vehicle name (gz-style: '
-         '/model/{model}/joint/{joint}/cmd_pos)'),
+         '/model/{model}/joint/{joint}/cmd_pos); left at its default, a fin driven by '
+         "an SDF JointPositionController listens on that controller's topic"),
     Spec('fin_command_timeout', 0.5, 'a fin whose last command is older than this is stale '
          '(s, pacing clock; 0 = never)', bounds=(0.0, 3600.0)),
     Spec('fin_timeout_action', 'hold', 'what a stale fin does: hold (its last command) or '

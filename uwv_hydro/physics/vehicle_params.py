@@ -141,6 +141,8 @@ class Fin:
     upper: float = np.pi
     velocity: float = float('inf')
     time_constant: float = 0.0
+    #: The gz topic of the model's joint controller for this fin ('' if none).
+    command_topic: str = ''
     #: Where the fin was described (for messages).
     source: str = ''
 

@@ -392,10 +392,8 @@ class Manoeuvre:
             bank, tau = self.propellers, None
             bank.reset()
             bank.state[:] = bank.steady_state(self.cruise)
-
-            def thrust(x):
-                # the propellers at the cruise rotor speed, J from the body twist (still water)
-                return bank.step(self.cruise, self.dt, x[7:13])
+            # the propellers at the cruise rotor speed, J from the body twist (still water)
+            thrust = lambda x: bank.step(self.cruise, self.dt, x[7:13])  # noqa: E731
         n = int(round(duration / self.dt))
         rows = np.empty((n + 1, 13))
         rudder_actual = np.empty(n + 1)

@@ -28,6 +28,7 @@ import pytest
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
+from uwv_hydro.description.urdf import load_urdf_string
 from uwv_hydro.description.yaml_params import load_yaml_string
 from uwv_hydro.modes.manoeuvre import Manoeuvre, rotor_speed_commanded
 from uwv_hydro.physics.hydro_model import HydroModel
@@ -202,3 +203,46 @@ def test_yaml_propeller_keys_and_errors():
         with pytest.raises(DescriptionError, match=key) as info:
             load_yaml_string(_yaml(item))
         assert words in str(info.value)
+
+
+URDF = """<robot name="auv">
+  <link name="base_link">
+    <inertial><mass value="20"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+  </link>
+  <link name="propeller"/>
+  <joint name="propeller_joint" type="continuous">
+    <parent link="base_link"/><child link="propeller"/>
+    <origin xyz="-0.9 0 0"/><axis xyz="1 0 0"/>
+  </joint>
+  <gazebo>
+    <plugin filename="gz-sim-thruster-system" name="gz::sim::systems::Thruster">
+      <joint_name>propeller_joint</joint_name>
+      <use_angvel_cmd>true</use_angvel_cmd>
+      <propeller_diameter>0.2</propeller_diameter>
+      <wake_fraction>0.1</wake_fraction>
+      <kt_polynomial>0.45 -0.35 -0.02</kt_polynomial>
+      <kq_polynomial>0.06 -0.04</kq_polynomial>
+      <thrust_deduction>0.12</thrust_deduction>
+      %s
+    </plugin>
+  </gazebo>
+</robot>"""
+
+
+def test_urdf_gz_block_carries_the_propeller_extension():
+    """The gz-sim Thruster block with the extension's elements (text lists) loads as in YAML."""
+    (spec,) = load_urdf_string(URDF % '').thrusters
+    assert spec.model == 'propeller' and spec.use_angvel_cmd
+    assert spec.kt_polynomial == (0.45, -0.35, -0.02) and spec.kq_polynomial == (0.06, -0.04)
+    # a quadratic K_T: T = rho D^4 (a0 n^2 + a1 c n + a2 c^2), c = Va / D, at 15 rev/s
+    bank = ThrusterBank([spec], 1000.0)
+    bank.state[:] = [2 * math.pi * 15.0]
+    wrench = bank.evaluate([2.0, 0, 0, 0, 0, 0])
+    c = 0.9 * 2.0 / 0.2
+    expected = 1000.0 * 0.2 ** 4 * (0.45 * 225 - 0.35 * c * 15 - 0.02 * c * c)
+    assert bank.thrust[0] == pytest.approx(expected, rel=1e-12)
+    assert wrench[0] == pytest.approx(0.88 * expected, rel=1e-12)
+    with pytest.raises(DescriptionError, match='thrust_coefficient') as info:
+        load_urdf_string(URDF % '<thrust_coefficient>0.01</thrust_coefficient>')
+    assert 'one thrust model' in str(info.value)

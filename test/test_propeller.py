@@ -30,7 +30,7 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.urdf import load_urdf_string
 from uwv_hydro.description.yaml_params import load_yaml_string
-from uwv_hydro.modes.manoeuvre import Manoeuvre, rotor_speed_commanded
+from uwv_hydro.modes.manoeuvre import Manoeuvre, ManoeuvreError, rotor_speed_commanded
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.thruster_bank import ThrusterBank
 from uwv_hydro.physics.thruster_spec import ThrusterSpec
@@ -138,6 +138,9 @@ def test_cruise_rpm_is_the_closed_form_and_holds_the_speed():
     assert 0.0 < loss[0] < loss[1] / 3
     # at fixed rpm the turn costs the REMUS a few per cent of its speed (at fixed thrust 15 %)
     assert 0.0 < figures['speed_loss'] < 0.08
+    # 1525 rpm does not hold 4 m/s: refused, saying so
+    with pytest.raises(ManoeuvreError, match='largest rotor speed .* do not hold 4 m/s'):
+        Manoeuvre(params, speed=4.0)
 
 
 def test_thrust_commands_solve_the_rotor_speed_from_the_curve():

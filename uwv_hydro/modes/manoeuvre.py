@@ -30,12 +30,11 @@ include propellers with open-water curves (the ``propeller`` thruster model, K_T
 flown at fixed rotor speed instead, as a real AUV is: the cruise rpm that holds ``speed``
 straight (:meth:`Manoeuvre.cruise_speed`, reported as ``cruise_rpm``) drives every
 propeller, whose thrust grows as the vehicle slows in a turn (other thrusters idle).
-Rudder fins (deflection
-axis along body z) steer, stern planes (axis along body y) hold the depth through
-:class:`DepthHold` (PI on depth -> pitch reference -> PD on pitch).  Each fin's sign is
-found from its own moment: a positive rudder command turns to port (positive yaw rate
-r, FLU), a positive stern command pitches the nose down.  Angles in radians inside,
-figures in degrees and metres.
+Rudder fins (deflection axis along body z) steer, stern planes (axis along body y) hold
+the depth through :class:`DepthHold` (PI on depth -> pitch reference -> PD on pitch).
+Each fin's sign is found from its own moment: a positive rudder command turns to port
+(positive yaw rate r, FLU), a positive stern command pitches the nose down.  Angles in
+radians inside, figures in degrees and metres.
 
 Figures (heading change psi - psi_0 after the rudder is put over at t_0, track in the
 approach frame: x along the approach heading, y toward the turn):

@@ -93,7 +93,7 @@ def test_remus_fins_are_listed(capsys):
         'rudder_lower', 'rudder_upper', 'stern_port', 'stern_starboard']
     assert all(f['limits'][0] < 0.0 < f['limits'][1] for f in summary['fins'])
     propeller = summary['thrusters'][0]
-    assert set(propeller['coefficients']) >= {'thrust_coefficient', 'propeller_diameter'}
+    assert set(propeller['coefficients']) >= {'kt_polynomial', 'propeller_diameter'}
 
 
 def test_elements_with_their_status_in_json_and_text(capsys):

@@ -236,18 +236,21 @@ def test_example_vehicles_have_their_thrusters():
     (prop,) = remus.thrusters
     np.testing.assert_allclose(prop.direction(), [1.0, 0.0, 0.0], atol=1e-15)
     bank = ThrusterBank(remus.thrusters, remus.fluid_density)
-    bank.step([3.86], 1.0)
-    # Prestero (2001): 3.86 N of thrust with a roll torque K_prop = -0.543 N m
-    assert bank.wrench()[3] == pytest.approx(-0.543, rel=0.01)
+    for _ in range(100):  # 50 N, through the rotor lag, at rest: the bollard pull
+        wrench = bank.step([50.0], 0.02, np.zeros(6))
+    # PVS remus100 (Wageningen B-3 0.718, P/D 1): K_T(0) 0.4566, K_Q(0) 0.0700 at J = 0,
+    # so the hull's roll reaction per thrust is -D K_Q / K_T, the thrust (1 - t) T
+    assert wrench[3] / bank.thrust[0] == pytest.approx(-0.14 * 0.0700 / 0.4566, rel=1e-4)
+    assert wrench[0] == pytest.approx(0.9 * bank.thrust[0], rel=1e-12)
 
 
 def test_check_lists_the_thrusters(capsys):
     assert main(['check', str(CONFIG / 'remus100.yaml')]) == 0
     out = capsys.readouterr().out
-    # +-10 N commands through Ct: the thrust range is the command range
-    assert ('thrusters:      1\n  - propeller_joint: coefficient model, thrust N in [-10, 10], '
-            'thrust [-10, 10] N, at [-0.72, 0, 0] m along [1, 0, 0], dynamics first order '
-            '0.2 s') in out
+    # thrust commands, +-116.7 N (the bollard pull at 1525 rpm): the command range
+    assert ('thrusters:      1\n  - propeller_joint: propeller model, thrust N '
+            'in [-116.7, 116.7], thrust [-116.7, 116.7] N, at [-0.72, 0, 0] m along '
+            '[1, 0, 0], dynamics first order 0.2 s') in out
     assert main(['check', str(CONFIG / 'bluerov2.yaml'), '--json']) == 0
     summary = json.loads(capsys.readouterr().out)
     assert [t['joint_name'] for t in summary['thrusters']] == [

@@ -101,7 +101,14 @@ def test_pullout_dies_out_and_spiral_is_odd(tmp_path, capsys):
     """Pull-out: the yaw rate dies out (stable hull); spiral: r is odd in the rudder angle."""
     manoeuvre = Manoeuvre(load_vehicle(str(REMUS)))
     fig = manoeuvre.pullout(math.radians(10), turn_time=30.0, settle=30.0).values
-    assert fig['turn_yaw_rate_deg_s'] > 1.0 and fig['residual_ratio'] < 1e-3
+    # what is left is the straight flight's own yaw rate: the propeller's roll reaction
+    # heels the REMUS a little and it drifts round slowly, rudder centred
+    calm = manoeuvre.fly(lambda t, change, r: 0.0, 65.0)
+    bias = float(np.degrees(np.abs(calm.twist[calm.t > 55.0, 5])).mean())
+    print('pull-out: residual %.5f deg/s, straight flight %.5f deg/s'
+          % (fig['residual_yaw_rate_deg_s'], bias))
+    assert fig['turn_yaw_rate_deg_s'] > 1.0
+    assert abs(fig['residual_yaw_rate_deg_s'] - bias) < 1e-3 * fig['turn_yaw_rate_deg_s']
     rows = manoeuvre.spiral([math.radians(-10), math.radians(10)], time=40.0).table
     assert rows[0][1] < 0 < rows[1][1]
     # the hull is symmetric port/starboard; the centre of gravity below the centre of

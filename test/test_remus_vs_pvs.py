@@ -27,10 +27,12 @@ single tail rudder and stern-plane pair with lift L = 1/2 rho U^2 A C_L delta, a
 Wageningen-fitted propeller.  NED/FRD, forward Euler at the sample time as PVS does.
 
 Both vehicles fly the same manoeuvres (uwv_hydro.modes.manoeuvre: the same rudder laws,
-the same stern-plane depth hold at 5 m, 0.02 s steps) from 1.5 m/s; PVS at the
-propeller speed that holds 1.5 m/s straight.  The figures (turning circles at two rudder
+the same stern-plane depth hold at 5 m, 0.02 s steps) from 1.5 m/s, each at the propeller
+speed that holds 1.5 m/s straight (the REMUS file's propeller has PVS's open-water curves,
+so its thrust grows as it slows in a turn).  The figures (turning circles at two rudder
 angles: diameters, advance, transfer, yaw rate, speed; the 10/10 zig-zag: overshoots,
-period, time to the first reversal) must agree within 25 %.
+period, time to the first reversal) must agree within 25 %, the speed in the turn within
+10 % (at fixed thrust it lost 15-20 % where PVS loses 1 %).
 
 The drift angle is compared with PVS given its own hull lift in the horizontal plane
 too: PVS's lift (Beard & McLain) acts on the angle of attack only and its fins do not see
@@ -224,6 +226,7 @@ class PvsManoeuvre(Manoeuvre):
         self.speed, self.depth, self.dt, self.depth_hold = speed, depth, dt, True
         self.max_rudder = self.pvs.delta_max
         self.rpm = self.pvs.trim_rpm(speed)
+        self.propellers = None  # Manoeuvre's own propeller bank: PVS flies its own
 
     def fly(self, rudder, duration, stop=None):
         """Fly PVS with the same laws; return the track in ENU / FLU like Manoeuvre.fly."""
@@ -267,6 +270,8 @@ class PvsManoeuvre(Manoeuvre):
 TOLERANCE = 0.25
 TURN_FIGURES = ('steady_diameter_m', 'tactical_diameter_m', 'advance_m', 'transfer_m',
                 'yaw_rate_deg_s', 'steady_speed_m_s')
+#: Figures within 10 % (issue 32): the speed in the turn, at fixed propeller rpm.
+TIGHT = {'steady_speed_m_s': 0.10}
 ZIGZAG_FIGURES = ('overshoot_1_deg', 'overshoot_2_deg', 'period_s', 'time_to_first_reversal_s')
 
 
@@ -303,11 +308,11 @@ def test_the_pvs_rederivation_flies_as_pvs(flights):
 
 @pytest.mark.parametrize('key', ['turn10', 'turn15'])
 def test_turning_circles_match_pvs(flights, key):
-    """Diameters, advance, transfer, yaw rate and speed within 25 % of PVS's."""
-    _table(flights, key, TURN_FIGURES + ('drift_angle_deg',))
+    """Diameters, advance, transfer, yaw rate within 25 % of PVS's, the speed within 10 %."""
+    _table(flights, key, TURN_FIGURES + ('drift_angle_deg', 'speed_loss'))
     for name in TURN_FIGURES:
         assert flights['uwv_hydro'][key][name] == pytest.approx(
-            flights['pvs'][key][name], rel=TOLERANCE), name
+            flights['pvs'][key][name], rel=TIGHT.get(name, TOLERANCE)), name
     # a steady circle: the fitted diameter is the kinematic 2 U / r (to 3 %)
     ours = flights['uwv_hydro'][key]
     assert ours['steady_diameter_m'] == pytest.approx(
@@ -365,14 +370,21 @@ def test_linear_sway_derivatives_are_fodreas():
 @pytest.mark.parametrize('kick', [[0, 0.1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0.1],
                                   [0, 1e-6, 0, 0, 0, 0]])
 def test_remus_is_directionally_stable(kick):
-    """A sway or yaw kick in straight flight (rudder centred) decays; so does 1 um/s."""
+    """
+    A sway or yaw kick in straight flight (rudder centred) decays; so does 1 um/s.
+
+    The kick's effect is the difference from the same flight without it: the propeller's
+    roll reaction heels the vehicle a little and it sidles steadily (mm/s) with or without
+    a kick.
+    """
     manoeuvre = Manoeuvre(load_vehicle(str(REMUS)))
     flight = manoeuvre.fly(lambda t, change, r: 0.0, 40.0, kick=kick)
+    calm = manoeuvre.fly(lambda t, change, r: 0.0, 40.0)
     size = max(abs(k) for k in kick)
     late = flight.t > 30.0
-    print('kick %s: |v|, |r| after 30 s %.3g, %.3g (of %.3g)'
-          % (kick, np.abs(flight.twist[late, 1]).max(), np.abs(flight.twist[late, 5]).max(),
-             size))
-    assert np.abs(flight.twist[late, 1]).max() < 0.01 * size
-    assert np.abs(flight.twist[late, 5]).max() < 0.01 * size
+    v, r = (np.abs(flight.twist[late, k] - calm.twist[late, k]).max() for k in (1, 5))
+    print('kick %s: |v|, |r| after 30 s %.3g, %.3g (of %.3g); unkicked |v| %.3g'
+          % (kick, v, r, size, np.abs(calm.twist[late, 1]).max()))
+    assert v < 0.01 * size
+    assert r < 0.01 * size
     assert np.degrees(np.abs(flight.yaw - flight.yaw[0])).max() < 90.0

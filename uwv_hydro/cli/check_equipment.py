@@ -101,6 +101,13 @@ def thrust_coefficients(spec: ThrusterSpec) -> Dict[str, Any]:
         # uuv_simulator ThrusterConversionFcn
         return {'conversion': spec.conversion_type,
                 **dict(zip(UUV_CONVERSIONS[spec.conversion_type], spec.conversion_terms))}
+    if model == 'propeller':
+        # open-water curves K_T(J), K_Q(J) (uwv_hydro's extension of the gz-sim block)
+        return {'kt_polynomial': list(spec.kt_polynomial),
+                'kq_polynomial': list(spec.kq_polynomial),
+                'propeller_diameter': spec.propeller_diameter,
+                'wake_fraction': spec.wake_fraction,
+                'thrust_deduction': spec.thrust_deduction}
     out: Dict[str, Any] = {'propeller_diameter': spec.propeller_diameter,
                            'torque_coefficient': spec.torque_coefficient}
     if spec.thrust_coefficient is not None:

@@ -60,6 +60,10 @@ EXTENSION_KEYS = {
     'lookup_thrust': 'table thrusts (N), monotone, crossing zero',
     'torque_coefficient': 'K_Q of the reaction torque Q = K_Q rho D^5 omega|omega|',
     'torque_per_thrust': 'reaction torque per thrust (m), table model',
+    'kt_polynomial': 'propeller model: K_T(J) = sum a_i J^i, J = Va/(n D), n in rev/s '
+                     '(constant term first; with use_angvel_cmd)',
+    'kq_polynomial': 'propeller model: K_Q(J) of the reaction torque K_Q rho D^5 n|n|',
+    'thrust_deduction': 'propeller model: t, the hull takes (1 - t) T',
     'spin_direction': '+1/-1: rotor spin about the axis under positive thrust',
     'dsros_forward': 'ds_sim thrust polynomial for commands >= 0: gain, offset, max_cmd, '
                      'quad_gain, speed_gain, speed_offset',
@@ -106,9 +110,10 @@ YAML_THRUSTER_KEYS = frozenset(GZ_KEYS) | frozenset(EXTENSION_KEYS) | frozenset(
 
 _FLOAT_KEYS = ('thrust_coefficient', 'propeller_diameter', 'fluid_density', 'wake_fraction',
                'alpha_1', 'alpha_2', 'max_thrust_cmd', 'min_thrust_cmd', 'deadband',
-               'time_constant', 'max_cmd_rate', 'torque_coefficient', 'torque_per_thrust')
+               'time_constant', 'max_cmd_rate', 'torque_coefficient', 'torque_per_thrust',
+               'thrust_deduction')
 _STRING_KEYS = ('joint_name', 'namespace', 'topic')
-_LIST_KEYS = ('lookup_command', 'lookup_thrust')
+_LIST_KEYS = ('lookup_command', 'lookup_thrust', 'kt_polynomial', 'kq_polynomial')
 
 #: error(key, reason) -> DescriptionError pointing at the key.
 ErrorFactory = Callable[[str, str], DescriptionError]

@@ -268,8 +268,8 @@ def describe_thruster(spec: ThrusterSpec, fluid_density: float) -> Dict[str, Any
     # the command: rotor model input, rotor speed, thrust or the model's own command
     command, unit = {'Yoerger': ('Yoerger input', ''), 'Bessa': ('motor voltage', 'V')}.get(
         spec.dynamics_type, ('angular velocity', 'rad/s') if spec.use_angvel_cmd
-        or spec.model.startswith('uuv_') else ('thrust', 'N') if spec.model == 'coefficient'
-        else (spec.model + ' command', ''))
+        or spec.model.startswith('uuv_') else ('thrust', 'N')
+        if spec.model in ('coefficient', 'propeller') else (spec.model + ' command', ''))
     return {
         'joint_name': spec.joint_name,
         'model': spec.model,

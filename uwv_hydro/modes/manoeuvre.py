@@ -25,12 +25,16 @@ rudder angles) call the same code.
 Flight: the vehicle starts level at ``depth`` with the approach ``speed``, pushed by a
 constant surge force equal to its straight-line drag at that speed (the hull's
 ``HydroModel`` wrench, fins centred), so it keeps the speed going straight and loses
-some in a turn as a vehicle at fixed propeller thrust does.  Rudder fins (deflection
-axis along body z) steer, stern planes (axis along body y) hold the depth through
-:class:`DepthHold` (PI on depth -> pitch reference -> PD on pitch).  Each fin's sign is
-found from its own moment: a positive rudder command turns to port (positive yaw rate
-r, FLU), a positive stern command pitches the nose down.  Angles in radians inside,
-figures in degrees and metres.
+some in a turn as a vehicle at fixed propeller thrust does.  A vehicle whose thrusters
+include propellers with open-water curves (the ``propeller`` thruster model, K_T(J)) is
+flown at fixed rotor speed instead, as a real AUV is: the cruise rpm that holds ``speed``
+straight (:meth:`Manoeuvre.cruise_speed`, reported as ``cruise_rpm``) drives every
+propeller, whose thrust grows as the vehicle slows in a turn (other thrusters idle).
+Rudder fins (deflection axis along body z) steer, stern planes (axis along body y) hold
+the depth through :class:`DepthHold` (PI on depth -> pitch reference -> PD on pitch).
+Each fin's sign is found from its own moment: a positive rudder command turns to port
+(positive yaw rate r, FLU), a positive stern command pitches the nose down.  Angles in
+radians inside, figures in degrees and metres.
 
 A vehicle whose fins sit ahead of the body origin (mean fin x > 0: an LRAUV model,
 which faces -x) flies along -x; its figures are in the nose's frame.
@@ -59,6 +63,7 @@ saturation).  The depth is held with the heave force Z (PD on depth over the sta
 weight - buoyancy).  Without fins nor such thrusters the manoeuvre is refused
 (:class:`ManoeuvreError`).
 """
+import dataclasses
 from dataclasses import dataclass, field
 import math
 from typing import Callable, Dict, List, Optional, Sequence
@@ -70,6 +75,7 @@ from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.thruster_bank import ThrusterBank
+from uwv_hydro.physics.thruster_spec import ThrusterSpec
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Manoeuvres :class:`Manoeuvre` flies (the CLI's choices).
@@ -78,6 +84,24 @@ MANOEUVRES = ('turn', 'zigzag', 'pullout', 'spiral')
 
 class ManoeuvreError(ValueError):
     """The vehicle cannot fly the manoeuvre (no rudder, ...): the message says why."""
+
+
+def rotor_speed_commanded(spec: ThrusterSpec, fluid_density: float) -> ThrusterSpec:
+    """
+    Return a propeller commanded by rotor speed (rad/s): the manoeuvres hold the rpm.
+
+    A propeller commanded by thrust gets the rotor-speed limits at which it gives its
+    thrust limits at rest (bollard pull); other thrusters are returned unchanged.
+    """
+    if spec.model != 'propeller' or spec.use_angvel_cmd:
+        return spec
+    rho = fluid_density if spec.fluid_density is None else spec.fluid_density
+    scale = spec.kt_polynomial[0] * rho * spec.propeller_diameter ** 4
+    # bollard pull T = K_T(0) rho D^4 n|n|, omega = 2 pi n
+    low, high = (math.copysign(2.0 * math.pi * math.sqrt(abs(t) / scale), t)
+                 for t in spec.command_limits())
+    return dataclasses.replace(spec, use_angvel_cmd=True, min_thrust_cmd=low,
+                               max_thrust_cmd=high, max_cmd_rate=math.inf)
 
 
 def euler_zyx(q) -> tuple:
@@ -248,6 +272,13 @@ class Manoeuvre:
         drag = model.wrench([self.ahead * self.speed, 0, 0, 0, 0, 0], fin_angles=np.zeros(
             len(params.fins))).total[0]
         self.thrust = max(0.0, -self.ahead * float(drag))
+        #: Propellers flown at fixed rotor speed (rudder vehicles): their bank and the
+        #: cruise rotor speed (rad/s) of each thruster (NaN: idle); None otherwise.
+        self.propellers = None
+        if self.rudders and any(t.model == 'propeller' for t in params.thrusters):
+            self.propellers = ThrusterBank([rotor_speed_commanded(s, params.fluid_density)
+                                            for s in params.thrusters], params.fluid_density)
+            self.cruise = self.cruise_speed(model, self.thrust)
         #: Thruster steering (no rudder): allocation pseudo-inverse, yaw moment per unit
         #: differential, heave gains; None with rudder fins.
         self.differential = None
@@ -258,6 +289,40 @@ class Manoeuvre:
         else:
             self.differential = self._differential(params, model)
             self.max_rudder = 1.0
+
+    def cruise_speed(self, model: HydroModel, drag: float) -> np.ndarray:
+        """
+        Return the rotor speeds (rad/s; NaN idle) whose propellers hold ``speed`` straight.
+
+        ``drag``: the straight-line drag at the approach speed (N, positive astern).  One
+        rotor speed drives every propeller; bisection on the surge force (the thrust
+        falls monotonically to it as J grows).  Refused when the largest command does not
+        reach the drag.
+        """
+        bank = self.propellers
+        prop = np.array([s.model == 'propeller' for s in bank.specs])
+        nu = [self.speed, 0.0, 0.0, 0.0, 0.0, 0.0]
+
+        def surge(omega):
+            bank.state[:] = bank.steady_state(np.where(prop, omega, np.nan))
+            return float(bank.evaluate(nu)[0]) - drag
+        high = float(np.min(bank.cmd_max[prop]))
+        if surge(high) < 0.0:
+            raise ManoeuvreError('%s: its propellers at their largest rotor speed (%g rad/s) '
+                                 'do not hold %g m/s' % (self.params.name, high, self.speed))
+        low = 0.0
+        for _ in range(60):
+            mid = 0.5 * (low + high)
+            low, high = (low, mid) if surge(mid) > 0.0 else (mid, high)
+        bank.reset()
+        return np.where(prop, 0.5 * (low + high), np.nan)
+
+    def _cruise_figures(self, values: Dict[str, float]) -> Dict[str, float]:
+        """Return ``values`` with the cruise rpm of a vehicle flown at fixed rotor speed."""
+        if self.propellers is not None:
+            # rpm = omega 60 / (2 pi)
+            values['cruise_rpm'] = float(np.nanmax(self.cruise)) * 30.0 / math.pi
+        return values
 
     def _differential(self, params, model):
         """Return the differential-thrust steering of a finless vehicle (or refuse it)."""
@@ -328,6 +393,13 @@ class Manoeuvre:
         mode.servos = FinServos(p.fins) if p.fins else None
         hold = DepthHold(self.depth, self.dt)
         tau = [self.ahead * self.thrust, 0.0, 0.0, 0.0, 0.0, 0.0]
+        thrust = None
+        if self.propellers is not None and self.differential is None:
+            bank, tau = self.propellers, None
+            bank.reset()
+            bank.state[:] = bank.steady_state(self.cruise)
+            # the propellers at the cruise rotor speed, J from the body twist (still water)
+            thrust = lambda x: bank.step(self.cruise, self.dt, x[7:13])  # noqa: E731
         n = int(round(duration / self.dt))
         rows = np.empty((n + 1, 13))
         rudder_actual = np.empty(n + 1)
@@ -366,7 +438,7 @@ class Manoeuvre:
                            + (1 - 2 * (qx * qx + qy * qy)) * x[9])
                 tau = self._thrust_wrench(command, -x[2], w_world)
             now += mode.period_ns
-            mode.advance(now, tau)
+            mode.advance(now, tau, thrust=thrust)
         rows, times, rudder_actual = rows[:last + 1], times[:last + 1], rudder_actual[:last + 1]
         yaw = np.unwrap([euler_zyx(q)[2] for q in rows[:, 3:7]])
         pitch = np.array([euler_zyx(q)[1] for q in rows[:, 3:7]])
@@ -381,7 +453,7 @@ class Manoeuvre:
         """Fly the turning circle: ``rudder`` (rad) held until 450 deg of heading change."""
         flight = self.fly(lambda t, change, r: rudder if t >= approach else 0.0, max_time,
                           stop=lambda t, change: abs(change) >= math.radians(450.0))
-        return Figures('turn', turn_figures(flight, approach), flight)
+        return Figures('turn', self._cruise_figures(turn_figures(flight, approach)), flight)
 
     def zigzag(self, rudder: float, check: Optional[float] = None, reversals: int = 4,
                approach: float = 5.0, max_time: float = 600.0) -> Figures:
@@ -401,7 +473,7 @@ class Manoeuvre:
                           stop=lambda t, change: len(state['times']) > reversals)
         figures = zigzag_figures(flight, approach, math.degrees(check),
                                  state['times'][:reversals])
-        return Figures('zigzag', figures, flight)
+        return Figures('zigzag', self._cruise_figures(figures), flight)
 
     def pullout(self, rudder: float, turn_time: float = 120.0, settle: float = 60.0,
                 approach: float = 5.0) -> Figures:

@@ -46,6 +46,48 @@ def dsros_thrust(spec: ThrusterSpec, command: float, inflow: float) -> float:
     return max(value, 0.0) if ahead else -max(value, 0.0)
 
 
+def propeller_thrust(spec: ThrusterSpec, state: float, inflow: float,
+                     fluid_density: float) -> Tuple[float, float, float]:
+    """
+    Return (thrust, reaction torque on the hull, rotor speed) of a propeller.
+
+    ``state``: the rotor speed omega (rad/s) with ``use_angvel_cmd``, else the thrust (N),
+    whose rotor speed is then solved from the open-water curve at the inflow.
+    """
+    rho = fluid_density if spec.fluid_density is None else spec.fluid_density
+    d = spec.propeller_diameter
+    # Open-water thrust over rho D^4 at n rev/s: K_T(J) n|n|, J = Va / (n D) (Fossen 2021)
+    va = (1.0 - spec.wake_fraction) * inflow
+
+    def kt_nn(n):
+        j = va / (n * d) if n > 0.0 else 0.0  # astern: the bollard coefficients (PVS)
+        return float(np.polynomial.polynomial.polyval(j, spec.kt_polynomial)) * n * abs(n)
+    if spec.use_angvel_cmd:
+        n = state / (2.0 * math.pi)
+    else:
+        n = _rotor_speed_for(kt_nn, state / (rho * d ** 4), spec.kt_polynomial[0])
+    j = va / (n * d) if n > 0.0 else 0.0
+    kq = float(np.polynomial.polynomial.polyval(j, spec.kq_polynomial or (0.0,)))
+    thrust = rho * d ** 4 * kt_nn(n)
+    # Reaction on the hull, against the rotor: Q = -s K_Q(J) rho D^5 n|n|
+    torque = -spec.spin_direction * kq * rho * d ** 5 * n * abs(n)
+    return thrust, torque, 2.0 * math.pi * n
+
+
+def _rotor_speed_for(kt_nn, target: float, kt0: float) -> float:
+    """Return n (rev/s) with kt_nn(n) = target: astern in closed form, ahead by bisection."""
+    if target <= 0.0:
+        # astern: K_T(0) n|n| = target
+        return -math.sqrt(-target / kt0)
+    low, high = 0.0, math.sqrt(target / kt0)
+    while kt_nn(high) < target:  # the inflow lowers K_T: a faster rotor
+        low, high = high, 2.0 * high
+    for _ in range(80):
+        mid = 0.5 * (low + high)
+        low, high = (mid, high) if kt_nn(mid) < target else (low, mid)
+    return 0.5 * (low + high)
+
+
 def odd_quadratic_root(r, q, p) -> np.ndarray:
     """Return x solving r x|x| + q x = p (r, q >= 0, not both zero): odd, increasing in p."""
     a = np.abs(np.asarray(p, dtype=float))
@@ -67,6 +109,7 @@ class ThrusterBank:
 
     def __init__(self, specs: Sequence[ThrusterSpec], fluid_density: float):
         self.specs = tuple(specs)
+        self.fluid_density = float(fluid_density)
         for spec in self.specs:
             bad = spec.problems()
             if bad:
@@ -115,6 +158,9 @@ class ThrusterBank:
         self._alpha2 = np.array([self.specs[k].alpha_2 for k in coeff], dtype=float)
         self._wake = np.array([self.specs[k].wake_fraction for k in coeff], dtype=float)
         self._kq = np.array([self.specs[k].torque_coefficient for k in coeff], dtype=float)
+        self._prop = [k for k, s in enumerate(self.specs) if s.model == 'propeller']
+        #: Share of each thrust the hull takes: 1 - t (thrust deduction, propellers)
+        self.deduction = np.array([1.0 - s.thrust_deduction for s in self.specs], dtype=float)
         self._table_k = np.array([self.specs[k].torque_per_thrust * self.specs[k].spin_direction
                                   for k in self._per_thrust], dtype=float)
         self.reset()
@@ -241,6 +287,11 @@ class ThrusterBank:
             thrust[k], omega[k] = t, w
             # Propeller reaction torque on the hull: Q = -K_Q rho D^5 w|w| (Fossen)
             torque[k] = -self._kq * self._rho_d5 * w * np.abs(w)
+        if self._prop:
+            u_a = self.inflow(nu_r)
+            for k in self._prop:
+                thrust[k], torque[k], omega[k] = propeller_thrust(
+                    self.specs[k], x[k], u_a[k], self.fluid_density)
         for k in self._table:
             spec = self.specs[k]
             # Piecewise-linear lookup, held at the end values (uuv LinearInterp)
@@ -276,5 +327,6 @@ class ThrusterBank:
 
     def wrench(self) -> np.ndarray:
         """Return the base-frame wrench of the current thrusts and torques."""
-        # tau = A T + A_Q Q
-        return self.allocation @ self.thrust + self.torque_allocation @ self.torque
+        # tau = A (1 - t) T + A_Q Q (t: thrust deduction of a propeller, else 0)
+        return (self.allocation @ (self.deduction * self.thrust)
+                + self.torque_allocation @ self.torque)

@@ -71,12 +71,13 @@ update of length dt (the wrench is then held over the integration step):
 4. deadband (gz-sim): |T| < deadband gives T = 0 and omega = 0;
 5. reaction torque on the vehicle about the axis, opposite to the rotor's spin:
    Q = -K_Q rho D^5 omega |omega| (Fossen's propeller torque, K_Q =
-   ``torque_coefficient``) for the coefficient model, Q = -s k T for the table,
+   ``torque_coefficient``) for the coefficient model, Q = -s K_Q(J) rho D^5 n|n| for the
+   propeller model, Q = -s k T for the table,
    dsros and uuv models (k = ``torque_per_thrust`` in m, s = ``spin_direction``: +1 when
    the rotor turns positively about the axis under positive thrust);
-6. base wrench: F = T d, torque = r x F + Q d with d the axis and r the joint
-   origin in the base frame, i.e. tau = A T + A_Q Q with the allocation matrix
-   A = [d; r x d] (Fossen 2011 eq. 12.x) and A_Q = [0; d].
+6. base wrench: F = T d ((1 - t) T d for a propeller), torque = r x F + Q d with d the
+   axis and r the joint origin in the base frame, i.e. tau = A T + A_Q Q with the
+   allocation matrix A = [d; r x d] (Fossen 2011 eq. 12.x) and A_Q = [0; d].
 """
 from dataclasses import dataclass
 import math
@@ -149,6 +150,12 @@ class ThrusterSpec:
     dsros_reverse: Tuple[float, ...] = ()
     #: ds_sim ``propdir``: <= 0 flips which polynomial (and thrust sign) a command selects.
     propdir: int = 1
+    #: Open-water curves K_T(J), K_Q(J) as polynomial coefficients in J (constant term
+    #: first): the propeller model when kt_polynomial is non-empty.
+    kt_polynomial: Tuple[float, ...] = ()
+    kq_polynomial: Tuple[float, ...] = ()
+    #: Thrust deduction t (propeller model): the hull takes (1 - t) T.
+    thrust_deduction: float = 0.0
     #: uuv_simulator rotor dynamics ('' none, 'Yoerger', 'Bessa') and its UUV_DYNAMICS terms.
     dynamics_type: str = ''
     dynamics_terms: Tuple[float, ...] = ()
@@ -162,7 +169,9 @@ class ThrusterSpec:
 
     @property
     def model(self) -> str:
-        """Return 'table', 'dsros', 'uuv_basic', 'uuv_bessa' or 'coefficient'."""
+        """Return 'table', 'dsros', 'propeller', 'uuv_basic', 'uuv_bessa' or 'coefficient'."""
+        if self.kt_polynomial:
+            return 'propeller'
         if self.lookup_command:
             return 'table'
         if self.dsros_forward:
@@ -299,7 +308,35 @@ class ThrusterSpec:
                 out.append(('thrust_coefficient', 'must not be zero'))
         elif self.model.startswith('uuv_'):
             out.extend(self._conversion_problems())
+        out.extend(self._propeller_problems())
         return out + self._dynamics_problems()
+
+    def _propeller_problems(self) -> List[Tuple[str, str]]:
+        if self.model != 'propeller':
+            if self.kq_polynomial or self.thrust_deduction:
+                key = 'kq_polynomial' if self.kq_polynomial else 'thrust_deduction'
+                return [(key, 'only for the propeller model (give kt_polynomial)')]
+            return []
+        out = []
+        for key, given in (('thrust_coefficient', self.thrust_coefficient is not None),
+                           ('lookup_command', bool(self.lookup_command)),
+                           ('dsros_forward', bool(self.dsros_forward)),
+                           ('conversion', bool(self.conversion_type)),
+                           ('torque_coefficient', bool(self.torque_coefficient)),
+                           ('torque_per_thrust', bool(self.torque_per_thrust))):
+            if given:
+                out.append((key, 'not with kt_polynomial: give one thrust model (the '
+                            'propeller takes its torque from kq_polynomial)'))
+        if not self.kt_polynomial[0] > 0.0:
+            out.append(('kt_polynomial', 'K_T(0) (the first term) must be positive, got %g'
+                        % self.kt_polynomial[0]))
+        if self.kq_polynomial and not self.kq_polynomial[0] >= 0.0:
+            out.append(('kq_polynomial', 'K_Q(0) (the first term) must be >= 0, got %g'
+                        % self.kq_polynomial[0]))
+        if not 0.0 <= self.thrust_deduction < 1.0:
+            out.append(('thrust_deduction', 'must be in [0, 1), got %g'
+                        % self.thrust_deduction))
+        return out
 
     def _conversion_problems(self) -> List[Tuple[str, str]]:
         out = []

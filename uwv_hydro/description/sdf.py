@@ -87,7 +87,8 @@ from uwv_hydro.description.sdf_equipment import read_sdf_equipment
 from uwv_hydro.description.sdf_frames import (
     compose, FlatModel, flatten_model, inverse, Pose, read_pose)
 from uwv_hydro.description.sdf_include import expand_includes
-from uwv_hydro.description.sdf_model_choice import choose_model, is_uwv_plugin
+from uwv_hydro.description.sdf_model_choice import (
+    choose_model, is_uwv_plugin, unloaded_scenery)
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
@@ -389,6 +390,7 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
     warnings: List[str] = []
     expand_includes(root, source, warnings)
     model = choose_model(root, source, model_name)
+    warnings.extend(unloaded_scenery(root, model))
     flat = flatten_model(model, source)
     if not flat.links:
         raise element_error('model has no <link>', source, model)

@@ -26,6 +26,19 @@ with a_i its azimuth from +x towards +y.  The Water Linked A50 has theta = 22.5 
 "X" layout, as the gz-sim DVL example arranges its beams: rotations 45, 135, -45,
 -135 deg); :data:`A50_JANUS_ANGLE`, :data:`A50_AZIMUTHS`.
 
+gz-sensors' DopplerVelocityLog (as in lrauv_gazebo_plugins ``DopplerVelocityLog.cc``,
+``AcousticBeam`` and ``InitializeBeamArrangement``) places each ``<arrangement><beam>``
+by its ``<rotation>`` psi and ``<tilt>`` phi (radians, or degrees with
+``<arrangement degrees="true">``; defaults 0, 0; |phi| < 90 deg): the beam axis is
+R_x(psi) R_y(phi) x in a beams frame that is the sensor frame (x forward, y left,
+z up) turned by R_y(90 deg) (x down, z forward), so in the sensor frame
+
+    b = (-sin phi cos psi, sin phi sin psi, -cos phi)        (:func:`gz_beam_axis`)
+
+pointing down, phi from the -z boresight.  A general arrangement has a tilt per beam:
+:func:`boresight_cosines` gives cos(tilt) of each beam from the arrangement's
+boresight, the mean of the beam directions (the Janus cos theta for a Janus DVL).
+
 Over a flat seabed at height h below the transducer a beam with world direction
 d = R b (R world <- DVL frame) reaches it after the slant range
 
@@ -79,3 +92,19 @@ def beam_variances(directions: np.ndarray, covariance) -> np.ndarray:
     """Return b_i^T S b_i, the variance of each along-beam velocity ((m/s)^2)."""
     s = np.asarray(covariance, dtype=float).reshape(3, 3)
     return np.einsum('ij,jk,ik->i', directions, s, directions)
+
+
+def gz_beam_axis(rotation: float, tilt: float) -> np.ndarray:
+    """Return a gz DVL beam's unit axis in the sensor frame (x forward, y left, z up)."""
+    # gz AcousticBeam: R_y(90 deg) R_x(psi) R_y(phi) x = (-s(phi) c(psi), s(phi) s(psi), -c(phi))
+    s = math.sin(tilt)
+    return np.array([-s * math.cos(rotation), s * math.sin(rotation), -math.cos(tilt)])
+
+
+def boresight_cosines(directions: np.ndarray) -> np.ndarray:
+    """Return each beam's cos(angle) from the boresight (the mean beam direction)."""
+    mean = np.asarray(directions, dtype=float).mean(axis=0)
+    norm = np.linalg.norm(mean)
+    if not norm > 1e-9:  # beams spread over every direction: no boresight
+        return np.ones(len(directions))
+    return np.asarray(directions, dtype=float) @ (mean / norm)

@@ -287,8 +287,9 @@ class DvlModel(SensorModel):
         Return (slant ranges, per-beam lock) of the beams at this attitude and depth.
 
         A beam locks when it reaches the seabed at a range whose vertical extent at the
-        Janus angle, r cos(theta) (each beam's angle from the boresight), is within [min_altitude, max_altitude] (for a level
-        DVL exactly the altitude rule of :meth:`locked`); without a seabed every beam
+        Janus angle, r cos(theta) (theta each beam's angle from the boresight), is within
+        [min_altitude, max_altitude] (for a level DVL exactly the altitude rule of
+        :meth:`locked`); without a seabed every beam
         locks in the water and the ranges are unknown (NaN).
         """
         n = len(self.beams)

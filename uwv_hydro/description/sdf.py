@@ -401,6 +401,10 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
     params = _rigid_body(flat, base, link_poses, source, model.get('name', 'vehicle'),
                          warnings)
     density = _hydro_parts(flat, hydro, link_poses, params, source, warnings)
+    if not hydro and not uwv:
+        warnings.append('no hydrodynamics plugin (gz-sim Hydrodynamics, lrauv, uwv_hydro): '
+                        'no hull drag, as gz-sim simulates this model; under a steady '
+                        'thrust or net weight its speed grows without bound')
     world = model.parent if getattr(model, 'parent', None) is not None and \
         model.parent.tag == 'world' else root.find('world')
     systems = [p for p in (world.findall('plugin') if world is not None else [])

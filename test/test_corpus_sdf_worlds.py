@@ -173,3 +173,27 @@ def test_sixty_second_flight_is_finite_and_bounded():
     # takes energy): 1/2 m u^2 <= F x <= F 60 s u_max, so u_max <= 120 s F / m
     assert np.abs(run.twist[:, 0]).max() < 120.0 * surge / params.mass
     assert np.abs(run.twist[:, 3:]).max() < 1.0  # rad/s: no spin-up
+
+
+def test_three_beam_arrangement_leaves_the_fourth_message_slot_empty(tmp_path):
+    text = DVL_ROV.read_text()
+    end = text.rindex('</beam>') + len('</beam>')
+    path = tmp_path / 'rov.sdf'
+    path.write_text(text[:text.rindex('<beam>', 0, end)] + text[end:])
+    params = load_vehicle(str(path))
+    spec = _dvl(params)
+    spec = dataclasses.replace(spec, model=dataclasses.replace(spec.model, seabed_depth=30.0))
+    model = build_sensor(spec, params)
+    reading = model.measure(0.0, [0.0, 0.0, -10.0], np.array([1.0, 0.0, 0.0, 0.0]),
+                            np.zeros(6), None)
+    msg = Dvl()
+    fill_dvl(msg, reading, model.beam_cosines)
+    height = 30.0 - 10.2
+    # three beams, each 22 deg off the vertical: the altitude is still the height
+    assert list(msg.range)[:3] == pytest.approx([height / math.cos(math.radians(22.0))] * 3,
+                                                rel=1e-9)
+    assert msg.altitude == pytest.approx(height, rel=1e-9)
+    assert msg.num_good_beams == 3
+    assert (msg.range[3], msg.range_covar[3], msg.beam_quality[3]) == (0.0, -1.0, 0.0)
+    last = msg.beam_unit_vec[3]
+    assert (last.x, last.y, last.z) == (0.0, 0.0, 0.0)

@@ -63,7 +63,7 @@ def describe_sensor(sensor: SensorParams) -> str:
                   % (m.seabed_depth, m.min_altitude, m.max_altitude)
                   if m.seabed_depth is not None else 'seabed always in range')
         beams = '4 beams at %.4g deg' % math.degrees(m.janus_angle)
-        if m.beam_directions:  # a gz arrangement: each beam's angle from the boresight
+        if m.beam_directions:  # a gz arrangement: each beam's angle from the DVL axis
             tilts = sorted({'%.4g' % math.degrees(math.acos(min(1.0, c)))
                             for c in boresight_cosines(m.beam_directions)})
             beams = '%d beams at %s deg' % (len(m.beam_directions), '/'.join(tilts))

@@ -613,7 +613,7 @@ def _gz_dvl(tree: Dict[str, Any], ctx: _Ctx, name: str):
     for item in ('resolution', 'maximum_range', 'minimum_range', 'type'):
         if item in block:
             block.pop(item)
-            notes.append('%s not modelled (flat-seabed bottom lock, no beams)' % item)
+            notes.append('%s not modelled (flat-seabed bottom lock)' % item)
     for item in block:
         raise ctx.error(_join(name, '%s.%s' % (key, item)),
                         "unknown gz:dvl element '%s'" % item)

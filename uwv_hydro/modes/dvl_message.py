@@ -39,7 +39,8 @@ message object (no ROS import here: the node passes the message).  Field by fiel
 The message has four beam slots: a three-beam arrangement (gz-sensors accepts three or
 more) leaves the fourth empty (zero vector, quality 0, covariances -1); beyond four
 only the first four are written (the loader says so).  With a tilt per beam the
-altitude is the mean of r_i cos(theta_i) over the good beams.
+altitude is the mean of r_i cos(theta_i) over the good beams (theta_i from the DVL's
+axis, :func:`uwv_hydro.physics.dvl_beams.boresight_cosines`).
 """
 import math
 
@@ -61,7 +62,7 @@ def fill_dvl(msg, reading, beam_cosines) -> None:
     """
     Fill a marine_acoustic_msgs/Dvl ``msg`` (not its header) from a DvlReading.
 
-    ``beam_cosines``: cos of each beam's angle from the boresight (DvlModel.beam_cosines).
+    ``beam_cosines``: cos of each beam's angle from the DVL axis (DvlModel.beam_cosines).
     """
     msg.velocity_mode = msg.DVL_MODE_BOTTOM
     msg.dvl_type = msg.DVL_TYPE_PISTON

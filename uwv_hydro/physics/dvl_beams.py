@@ -36,8 +36,9 @@ z up) turned by R_y(90 deg) (x down, z forward), so in the sensor frame
     b = (-sin phi cos psi, sin phi sin psi, -cos phi)        (:func:`gz_beam_axis`)
 
 pointing down, phi from the -z boresight.  A general arrangement has a tilt per beam:
-:func:`boresight_cosines` gives cos(tilt) of each beam from the arrangement's
-boresight, the mean of the beam directions (the Janus cos theta for a Janus DVL).
+:func:`boresight_cosines` gives cos(tilt) of each beam from the DVL's axis, the z axis
+of the frame the beams are given in, on the side they point to (the Janus cos theta
+for a Janus DVL; exactly cos phi for a gz arrangement whose reference frame keeps z).
 
 Over a flat seabed at height h below the transducer a beam with world direction
 d = R b (R world <- DVL frame) reaches it after the slant range
@@ -102,9 +103,11 @@ def gz_beam_axis(rotation: float, tilt: float) -> np.ndarray:
 
 
 def boresight_cosines(directions: np.ndarray) -> np.ndarray:
-    """Return each beam's cos(angle) from the boresight (the mean beam direction)."""
-    mean = np.asarray(directions, dtype=float).mean(axis=0)
+    """Return each beam's cos(angle) from the DVL's axis: +-z, the side the beams face."""
+    d = np.asarray(directions, dtype=float)
+    side = float(np.sum(d[:, 2]))
+    if abs(side) > 1e-9:  # cos(tilt) = b . (+-z)
+        return d[:, 2] * math.copysign(1.0, side)
+    mean = d.mean(axis=0)  # beams level in this frame: their mean direction is the axis
     norm = np.linalg.norm(mean)
-    if not norm > 1e-9:  # beams spread over every direction: no boresight
-        return np.ones(len(directions))
-    return np.asarray(directions, dtype=float) @ (mean / norm)
+    return d @ (mean / norm) if norm > 1e-9 else np.ones(len(d))

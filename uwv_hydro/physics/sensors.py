@@ -261,7 +261,7 @@ class DvlModel(SensorModel):
         self.noise = NoiseModel(p.velocity, self.rng)
         self.beams = (np.array(p.beam_directions, dtype=float) if p.beam_directions
                       else beam_directions(p.janus_angle, p.beam_azimuths))
-        #: cos of each beam's angle from the boresight (cos theta for a Janus DVL)
+        #: cos of each beam's angle from the DVL axis (cos theta for a Janus DVL)
         self.beam_cosines = boresight_cosines(self.beams)
 
     def _noises(self):
@@ -287,7 +287,7 @@ class DvlModel(SensorModel):
         Return (slant ranges, per-beam lock) of the beams at this attitude and depth.
 
         A beam locks when it reaches the seabed at a range whose vertical extent at the
-        Janus angle, r cos(theta) (theta each beam's angle from the boresight), is within
+        Janus angle, r cos(theta) (theta each beam's angle from the DVL axis), is within
         [min_altitude, max_altitude] (for a level DVL exactly the altitude rule of
         :meth:`locked`); without a seabed every beam
         locks in the water and the ranges are unknown (NaN).

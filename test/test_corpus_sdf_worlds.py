@@ -28,7 +28,8 @@ import numpy as np
 import pytest
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.loader import load_vehicle
+from uwv_hydro.description.loader import load_vehicle, load_yaml_string
+from uwv_hydro.description.yaml_export import export_yaml
 from uwv_hydro.modes.dvl_message import fill_dvl
 from uwv_hydro.modes.offline_simulation import simulate
 from uwv_hydro.physics.sensors import build_sensor
@@ -197,3 +198,11 @@ def test_three_beam_arrangement_leaves_the_fourth_message_slot_empty(tmp_path):
     assert (msg.range[3], msg.range_covar[3], msg.beam_quality[3]) == (0.0, -1.0, 0.0)
     last = msg.beam_unit_vec[3]
     assert (last.x, last.y, last.z) == (0.0, 0.0, 0.0)
+
+
+def test_arrangement_survives_the_yaml_export():
+    params = load_vehicle(str(DVL_ROV))
+    again = _dvl(load_yaml_string(export_yaml(params)))
+    # the export writes 17 significant digits: the vectors come back to rounding
+    assert np.array(again.model.beam_directions) == pytest.approx(
+        np.array(_dvl(params).model.beam_directions), abs=1e-15)

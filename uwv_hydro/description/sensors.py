@@ -605,8 +605,8 @@ def _gz_dvl(tree: Dict[str, Any], ctx: _Ctx, name: str):
     try:
         directions = _gz_beams(block.pop('arrangement', None), arrangement, ctx, notes)
     except DescriptionError as exc:  # gz logs it and runs without the sensor
-        notes.append('%s: gz-sensors would not start this DVL (%s); the default beams '
-                     '(Water Linked A50) are used' % (arrangement, exc.reason))
+        notes.append('<arrangement>: gz-sensors would not start this DVL (%s); the '
+                     'default beams (Water Linked A50) are used' % exc.reason)
         directions = None
     if directions is not None and rotation is not None:
         directions = directions @ rotation  # in the measurement axes: R^T b (gz)

@@ -570,7 +570,8 @@ def test_unresolved_world_scenery_is_not_the_vehicle(no_resource_paths, tmp_path
     world.write_text(text % (fuel % 'Sun', ''))
     params = load_vehicle(str(world))
     assert params.name == 'mini_auv'
-    assert sum('not taken as the vehicle' in w for w in params.warnings) == 2
+    assert sum('not loaded' in w and "the vehicle is 'mini_auv'" in w
+               for w in params.warnings) == 2
     # an unresolved include carrying a vehicle plugin is a candidate: ambiguous here
     world.write_text((text % (fuel % 'Tethys', '')).replace(
         '</uri></include>', '</uri><plugin filename="gz-sim-thruster-system" '

@@ -14,6 +14,8 @@
 
 """URDF, xacro and dsros_hydro block loading."""
 
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -248,3 +250,14 @@ def test_missing_file_and_unknown_extension(tmp_path):
     other.write_text('x')
     with pytest.raises(DescriptionError, match='unknown file type'):
         load_vehicle(str(other))
+
+
+def test_gazebo_block_inside_a_link_is_ignored_as_gazebo_does():
+    # sdformat reads only <robot>'s own <gazebo> children: the plugin never runs
+    path = pathlib.Path(__file__).parent / 'corpus' / 'ds_sim' / 'nested_gazebo_plate.urdf'
+    params = load_vehicle(str(path))
+    assert params.mass == pytest.approx(20.0, rel=1e-12)
+    assert params.buoyancy_mass == 0.0  # the underwater-object plugin's volume is not read
+    (note,) = [w for w in params.warnings if '<gazebo> inside link' in w]
+    assert "'plate/base_link'" in note and "'plate_uuv_plugin' does not run" in note
+    assert 'nested_gazebo_plate.urdf:17' in note

@@ -50,7 +50,7 @@ def test_locked_sample():
     reading = _dvl().measure(0.0, [0.0, 0.0, -10.0], LEVEL,
                              np.array([0.5, 0.3, 0.0, 0.0, 0.0, 0.0]), None)
     msg = Dvl()
-    fill_dvl(msg, reading, A50_JANUS_ANGLE)
+    fill_dvl(msg, reading, [math.cos(A50_JANUS_ANGLE)] * 4)
     assert msg.velocity_mode == Dvl.DVL_MODE_BOTTOM and msg.dvl_type == Dvl.DVL_TYPE_PISTON
     v = reading.velocity
     assert (msg.velocity.x, msg.velocity.y, msg.velocity.z) == tuple(float(x) for x in v)
@@ -72,7 +72,7 @@ def test_unlocked_sample_is_flagged():
     # out of the water (1 m above the surface): no acoustic return
     reading = _dvl().measure(0.0, [0.0, 0.0, 1.0], LEVEL, np.zeros(6), None)
     msg = Dvl()
-    fill_dvl(msg, reading, A50_JANUS_ANGLE)
+    fill_dvl(msg, reading, [math.cos(A50_JANUS_ANGLE)] * 4)
     assert not reading.valid
     assert list(msg.velocity_covar) == [-1.0] * 9
     assert msg.num_good_beams == 0 and not msg.beam_ranges_valid

@@ -89,7 +89,8 @@ from uwv_hydro.description.sdf_equipment import read_sdf_equipment
 from uwv_hydro.description.sdf_frames import (
     compose, FlatModel, flatten_model, inverse, Pose, read_pose)
 from uwv_hydro.description.sdf_include import expand_includes
-from uwv_hydro.description.sdf_model_choice import choose_model, is_uwv_plugin
+from uwv_hydro.description.sdf_model_choice import (
+    choose_model, is_uwv_plugin, unloaded_scenery)
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
@@ -410,6 +411,7 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
     warnings: List[str] = []
     expand_includes(root, source, warnings)
     model = choose_model(root, source, model_name)
+    warnings.extend(unloaded_scenery(root, model))
     flat = flatten_model(model, source)
     if not flat.links:
         raise element_error('model has no <link>', source, model)
@@ -420,6 +422,10 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
     params = _rigid_body(flat, base, link_poses, source, model.get('name', 'vehicle'),
                          warnings)
     density = _hydro_parts(flat, hydro, link_poses, params, source, warnings)
+    if not hydro and not uwv:
+        warnings.append('no hydrodynamics plugin (gz-sim Hydrodynamics, lrauv, uwv_hydro): '
+                        'no hull drag, as gz-sim simulates this model; under a steady '
+                        'thrust or net weight its speed grows without bound')
     world = model.parent if getattr(model, 'parent', None) is not None and \
         model.parent.tag == 'world' else root.find('world')
     systems = [p for p in (world.findall('plugin') if world is not None else [])

@@ -172,9 +172,8 @@ def _expand_one(parent: ET.Element, include: ET.Element, source: str,
     except DescriptionError as exc:
         if parent.tag != 'world':
             raise  # a part of a model: the model would be wrong without it
+        # warned by sdf_model_choice.unloaded_scenery once the vehicle is chosen
         _replace(parent, include, [_unresolved_model(include, uri, exc)])
-        warnings.append('world include %r not resolved (%s): it is not taken as the vehicle'
-                        % (uri, exc.reason.split(';')[0].split('. ')[0]))
         return
     if path in chain or path == os.path.abspath(source):
         raise element_error('include cycle: %s includes itself (%s)'
@@ -228,7 +227,7 @@ def _unresolved_model(include: ET.Element, uri: str, error: DescriptionError) ->
         'model://', '')
     model = LineElement('model', {'name': name})
     model.line, model.source = include.line, getattr(include, 'source', None)
-    model.unresolved = error
+    model.unresolved, model.uri = error, uri
     for child in include.findall('plugin') + include.findall('static'):
         model.append(child)
         child.parent = model

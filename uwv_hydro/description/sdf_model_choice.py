@@ -26,6 +26,9 @@ Choose the vehicle among the models of an SDF document (a world may hold several
 * A world include that could not be resolved (:mod:`sdf_include`) is a candidate only
   if its ``<include>`` carried a vehicle plugin; choosing it raises the error that
   says why it was not resolved (e.g. a Fuel URL: how to use a local copy).
+  Only the vehicle must be local: every other unresolved world include (a Fuel sun,
+  terrain, another model) is a 'not loaded' warning naming the vehicle and why it is
+  the vehicle (:func:`unloaded_scenery`).
 """
 from typing import List, Optional
 import xml.etree.ElementTree as ET
@@ -85,6 +88,29 @@ def _resolved(model: ET.Element) -> ET.Element:
     return model
 
 
+def _chosen(model: ET.Element, why: str) -> ET.Element:
+    """Return ``model`` (raising its include's error if unresolved), noting why it was chosen."""
+    model = _resolved(model)
+    model.chosen_because = why
+    return model
+
+
+def unloaded_scenery(root: ET.Element, vehicle: ET.Element) -> List[str]:
+    """Return a warning per unresolved world include other than the vehicle (not loaded)."""
+    out = []
+    for model in top_level_models(root):
+        error = _unresolved(model)
+        if error is None or model is vehicle:
+            continue
+        reason = error.reason.split(';')[0].split('. ')[0]
+        where = 'on Fuel' if 'Gazebo Fuel' in reason else reason
+        out.append('world include %r not loaded (%s): only the vehicle must be local, and '
+                   'the vehicle is %r, %s' % (getattr(model, 'uri', model.get('name', '')),
+                                              where, vehicle.get('name', ''),
+                                              getattr(vehicle, 'chosen_because', 'chosen')))
+    return out
+
+
 def _names(models: List[ET.Element]) -> str:
     return ', '.join(repr(m.get('name', '')) for m in models)
 
@@ -99,18 +125,26 @@ def choose_model(root: ET.Element, source: str, model_name: str = '') -> ET.Elem
         if not named:
             raise element_error('no model named %r; the document has %s'
                                 % (model_name, _names(models)), source, root)
-        return _resolved(named[0])
+        return _chosen(named[0], 'named by --model / model_name')
     movable = [m for m in models if not is_static(m) and not is_ground_plane(m)]
     candidates = [m for m in movable if carries_vehicle_plugin(m)] or [
         m for m in movable if _unresolved(m) is None]
     if len(candidates) == 1:
-        return _resolved(candidates[0])
+        return _chosen(candidates[0], 'the model that carries a hydrodynamics, buoyancy or '
+                       'thruster plugin' if carries_vehicle_plugin(candidates[0])
+                       else 'the one model that can move')
     if not candidates:
         missing = [m for m in movable if _unresolved(m) is not None]
-        if missing:
+        if len(missing) == 1:
             raise _unresolved(missing[0])
+        if missing:  # which one is the vehicle is unknown: name them all
+            first = _unresolved(missing[0])
+            raise DescriptionError(
+                'no local model can be the vehicle; world includes not loaded: %s. %s'
+                % (', '.join(repr(getattr(m, 'uri', m.get('name', ''))) for m in missing),
+                   first.reason), first.source, first.element, first.line)
         if len(models) == 1:
-            return models[0]
+            return _chosen(models[0], 'the only model')
         raise element_error('no model that can move (all are static or ground planes): %s; '
                             'name one with --model / model_name' % _names(models), source,
                             root)

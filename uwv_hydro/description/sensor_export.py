@@ -22,6 +22,7 @@ from dataclasses import asdict
 import math
 from typing import Any, Dict, List
 
+from uwv_hydro.physics.dvl_beams import boresight_cosines
 from uwv_hydro.physics.rotation import quat_to_rpy
 from uwv_hydro.physics.sensor_params import DvlParams, NoiseParams, SensorParams
 
@@ -61,8 +62,12 @@ def describe_sensor(sensor: SensorParams) -> str:
         seabed = ('seabed %g m, lock at altitude %g..%g m'
                   % (m.seabed_depth, m.min_altitude, m.max_altitude)
                   if m.seabed_depth is not None else 'seabed always in range')
-        detail = '%s, sigma %s m/s, 4 beams at %.4g deg' % (
-            seabed, _sigmas(m.velocity), math.degrees(m.janus_angle))
+        beams = '4 beams at %.4g deg' % math.degrees(m.janus_angle)
+        if m.beam_directions:  # a gz arrangement: each beam's angle from the DVL axis
+            tilts = sorted({'%.4g' % math.degrees(math.acos(min(1.0, c)))
+                            for c in boresight_cosines(m.beam_directions)})
+            beams = '%d beams at %s deg' % (len(m.beam_directions), '/'.join(tilts))
+        detail = '%s, sigma %s m/s, %s' % (seabed, _sigmas(m.velocity), beams)
     else:
         detail = ('datum %.7f, %.7f, %g m, fix above %g m depth, sigma %.3g m horizontal, '
                   '%.3g m vertical' % (m.latitude_deg, m.longitude_deg, m.elevation,
@@ -121,6 +126,8 @@ def _model_tree(sensor: SensorParams) -> Dict[str, Any]:
             tree['janus_angle'] = m.janus_angle
         if tuple(m.beam_azimuths) != default.beam_azimuths:
             tree['beam_azimuths'] = list(m.beam_azimuths)
+        if m.beam_directions:
+            tree['beam_directions'] = [list(b) for b in m.beam_directions]
     else:
         tree = {'latitude_deg': m.latitude_deg, 'longitude_deg': m.longitude_deg,
                 'elevation': m.elevation, 'surfaced_depth': m.surfaced_depth,

@@ -50,7 +50,8 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
 * ``fluid_pressure``: ``atmospheric_pressure`` (Pa), ``pressure: {noise}`` (Pa);
 * ``dvl``: ``seabed_depth``, ``max_altitude``, ``min_altitude`` (m), ``velocity`` (axis),
   ``janus_angle`` and four ``beam_azimuths`` (rad; default the Water Linked A50's,
-  :mod:`uwv_hydro.physics.dvl_beams`);
+  :mod:`uwv_hydro.physics.dvl_beams`), or ``beam_directions`` (three or more unit
+  vectors [x, y, z] in the sensor frame; a gz ``<arrangement>`` is read into them);
 * ``navsat``: datum ``latitude_deg``, ``longitude_deg``, ``elevation`` (gz
   ``<spherical_coordinates>`` names), ``surfaced_depth``, ``position_sensing:
   {horizontal: {noise}, vertical: {noise}}`` (gz names; metres).
@@ -82,6 +83,7 @@ from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_line, element_path
+from uwv_hydro.physics.dvl_beams import gz_beam_axis
 from uwv_hydro.physics.rotation import quat_to_rpy
 from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SENSOR_TYPES,
@@ -103,7 +105,8 @@ TYPE_KEYS = {
             'orientation': AXIS_KEYS, 'enable_orientation': None},
     'fluid_pressure': {'atmospheric_pressure': None, 'pressure': _NOISE},
     'dvl': {'seabed_depth': None, 'max_altitude': None, 'min_altitude': None,
-            'velocity': AXIS_KEYS, 'janus_angle': None, 'beam_azimuths': None},
+            'velocity': AXIS_KEYS, 'janus_angle': None, 'beam_azimuths': None,
+            'beam_directions': None},
     'navsat': {'latitude_deg': None, 'longitude_deg': None, 'elevation': None,
                'surfaced_depth': None,
                'position_sensing': {'horizontal': _NOISE, 'vertical': _NOISE}},
@@ -290,10 +293,30 @@ def _dvl(block: Dict[str, Any], path: str, ctx: _Ctx) -> DvlParams:
                             'one per beam (marine_acoustic_msgs/Dvl has four beams)')
         out.beam_azimuths = tuple(_number(v, _join(path, 'beam_azimuths'), ctx)
                                   for v in items)
+    if 'beam_directions' in block:
+        out.beam_directions = _beam_vectors(block, _join(path, 'beam_directions'), ctx)
     if out.seabed_depth is None and 'max_altitude' in block:
         raise ctx.error(_join(path, 'max_altitude'),
                         'max_altitude needs seabed_depth (the depth of the flat seabed)')
     return out
+
+
+def _beam_vectors(block: Dict[str, Any], path: str, ctx: _Ctx) -> Tuple[Tuple[float, ...]]:
+    """Return the unit beam vectors of a dvl ``beam_directions`` (three or more)."""
+    items = block['beam_directions']
+    if 'janus_angle' in block or 'beam_azimuths' in block:
+        raise ctx.error(path, 'give beam_directions or janus_angle/beam_azimuths, not both')
+    if not isinstance(items, list) or len(items) < 3 or not all(
+            isinstance(v, list) and len(v) == 3 for v in items):
+        raise ctx.error(path, 'beam_directions: three or more [x, y, z] vectors')
+    out = []
+    for vector in items:
+        v = np.array([_number(x, path, ctx) for x in vector])
+        norm = float(np.linalg.norm(v))
+        if not norm > 0.0:
+            raise ctx.error(path, 'beam direction %r has no length' % (vector,))
+        out.append(tuple(float(x) for x in v / norm))
+    return tuple(out)
 
 
 def _navsat(block: Dict[str, Any], path: str, ctx: _Ctx) -> NavSatParams:
@@ -415,6 +438,11 @@ def _xml_tree(elem: ET.Element, path: str, elements: Dict[str, Any],
         return text
     for key in attributes:
         elements[_join(path, key)] = elem
+    if _local(elem.tag) == 'arrangement':  # gz DVL: repeated <beam>, kept in order
+        beams = [c for c in children if c.tag == 'beam']
+        children = [c for c in children if c.tag != 'beam']
+        attributes['beam'] = [_xml_tree(c, _join(path, 'beam[%d]' % i), elements)
+                              for i, c in enumerate(beams)]
     for child in children:
         if child.tag in attributes:
             raise DescriptionError('duplicate <%s>' % child.tag, '', element_path(child),
@@ -547,7 +575,8 @@ def _gz_dvl(tree: Dict[str, Any], ctx: _Ctx, name: str):
     and ``reference_frame`` (a pose whose rotation R gives the axes the velocity is
     reported in: v_ref = R^T v_sensor, the sensor's velocity relative to the bottom).
     Bottom tracking maps onto the dvl model (velocity of the sensor over the seabed,
-    the beam noise on every axis); the beams are not traced.
+    the beam noise on every axis); the ``<arrangement>`` gives the beam directions
+    (:func:`_gz_beams`), which are not traced against terrain.
     """
     key = _namespaced(tree, 'dvl')
     block = _mapping(tree.pop(key, None)) if key else {}
@@ -572,17 +601,75 @@ def _gz_dvl(tree: Dict[str, Any], ctx: _Ctx, name: str):
         rotation = rpy_to_matrix(values[3:])
         if any(values[:3]):
             notes.append('reference_frame translation ignored (gz uses its rotation)')
-    for item in ('arrangement', 'resolution', 'maximum_range', 'minimum_range', 'type'):
+    arrangement = '%s.%s.arrangement' % (name, key)
+    try:
+        directions = _gz_beams(block.pop('arrangement', None), arrangement, ctx, notes)
+    except DescriptionError as exc:  # gz logs it and runs without the sensor
+        notes.append('<arrangement>: gz-sensors would not start this DVL (%s); the '
+                     'default beams (Water Linked A50) are used' % exc.reason)
+        directions = None
+    if directions is not None and rotation is not None:
+        directions = directions @ rotation  # in the measurement axes: R^T b (gz)
+    for item in ('resolution', 'maximum_range', 'minimum_range', 'type'):
         if item in block:
             block.pop(item)
-            notes.append('%s not modelled (flat-seabed bottom lock, no beams)' % item)
+            notes.append('%s not modelled (flat-seabed bottom lock)' % item)
     for item in block:
         raise ctx.error(_join(name, '%s.%s' % (key, item)),
                         "unknown gz:dvl element '%s'" % item)
     velocity = {'noise': bottom['noise']} if bottom.get('noise') else {}
     tree['dvl'] = {'velocity': velocity}
+    if directions is not None:
+        tree['dvl']['beam_directions'] = directions.tolist()
     tree['type'] = 'dvl'
     return 'dvl', tree, notes, rotation
+
+
+def _gz_beams(arrangement: Any, path: str, ctx: _Ctx, notes: List[str]) -> np.ndarray:
+    """
+    Return the (N, 3) beam axes of a gz DVL ``<arrangement>`` in the sensor frame.
+
+    gz DopplerVelocityLog ``InitializeBeamArrangement``: angles in radians unless
+    ``degrees="true"``; each ``<beam>`` has ``<aperture>`` (default 90 deg, the cone is
+    not modelled here: the beam is its axis), ``<rotation>`` and ``<tilt>`` (default 0,
+    |tilt| < 90 deg), an ``id`` attribute (default the previous id + 1, only named in
+    gz's log); at least three beams.  What gz refuses (no arrangement, fewer than three
+    beams, a tilt out of range) raises here; :func:`_gz_dvl` warns and keeps the
+    default beams, as gz logs the error and runs the world without that DVL.
+    """
+    if not isinstance(arrangement, dict):
+        raise ctx.error(path, 'a gz DVL needs an <arrangement> of beams (gz-sensors '
+                        'refuses the sensor without one)')
+    unknown = [k for k in arrangement if k not in ('beam', 'degrees')]
+    if unknown:
+        raise ctx.error(_join(path, unknown[0]), "unknown arrangement element '%s'"
+                        % unknown[0])
+    unit = math.pi / 180.0 if _bool(arrangement.get('degrees', 'false'),
+                                    _join(path, 'degrees'), ctx) else 1.0
+    beams = arrangement['beam'] if 'beam' in arrangement else []
+    if len(beams) < 3:
+        raise ctx.error(path, 'a gz DVL needs at least three beams, got %d' % len(beams))
+    axes = []
+    for i, beam in enumerate(beams):
+        where = _join(path, 'beam[%d]' % i)
+        beam = beam if isinstance(beam, dict) else {}
+        for item in beam:
+            if item not in ('id', 'aperture', 'rotation', 'tilt'):
+                raise ctx.error(_join(where, item), "unknown beam element '%s'" % item)
+        angles = {k: _number(beam.get(k, '0'), _join(where, k), ctx) * unit
+                  for k in ('rotation', 'tilt')}
+        # gz Angle::Normalized: into (-pi, pi]
+        tilt = math.atan2(math.sin(angles['tilt']), math.cos(angles['tilt']))
+        if abs(tilt) >= math.pi / 2:
+            raise ctx.error(_join(where, 'tilt'), 'tilt %g deg is not in the (-90, 90) deg '
+                            'interval gz-sensors requires' % math.degrees(tilt))
+        axes.append(gz_beam_axis(angles['rotation'], tilt))
+    if len(beams) > 4:
+        notes.append('%d beams: marine_acoustic_msgs/Dvl carries the first four'
+                     % len(beams))
+    if any('aperture' in b for b in beams if isinstance(b, dict)):
+        notes.append('beam aperture not modelled (each beam is its axis)')
+    return np.array(axes)
 
 
 #: How each <sensor> type is read: key (:func:`sensor_type_key`) -> reader(tree, ctx,

@@ -223,6 +223,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         raise element_error('expected a URDF <robot> root element, got <%s>' % root.tag,
                             source, root)
     check_children(root, 'urdf/robot', source)
+    ignored = _nested_gazebo(root, source)
     links: Dict[str, ET.Element] = {}
     for link in root.findall('link'):
         check_children(link, 'urdf/link', source)
@@ -299,8 +300,30 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     params.sensors = sensors_from_urdf(root, source, base, params, skip=owns_sensor)
     read_uuv_equipment(root, params, source)  # uuv_simulator / ds_sim / DAVE equipment
     check_sensor_links(params.sensors, params, source)
+    params.warnings.extend(ignored)
     warn_not_modelled(params)
     return params
+
+
+def _nested_gazebo(root: ET.Element, source: str) -> List[str]:
+    """
+    Take out the <gazebo> blocks inside a <link>; return a warning naming each.
+
+    Gazebo never reads them: sdformat's URDF2SDF::ParseSDFExtension takes only the
+    ``<robot>``'s own ``<gazebo>`` children and urdfdom's link parser skips unknown
+    elements, so their plugins do not run (ds_sim's sentry_dropweights.xacro).
+    """
+    out = []
+    for link in root.findall('link'):
+        for block in link.findall('gazebo'):
+            link.remove(block)
+            plugins = [p.get('name') or p.get('filename', '') for p in block.iter('plugin')]
+            out.append('%s: <gazebo> inside link %r ignored, as Gazebo ignores it (only '
+                       "<robot>'s own <gazebo> elements are read)%s"
+                       % (where(source, block), link.get('name', ''),
+                          '; plugin %s does not run' % ', '.join(map(repr, plugins))
+                          if plugins else ''))
+    return out
 
 
 def hydro_plugins(root: ET.Element, source: str) -> List[ET.Element]:

@@ -89,7 +89,9 @@ def yaml_string(value: str) -> str:
 
 
 def _flow_list(values: Iterable[float]) -> str:
-    return '[' + ', '.join(yaml_float(v) for v in values) + ']'
+    # nested lists (a DVL's beam vectors) as nested flow lists
+    return '[' + ', '.join(_flow_list(v) if isinstance(v, (list, tuple)) else yaml_float(v)
+                           for v in values) + ']'
 
 
 def _sparse(array: np.ndarray, order: int) -> List[str]:

@@ -35,6 +35,12 @@ message object (no ROS import here: the node passes the message).  Field by fiel
   over the ground projected on the beam), ``beam_velocity_covar`` b_i^T S b_i (-1 for a
   beam without lock);
 * ``sound_speed``: :data:`SOUND_SPEED` (the simulation has no sound-speed error).
+
+The message has four beam slots: a three-beam arrangement (gz-sensors accepts three or
+more) leaves the fourth empty (zero vector, quality 0, covariances -1); beyond four
+only the first four are written (the loader says so).  With a tilt per beam the
+altitude is the mean of r_i cos(theta_i) over the good beams (theta_i from the DVL's
+axis, :func:`uwv_hydro.physics.dvl_beams.boresight_cosines`).
 """
 import math
 
@@ -42,15 +48,30 @@ import math
 SOUND_SPEED = 1500.0
 
 
-def fill_dvl(msg, reading, janus_angle: float) -> None:
-    """Fill a marine_acoustic_msgs/Dvl ``msg`` (not its header) from a DvlReading."""
+#: Beam slots of marine_acoustic_msgs/Dvl.
+MESSAGE_BEAMS = 4
+
+
+def _slots(values, fill):
+    """Return ``values`` cut or padded with ``fill`` to the message's four beams."""
+    values = list(values)[:MESSAGE_BEAMS]
+    return values + [fill] * (MESSAGE_BEAMS - len(values))
+
+
+def fill_dvl(msg, reading, beam_cosines) -> None:
+    """
+    Fill a marine_acoustic_msgs/Dvl ``msg`` (not its header) from a DvlReading.
+
+    ``beam_cosines``: cos of each beam's angle from the DVL axis (DvlModel.beam_cosines).
+    """
     msg.velocity_mode = msg.DVL_MODE_BOTTOM
     msg.dvl_type = msg.DVL_TYPE_PISTON
     # plain floats: four beams, cheaper than numpy element by element (every DVL sample)
-    locked = [bool(x) for x in reading.beam_locked]
-    ranges = reading.ranges.tolist()
+    locked = _slots((bool(x) for x in reading.beam_locked), False)
+    ranges = _slots(reading.ranges.tolist(), math.inf)
+    cosines = _slots(beam_cosines, 0.0)
     good = [lk and math.isfinite(r) for lk, r in zip(locked, ranges)]
-    good_ranges = [r for r, g in zip(ranges, good) if g]
+    good_ranges = [r * c for r, c, g in zip(ranges, cosines, good) if g]
     valid = bool(reading.valid)
     v = msg.velocity
     if valid:
@@ -63,22 +84,23 @@ def fill_dvl(msg, reading, janus_angle: float) -> None:
         msg.velocity_covar[:] = -1.0
         msg.course_gnd = msg.speed_gnd = 0.0
     # marine_acoustic_msgs: altitude = cos(theta) sum(range) / num_good_beams
-    msg.altitude = (math.cos(janus_angle) * sum(good_ranges) / len(good_ranges) if good_ranges
+    msg.altitude = (sum(good_ranges) / len(good_ranges) if good_ranges
                     else float(reading.altitude))
     msg.num_good_beams = sum(locked)
     msg.sound_speed = SOUND_SPEED
     msg.beam_ranges_valid = bool(good_ranges)
     msg.beam_velocities_valid = valid and any(locked)
-    for vec, b in zip(msg.beam_unit_vec, reading.beam_directions.tolist()):
+    for vec, b in zip(msg.beam_unit_vec, _slots(reading.beam_directions.tolist(),
+                                                [0.0, 0.0, 0.0])):
         vec.x, vec.y, vec.z = b
     msg.range[:] = [r if g else 0.0 for r, g in zip(ranges, good)]
     msg.range_covar[:] = [0.0 if g else -1.0 for g in good]
     msg.beam_quality[:] = [1.0 if lk else 0.0 for lk in locked]
     if valid:
-        msg.beam_velocity[:] = [x if lk else 0.0
-                                for x, lk in zip(reading.beam_velocities.tolist(), locked)]
-        msg.beam_velocity_covar[:] = [x if lk else -1.0
-                                      for x, lk in zip(reading.beam_variances.tolist(), locked)]
+        msg.beam_velocity[:] = [x if lk else 0.0 for x, lk in zip(
+            _slots(reading.beam_velocities.tolist(), 0.0), locked)]
+        msg.beam_velocity_covar[:] = [x if lk else -1.0 for x, lk in zip(
+            _slots(reading.beam_variances.tolist(), -1.0), locked)]
     else:
         msg.beam_velocity[:] = 0.0
         msg.beam_velocity_covar[:] = -1.0

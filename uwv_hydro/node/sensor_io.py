@@ -146,7 +146,7 @@ class SensorIO(NodePart):
 
     def _publish_dvl(self, model, reading, name: str, stamp_ns: int) -> None:
         pub, msg = self.dvl_pubs[name]  # one message per DVL, refilled every sample
-        fill_dvl(msg, reading, model.params.janus_angle)
+        fill_dvl(msg, reading, model.beam_cosines)
         msg.header.frame_id = self.frame_ids[name]
         conv.ns_to_stamp(msg.header.stamp, stamp_ns)
         pub.publish(msg)

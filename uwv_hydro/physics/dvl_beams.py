@@ -26,6 +26,20 @@ with a_i its azimuth from +x towards +y.  The Water Linked A50 has theta = 22.5 
 "X" layout, as the gz-sim DVL example arranges its beams: rotations 45, 135, -45,
 -135 deg); :data:`A50_JANUS_ANGLE`, :data:`A50_AZIMUTHS`.
 
+gz-sensors' DopplerVelocityLog (as in lrauv_gazebo_plugins ``DopplerVelocityLog.cc``,
+``AcousticBeam`` and ``InitializeBeamArrangement``) places each ``<arrangement><beam>``
+by its ``<rotation>`` psi and ``<tilt>`` phi (radians, or degrees with
+``<arrangement degrees="true">``; defaults 0, 0; |phi| < 90 deg): the beam axis is
+R_x(psi) R_y(phi) x in a beams frame that is the sensor frame (x forward, y left,
+z up) turned by R_y(90 deg) (x down, z forward), so in the sensor frame
+
+    b = (-sin phi cos psi, sin phi sin psi, -cos phi)        (:func:`gz_beam_axis`)
+
+pointing down, phi from the -z boresight.  A general arrangement has a tilt per beam:
+:func:`boresight_cosines` gives cos(tilt) of each beam from the DVL's axis, the z axis
+of the frame the beams are given in, on the side they point to (the Janus cos theta
+for a Janus DVL; exactly cos phi for a gz arrangement whose reference frame keeps z).
+
 Over a flat seabed at height h below the transducer a beam with world direction
 d = R b (R world <- DVL frame) reaches it after the slant range
 
@@ -79,3 +93,21 @@ def beam_variances(directions: np.ndarray, covariance) -> np.ndarray:
     """Return b_i^T S b_i, the variance of each along-beam velocity ((m/s)^2)."""
     s = np.asarray(covariance, dtype=float).reshape(3, 3)
     return np.einsum('ij,jk,ik->i', directions, s, directions)
+
+
+def gz_beam_axis(rotation: float, tilt: float) -> np.ndarray:
+    """Return a gz DVL beam's unit axis in the sensor frame (x forward, y left, z up)."""
+    # gz AcousticBeam: R_y(90 deg) R_x(psi) R_y(phi) x = (-s(phi) c(psi), s(phi) s(psi), -c(phi))
+    s = math.sin(tilt)
+    return np.array([-s * math.cos(rotation), s * math.sin(rotation), -math.cos(tilt)])
+
+
+def boresight_cosines(directions: np.ndarray) -> np.ndarray:
+    """Return each beam's cos(angle) from the DVL's axis: +-z, the side the beams face."""
+    d = np.asarray(directions, dtype=float)
+    side = float(np.sum(d[:, 2]))
+    if abs(side) > 1e-9:  # cos(tilt) = b . (+-z)
+        return d[:, 2] * math.copysign(1.0, side)
+    mean = d.mean(axis=0)  # beams level in this frame: their mean direction is the axis
+    norm = np.linalg.norm(mean)
+    return d @ (mean / norm) if norm > 1e-9 else np.ones(len(d))

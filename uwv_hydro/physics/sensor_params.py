@@ -97,6 +97,9 @@ class DvlParams:
     janus_angle: float = A50_JANUS_ANGLE
     #: Azimuth of each beam from the sensor's +x towards +y (rad); the A50's "X" layout.
     beam_azimuths: Tuple[float, ...] = A50_AZIMUTHS
+    #: Unit beam vectors in the sensor frame (a gz ``<arrangement>``, at least three);
+    #: when given they replace ``janus_angle`` and ``beam_azimuths``.
+    beam_directions: Optional[Tuple[Tuple[float, float, float], ...]] = None
 
 
 @dataclass

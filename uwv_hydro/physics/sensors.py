@@ -42,7 +42,7 @@ from typing import Optional
 import numpy as np
 
 from uwv_hydro.physics.dvl_beams import (
-    beam_directions, beam_variances, beam_velocities, slant_ranges)
+    beam_directions, beam_variances, beam_velocities, boresight_cosines, slant_ranges)
 from uwv_hydro.physics.geodesy import LocalTangentPlane
 from uwv_hydro.physics.point_transform import transfer_twist
 from uwv_hydro.physics.rotation import (
@@ -259,8 +259,10 @@ class DvlModel(SensorModel):
         p: DvlParams = spec.model
         self.params = p
         self.noise = NoiseModel(p.velocity, self.rng)
-        self.beams = beam_directions(p.janus_angle, p.beam_azimuths)
-        self.cos_janus = math.cos(p.janus_angle)
+        self.beams = (np.array(p.beam_directions, dtype=float) if p.beam_directions
+                      else beam_directions(p.janus_angle, p.beam_azimuths))
+        #: cos of each beam's angle from the DVL axis (cos theta for a Janus DVL)
+        self.beam_cosines = boresight_cosines(self.beams)
 
     def _noises(self):
         return (self.noise,)
@@ -285,8 +287,9 @@ class DvlModel(SensorModel):
         Return (slant ranges, per-beam lock) of the beams at this attitude and depth.
 
         A beam locks when it reaches the seabed at a range whose vertical extent at the
-        Janus angle, r cos(theta), is within [min_altitude, max_altitude] (for a level
-        DVL exactly the altitude rule of :meth:`locked`); without a seabed every beam
+        Janus angle, r cos(theta) (theta each beam's angle from the DVL axis), is within
+        [min_altitude, max_altitude] (for a level DVL exactly the altitude rule of
+        :meth:`locked`); without a seabed every beam
         locks in the water and the ranges are unknown (NaN).
         """
         n = len(self.beams)
@@ -296,7 +299,7 @@ class DvlModel(SensorModel):
             return np.full(n, math.nan), np.ones(n, dtype=bool)
         rotation = quat_to_matrix(_unit(quaternion)) @ self.r_bs  # world <- sensor
         ranges = slant_ranges(self.beams, rotation, self.altitude(depth))
-        vertical = ranges * self.cos_janus
+        vertical = ranges * self.beam_cosines
         locked = (np.isfinite(ranges) & (vertical >= self.params.min_altitude)
                   & (vertical <= self.params.max_altitude))
         return ranges, locked

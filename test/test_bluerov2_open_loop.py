@@ -171,3 +171,24 @@ def test_stick_mix_is_ardusubs_and_the_plain_bluerov2_flies_too():
     assert side['max_abs_pitch_deg'] < 15.0 and side['max_abs_roll_deg'] < 15.0
     turn = hold(params, stick_commands(params, {'yaw': 1.0})).values
     assert turn['yaw_rate_deg_s'] == pytest.approx(ARDUSUB_YAW_RATE, rel=0.15)
+
+
+def test_rounded_angles_do_not_leak_into_the_stick_mix(tmp_path):
+    """
+    Thrusters at rounded angles (1.571 for pi/2, as gz-sim files write them).
+
+    The horizontal ones then lean 2e-4 rad out of the plane: a pitch moment the frame
+    cannot really make, 1e-4 of the others.  The mix must stay ArduSub's and not blow
+    that sliver up (bluerov2_ignition's model, mixed by a plain pseudo-inverse, got
+    nearly equal PWM on its front and rear pairs: 4.7 N ahead instead of 141 N).
+    """
+    text = (CONFIG / 'ardusub_bluerov2.yaml').read_text()
+    text = text.replace('rpy: [0.0, 0.0, ', 'rpy: [0.0, %r, ' % (1.571 - math.pi / 2))
+    text = text.replace('1.5707963267948966', '1.571')
+    path = tmp_path / 'rounded.yaml'
+    path.write_text(text)
+    params = load_vehicle(str(path))
+    for axis, flu, sign in (('forward', 'surge', 1), ('lateral', 'sway', -1),
+                            ('yaw', 'yaw', -1)):
+        np.testing.assert_allclose(stick_commands(params, {flu: sign * 1.0}),
+                                   ardusub_pwm(VECTORED, axis, 1.0), atol=0.5)

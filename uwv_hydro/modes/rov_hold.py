@@ -46,6 +46,8 @@ from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Stick axes, FLU: surge ahead, sway to port, heave up, roll, pitch, yaw to port.
 AXES = ('surge', 'sway', 'heave', 'roll', 'pitch', 'yaw')
+#: Relative singular value below which the thrusters do not push on an axis combination.
+AXIS_CUTOFF = 1e-3
 
 
 class HoldError(ValueError):
@@ -63,11 +65,15 @@ def motor_factors(params: VehicleParams) -> np.ndarray:
     if not params.thrusters:
         raise HoldError('%s has no thrusters' % params.name)
     a = ThrusterBank(params.thrusters, params.fluid_density).allocation
-    shares = np.linalg.pinv(a)  # column j: the thrusts of a unit wrench on axis j
+    # column j: the thrusts of a unit wrench on axis j.  Directions below 1e-3 of the
+    # strongest are no directions: angles rounded in a file (1.571 for pi/2) leave an
+    # axis the thrusters cannot push on with a 1e-4 share that a plain pseudo-inverse
+    # would blow up into every other axis' mix
+    shares = np.linalg.pinv(a, rcond=AXIS_CUTOFF)
     out = np.zeros_like(shares)
     for j in range(6):
-        # the axis is reachable when the shares give it back (A A+ e_j = e_j)
-        if abs((a @ shares[:, j])[j] - 1.0) > 1e-6:
+        # the axis is reachable when the shares give it back alone (A A+ e_j = e_j)
+        if not np.allclose(a @ shares[:, j], np.eye(6)[j], atol=AXIS_CUTOFF):
             continue
         column = shares[:, j] / np.max(np.abs(shares[:, j]))
         out[:, j] = np.where(np.abs(column) < 1e-9, 0.0, column)

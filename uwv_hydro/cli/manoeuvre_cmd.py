@@ -15,7 +15,7 @@
 """
 ``manoeuvre``: standard manoeuvres of a finned vehicle, flown offline, with ITTC figures.
 
-``uwv-hydro manoeuvre VEHICLE turn|zigzag|pullout|spiral|hold``: the vehicle starts level at
+``uwv-hydro manoeuvre VEHICLE turn|zigzag|pullout|spiral``: the vehicle starts level at
 ``--depth`` with ``--speed``, pushed by the constant surge force that holds that speed
 straight; the rudder fins (deflection axis along body z) steer, the stern planes hold
 the depth (``--no-depth-hold``: centred).  Figures (uwv_hydro.modes.manoeuvre):

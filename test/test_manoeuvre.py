@@ -18,7 +18,8 @@ Manoeuvre figures on tracks of known geometry, and the manoeuvre command end to 
 
 The figure functions are checked on a synthetic track (a straight approach, then a
 circle of radius R at speed U: advance = transfer = R, tactical diameter 2 R, steady
-diameter 2 R) and a synthetic zig-zag heading; the command on config/remus100.yaml.
+diameter 2 R) and a synthetic zig-zag heading; the command on config/remus100.yaml and
+the BlueROV2s (differential thrust, sticks held).
 """
 import json
 import math
@@ -30,6 +31,7 @@ import pytest
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.manoeuvre import Flight, Manoeuvre, turn_figures, zigzag_figures
+from uwv_hydro.modes.rov_hold import hold, stick_commands
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 REMUS = REPO / 'config' / 'remus100.yaml'
@@ -141,3 +143,29 @@ def test_manoeuvre_command_refuses_what_it_cannot_fly(capsys):
     assert 'has no rudder' in capsys.readouterr().err
     assert main(['manoeuvre', str(REMUS), 'turn', '--rudder', '25']) == 2
     assert 'limit' in capsys.readouterr().err
+
+
+def test_an_rov_holds_its_sticks(capsys):
+    """``hold``: an ArduSub BlueROV2 at three-quarter forward stick, and what is refused."""
+    rov = str(REPO / 'config' / 'ardusub_bluerov2.yaml')
+    assert main(['manoeuvre', rov, 'hold', '--stick', 'surge=0.75', '--json']) == 0
+    fig = json.loads(capsys.readouterr().out)['figures']
+    assert fig['max_abs_pitch_deg'] < 15.0 and fig['max_abs_roll_deg'] < 15.0
+    # the steady speed does not depend on the step: the CLI's 0.02 s against 0.005 s
+    params = load_vehicle(rov)
+    fine = hold(params, stick_commands(params, {'surge': 0.75}), dt=0.005).values
+    assert fig['surge_m_s'] == pytest.approx(fine['surge_m_s'], rel=0.01)
+    assert abs(fig['sway_m_s']) < 1e-6 and abs(fig['yaw_rate_deg_s']) < 1e-6
+    assert main(['manoeuvre', rov, 'hold', '--stick', 'forward=1']) == 2
+    assert 'unknown stick axis forward' in capsys.readouterr().err
+    assert main(['manoeuvre', rov, 'hold', '--stick', 'surge=2']) == 2
+    assert 'outside [-1, 1]' in capsys.readouterr().err
+
+
+def test_a_vectored_rov_without_munk_moment_is_directionally_stable(capsys):
+    """Equal translational added masses: no Munk yaw moment, the pull-out dies out."""
+    rov = str(REPO / 'config' / 'bluerov2.yaml')
+    assert main(['manoeuvre', rov, 'pullout', '--speed', '0.5', '--differential', '0.3',
+                 '--settle', '20', '--json']) == 0
+    fig = json.loads(capsys.readouterr().out)['figures']
+    assert fig['turn_yaw_rate_deg_s'] > 5.0 and fig['residual_ratio'] < 0.01

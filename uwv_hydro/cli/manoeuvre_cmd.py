@@ -24,7 +24,11 @@ the depth (``--no-depth-hold``: centred).  Figures (uwv_hydro.modes.manoeuvre):
   drift angle, yaw rate (``--rudder`` deg, positive to port);
 * zigzag: overshoot angles, period, time to the first reversal (``--rudder``/``--check``);
 * pullout: yaw rate in the turn and left after ``--settle`` s with the rudder centred;
-* spiral: steady yaw rate and speed for each of ``--angles`` (deg).
+* spiral: steady yaw rate and speed for each of ``--angles`` (deg);
+* hold (an ROV, open loop): ``--stick AXIS=FRACTION ...`` (surge, sway, heave, roll,
+  pitch, yaw; FLU, in [-1, 1]) mixed onto the thrusters as ArduSub mixes its pilot's
+  inputs and held ``--duration`` s from rest: steady speeds and rates, the largest
+  roll and pitch (uwv_hydro.modes.rov_hold).
 
 A vehicle without rudder fins whose thrusters can push ahead and turn (two side-by-side
 propellers, a vectored ROV) turns by differential thrust: ``--differential D`` (default
@@ -43,8 +47,9 @@ import numpy as np
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
 from uwv_hydro.description.errors import DescriptionError
 
-#: The manoeuvres, as uwv_hydro.modes.manoeuvre.MANOEUVRES (kept here: argparse choices).
-KINDS = ('turn', 'zigzag', 'pullout', 'spiral')
+#: The manoeuvres, as uwv_hydro.modes.manoeuvre.MANOEUVRES (kept here: argparse choices),
+#: and the ROV's stick held (uwv_hydro.modes.rov_hold).
+KINDS = ('turn', 'zigzag', 'pullout', 'spiral', 'hold')
 
 
 def add_parser(sub):
@@ -67,6 +72,12 @@ def add_parser(sub):
                    'fraction in [-1, 1], positive to port (0.5)')
     p.add_argument('--settle', type=float, default=60.0,
                    help='pull-out: seconds with the rudder centred (60)')
+    p.add_argument('--stick', nargs='+', metavar='AXIS=FRACTION', default=['surge=1'],
+                   help='hold: the sticks held, FLU axes surge, sway, heave, roll, pitch, '
+                   'yaw in [-1, 1] (surge=1)')
+    p.add_argument('--duration', type=float, default=10.0,
+                   help='hold: seconds flown from rest (10; the last 2 s give the steady '
+                   'figures)')
     p.add_argument('--dt', type=float, default=0.02, help='simulate step [s] (0.02)')
     p.add_argument('--no-depth-hold', action='store_true',
                    help='stern planes centred instead of holding the depth')
@@ -113,6 +124,24 @@ def _fly(args, params):
     return manoeuvre.spiral(spiral)
 
 
+def _hold(args, params):
+    """Fly the ROV with the sticks held; return its figures (a dict)."""
+    from uwv_hydro.modes.rov_hold import hold, HoldError, stick_commands
+    sticks = {}
+    for item in args.stick:
+        axis, _, value = item.partition('=')
+        try:
+            sticks[axis.strip()] = float(value)
+        except ValueError:
+            raise DescriptionError('--stick %r: AXIS=FRACTION, e.g. surge=0.75' % item,
+                                   params.source, 'manoeuvre') from None
+    try:
+        return hold(params, stick_commands(params, sticks), duration=args.duration,
+                    dt=args.dt, steady=min(2.0, args.duration)).values
+    except HoldError as exc:
+        raise DescriptionError(str(exc), params.source, 'manoeuvre') from None
+
+
 def _plot(figures, path, title):
     from uwv_hydro.cli.plotting import pyplot, save_figure
     plt = pyplot()
@@ -145,6 +174,16 @@ def run(args) -> int:
         raise DescriptionError('need --speed > 0, --dt > 0, --settle > 0',
                                element='manoeuvre')
     params = load_vehicle_from_args(args)
+    if args.kind == 'hold':
+        values = _hold(args, params)
+        if args.json:
+            print(json.dumps({'vehicle': params.name, 'manoeuvre': 'hold',
+                              'stick': args.stick, 'figures': values}, indent=2))
+            return 0
+        print('%s: stick %s held %g s' % (params.name, ' '.join(args.stick), args.duration))
+        for name, value in values.items():
+            print('  %-26s %10.3f' % (name, value))
+        return 0
     figures = _fly(args, params)
     if args.plot:
         _plot(figures, args.plot, '%s: %s' % (params.name, args.kind))

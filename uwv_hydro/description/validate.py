@@ -39,6 +39,7 @@ from uwv_hydro.description.conventions import (
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.physical_checks import (
     check_physical, rounding_pairs, symmetrise_rounding)
+from uwv_hydro.physics.fins import FinSet
 from uwv_hydro.physics.vehicle_params import DAMPING_MODELS, SURFACE_MODELS, VehicleParams
 
 #: Relative tolerance of the inertia inequalities.
@@ -197,6 +198,14 @@ def validate(params: VehicleParams) -> VehicleParams:
     if params.semantics not in ('origin', 'dsros'):
         raise DescriptionError("semantics must be 'origin' or 'dsros', got %r"
                                % params.semantics, src, 'semantics')
+    _check_fins(params)
+    with np.errstate(over='ignore', invalid='ignore'):
+        matrix = mass_matrix_about_origin(params)
+    if not np.all(np.isfinite(matrix)):
+        # finite numbers whose products overflow (a 1e300 m offset): no eigenvalues exist
+        raise DescriptionError('M_RB + M_A about the origin is not finite: the mass, inertia, '
+                               'added mass or an offset (com, added_mass_point) is too large',
+                               src, 'com')
     symmetrise_rounding(params)
     check_physical(params)
     eig = np.linalg.eigvalsh(mass_matrix_about_origin(params))
@@ -206,6 +215,33 @@ def validate(params: VehicleParams) -> VehicleParams:
             'makes the vehicle accelerate the wrong way' % eig[0], src, 'added_mass')
     _warn(params)
     return params
+
+
+_FIN_NUMBERS = ('position', 'cp', 'area', 'cla', 'cda', 'alpha_stall', 'cla_stall',
+                'cda_stall', 'a0', 'control_joint_rad_to_cl', 'lift_constant',
+                'drag_constant', 'time_constant')
+
+
+#: The relative twist at which a fin must give a finite force (1 m/s, 1 rad/s each axis).
+_REFERENCE_TWIST = np.ones(6)
+
+
+def _check_fins(params: VehicleParams) -> None:
+    """Refuse at load a fin that ``wrench``/``simulate`` could not evaluate."""
+    for fin in params.fins:
+        where = fin.source or params.source
+        for name in _FIN_NUMBERS:
+            _finite('fin %s %s' % (fin.name, name), getattr(fin, name), where)
+        try:
+            fin_set = FinSet([fin], params.fluid_density)  # the evaluator's geometry checks
+        except ValueError as exc:
+            raise DescriptionError(str(exc), where, 'fin ' + fin.name) from None
+        with np.errstate(all='ignore'):
+            points, forces, _ = fin_set.forces(_REFERENCE_TWIST)
+        if not (np.all(np.isfinite(points)) and np.all(np.isfinite(forces))):
+            raise DescriptionError('the force on fin %s at 1 m/s and 1 rad/s is not finite: '
+                                   'a number (position, cp, area, a coefficient) is too large'
+                                   % fin.name, where, 'fin ' + fin.name)
 
 
 def _symmetrise_inertia(params: VehicleParams) -> None:

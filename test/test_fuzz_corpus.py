@@ -188,3 +188,11 @@ def test_a_fin_whose_force_overflows_is_refused_at_load(tree):
     # was loaded by check, then wrench at 1 m/s: the fins wrench overflows (cp 1e300 m)
     error = _refused(tree / 'urdf' / 'remus100.urdf', '<cp>0 0 0</cp>', '<cp>1e300 0 0</cp>')
     assert 'not finite' in error.reason and error.element.startswith('fin ')
+
+
+def test_a_fin_whose_moment_overflows_is_refused_at_load(tree):
+    # was loaded by check, then wrench: the fins wrench overflows (r x F, r = 1e150 m)
+    error = _refused(tree / 'test' / 'corpus' / 'uuv_simulator' / 'lauv_like.urdf.xacro',
+                     '<origin xyz="-0.9 0 0" rpy="${rpy}"/>',
+                     '<origin xyz="-0.9 -1e150 0" rpy="${rpy}"/>')
+    assert 'not finite' in error.reason and error.element.startswith('fin ')

@@ -21,8 +21,9 @@ numbers, an inertia that is not positive definite or violates a triangle inequal
 e.g. Ixx + Iyy - Izz = 2 * integral(z^2 dm)), drag and added mass failing the
 physical checks of :mod:`uwv_hydro.description.physical_checks` (the triangle
 inequality and those checks are warnings instead with ``allow_nonphysical``: the
-equations of motion still integrate), and M_RB + sym(M_A) about the body origin not
-positive definite.  A rounding-level asymmetry of the inertia or the added mass is
+equations of motion still integrate), M_RB + sym(M_A) about the body origin not
+finite or not positive definite, and a fin that the evaluator (:class:`FinSet`) refuses
+or whose wrench at 1 m/s and 1 rad/s on every axis is not finite.  A rounding-level asymmetry of the inertia or the added mass is
 symmetrised first, with a warning (``physical_checks.symmetrise_rounding``).
 Coefficient-tag errors (unknown, duplicate) are raised by :func:`coefficient_indices`
 while parsing.
@@ -238,8 +239,9 @@ def _check_fins(params: VehicleParams) -> None:
             raise DescriptionError(str(exc), where, 'fin ' + fin.name) from None
         with np.errstate(all='ignore'):
             points, forces, _ = fin_set.forces(_REFERENCE_TWIST)
-        if not (np.all(np.isfinite(points)) and np.all(np.isfinite(forces))):
-            raise DescriptionError('the force on fin %s at 1 m/s and 1 rad/s is not finite: '
+            moment = np.cross(points, forces)  # tau_O = r x F (the wrench about the origin)
+        if not (np.all(np.isfinite(forces)) and np.all(np.isfinite(moment))):
+            raise DescriptionError('the wrench of fin %s at 1 m/s and 1 rad/s is not finite: '
                                    'a number (position, cp, area, a coefficient) is too large'
                                    % fin.name, where, 'fin ' + fin.name)
 

@@ -236,14 +236,15 @@ def _check_fins(params: VehicleParams) -> None:
         try:
             fin_set = FinSet([fin], params.fluid_density)  # the evaluator's geometry checks
         except ValueError as exc:
-            raise DescriptionError(str(exc), where, 'fin ' + fin.name) from None
+            reason = str(exc).replace('fin %s: ' % fin.name, '', 1)  # the element names it
+            raise DescriptionError(reason, where, 'fin ' + fin.name) from None
         with np.errstate(all='ignore'):
             points, forces, _ = fin_set.forces(_REFERENCE_TWIST)
             moment = np.cross(points, forces)  # tau_O = r x F (the wrench about the origin)
         if not (np.all(np.isfinite(forces)) and np.all(np.isfinite(moment))):
-            raise DescriptionError('the wrench of fin %s at 1 m/s and 1 rad/s is not finite: '
-                                   'a number (position, cp, area, a coefficient) is too large'
-                                   % fin.name, where, 'fin ' + fin.name)
+            raise DescriptionError('its wrench at 1 m/s and 1 rad/s is not finite: a number '
+                                   '(position, cp, area, a coefficient) is too large', where,
+                                   'fin ' + fin.name)
 
 
 def _symmetrise_inertia(params: VehicleParams) -> None:

@@ -23,8 +23,9 @@ physical checks of :mod:`uwv_hydro.description.physical_checks` (the triangle
 inequality and those checks are warnings instead with ``allow_nonphysical``: the
 equations of motion still integrate), M_RB + sym(M_A) about the body origin not
 finite or not positive definite, and a fin that the evaluator (:class:`FinSet`) refuses
-or whose wrench at 1 m/s and 1 rad/s on every axis is not finite.  A rounding-level asymmetry of the inertia or the added mass is
-symmetrised first, with a warning (``physical_checks.symmetrise_rounding``).
+or whose wrench at 1 m/s and 1 rad/s on every axis is not finite.  A rounding-level
+asymmetry of the inertia or the added mass is symmetrised first, with a warning
+(``physical_checks.symmetrise_rounding``).
 Coefficient-tag errors (unknown, duplicate) are raised by :func:`coefficient_indices`
 while parsing.
 
@@ -223,7 +224,7 @@ _FIN_NUMBERS = ('position', 'cp', 'area', 'cla', 'cda', 'alpha_stall', 'cla_stal
                 'drag_constant', 'time_constant')
 
 
-#: The relative twist at which a fin must give a finite force (1 m/s, 1 rad/s each axis).
+#: The relative twist at which a fin must give a finite wrench (1 m/s, 1 rad/s each axis).
 _REFERENCE_TWIST = np.ones(6)
 
 

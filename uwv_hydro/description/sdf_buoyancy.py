@@ -176,9 +176,15 @@ def link_volume(collisions: List[Tuple[ET.Element, np.ndarray]], source: str,
     """Return (volume, centre of volume in the link frame) of (collision, origin) pairs."""
     total, weighted = 0.0, np.zeros(3)
     for collision, origin in collisions:
-        volume = collision_volume(collision, source, warnings)
+        try:
+            volume = collision_volume(collision, source, warnings)
+        except OverflowError:  # a float ** 3 past 1.8e308
+            volume = float('inf')
         if volume is None:
             continue
+        if not np.isfinite(volume):
+            raise element_error('the volume of collision %r is not finite (a dimension is '
+                                'too large)' % collision.get('name', ''), source, collision)
         total += volume
         # Buoyancy.cc: centre of volume = sum V_i p_i / sum V_i (collision origins)
         weighted += volume * np.asarray(origin, float)

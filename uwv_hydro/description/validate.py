@@ -21,9 +21,11 @@ numbers, an inertia that is not positive definite or violates a triangle inequal
 e.g. Ixx + Iyy - Izz = 2 * integral(z^2 dm)), drag and added mass failing the
 physical checks of :mod:`uwv_hydro.description.physical_checks` (the triangle
 inequality and those checks are warnings instead with ``allow_nonphysical``: the
-equations of motion still integrate), and M_RB + sym(M_A) about the body origin not
-positive definite.  A rounding-level asymmetry of the inertia or the added mass is
-symmetrised first, with a warning (``physical_checks.symmetrise_rounding``).
+equations of motion still integrate), M_RB + sym(M_A) about the body origin not
+finite or not positive definite, and a fin that the evaluator (:class:`FinSet`) refuses
+or whose wrench at 1 m/s and 1 rad/s on every axis is not finite.  A rounding-level
+asymmetry of the inertia or the added mass is symmetrised first, with a warning
+(``physical_checks.symmetrise_rounding``).
 Coefficient-tag errors (unknown, duplicate) are raised by :func:`coefficient_indices`
 while parsing.
 
@@ -39,6 +41,7 @@ from uwv_hydro.description.conventions import (
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.physical_checks import (
     check_physical, rounding_pairs, symmetrise_rounding)
+from uwv_hydro.physics.fins import FinSet
 from uwv_hydro.physics.vehicle_params import DAMPING_MODELS, SURFACE_MODELS, VehicleParams
 
 #: Relative tolerance of the inertia inequalities.
@@ -197,6 +200,14 @@ def validate(params: VehicleParams) -> VehicleParams:
     if params.semantics not in ('origin', 'dsros'):
         raise DescriptionError("semantics must be 'origin' or 'dsros', got %r"
                                % params.semantics, src, 'semantics')
+    _check_fins(params)
+    with np.errstate(over='ignore', invalid='ignore'):
+        matrix = mass_matrix_about_origin(params)
+    if not np.all(np.isfinite(matrix)):
+        # finite numbers whose products overflow (a 1e300 m offset): no eigenvalues exist
+        raise DescriptionError('M_RB + M_A about the origin is not finite: the mass, inertia, '
+                               'added mass or an offset (com, added_mass_point) is too large',
+                               src, 'com')
     symmetrise_rounding(params)
     check_physical(params)
     eig = np.linalg.eigvalsh(mass_matrix_about_origin(params))
@@ -206,6 +217,35 @@ def validate(params: VehicleParams) -> VehicleParams:
             'makes the vehicle accelerate the wrong way' % eig[0], src, 'added_mass')
     _warn(params)
     return params
+
+
+_FIN_NUMBERS = ('position', 'cp', 'area', 'cla', 'cda', 'alpha_stall', 'cla_stall',
+                'cda_stall', 'a0', 'control_joint_rad_to_cl', 'lift_constant',
+                'drag_constant', 'time_constant')
+
+
+#: The relative twist at which a fin must give a finite wrench (1 m/s, 1 rad/s each axis).
+_REFERENCE_TWIST = np.ones(6)
+
+
+def _check_fins(params: VehicleParams) -> None:
+    """Refuse at load a fin that ``wrench``/``simulate`` could not evaluate."""
+    for fin in params.fins:
+        where = fin.source or params.source
+        for name in _FIN_NUMBERS:
+            _finite('fin %s %s' % (fin.name, name), getattr(fin, name), where)
+        try:
+            fin_set = FinSet([fin], params.fluid_density)  # the evaluator's geometry checks
+        except ValueError as exc:
+            reason = str(exc).replace('fin %s: ' % fin.name, '', 1)  # the element names it
+            raise DescriptionError(reason, where, 'fin ' + fin.name) from None
+        with np.errstate(all='ignore'):
+            points, forces, _ = fin_set.forces(_REFERENCE_TWIST)
+            moment = np.cross(points, forces)  # tau_O = r x F (the wrench about the origin)
+        if not (np.all(np.isfinite(forces)) and np.all(np.isfinite(moment))):
+            raise DescriptionError('its wrench at 1 m/s and 1 rad/s is not finite: a number '
+                                   '(position, cp, area, a coefficient) is too large', where,
+                                   'fin ' + fin.name)
 
 
 def _symmetrise_inertia(params: VehicleParams) -> None:

@@ -32,6 +32,7 @@ sequences as :class:`YamlList` (a list with ``line``); lines are 1-based.
 :func:`check_params_files` is the same guard for the ROS parameter files a node is
 given (``--params-file`` in its arguments), to call before rcl parses them.
 """
+import sys
 from typing import Any, Dict, List, Optional, Sequence
 
 from uwv_hydro.description.errors import DescriptionError
@@ -78,6 +79,7 @@ class YamlList(list):
 
 _RESOLVER = yaml.resolver.Resolver()
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_FLOAT_MAX = sys.float_info.max
 
 
 def _line(event) -> Optional[int]:
@@ -85,7 +87,7 @@ def _line(event) -> Optional[int]:
     return mark.line + 1 if mark is not None else None
 
 
-def _scalar(event, source: str):
+def _scalar(event, source: str, key: Any = None):
     """Construct one scalar the way SafeLoader would (int, float, bool, null, str...)."""
     tag = event.tag
     if tag in (None, '!'):
@@ -97,10 +99,16 @@ def _scalar(event, source: str):
     if constructor is None:
         raise DescriptionError('unsupported YAML tag %s' % tag, source, line=_line(event))
     try:
-        return constructor(_CONSTRUCTOR, node)
+        value = constructor(_CONSTRUCTOR, node)
     except (yaml.YAMLError, ValueError, OverflowError) as exc:
         raise DescriptionError('bad YAML scalar %r: %s' % (event.value[:40], exc), source,
                                line=_line(event)) from None
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _FLOAT_MAX:
+        # every number is used as a float: an integer beyond ~1.8e308 has none
+        raise DescriptionError('integer %s... (%d digits) is too large to be a number'
+                               % (event.value[:12], len(event.value)), source,
+                               None if key is None else str(key), line=_line(event))
+    return value
 
 
 class _Builder:
@@ -160,7 +168,9 @@ class _Builder:
         if isinstance(event, yaml.AliasEvent):
             raise self.error('YAML aliases (*%s) are not supported' % event.anchor, event)
         if isinstance(event, yaml.ScalarEvent):
-            self.add(_scalar(event, self.source), event)
+            frame = self.stack[-1] if self.stack else None
+            key = frame[1] if frame and isinstance(frame[0], YamlMap) else None
+            self.add(_scalar(event, self.source, None if key is _NO_KEY else key), event)
         elif isinstance(event, yaml.MappingStartEvent):
             self.push(YamlMap(_line(event)), event)
         elif isinstance(event, yaml.SequenceStartEvent):

@@ -98,7 +98,7 @@ def test_body_moving_with_the_shear_drifts_with_the_water():
 
 def _tide_run(dt, duration=120.0, period=75.0):
     """
-    A neutral body without drag, from rest in the tide v_c = A cos(omega t) e_x.
+    Fly a neutral body without drag from rest in the tide v_c = A cos(omega t) e_x.
 
     Fossen 2011 sec. 10.3, relative velocity nu_r = nu - v_c: (M_RB + M_A) nu_r_dot =
     -M_RB v_c_dot with no other force, i.e. (m + a) dv/dt = a dv_c/dt.  From rest:

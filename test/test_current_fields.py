@@ -103,8 +103,8 @@ def test_grid_single_slice_is_static_and_single_axis_value_warned(tmp_path):
     ('current: {type: csv, data: c.csv, lookup_current_x: vx, dimensions: {space: '
      '{reference: spherical}}}', 'current.dimensions.space.reference', "only 'global'"),
     ('current: {type: tide}', 'current.type', "'table' and/or 'constituents'"),
-    ('current: {type: profile, profile: [[0, 1, 0, 0], [0, 2, 0, 0]]}', 'current.profile',
-     'strictly increasing'),
+    ('current: {type: profile, profile: [[0, 1, 0, 0], [0, 2, 0, 0]]}', 'current.profile[1]',
+     'row 2 (0) follows 0'),
     ('current: {type: gauss_markov, velocity: {mean: 2.0, min: 0.0, max: 1.0}}',
      'current.velocity', 'mean (2) must lie in'),
     ('current: {type: gauss_markov, velocity: {mean: 0.5, mu: 1.5}}', 'current.velocity',
@@ -119,6 +119,17 @@ def test_bad_current_files_name_the_key(tmp_path, text, key, reason):
         load_current_file(str(path))
     assert err.value.element == key and reason in err.value.reason, err.value
     assert err.value.source == str(path) and err.value.line == 1
+
+
+def test_profile_depth_not_increasing_names_the_row_line(tmp_path):
+    path = tmp_path / 'bad.yaml'
+    path.write_text('current:\n  type: profile\n  profile:\n    - [0, 1, 0, 0]\n'
+                    '    - [10, 1, 0, 0]\n    - [5, 2, 0, 0]\n')
+    with pytest.raises(DescriptionError) as err:
+        load_current_file(str(path))
+    # the third row, on line 6, not the 'profile:' key on line 3
+    assert err.value.line == 6 and err.value.element == 'current.profile[2]', err.value
+    assert 'row 3 (5) follows 10' in err.value.reason
 
 
 def test_bad_csv_value_names_the_line(tmp_path):

@@ -242,3 +242,18 @@ def test_missing_time_column_is_named(tmp_path):
     with pytest.raises(DescriptionError) as err:
         load_current_file(path)
     assert "no column 'seconds'" in err.value.reason and err.value.element == 'current.data'
+
+
+def test_grid_axis_snap_reaches_below_an_axis_never_above():
+    """gz-math AxisIndex: lower_bound with a 1e-6 tolerance snaps from below only."""
+    from uwv_hydro.physics.current_grid import GridCurrent
+    pts = [(x, y, z) for x in (0.0, 10.0) for y in (0.0, 10.0) for z in (-10.0, 0.0)]
+    vals = [(0.1 + 0.01 * x, 0.0, 0.0) for x, y, z in pts]
+    field = GridCurrent(np.zeros(len(pts)), pts, vals, static_time=True)
+    # 0.5e-6 below the lowest x: the grid value x = 0 (0.1 m/s)
+    assert abs(field.velocity([-0.5e-6, 5.0, -5.0], 0.0)[0] - 0.1) < 1e-12
+    # 2e-6 below it, or 1e-9 above the highest x: out of the field, 0
+    assert not np.any(field.velocity([-2e-6, 5.0, -5.0], 0.0))
+    assert not np.any(field.velocity([10.0 + 1e-9, 5.0, -5.0], 0.0))
+    # the top value itself is inside (0.2 m/s)
+    assert abs(field.velocity([10.0, 5.0, -5.0], 0.0)[0] - 0.2) < 1e-12

@@ -29,8 +29,8 @@ Two inputs, as a BlueROV2 stack sends them through MAVROS:
     none in HIL, so the thruster goes neutral -- and 65535 (CHAN_NOCHANGE) leaves it
     as it was; channels 9-18: 0 and 65535 are ignored, 65534 releases.  A channel
     not overridden for ``timeout`` seconds (ArduPilot ``RC_OVERRIDE_TIME``, default
-    3 s, per channel; held while its age < the timeout, RC_Channel.cpp) falls back to the radio, i.e. neutral: the ArduSub failsafe
-    with no pilot input.
+    3 s, per channel; held while its age < the timeout, RC_Channel.cpp) falls back
+    to the radio, i.e. neutral: the ArduSub failsafe with no pilot input.
 ``rc_out`` (mavros_msgs/RCOut on ``mavros/rc/out``)
     The autopilot's actual servo outputs (MAVLink SERVO_OUTPUT_RAW): channels[n-1]
     is servo n, which drives the thruster of motor k where ``SERVOn_FUNCTION = 32 +

@@ -93,6 +93,11 @@ def test_override_release_ignore_and_timeout():
     got = rc.commands(at)
     assert got['t1'] == NEUTRAL_PWM and got['t3'] == 1800.0
     assert not rc.fresh('t1', at) and rc.fresh('t3', at)
+    # ArduPilot RC_Channel.cpp holds an override while age < RC_OVERRIDE_TIME: at exactly
+    # 3 s (integer nanoseconds) t1 is neutral, one nanosecond before it holds
+    edge = T0 + 3 * 10 ** 9
+    assert rc.commands(edge - 1)['t1'] == 1600.0 and rc.fresh('t1', edge - 1)
+    assert rc.commands(edge)['t1'] == NEUTRAL_PWM and not rc.fresh('t1', edge)
     rc.reset()
     assert rc.commands(at)['t3'] == NEUTRAL_PWM
 

@@ -80,6 +80,21 @@ def test_wrench_command_sees_the_grid_current_and_its_rates(tmp_path, capsys):
     assert np.max(np.abs(a - b)) > 1e-3
 
 
+def test_wrench_json_lists_the_current_file_warnings(tmp_path, capsys):
+    """A lookup column the CSV lacks warns on stderr and in the JSON "warnings" list."""
+    from uwv_hydro.cli.main import main
+    field_file = write_field(tmp_path)
+    text = open(field_file).read().replace('lookup_current_z: up', 'lookup_current_z: vz')
+    open(field_file, 'w').write(text)
+    argv = ['wrench', VEHICLE, '--velocity', *map(repr, SAMPLES[0][0]), '--json',
+            '--current-file', field_file]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    warnings = json.loads(captured.out)['warnings']
+    assert any('vz' in w for w in warnings), warnings
+    assert 'vz' in captured.err
+
+
 def test_replay_gives_the_wrench_command_s_wrench(tmp_path, capsys):
     """``replay`` over a bag of the samples (field time from the first) = ``wrench`` at t."""
     from uwv_hydro.bag.replay import replay_wrench

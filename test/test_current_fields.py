@@ -103,8 +103,8 @@ def test_grid_single_slice_is_static_and_single_axis_value_warned(tmp_path):
     ('current: {type: csv, data: c.csv, lookup_current_x: vx, dimensions: {space: '
      '{reference: spherical}}}', 'current.dimensions.space.reference', "only 'global'"),
     ('current: {type: tide}', 'current.type', "'table' and/or 'constituents'"),
-    ('current: {type: profile, profile: [[0, 1, 0, 0], [0, 2, 0, 0]]}', 'current.profile',
-     'strictly increasing'),
+    ('current: {type: profile, profile: [[0, 1, 0, 0], [0, 2, 0, 0]]}', 'current.profile[1]',
+     'row 2 (0) follows 0'),
     ('current: {type: gauss_markov, velocity: {mean: 2.0, min: 0.0, max: 1.0}}',
      'current.velocity', 'mean (2) must lie in'),
     ('current: {type: gauss_markov, velocity: {mean: 0.5, mu: 1.5}}', 'current.velocity',
@@ -119,6 +119,17 @@ def test_bad_current_files_name_the_key(tmp_path, text, key, reason):
         load_current_file(str(path))
     assert err.value.element == key and reason in err.value.reason, err.value
     assert err.value.source == str(path) and err.value.line == 1
+
+
+def test_profile_depth_not_increasing_names_the_row_line(tmp_path):
+    path = tmp_path / 'bad.yaml'
+    path.write_text('current:\n  type: profile\n  profile:\n    - [0, 1, 0, 0]\n'
+                    '    - [10, 1, 0, 0]\n    - [5, 2, 0, 0]\n')
+    with pytest.raises(DescriptionError) as err:
+        load_current_file(str(path))
+    # the third row, on line 6, not the 'profile:' key on line 3
+    assert err.value.line == 6 and err.value.element == 'current.profile[2]', err.value
+    assert 'row 3 (5) follows 10' in err.value.reason
 
 
 def test_bad_csv_value_names_the_line(tmp_path):
@@ -231,3 +242,18 @@ def test_missing_time_column_is_named(tmp_path):
     with pytest.raises(DescriptionError) as err:
         load_current_file(path)
     assert "no column 'seconds'" in err.value.reason and err.value.element == 'current.data'
+
+
+def test_grid_axis_snap_reaches_below_an_axis_never_above():
+    """gz-math AxisIndex: lower_bound with a 1e-6 tolerance snaps from below only."""
+    from uwv_hydro.physics.current_grid import GridCurrent
+    pts = [(x, y, z) for x in (0.0, 10.0) for y in (0.0, 10.0) for z in (-10.0, 0.0)]
+    vals = [(0.1 + 0.01 * x, 0.0, 0.0) for x, y, z in pts]
+    field = GridCurrent(np.zeros(len(pts)), pts, vals, static_time=True)
+    # 0.5e-6 below the lowest x: the grid value x = 0 (0.1 m/s)
+    assert abs(field.velocity([-0.5e-6, 5.0, -5.0], 0.0)[0] - 0.1) < 1e-12
+    # 2e-6 below it, or 1e-9 above the highest x: out of the field, 0
+    assert not np.any(field.velocity([-2e-6, 5.0, -5.0], 0.0))
+    assert not np.any(field.velocity([10.0 + 1e-9, 5.0, -5.0], 0.0))
+    # the top value itself is inside (0.2 m/s)
+    assert abs(field.velocity([10.0, 5.0, -5.0], 0.0)[0] - 0.2) < 1e-12

@@ -93,6 +93,8 @@ def test_manoeuvre_command_turn_json_is_a_steady_circle(capsys):
     """The REMUS turns to port at 15 deg: the fitted diameter is 2 U / r (to 3 %)."""
     assert main(['manoeuvre', str(REMUS), 'turn', '--rudder', '15', '--json']) == 0
     out = json.loads(capsys.readouterr().out)
+    # every warning of the load is in the JSON (a list, possibly empty)
+    assert isinstance(out['warnings'], list)
     fig = out['figures']
     assert fig['steady_diameter_m'] == pytest.approx(
         2 * fig['steady_speed_m_s'] / math.radians(fig['yaw_rate_deg_s']), rel=0.03)

@@ -55,7 +55,13 @@ def add_current_file_argument(parser) -> None:
 
 
 def load_current_from_args(args):
-    """Return the current field of --current-file (None without it); warnings to stderr."""
+    """
+    Return the current field of --current-file (None without it).
+
+    Its warnings go to stderr and stay on ``args.current_warnings`` for the JSON
+    outputs (:func:`load_warnings`).
+    """
+    args.current_warnings = []
     path = getattr(args, 'current_file', None)
     if not path:
         return None
@@ -67,7 +73,13 @@ def load_current_from_args(args):
     field, warnings = load_current_file(path)
     for warning in warnings:
         print('warning: %s' % warning, file=sys.stderr)
+    args.current_warnings = list(warnings)
     return field
+
+
+def load_warnings(params, args) -> list:
+    """Return every warning of the load: the vehicle's, then the current file's."""
+    return list(params.warnings) + list(getattr(args, 'current_warnings', []))
 
 
 def mappings(pairs):

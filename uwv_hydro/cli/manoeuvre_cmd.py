@@ -193,7 +193,8 @@ def run(args) -> int:
                           'figures': figures.values,
                           'spiral': [dict(zip(('rudder_deg', 'yaw_rate_deg_s',
                                                'speed_m_s'), row))
-                                     for row in figures.table]}, indent=2))
+                                     for row in figures.table],
+                          'warnings': list(params.warnings)}, indent=2))
         return 0
     print('%s: %s from %g m/s at %g m' % (params.name, args.kind, args.speed, args.depth))
     for name, value in figures.values.items():

@@ -36,8 +36,8 @@ import math
 import numpy as np
 
 from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
-                                  finite_vector, load_current_from_args,
-                                  load_vehicle_from_args)
+                                  finite_vector, load_current_from_args, load_vehicle_from_args,
+                                  load_warnings)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.modes.wrench_mode import (ADDED_MASS_MODES, QUATERNION_NORM_RANGE,
                                          unit_quaternion, WrenchMode)
@@ -138,7 +138,7 @@ def run(args) -> int:
         'components': components,
         'total': [float(v) for v in result.total],
         'source': params.source,
-        'warnings': list(params.warnings),
+        'warnings': load_warnings(params, args),
     }
     if args.json:
         print(json.dumps(out))

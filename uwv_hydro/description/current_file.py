@@ -130,8 +130,15 @@ class _Block:
             raise self.error(key, 'must be a non-empty list of rows of %d finite numbers'
                              % width)
         table = np.array(value, dtype=float)
-        if np.any(np.diff(table[:, 0]) <= 0.0):
-            raise self.error(key, 'the first column must be strictly increasing')
+        bad = np.flatnonzero(np.diff(table[:, 0]) <= 0.0)
+        if bad.size:
+            # name the first row that does not increase, at its own line
+            k = int(bad[0]) + 1
+            line = getattr(value[k], 'line', None) or self.line(key)
+            raise DescriptionError(
+                'the first column must be strictly increasing: row %d (%r) follows %r'
+                % (k + 1, value[k][0], value[k - 1][0]), self.source,
+                '%s.%s[%d]' % (self.path, key, k), line)
         return table
 
 

@@ -29,8 +29,8 @@ Two inputs, as a BlueROV2 stack sends them through MAVROS:
     none in HIL, so the thruster goes neutral -- and 65535 (CHAN_NOCHANGE) leaves it
     as it was; channels 9-18: 0 and 65535 are ignored, 65534 releases.  A channel
     not overridden for ``timeout`` seconds (ArduPilot ``RC_OVERRIDE_TIME``, default
-    3 s, per channel) falls back to the radio, i.e. neutral: the ArduSub failsafe
-    with no pilot input.
+    3 s, per channel; held while its age < the timeout, RC_Channel.cpp) falls back
+    to the radio, i.e. neutral: the ArduSub failsafe with no pilot input.
 ``rc_out`` (mavros_msgs/RCOut on ``mavros/rc/out``)
     The autopilot's actual servo outputs (MAVLink SERVO_OUTPUT_RAW): channels[n-1]
     is servo n, which drives the thruster of motor k where ``SERVOn_FUNCTION = 32 +
@@ -167,15 +167,16 @@ class ArduSubChannels:
         out = {}
         for joint in self.joints:
             value, t = self._last.get(joint, (NEUTRAL_PWM, None))
-            if t is None or now_ns - t > self.timeout_ns:
-                value = NEUTRAL_PWM  # RC_OVERRIDE_TIME passed / no output: failsafe neutral
+            # ArduPilot RC_Channel.cpp: an override is held while its age < the timeout
+            if t is None or now_ns - t >= self.timeout_ns:
+                value = NEUTRAL_PWM  # RC_OVERRIDE_TIME reached / no output: failsafe neutral
             out[joint] = value
         return out
 
     def fresh(self, joint: str, now_ns: int) -> bool:
         """Return True when ``joint`` has a value younger than the timeout."""
         last = self._last.get(joint)
-        return last is not None and now_ns - last[1] <= self.timeout_ns
+        return last is not None and now_ns - last[1] < self.timeout_ns
 
     def reset(self) -> None:
         """Forget every channel (reset, clock jump)."""

@@ -88,13 +88,15 @@ typedef struct {
 
 /*
  * A current field linearised about the start of a call (physics.current_field):
- * v_c(p, s) = v0 + G0 (p - p0) + a0 s, s the time since the start (first-order Taylor
- * expansion; exact for a field affine in position and time), and its gradient and
- * time rate interpolated linearly over the span T between the samples at the start
- * (G0, a0) and at the predicted end (G1, a1): G(s) = G0 + (G1 - G0) s / T, likewise a.
+ * v_c(p, s) = c(s) + G0 (p - p0), s the time since the start, with c(s) the cubic
+ * Hermite curve through the values and time rates at p0 at both ends of the span T (v0,
+ * a0 at the start, v1, b1 at the end): fourth order in time, exact for a field affine in
+ * position and time.  Along the path, dv_c/dt = c'(s) + (a1 - b1) s / T + G(s) p_dot,
+ * a1 the rate at the predicted end position p1 (the mixed term d2v/dt dp (p - p0)) and
+ * G(s) = G0 + (G1 - G0) s / T, G1 the gradient at p1.  T = 0: c(s) = v0 + a0 s.
  */
 typedef struct {
-  double v0[3], g[9], a[3], p0[3], g1[9], a1[3], span;
+  double v0[3], g[9], a[3], p0[3], g1[9], a1[3], span, v1[3], b1[3];
 } Field;
 
 typedef struct {
@@ -544,21 +546,35 @@ static void field_derivative(const Model *m, const double *x, const double *tau,
     /* Fossen 2011 eq. 2.83: p_dot = R(q) v */
     pdot[i] = r[3 * i] * nu[0] + r[3 * i + 1] * nu[1] + r[3 * i + 2] * nu[2];
   }
-  /* interpolation weight of the end sample (linear in time over the span) */
-  double w = f->span > 0.0 ? s / f->span : 0.0;
+  /* interpolation weight of the end sample (time over the span) */
+  double span = f->span, w = span > 0.0 ? s / span : 0.0;
+  /* cubic Hermite basis h00, h10, h01, h11 on w and their d/ds (zero span: v0 + a0 s) */
+  double h00 = 1.0, h10 = s, h01 = 0.0, h11 = 0.0, d00 = 0.0, d10 = 1.0, d01 = 0.0;
+  double d11 = 0.0;
+  if (span > 0.0) {
+    h00 = (2.0 * w - 3.0) * w * w + 1.0;
+    h10 = span * ((w - 2.0) * w + 1.0) * w;
+    h01 = (3.0 - 2.0 * w) * w * w;
+    h11 = span * (w - 1.0) * w * w;
+    d00 = 6.0 * (w - 1.0) * w / span;
+    d10 = (3.0 * w - 4.0) * w + 1.0;
+    d01 = -d00;
+    d11 = (3.0 * w - 2.0) * w;
+  }
   for (int i = 0; i < 3; i++) {
     const double *gi = f->g + 3 * i;
     const double *ei = f->g1 + 3 * i;
-    /* Taylor expansion v_c = v0 + G0 (p - p0) + a0 s */
-    cw[i] = f->v0[i] + gi[0] * (x[0] - f->p0[0]) + gi[1] * (x[1] - f->p0[1])
-            + gi[2] * (x[2] - f->p0[2]) + f->a[i] * s;
-    /* total derivative along the path: dv_c/dt = dv_c/dt|_p + grad(v_c) p_dot, with
-       G and dv_c/dt|_p interpolated linearly in time between the two samples */
+    /* v_c = c(s) + G0 (p - p0), c the cubic Hermite curve of the two samples */
+    cw[i] = h00 * f->v0[i] + h10 * f->a[i] + h01 * f->v1[i] + h11 * f->b1[i]
+            + gi[0] * (x[0] - f->p0[0]) + gi[1] * (x[1] - f->p0[1])
+            + gi[2] * (x[2] - f->p0[2]);
+    /* total derivative along the path: dv_c/dt = dc/ds + grad(v_c) p_dot, with G
+       interpolated linearly in time between the two samples */
     double g0 = gi[0] + w * (ei[0] - gi[0]);
     double g1 = gi[1] + w * (ei[1] - gi[1]);
     double g2 = gi[2] + w * (ei[2] - gi[2]);
-    rate[i] = f->a[i] + w * (f->a1[i] - f->a[i]) + g0 * pdot[0] + g1 * pdot[1]
-              + g2 * pdot[2];
+    rate[i] = d00 * f->v0[i] + d10 * f->a[i] + d01 * f->v1[i] + d11 * f->b1[i]
+              + w * (f->a1[i] - f->b1[i]) + g0 * pdot[0] + g1 * pdot[1] + g2 * pdot[2];
   }
   /* body-frame rate R^T dv_c/dt (Fossen 2011 sec. 10.3) */
   double rb[3];
@@ -897,14 +913,15 @@ static int fin_setup(const Fins *fins, PyObject *angles_obj, double *rot)
 /* ------------------------------------------------------------------ single vehicle */
 
 /*
- * A linearised current field (None: none): 28 doubles v0 (3), G0 (3 x 3, row-major,
+ * A linearised current field (None: none): 34 doubles v0 (3), G0 (3 x 3, row-major,
  * G[i][j] = d v_i / d p_j), a0 (3) about the position p0 of the state x, then G1 (9), a1
- * (3) at the end of the span and the span T (s; 0: G0, a0 throughout).
+ * (3) at the end of the span and position p1, the span T (s; 0: v0 + a0 s and G0
+ * throughout), and v1 (3), b1 (3): the velocity and time rate at p0 at the end time.
  */
 static int read_field(PyObject *obj, const double *x, Field *f, int *present)
 {
-  double v[28];
-  if (read_optional(obj, v, 28, "current field", present) < 0) {
+  double v[34];
+  if (read_optional(obj, v, 34, "current field", present) < 0) {
     return -1;
   }
   if (*present) {
@@ -915,6 +932,8 @@ static int read_field(PyObject *obj, const double *x, Field *f, int *present)
     memcpy(f->g1, v + 15, sizeof(f->g1));
     memcpy(f->a1, v + 24, sizeof(f->a1));
     f->span = v[27];
+    memcpy(f->v1, v + 28, sizeof(f->v1));
+    memcpy(f->b1, v + 31, sizeof(f->b1));
   }
   return 0;
 }
@@ -943,7 +962,7 @@ static int read_inputs(const Model *m, PyObject *x_obj, PyObject *tau_obj, PyObj
 
 /*
  * step(model, x, tau, current, angles, h, n, frozen[, field]) -> list: n RK4 sub-steps
- * of h; field (28 doubles, see read_field) replaces current at every stage.
+ * of h; field (34 doubles, see read_field) replaces current at every stage.
  */
 static PyObject *py_step(PyObject *self, PyObject *args)
 {

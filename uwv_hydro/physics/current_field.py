@@ -63,22 +63,28 @@ class CurrentSample:
 
 def linearise(field: 'CurrentField', x: Sequence[float], t: float, span: float) -> list:
     """
-    Return the 28 floats the compiled core steps a field with over ``span`` seconds.
+    Return the 34 floats the compiled core steps a field with over ``span`` seconds.
 
     [v0, G0, dv/dt_0] at the state ``x`` (13 floats: p, q [w, x, y, z], nu) and time ``t``,
-    then [G1, dv/dt_1] at the end of the span (t + span, at the position the body's
-    present velocity reaches), and the span.  The core uses v0 + G0 (p - p0) + dv/dt_0 s
-    for the velocity and interpolates G and dv/dt linearly in s for the rate along the
-    path: stage errors O(h^2) for a smooth field, none for one affine in p and t.
+    then [G1, dv/dt_1] at the end of the span (t + span, at the position p1 the body's
+    present velocity reaches), the span, and [v, dv/dt] at p0 at the end time.  The core
+    takes the current as the cubic Hermite curve in time at p0 through the values and
+    rates at both ends, plus G0 (p - p0); the rate along the path adds the change of
+    dv/dt from p0 to p1 and G p_dot, both linear in s: fourth order in time, exact for a
+    field affine in p and t.
     """
     start = field.sample(x[:3], t)
     head = start.linearised()
     if not span > 0.0:
-        return head + head[3:15] + [0.0]
+        return head + head[3:15] + [0.0] + head[:3] + head[12:15]
     # Fossen 2011 eq. 2.83: p_dot = R(q) v, the end position p + p_dot span
     p_dot = quat_to_matrix(np.asarray(x[3:7], dtype=float)) @ np.asarray(x[7:10], dtype=float)
     end = field.sample(np.asarray(x[:3], dtype=float) + span * p_dot, t + span)
-    return head + end.gradient.reshape(9).tolist() + end.rate.tolist() + [float(span)]
+    # a uniform field (no gradient at either sample) is the same at p0 and p1
+    uniform = not (field.spatial or np.any(start.gradient) or np.any(end.gradient))
+    here = end if uniform else field.sample(x[:3], t + span)
+    return (head + end.gradient.reshape(9).tolist() + end.rate.tolist() + [float(span)]
+            + here.velocity.tolist() + here.rate.tolist())
 
 
 def still_sample(velocity=(0.0, 0.0, 0.0)) -> CurrentSample:

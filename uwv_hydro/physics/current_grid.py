@@ -22,8 +22,9 @@ detail/AxisIndex.hh):
 
 * the rows of one time value form one time slice; each slice's points span a grid
   of its unique x, y, z values (a missing grid point, a hole, reads as 0);
-* per axis, a coordinate within 1e-6 of a grid value is that value (AxisIndex
-  tolerance); below the first or above the last value the point is out of the field;
+* per axis, a coordinate up to 1e-6 below a grid value is that value (AxisIndex:
+  lower_bound and its tolerance); further below the first value, or above the last
+  by any amount, the point is out of the field;
 * inside, trilinear interpolation in the cell (VolumetricGridLookupField);
 * in time, linear interpolation between the slices around t (EstimateQuadrilinear);
   when the point is out of one of the two slices, the other alone;

@@ -184,7 +184,7 @@ class Simulator:
 
         The fast-path evaluation of the equations of motion at one state (what an IMU
         at that state senses), equal to ``derivative(...).twist``.  ``field``: a current
-        field linearised at ``x`` (28 floats, :func:`uwv_hydro.physics.current_field.
+        field linearised at ``x`` (34 floats, :func:`uwv_hydro.physics.current_field.
         linearise`) instead of ``current_world``: its velocity and rate along the path.
         """
         if field is None:
@@ -271,7 +271,7 @@ class Simulator:
         when nothing was retried) and ``|nu|`` the Euclidean norm of the twist before it.
         ``rows`` (None or a contiguous (n, 13) float array) receives the state after
         every step.  ``x`` is returned as 13 floats.  ``field`` (instead of
-        ``current_world``): a current field linearised at ``x`` (28 floats, see
+        ``current_world``): a current field linearised at ``x`` (34 floats, see
         :meth:`state_acceleration`), evaluated at every RK4 stage's position and time.
         """
         if dt is None:

@@ -218,8 +218,8 @@ class EnergyGuard:
         """
         Return (force bound, rate bound) of a linearised current field over a step of dt.
 
-        ``field``: [v0 (3), G0 (9), dv/dt_0 (3), G1 (9), dv/dt_1 (3), span]
-        (:func:`uwv_hydro.physics.current_field.linearise`).  The current
+        ``field``: [v0 (3), G0 (9), dv/dt_0 (3), G1 (9), dv/dt_1 (3), span, v1 (3),
+        b1 (3)] (:func:`uwv_hydro.physics.current_field.linearise`).  The current
         drifts by at most dt (|dv/dt| + |G| |p_dot|) over the step (bounded with twice
         the speeds at its start), and its rate along the path dv/dt + G p_dot enters as
         the wrench M_A,O [R^T dv_c/dt, 0] (Fossen 2011 sec. 10.3).
@@ -229,7 +229,15 @@ class EnergyGuard:
         speed = float(np.linalg.norm(v0))
         # the larger of the two samples; Frobenius >= spectral norm
         g = max(float(np.linalg.norm(f[3:12])), float(np.linalg.norm(f[15:24])))
-        rate = max(float(np.linalg.norm(f[12:15])), float(np.linalg.norm(f[24:27])))
+        a0, a1 = float(np.linalg.norm(f[12:15])), float(np.linalg.norm(f[24:27]))
+        rate = max(a0, a1)
+        if len(f) >= 34 and f[27] > 0.0:
+            # cubic Hermite c'(s) = d00 (v0 - v1) + d10 a0 + d11 b1 with |d00| <= 1.5 / T,
+            # |d10|, |d11| <= 1, plus the path's change of rate a1 - b1
+            b1 = f[31:34]
+            hermite = (1.5 * float(np.linalg.norm(f[28:31] - v0)) / f[27] + a0
+                       + float(np.linalg.norm(b1)) + float(np.linalg.norm(f[24:27] - b1)))
+            rate = max(rate, hermite)
         body = float(np.linalg.norm(np.asarray(twist, dtype=float)[:3]))
         path = 2.0 * (body + speed) + 1.0
         reach = speed + dt * (rate + g * path)

@@ -72,13 +72,19 @@ def test_profile_counts_late_wakes_against_the_section_running():
     for section, overshoot in plan:
         profile.section = section
         profile.add_cycle(0, overshoot, 0, 0, 0, 0, 0)
+    profile.enter('publisher')
+    profile.leave()  # ended just before the next late wake: counted after it
+    profile.add_cycle(0, late, 0, 0, 0, 0, 0)
     got = profile.window()
-    assert got['profile.late_wakes'] == 4
+    assert got['profile.late_wakes'] == 5
     assert got['profile.late_wakes_during_publisher'] == 2
     assert got['profile.late_wakes_during_diagnostics'] == 1
-    assert got['profile.late_wakes_during_none'] == 1
+    assert got['profile.late_wakes_during_none'] == 2
     assert got['profile.late_wakes_during_input'] == 0
-    assert sum(got['profile.late_wakes_during_' + s] for s in SECTIONS) == 4
+    assert sum(got['profile.late_wakes_during_' + s] for s in SECTIONS) == 5
+    assert got['profile.late_wakes_after_none'] == 4
+    assert got['profile.late_wakes_after_publisher'] == 1
+    assert profile.window()['profile.late_wakes'] == 0, 'a window restarts the counts'
 
 
 def test_profile_times_publishes_per_registered_topic_and_gc_passes():

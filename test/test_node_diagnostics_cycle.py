@@ -105,4 +105,6 @@ def test_cycle_profile_stages_in_diagnostics(rclpy_context, spawn, tmp_path):
         sections = [k for k in values if k.startswith('profile.late_wakes_during_')]
         assert len(sections) == 5, values
         assert sum(int(values[k]) for k in sections) == int(values['profile.late_wakes'])
+        after = [k for k in values if k.startswith('profile.late_wakes_after_')]
+        assert sum(int(values[k]) for k in after) == int(values['profile.late_wakes'])
         assert float(values['profile.switch_interval_us']) > 0.0, values

@@ -34,15 +34,19 @@ records (``time.perf_counter_ns`` / ``time.monotonic_ns``, ns):
 
 Which thread held the interpreter: the threads' known sections (the publisher thread's
 batch, the /diagnostics report, the thrust callbacks, a gc pass) mark themselves in
-:attr:`CycleProfile.section` while they run.  When the update thread wakes more than
-:data:`LATE_WAKE_NS` after it asked to, it counts the late wake against the section
-running at that moment (``none``: no marked section, i.e. the executor's own Python,
-another process, or the OS).  A mark is one attribute store, not a lock: a count is an
+:attr:`CycleProfile.section` while they run (:meth:`CycleProfile.enter`,
+:meth:`CycleProfile.leave`).  When the update thread's sleep overshoots by
+more than the spin tail (:attr:`CycleProfile.late_wake_ns`: it then wakes after the
+deadline), it counts the late wake against the section
+running at that moment (``late_wakes_during_<section>``; ``none``: no marked section,
+i.e. the executor's own Python, another process, or the OS) and against the last
+section that ended before it (``late_wakes_after_<section>``: a holder that let go of
+the interpreter just before the update got it).  A mark is one attribute store, not a lock: a count is an
 indicator, not proof.
 
 /diagnostics gets ``profile.<stage>_{p50,p99,max}_us`` per window (nearest rank, as
 :mod:`uwv_hydro.node.cycle_meter`), ``profile.late_wakes`` and
-``profile.late_wakes_during_<section>``, ``profile.gc_runs`` and the interpreter's
+``profile.late_wakes_during_<section>`` / ``_after_<section>``, ``profile.gc_runs`` and the interpreter's
 ``profile.switch_interval_us``.  The window's figures are computed with numpy (which
 sorts without the interpreter lock) on the executor thread at report time, outside the
 state lock; the report marks itself as the ``diagnostics`` section.
@@ -64,9 +68,10 @@ PUBLISH_STAGES = ('publisher_wake', 'publish_odometry', 'publish_tf', 'publish_s
 OTHER_STAGES = PUBLISH_STAGES + ('gc',)
 #: Sections that mark themselves while they run (``none``: no marked section).
 SECTIONS = ('publisher', 'diagnostics', 'input', 'gc', 'none')
-#: A wake this much later than asked counts as late (ns): above a quiet machine's
-#: usual timer slack (tens of us), below the spin tail before the deadline.
-LATE_WAKE_NS = 100_000
+#: A sleep that overshoots by more than this (ns) wakes after the cycle's deadline: the
+#: RateLoop's default spin tail (the node sets :attr:`CycleProfile.late_wake_ns` to its
+#: loop's).
+LATE_WAKE_NS = 150_000
 #: Values kept per ring and window (the oldest are overwritten beyond: 10 s at 1 kHz).
 CAPACITY = 10000
 
@@ -104,11 +109,15 @@ class CycleProfile:
         self._new_rings()
         #: publisher -> its publish stage (register_publisher); the rest is publish_other
         self._publish_stage: Dict[int, str] = {}
-        #: The marked section running now (None: none), written by the sections.
+        #: The marked section running now (None: none), and the last one that ended.
         self.section: Optional[str] = None
+        self.last_section: Optional[str] = None
         self._late = dict.fromkeys(SECTIONS, 0)
+        self._late_after = dict.fromkeys(SECTIONS, 0)
         self._gc_started = 0
         self._gc_clock = None
+        #: A sleep overshoot above this (ns) is a late wake (the loop's spin tail).
+        self.late_wake_ns = LATE_WAKE_NS
 
     def _new_rings(self) -> None:
         # a window swaps in fresh rings (one store each) rather than resetting them: a
@@ -127,8 +136,17 @@ class CycleProfile:
                                              update, hand_over, cycle)):
             column[i] = value
         ring.count += 1
-        if sleep_overshoot > LATE_WAKE_NS:
+        if sleep_overshoot > self.late_wake_ns:
             self._late[self.section or 'none'] += 1
+            self._late_after[self.last_section or 'none'] += 1
+
+    def enter(self, section: str) -> None:
+        """Mark ``section`` (one of :data:`SECTIONS`) as running on its thread."""
+        self.section = section
+
+    def leave(self) -> None:
+        """Mark the running section as ended (the last one, for a late wake after it)."""
+        self.last_section, self.section = self.section, None
 
     def add(self, stage: str, value_ns: int) -> None:
         """Record one value of a stage of :data:`OTHER_STAGES`."""
@@ -161,18 +179,19 @@ class CycleProfile:
     def _on_gc(self, phase: str, info) -> None:
         if phase == 'start':
             self._gc_started = self._gc_clock()
-            self.section = 'gc'
+            self.enter('gc')
         else:
             self.add('gc', self._gc_clock() - self._gc_started)
-            self.section = None
+            self.leave()
 
     # ------------------------------------------------------------------ report
     def window(self) -> Dict[str, float]:
         """Return the figures since the last call and restart (stages with no value: none)."""
         cycles, other = self._cycles, self._other
         self._new_rings()
-        late = self._late
+        late, late_after = self._late, self._late_after
         self._late = dict.fromkeys(SECTIONS, 0)
+        self._late_after = dict.fromkeys(SECTIONS, 0)
         out = {}
         columns = cycles.values()
         if len(columns[0]):
@@ -187,5 +206,7 @@ class CycleProfile:
         out['profile.late_wakes'] = sum(late.values())
         for name, count in late.items():
             out['profile.late_wakes_during_' + name] = count
+        for name, count in late_after.items():
+            out['profile.late_wakes_after_' + name] = count
         out['profile.switch_interval_us'] = sys.getswitchinterval() * 1e6
         return out

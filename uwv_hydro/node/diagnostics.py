@@ -164,7 +164,7 @@ class DiagnosticsReport:
         """Publish a report now."""
         profile = self.node.profile  # the debug cycle profile (cycle_profile.py) or None
         if profile is not None:
-            profile.section = 'diagnostics'
+            profile.enter('diagnostics')
         # only the snapshot (plain data) holds the state lock: building and publishing
         # the messages (~2 ms of Python here) must not hold up the update cycle
         with self.node.lock:
@@ -177,4 +177,4 @@ class DiagnosticsReport:
                                     self.node.vehicle.name, snap)
         self.pub.publish(msg)
         if profile is not None:
-            profile.section = None
+            profile.leave()

@@ -273,6 +273,8 @@ class HydroNode(Node):
         self.outbox.profile = profile
         if self._rate_loop is not None:
             self._rate_loop.profiled = True
+            # a sleep overshooting the spin tail wakes after the deadline: a late wake
+            profile.late_wake_ns = int(self._rate_loop.spin_tail * 1e9)
         profile.watch_gc(time.monotonic_ns)
 
     # ------------------------------------------------------------------ shared by the parts

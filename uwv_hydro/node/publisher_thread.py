@@ -145,7 +145,7 @@ class PublisherThread:
     def _publish_profiled(self, batch) -> None:
         """Publish ``batch`` (first item: the update's end), timing each publish."""
         profile, clock = self.profile, time.monotonic_ns
-        profile.section = 'publisher'
+        profile.enter('publisher')
         for publisher, msg in batch:
             if publisher is None:  # (None, the update's end): this thread's wake-up
                 profile.add('publisher_wake', clock() - msg)
@@ -153,4 +153,4 @@ class PublisherThread:
             start = clock()
             self._publish_one(publisher, msg)
             profile.add(profile.publish_stage(publisher), clock() - start)
-        profile.section = None
+        profile.leave()

@@ -150,9 +150,9 @@ class SimulateIO(NodePart):
         if profile is None:
             self._accept_thrust(msg, topic)
             return
-        profile.section = 'input'
+        profile.enter('input')
         self._accept_thrust(msg, topic)
-        profile.section = None
+        profile.leave()
 
     def _accept_thrust(self, msg: WrenchStamped, topic: str) -> None:
         # executor thread, no state lock: checked here, handed over in a slot

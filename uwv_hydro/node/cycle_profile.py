@@ -41,15 +41,15 @@ deadline), it counts the late wake against the section
 running at that moment (``late_wakes_during_<section>``; ``none``: no marked section,
 i.e. the executor's own Python, another process, or the OS) and against the last
 section that ended before it (``late_wakes_after_<section>``: a holder that let go of
-the interpreter just before the update got it).  A mark is one attribute store, not a lock: a count is an
-indicator, not proof.
+the interpreter just before the update got it).  A mark is one attribute store, not a
+lock: a count is an indicator, not proof.
 
 /diagnostics gets ``profile.<stage>_{p50,p99,max}_us`` per window (nearest rank, as
 :mod:`uwv_hydro.node.cycle_meter`), ``profile.late_wakes`` and
-``profile.late_wakes_during_<section>`` / ``_after_<section>``, ``profile.gc_runs`` and the interpreter's
-``profile.switch_interval_us``.  The window's figures are computed with numpy (which
-sorts without the interpreter lock) on the executor thread at report time, outside the
-state lock; the report marks itself as the ``diagnostics`` section.
+``profile.late_wakes_during_<section>`` / ``_after_<section>``, ``profile.gc_runs`` and
+the interpreter's ``profile.switch_interval_us``.  The window's figures are computed
+with numpy (which sorts without the interpreter lock) on the executor thread at report
+time, outside the state lock; the report marks itself as the ``diagnostics`` section.
 """
 from array import array
 import gc

@@ -113,6 +113,7 @@ class HydroNode(Node):
         super().__init__(NODE_NAME, **kwargs)
         self.lock = threading.RLock()
         self._rate_loop: Optional[RateLoop] = None
+        self.profile: Optional[CycleProfile] = None  # cycle_profile: set once configured
         # the update's messages go out from their own thread (publisher_thread.py)
         self.outbox = PublisherThread(on_error=self._on_publish_error)
         vehicle_values = declare(self, VEHICLE_PARAMETERS)
@@ -143,7 +144,8 @@ class HydroNode(Node):
         self.loop_stats = {'ticks': 0, 'overruns': 0, 'late_ticks': 0, 'max_update_s': 0.0}
         self.cycle_meter = CycleMeter()
         # the debug profile of every cycle's stages (cycle_profile.py), off by default
-        self.profile = CycleProfile() if cfg['cycle_profile'] else None
+        if cfg['cycle_profile']:
+            self.profile = CycleProfile()
         self._last_tick_ns: Optional[int] = None
 
         # Pacing: sim time under use_sim_time, else the monotonic clock (doc/architecture.md)

@@ -15,8 +15,10 @@
 """
 Where one update cycle's time goes: a debug profile (parameter ``cycle_profile``).
 
-Off by default: the node then pays one branch per cycle.  On, every wall-clock cycle
-records (``time.perf_counter_ns`` / ``time.monotonic_ns``, ns):
+Off by default: a cycle then pays four ``is None`` / flag tests (the rate loop, the
+cycle, the update, the hand-over) and one on the publisher thread: no clock read, no
+allocation.  On, every wall-clock cycle records (``time.monotonic_ns``, the
+RateLoop's clock, ns):
 
 * on the update thread (:data:`UPDATE_STAGES`, all at one index of their rings, so
   they describe the same cycles): ``wake_late`` (the cycle's first Python line after

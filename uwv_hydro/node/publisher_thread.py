@@ -42,7 +42,7 @@ thread carries on.
 With :attr:`PublisherThread.profile` (a :class:`uwv_hydro.node.cycle_profile.CycleProfile`,
 the node's ``cycle_profile``), each batch starts with the time the update ended, and
 the thread records its own wake-up and every publish's duration per topic, and marks
-its batch as the ``publisher`` section.  Without it: one branch per cycle.
+its batch as the ``publisher`` section.  Without it: one test per cycle on each thread.
 """
 from contextlib import contextmanager
 import queue

@@ -31,7 +31,7 @@ With :attr:`RateLoop.profiled` set before :meth:`RateLoop.start` (the node's
 ``cycle_profile``), the thread also records when its coarse sleep should have ended
 (:attr:`RateLoop.sleep_until_ns`) and when it returned (:attr:`RateLoop.woke_ns`):
 the overshoot is the OS wake-up plus the wait for the interpreter lock.  Off, that
-costs one branch per cycle.
+costs one flag test per cycle.
 
 Under sim time (``use_sim_time``) the node uses an ordinary node-clock timer instead, so
 /clock drives it.

@@ -69,11 +69,14 @@ STAGES = ('wake_late', 'sleep_overshoot', 'cycle', 'publisher_wake', 'publish_od
           'publish_tf') + INSIDE
 
 
-def test_cycle_profile_stages_in_diagnostics(rclpy_context, spawn, tmp_path):
+@pytest.mark.parametrize('loop', ['thread', 'timer'])
+def test_cycle_profile_stages_in_diagnostics(rclpy_context, spawn, tmp_path, loop):
     import math
     from diagnostic_msgs.msg import DiagnosticArray
+    # the executor's timer has no publisher thread: its messages go out in the update
+    stages = STAGES if loop == 'thread' else ('wake_late', 'sleep_overshoot', 'cycle') + INSIDE
     params = {'robot_description': analytic_vehicle_urdf(), 'mode': 'simulate',
-              'rate_hz': 200.0, 'loop': 'thread', 'cycle_profile': True,
+              'rate_hz': 200.0, 'loop': loop, 'cycle_profile': True,
               'initial_position': [0.0, 0.0, -10.0], 'publish_markers': False,
               'diagnostics_period': 0.25}
     proc, log = start_node(spawn, tmp_path, params)
@@ -89,14 +92,13 @@ def test_cycle_profile_stages_in_diagnostics(rclpy_context, spawn, tmp_path):
         probe.close()
     for values in windows():
         got = {}
-        for stage in STAGES:
+        for stage in stages:
             p50, p99, top = (float(values['profile.%s_%s_us' % (stage, q)])
                              for q in ('p50', 'p99', 'max'))
             assert all(math.isfinite(v) for v in (p50, p99, top)), (stage, values)
             assert p50 <= p99 <= top, (stage, values)
             got[stage] = (p50, p99, top)
-        for stage in ('wake_late', 'cycle', 'publisher_wake', 'publish_odometry',
-                      'publish_tf') + INSIDE:
+        for stage in set(stages) - {'sleep_overshoot'}:
             assert got[stage][0] >= 0.0, (stage, values)
         for stage in INSIDE:
             for k in range(3):

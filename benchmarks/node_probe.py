@@ -31,7 +31,11 @@ The node runs in simulate mode on the default vehicle at ``rate_hz``.  This proc
   has the new sign.  It includes DDS transport both ways, the wait for the node's next
   cycle, one integration step and the publish;
 * keeps the node's /diagnostics of the measured interval: the update cycle's CPU and
-  wall time (median over the diagnostics windows of each window's p50 and p99).
+  wall time (median over the diagnostics windows of each window's p50 and p99);
+  with ``profile`` the node runs with ``cycle_profile: true`` and the record
+  ``node_profile`` carries each stage's figures (cycle_profile.py) over the windows:
+  the median of the windows' p50 and p99, the largest max, and the late wakes summed
+  per section.
 """
 
 import json
@@ -52,12 +56,14 @@ LOOP_KEYS = ('ticks', 'late_ticks', 'dropped_steps', 'max_update_s', 'rate_hz')
 CYCLE_KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us', 'cycle_wall_p99_us')
 
 
-def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = False):
+def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = False,
+                 profile: bool = False):
     """
     Return benchmark records [(name, value, unit, extra), ...] for the node.
 
     With ``floor`` the process measured is benchmarks/floor_node.py instead (figures
-    named ``floor_*``): the same probe on a minimal rclpy publisher.
+    named ``floor_*``): the same probe on a minimal rclpy publisher.  With ``profile``
+    the node's cycle profile is on and reported (``node_profile``).
     """
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
@@ -76,7 +82,8 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
     work = tempfile.mkdtemp(prefix='uwv_bench_')
     params = pathlib.Path(work) / 'p.yaml'
     params.write_text('/**:\n  ros__parameters:\n    initial_position: [0.0, 0.0, -10.0]\n'
-                      '    publish_markers: false\n')
+                      '    publish_markers: false\n'
+                      + ('    cycle_profile: true\n' if profile else ''))
     if floor:
         argv = [sys.executable, str(REPO / 'benchmarks' / 'floor_node.py'), repr(rate_hz)]
     else:
@@ -188,13 +195,37 @@ def _figures(rate_hz, duration, odom, flips, diags):
           'at_callback_p99': float(np.nanpercentile(lat_cb, 99))}),
         ('node_loop', float(loop.get('overruns', 'nan')), 'overruns',
          {k: loop[k] for k in LOOP_KEYS if k in loop}),
-    ] + [('node_' + k, v, 'us', {'windows': len(windows)}) for k, v in cycle.items()]
+    ] + [('node_' + k, v, 'us', {'windows': len(windows)}) for k, v in cycle.items()] + (
+        [('node_profile', len(windows), 'windows', _profile(windows))]
+        if any('profile.cycles' in w for w in windows) else [])
+
+
+def _profile(windows):
+    """Return {stage: {p50, p99, max}} and the late wakes of the profiled windows."""
+    windows = [w for w in windows if 'profile.cycles' in w]
+    keys = sorted(set().union(*windows))
+    stages = {}
+    for key in keys:
+        if key.startswith('profile.') and key.endswith('_p50_us'):
+            stage = key[len('profile.'):-len('_p50_us')]
+            got = [{q: float(w['profile.%s_%s_us' % (stage, q)]) for q in ('p50', 'p99', 'max')}
+                   for w in windows if 'profile.%s_p50_us' % stage in w]
+            stages[stage] = {'p50': float(np.median([g['p50'] for g in got])),
+                             'p99': float(np.median([g['p99'] for g in got])),
+                             'max': max(g['max'] for g in got)}
+    late = {k[len('profile.'):]: sum(int(w.get(k, 0)) for w in windows)
+            for k in keys if k.startswith('profile.late_wakes')}
+    return {'stages': stages, 'late_wakes': late,
+            'gc_runs': sum(int(w.get('profile.gc_runs', 0)) for w in windows),
+            'cycles': sum(int(w.get('profile.cycles', 0)) for w in windows),
+            'switch_interval_us': float(windows[0].get('profile.switch_interval_us', 'nan'))}
 
 
 if __name__ == '__main__':
-    # node_probe.py [RATE_HZ [SECONDS]] [--floor] [--json]
+    # node_probe.py [RATE_HZ [SECONDS]] [--floor] [--profile] [--json]
     numbers = [a for a in sys.argv[1:] if not a.startswith('--')]
     rate = float(numbers[0]) if numbers else 1000.0
     seconds = float(numbers[1]) if len(numbers) > 1 else 10.0
-    for rec in measure_node(rate, seconds, floor='--floor' in sys.argv):
+    for rec in measure_node(rate, seconds, floor='--floor' in sys.argv,
+                            profile='--profile' in sys.argv):
         print(json.dumps(rec) if '--json' in sys.argv else rec, flush=True)

@@ -62,6 +62,21 @@ Figures (medians and p99 in microseconds unless named otherwise):
 * paired_*                 node and floor measured side by side at the same time (two
                            probes, two domains): a load change on the machine hits both
 
+* profile_*                ``--only node_profile``: where the node's p99 comes from (issue
+                           34; doc/guide/node_timing.md).  For each of ``--runs`` runs and
+                           each of ``--rates``, the node with ``cycle_profile`` on, then the
+                           floor at the same rate; per run and rate the jitter p99 of both,
+                           node minus floor, and the node's per-stage table (p50 / p99 /
+                           max of every cycle stage, late wakes by section).  A summary
+                           counts the quiet runs within floor + 0.3 ms per rate
+
+Timing figures need a quiet machine (1-minute load average < ``QUIET_LOAD``).  Before
+every node or floor run the load average is read and printed (waiting up to
+``--settle`` seconds for it to fall: the previous run's own processes raise it); a run
+started at a higher load is marked ``quiet: false``, its targets are not judged
+('not quiet' in the table) and the output says 'machine not quiet: figures decide
+nothing'.
+
 ``--quick`` shortens every run (for a smoke test); the figures are then noisier.
 ``--only core`` runs the figures of the compiled core (rk4 surface simulate simulate_cli
 batch core_start).
@@ -69,6 +84,7 @@ batch core_start).
 
 import argparse
 import json
+import os
 import pathlib
 import re
 import sys
@@ -101,6 +117,13 @@ TARGETS = {
 }
 
 
+#: A machine is quiet below this 1-minute load average (issue 34): timing figures taken
+#: above it decide nothing.
+QUIET_LOAD = 0.5
+#: Longest wait for the load to fall below QUIET_LOAD before a timed run (s; --settle).
+SETTLE_S = 120.0
+NOT_QUIET = 'machine not quiet: figures decide nothing'
+
 #: The figures of the compiled core (``--only core``).
 CORE_BENCHMARKS = ('rk4', 'surface', 'simulate', 'simulate_cli', 'batch', 'core_start')
 
@@ -113,9 +136,32 @@ def emit(results, name, value, unit, **extra):
     if target is not None:
         op, bound = target
         rec['target'] = '%s %g' % (op, bound)
-        rec['met'] = bool(value <= bound if op == '<=' else value >= bound)
+        # a timing figure of a machine that was not quiet is not judged
+        if rec.get('quiet', True):
+            rec['met'] = bool(value <= bound if op == '<=' else value >= bound)
     print(json.dumps(rec), flush=True)
     results.append(rec)
+
+
+def quiet_check(label, settle_s=None):
+    """
+    Print the load average before a timed run; return (1-minute load, quiet).
+
+    Waits up to ``settle_s`` seconds (default: ``SETTLE_S``, the --settle option) for
+    the 1-minute load average to fall below QUIET_LOAD; a previous run's own node and
+    probe raise it for a minute or so.
+    """
+    settle_s = SETTLE_S if settle_s is None else settle_s
+    end = time.monotonic() + settle_s
+    load = os.getloadavg()
+    while load[0] >= QUIET_LOAD and time.monotonic() < end:
+        time.sleep(5.0)
+        load = os.getloadavg()
+    quiet = load[0] < QUIET_LOAD
+    print('# %s: load average %.2f %.2f %.2f (%d cores)%s' % (
+        label, load[0], load[1], load[2], os.cpu_count() or 0,
+        '' if quiet else ' >= %g: %s' % (QUIET_LOAD, NOT_QUIET)), flush=True)
+    return load[0], quiet
 
 
 def time_calls(fn, n):
@@ -507,20 +553,24 @@ def bench_node(results, duration):
     """Run the node at 1 kHz and measure it from another process over DDS, beside the floor."""
     from node_probe import measure_node
     got = {}
+    load, quiet = quiet_check('node at 1000 Hz')
     for rec in measure_node(rate_hz=1000.0, duration=duration):
-        emit(results, *rec[:3], **rec[3])
+        emit(results, *rec[:3], **dict(rec[3], load=load, quiet=quiet))
         got[rec[0]] = rec
     # the same probe on a minimal rclpy publisher (floor_node.py): the measurement floor
+    floor_load, floor_quiet = quiet_check('floor at 1000 Hz')
     for rec in measure_node(rate_hz=1000.0, duration=duration, floor=True):
-        emit(results, *rec[:3], **rec[3])
+        emit(results, *rec[:3], **dict(rec[3], load=floor_load, quiet=floor_quiet))
         got[rec[0]] = rec
+    quiet = quiet and floor_quiet
     for figure, name in (('node_period_jitter_p99_ms', 'node_jitter_p99_over_floor'),
                          ('thrust_to_odometry_latency_p99_ms', 'node_latency_p99_over_floor')):
         node, floor = got[figure], got['floor_' + figure]
-        emit(results, name + '_ms', node[1] - floor[1], 'ms', node=node[1], floor=floor[1])
+        emit(results, name + '_ms', node[1] - floor[1], 'ms', node=node[1], floor=floor[1],
+             quiet=quiet)
         node_cb, floor_cb = node[3]['at_callback_p99'], floor[3]['at_callback_p99']
         emit(results, name + '_at_callback_ms', node_cb - floor_cb, 'ms', node=node_cb,
-             floor=floor_cb)
+             floor=floor_cb, quiet=quiet)
 
 
 def bench_node_paired(results, duration):
@@ -534,6 +584,7 @@ def bench_node_paired(results, duration):
     """
     import subprocess
     probe = str(HERE / 'node_probe.py')
+    load, quiet = quiet_check('node and floor side by side at 1000 Hz')
     procs = [subprocess.Popen([sys.executable, probe, '1000', repr(duration), '--json'] + extra,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
              for extra in ([], ['--floor'])]
@@ -543,36 +594,120 @@ def bench_node_paired(results, duration):
         for line in out.splitlines():
             name, value, unit, extra = json.loads(line)
             got[name] = (value, extra)
-            emit(results, 'paired_' + name, value, unit, **extra)
+            emit(results, 'paired_' + name, value, unit, **dict(extra, load=load, quiet=quiet))
     for figure, name in (('node_period_jitter_p99_ms', 'paired_node_jitter_p99_over_floor'),
                          ('thrust_to_odometry_latency_p99_ms',
                           'paired_node_latency_p99_over_floor')):
         (node, node_x), (floor, floor_x) = got[figure], got['floor_' + figure]
         emit(results, name + '_ms', node - floor, 'ms', node=node, floor=floor,
-             at_callback=node_x['at_callback_p99'] - floor_x['at_callback_p99'])
+             at_callback=node_x['at_callback_p99'] - floor_x['at_callback_p99'], quiet=quiet)
+
+
+#: The bar of issue 34: node p99 jitter within the floor's + this (ms) ...
+PROFILE_BAR_MS = 0.3
+#: ... in this many of the quiet runs of a rate (4 of 5).
+PROFILE_BAR_RUNS = 0.8
+
+
+def bench_node_profile(results, duration, rates, runs):
+    """
+    Profile the node's cycle against the floor: ``runs`` runs at each of ``rates``.
+
+    Every run and rate: the node with ``cycle_profile`` on, then the floor at the same
+    rate, each after a load check.  Prints the node's per-stage table beside both jitter
+    figures; at the end, per rate, how many quiet runs met floor + PROFILE_BAR_MS.
+    """
+    from node_probe import measure_node
+    summary = {rate: [] for rate in rates}
+    for run in range(1, runs + 1):
+        for rate in rates:
+            tag = 'run %d/%d at %g Hz' % (run, runs, rate)
+            load, quiet = quiet_check('node (cycle_profile on), ' + tag)
+            node = {r[0]: r for r in measure_node(rate_hz=rate, duration=duration,
+                                                  profile=True)}
+            floor_load, floor_quiet = quiet_check('floor, ' + tag)
+            floor = {r[0]: r for r in measure_node(rate_hz=rate, duration=duration,
+                                                   floor=True)}
+            quiet = quiet and floor_quiet
+            jitter = node['node_period_jitter_p99_ms'][1]
+            floor_jitter = floor['floor_node_period_jitter_p99_ms'][1]
+            common = {'rate_hz': rate, 'run': run, 'load': max(load, floor_load),
+                      'quiet': quiet}
+            emit(results, 'profile_node_jitter_p99_ms', jitter, 'ms', **common)
+            emit(results, 'profile_floor_jitter_p99_ms', floor_jitter, 'ms', **common)
+            emit(results, 'profile_node_jitter_p99_over_floor_ms', jitter - floor_jitter,
+                 'ms', **common)
+            prof = node.get('node_profile')
+            if prof is not None:
+                emit(results, 'profile_stages', prof[1], 'windows', **dict(common, **prof[3]))
+                profile_table(prof[3], tag, jitter, floor_jitter, quiet)
+            summary[rate].append((quiet, jitter - floor_jitter <= PROFILE_BAR_MS))
+    print()
+    for rate, outcomes in summary.items():
+        quiet = [met for q, met in outcomes if q]
+        print('# %g Hz: %d of %d runs quiet; %d of the quiet runs within floor + %g ms '
+              '(done: %d of %d)%s' % (
+                  rate, len(quiet), len(outcomes), sum(quiet), PROFILE_BAR_MS,
+                  int(round(PROFILE_BAR_RUNS * runs)), runs,
+                  '' if len(quiet) == len(outcomes) else ' -- ' + NOT_QUIET))
+
+
+def profile_table(prof, tag, jitter, floor_jitter, quiet):
+    """Print one run's per-stage table beside the node's and the floor's jitter."""
+    print()
+    print('# cycle profile, %s: node p99 jitter %.3f ms, floor %.3f ms, node - floor '
+          '%+.3f ms%s' % (tag, jitter, floor_jitter, jitter - floor_jitter,
+                          '' if quiet else ' -- ' + NOT_QUIET))
+    print('%-18s %10s %10s %10s' % ('stage (us)', 'p50', 'p99', 'max'))
+    for stage, fig in prof['stages'].items():
+        print('%-18s %10.1f %10.1f %10.1f' % (stage, fig['p50'], fig['p99'], fig['max']))
+    late = prof['late_wakes']
+    by = {kind: ', '.join('%s %d' % (k[len('late_wakes_%s_' % kind):], v)
+                          for k, v in late.items() if k.startswith('late_wakes_' + kind))
+          for kind in ('during', 'after')}
+    print('late wakes (sleep past the deadline) %d of %d cycles; during: %s; after: %s; '
+          'gc passes %d; switch interval %g us' % (
+              late.get('late_wakes', 0), prof['cycles'], by['during'], by['after'],
+              prof['gc_runs'], prof['switch_interval_us']), flush=True)
 
 
 def table(results):
     """Print the figures as a table with their targets."""
     print()
     print('%-36s %14s %-6s %-12s %s' % ('figure', 'value', 'unit', 'target', 'met'))
+    not_quiet = False
     for r in results:
         extra = ' (p99 %.3g)' % r['p99'] if 'p99' in r else ''
         met = '' if 'met' not in r else ('yes' if r['met'] else 'NO')
+        if r.get('quiet') is False:
+            not_quiet = True
+            met = 'not quiet'
+            extra += ' load %.2f' % r['load'] if 'load' in r else ''
         print('%-36s %14.4g %-6s %-12s %s%s' % (
             r['name'], r['value'], r['unit'], r.get('target', ''), met, extra))
+    if not_quiet:
+        print('# timing figures marked "not quiet" were taken at a load average >= %g: %s'
+              % (QUIET_LOAD, NOT_QUIET))
 
 
 def main(argv=None):
     """Run the selected benchmarks."""
+    global SETTLE_S
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--quick', action='store_true', help='short runs (smoke test)')
     parser.add_argument('--only', nargs='*', default=None,
                         help='subset: wrench rk4 surface simulate replay replay_simulate '
-                        'batch node node_paired simulate_cli core_start sweep; core: the '
-                        'compiled core figures')
+                        'batch node node_paired node_profile simulate_cli core_start sweep; '
+                        'core: the compiled core figures')
+    parser.add_argument('--rates', nargs='+', type=float, default=[1000.0, 500.0, 250.0],
+                        help='node_profile: the update rates (Hz)')
+    parser.add_argument('--runs', type=int, default=5, help='node_profile: runs per rate')
+    parser.add_argument('--settle', type=float, default=SETTLE_S,
+                        help='longest wait (s) for the load average to fall below %g before '
+                        'a timed run (0: no wait)' % QUIET_LOAD)
     args = parser.parse_args(argv)
+    SETTLE_S = args.settle
     quick = args.quick
     plan = {
         'wrench': lambda r: bench_wrench(r, 2000 if quick else 20000),
@@ -589,12 +724,16 @@ def main(argv=None):
         'core_start': bench_core_start,
         'sweep': lambda r: bench_sweep(r, 2000 if quick else 10000, 5.0 if quick else 20.0),
         'node_paired': lambda r: bench_node_paired(r, 3.0 if quick else 10.0),
+        # not in the default run (15 timed runs): --only node_profile
+        'node_profile': lambda r: bench_node_profile(r, 3.0 if quick else 10.0, args.rates,
+                                                     args.runs),
     }
     if args.only is not None and 'core' in args.only:
         args.only = list(args.only) + list(CORE_BENCHMARKS)
     results = []
     for name, fn in plan.items():
-        if args.only is None or name in args.only:
+        if (args.only is None and name != 'node_profile') or (
+                args.only is not None and name in args.only):
             fn(results)
     table(results)
     return 0

@@ -67,6 +67,7 @@ from uwv_hydro.node.buoyancy_engine_io import BuoyancyEngineIO
 from uwv_hydro.node.clock_watch import ClockWatch
 from uwv_hydro.node.current_input import CurrentInput
 from uwv_hydro.node.cycle_meter import CycleMeter
+from uwv_hydro.node.cycle_profile import CycleProfile
 from uwv_hydro.node.diagnostics import DiagnosticsReport
 from uwv_hydro.node.fin_io import FinIO
 from uwv_hydro.node.markers import MarkerBuilder
@@ -112,6 +113,7 @@ class HydroNode(Node):
         super().__init__(NODE_NAME, **kwargs)
         self.lock = threading.RLock()
         self._rate_loop: Optional[RateLoop] = None
+        self.profile: Optional[CycleProfile] = None  # cycle_profile: set once configured
         # the update's messages go out from their own thread (publisher_thread.py)
         self.outbox = PublisherThread(on_error=self._on_publish_error)
         vehicle_values = declare(self, VEHICLE_PARAMETERS)
@@ -141,6 +143,9 @@ class HydroNode(Node):
         self.inputs = {}
         self.loop_stats = {'ticks': 0, 'overruns': 0, 'late_ticks': 0, 'max_update_s': 0.0}
         self.cycle_meter = CycleMeter()
+        # the debug profile of every cycle's stages (cycle_profile.py), off by default
+        if cfg['cycle_profile']:
+            self.profile = CycleProfile()
         self._last_tick_ns: Optional[int] = None
 
         # Pacing: sim time under use_sim_time, else the monotonic clock (doc/architecture.md)
@@ -177,6 +182,8 @@ class HydroNode(Node):
                                              self.diagnostics.publish, clock=steady)
         self.add_on_set_parameters_callback(self._on_set_parameters)
         self.reset_state()
+        if self.profile is not None:
+            self._start_profile()
         if self._rate_loop is not None:
             # the wall-clock update thread hands its messages to the publisher thread
             self.outbox.start()
@@ -253,6 +260,24 @@ class HydroNode(Node):
         if cfg['publish_static_frames']:
             self.static_pub = self.create_publisher(TFMessage, '/tf_static', TF_STATIC_QOS)
             self.static_pub.publish(static_frames(self))
+
+    def _start_profile(self) -> None:
+        """Time the publisher thread, the rate loop's sleeps and gc passes too."""
+        profile = self.profile
+        io = self.io
+        if self.mode == 'simulate':
+            profile.register_publisher(io.odom_pub, 'publish_odometry')
+            if io.tf_pub is not None:
+                profile.register_publisher(io.tf_pub, 'publish_tf')
+            if io.sensors is not None:
+                for pub in io.sensors.publishers():
+                    profile.register_publisher(pub, 'publish_sensors')
+        self.outbox.profile = profile
+        if self._rate_loop is not None:
+            self._rate_loop.profiled = True
+            # a sleep overshooting the spin tail wakes after the deadline: a late wake
+            profile.late_wake_ns = int(self._rate_loop.spin_tail * 1e9)
+        profile.watch_gc(time.monotonic_ns)
 
     # ------------------------------------------------------------------ shared by the parts
     def now_ns(self) -> int:
@@ -419,9 +444,14 @@ class HydroNode(Node):
         if self._rate_loop is not None:
             self._rate_loop.stop()
         self.outbox.stop()  # publishes what the last update enqueued
+        if self.profile is not None:
+            self.profile.unwatch_gc()
         super().destroy_node()
 
     def _on_timer(self, pace_ns: Optional[int] = None) -> None:
+        if self.profile is not None:  # the debug profile (cycle_profile.py)
+            self._profiled_cycle(pace_ns)
+            return
         # the cycle's CPU time (this thread's) and wall time, lock wait included
         wall, cpu = time.perf_counter_ns(), time.thread_time_ns()
         # the outputs are enqueued and handed to the publisher thread at the end
@@ -429,8 +459,33 @@ class HydroNode(Node):
             self._update(pace_ns)
         self.cycle_meter.add(time.thread_time_ns() - cpu, time.perf_counter_ns() - wall)
 
-    def _update(self, pace_ns: Optional[int]) -> None:
-        """Run one update at pacing time ``pace_ns`` (None: now)."""
+    def _profiled_cycle(self, pace_ns: Optional[int]) -> None:
+        """Run :meth:`_on_timer`'s cycle, timing its stages into the profile."""
+        clock = time.monotonic_ns  # the RateLoop's clock: its deadline and wake times
+        start, cpu = clock(), time.thread_time_ns()
+        loop = self._rate_loop
+        with self.lock:
+            locked_at = clock()
+            with self.outbox.cycle():
+                marks = self._update(pace_ns, clock)
+            end = clock()
+        self.cycle_meter.add(time.thread_time_ns() - cpu, end - start)
+        if loop is None:  # the executor's timer: no deadline, no sleep of ours
+            wake_late = overshoot = 0
+        else:
+            wake_late, overshoot = start - loop.deadline_ns, loop.woke_ns - loop.sleep_until_ns
+        inputs_start, inputs_end, update_end = marks
+        self.profile.add_cycle(wake_late, overshoot, locked_at - start,
+                               inputs_end - inputs_start, update_end - inputs_end,
+                               end - update_end, end - start)
+
+    def _update(self, pace_ns: Optional[int], clock=None):
+        """
+        Run one update at pacing time ``pace_ns`` (None: now).
+
+        With ``clock`` (the profile), return the times (ns) the inputs were started and
+        taken and the mode's update ended.
+        """
         started = time.perf_counter()
         pace = self.tick_pace_ns = self.pace_ns() if pace_ns is None else pace_ns
         now = self.stamp_ns(pace)
@@ -440,16 +495,21 @@ class HydroNode(Node):
             self.loop_stats['late_ticks'] += 1
         self._last_tick_ns = pace
         self.loop_stats['ticks'] += 1
+        marks = None
         try:
             # the inputs the callbacks handed over (hand_over.py), then the mode's update
-            for part in self.parts:
-                part.take_inputs()
-            self.io.update(now)
-            if self.fins is not None:
-                self.fins.update(now)
-            for part in self.stack_outputs:
-                part.update(now)
+            if clock is None:
+                self._take_inputs()
+                self._run_mode(now)
+            else:
+                marks = [clock()]
+                self._take_inputs()
+                marks.append(clock())
+                self._run_mode(now)
+                marks.append(clock())
         except Exception as exc:  # noqa: B902 - the node must keep running
+            if marks is not None:  # the stages not reached end where the update failed
+                marks += [clock()] * (3 - len(marks))
             self.events['update_errors'] += 1
             if self.throttle.ready('update_error'):
                 self.get_logger().error('update failed (%s: %s); continuing'
@@ -463,6 +523,18 @@ class HydroNode(Node):
         self.loop_stats['max_update_s'] = max(self.loop_stats['max_update_s'], elapsed)
         if elapsed > self.period_ns * 1e-9:
             self.loop_stats['overruns'] += 1
+        return marks
+
+    def _take_inputs(self) -> None:
+        for part in self.parts:
+            part.take_inputs()
+
+    def _run_mode(self, now: int) -> None:
+        self.io.update(now)
+        if self.fins is not None:
+            self.fins.update(now)
+        for part in self.stack_outputs:
+            part.update(now)
 
     # ------------------------------------------------------------------ slow outputs
     def _on_marker_timer(self) -> None:

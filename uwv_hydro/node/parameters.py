@@ -103,6 +103,10 @@ PARAMETERS = (
          'clock), thread (a '
          'precisely paced wall-clock thread, for high rates in hardware in the loop) or '
          'auto (thread in wall time, timer under use_sim_time)', choices=LOOP_MODES),
+    Spec('cycle_profile', False, "debug: time every wall-clock cycle's stages (wake-up "
+         'lateness, state lock, inputs, update, hand-over, each publish, gc; late wakes by the '
+         'section then running) and report their p50/p99/max in /diagnostics (profile.*); '
+         'off: a few flag tests per cycle (doc/guide/node_timing.md)'),
     Spec('substeps', 1, 'least RK4 sub-steps per update (simulate mode); raised at start '
          'so the stiffest mode keeps |lambda| h <= 2.5 (rk4_substeps in /diagnostics)',
          bounds=(1, 1000)),

@@ -38,10 +38,16 @@ its wall-clock update thread; under sim time the update runs on the executor, in
 lock-step with /clock), :meth:`PublisherThread.publish` publishes at once, as before.
 A publish that raises (e.g. during shutdown) is reported through ``on_error`` and the
 thread carries on.
+
+With :attr:`PublisherThread.profile` (a :class:`uwv_hydro.node.cycle_profile.CycleProfile`,
+the node's ``cycle_profile``), each batch starts with the time the update ended, and
+the thread records its own wake-up and every publish's duration per topic, and marks
+its batch as the ``publisher`` section.  Without it: one test per cycle on each thread.
 """
 from contextlib import contextmanager
 import queue
 import threading
+import time
 from typing import Callable, Optional
 
 
@@ -57,6 +63,8 @@ class PublisherThread:
         self._batch = None
         self._owner = None
         self._started = False
+        #: A CycleProfile timing the batches (set before :meth:`start`), or None.
+        self.profile = None
         #: Messages published by the thread.
         self.published = 0
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -83,6 +91,8 @@ class PublisherThread:
         finally:
             batch, self._batch, self._owner = self._batch, None, None
             if batch:
+                if self.profile is not None:  # the update's end, for publisher_wake
+                    batch.insert(0, (None, time.monotonic_ns()))
                 self._hand_over(batch)
 
     def _hand_over(self, batch) -> None:
@@ -90,7 +100,8 @@ class PublisherThread:
         while not self._outstanding.acquire(timeout=0.5):
             if not self._thread.is_alive():  # no thread left: publish at once
                 for publisher, msg in batch:
-                    publisher.publish(msg)
+                    if publisher is not None:  # not the profile's time mark
+                        publisher.publish(msg)
                 return
         self._batches.put(batch)
 
@@ -116,11 +127,30 @@ class PublisherThread:
             batch = get()  # blocks without the interpreter lock until a batch comes
             if batch is None:  # stop(): everything before it is published
                 return
-            for publisher, msg in batch:
-                try:
-                    publisher.publish(msg)
-                    self.published += 1
-                except Exception as exc:  # noqa: B902 - the thread must keep running
-                    if self.on_error is not None:
-                        self.on_error(exc)
+            if self.profile is not None:
+                self._publish_profiled(batch)
+            else:
+                for publisher, msg in batch:
+                    self._publish_one(publisher, msg)
             self._outstanding.release()
+
+    def _publish_one(self, publisher, msg) -> None:
+        try:
+            publisher.publish(msg)
+            self.published += 1
+        except Exception as exc:  # noqa: B902 - the thread must keep running
+            if self.on_error is not None:
+                self.on_error(exc)
+
+    def _publish_profiled(self, batch) -> None:
+        """Publish ``batch`` (first item: the update's end), timing each publish."""
+        profile, clock = self.profile, time.monotonic_ns
+        profile.enter('publisher')
+        for publisher, msg in batch:
+            if publisher is None:  # (None, the update's end): this thread's wake-up
+                profile.add('publisher_wake', clock() - msg)
+                continue
+            start = clock()
+            self._publish_one(publisher, msg)
+            profile.add(profile.publish_stage(publisher), clock() - start)
+        profile.leave()

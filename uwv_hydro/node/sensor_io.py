@@ -101,6 +101,10 @@ class SensorIO(NodePart):
                                 'reach the seabed (mount it with roll pi, z down)' % spec.name)
         self.logger.info('sensor %s: marine_acoustic_msgs/Dvl on %s' % (spec.name, topic))
 
+    def publishers(self) -> List:
+        """Return every sensor publisher (the cycle profile times their publishes)."""
+        return list(self.pubs.values()) + [pub for pub, _ in self.dvl_pubs.values()]
+
     def static_transforms(self, stamp) -> List[TransformStamped]:
         """Return link -> sensor frame of the sensors with a pose (for /tf_static)."""
         prefix = self.cfg['frame_prefix']

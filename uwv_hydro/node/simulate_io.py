@@ -146,6 +146,15 @@ class SimulateIO(NodePart):
         return self.mode.components(self.node.current.world())
 
     def _on_thrust(self, msg: WrenchStamped, topic: str) -> None:
+        profile = self.node.profile  # the debug cycle profile: mark the section
+        if profile is None:
+            self._accept_thrust(msg, topic)
+            return
+        profile.enter('input')
+        self._accept_thrust(msg, topic)
+        profile.leave()
+
+    def _accept_thrust(self, msg: WrenchStamped, topic: str) -> None:
         # executor thread, no state lock: checked here, handed over in a slot
         node = self.node
         w = conv.wrench_to_array(msg.wrench)

@@ -219,3 +219,74 @@ def test_each_dependency_is_declared_once():
     root = ET.parse(ROOT / 'package.xml').getroot()
     seen = Counter((e.tag, e.text.strip()) for e in root if e.tag.endswith('depend'))
     assert [k for k, n in seen.items() if n > 1] == []
+
+
+#: the format packages of uwv_hydro.description, one per simulator's format
+FORMATS = ('urdf', 'dsros', 'uuv', 'sdf', 'lrauv', 'yaml')
+
+#: the core modules that dispatch a description to the formats' readers; they alone
+#: of the core may import a format package (doc/architecture.md)
+DISPATCHERS = {'loader', 'vehicle_from_urdf', 'vehicle_from_sdf', 'equipment_from_urdf',
+               'plugin_inventory'}
+
+#: imports between two format packages that remain (to be removed, never added to)
+CROSS_FORMAT = {
+    ('sdf.gz_hydrodynamics', 'lrauv.hydrodynamics'),
+    ('sdf.gz_bridge', 'yaml.export'),
+}
+
+#: the longest a description module may be, in lines
+MAX_LINES = 500
+
+
+def _description_part(module):
+    """Return (format or None, module name inside uwv_hydro.description)."""
+    rest = module.split('.', 2)[2] if module.count('.') >= 2 else ''
+    head = rest.split('.')[0]
+    return (head if head in FORMATS else None), rest
+
+
+def test_formats_import_only_the_description_core():
+    """A format package imports the core only; the core imports formats only to dispatch."""
+    offenders, found = [], set()
+    for name, targets in _internal_edges().items():
+        if not name.startswith('uwv_hydro.description.'):
+            continue
+        fmt, rest = _description_part(name)
+        for target in targets:
+            if not target.startswith('uwv_hydro.description.'):
+                continue
+            other, other_rest = _description_part(target)
+            if other is None or other == fmt:
+                continue
+            if fmt is None and rest in DISPATCHERS:
+                continue
+            if (rest, other_rest) in CROSS_FORMAT:
+                found.add((rest, other_rest))
+                continue
+            offenders.append('%s imports %s' % (name, target))
+    assert not offenders, '\n'.join(offenders)
+    assert found == CROSS_FORMAT, 'gone, strike them from CROSS_FORMAT: %s' % (
+        CROSS_FORMAT - found)
+
+
+def test_core_modules_do_not_import_upwards():
+    """No description module but a dispatcher imports a dispatcher."""
+    offenders = []
+    for name, targets in _internal_edges().items():
+        fmt, rest = _description_part(name)
+        if not name.startswith('uwv_hydro.description.') or rest in DISPATCHERS:
+            continue
+        for target in targets:
+            other, other_rest = _description_part(target)
+            if target.startswith('uwv_hydro.description.') and other_rest in DISPATCHERS:
+                offenders.append('%s imports %s' % (name, target))
+    assert not offenders, '\n'.join(offenders)
+
+
+def test_description_modules_are_short():
+    """No module of uwv_hydro.description is longer than MAX_LINES lines."""
+    long = ['%s: %d lines' % (p.relative_to(ROOT), n)
+            for p in sorted((PACKAGE / 'description').rglob('*.py'))
+            for n in [len(p.read_text(encoding='utf-8').splitlines())] if n > MAX_LINES]
+    assert not long, '\n'.join(long)

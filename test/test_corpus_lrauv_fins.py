@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.sdf_joint_controller import ros_fin_topic
+from uwv_hydro.description.sdf.joint_controller import ros_fin_topic
 from uwv_hydro.modes.fin_servos import FinServos
 from uwv_hydro.modes.manoeuvre import Manoeuvre
 from uwv_hydro.modes.simulate_mode import SimulateMode

@@ -29,7 +29,7 @@ import pytest
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_yaml_string
-from uwv_hydro.description.yaml_export import export_yaml
+from uwv_hydro.description.yaml.export import export_yaml
 from uwv_hydro.modes.dvl_message import fill_dvl
 from uwv_hydro.modes.offline_simulation import simulate
 from uwv_hydro.physics.sensors import build_sensor

@@ -30,8 +30,8 @@ import pytest
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.sdf import load_sdf_string
-from uwv_hydro.description.urdf import load_urdf_string
+from uwv_hydro.description.vehicle_from_sdf import load_sdf_string
+from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
 
 CORPUS = pathlib.Path(__file__).resolve().parent / 'corpus' / 'uuv_simulator'
 ZERO_RANGE = 'zero-range revolute joint: rigid'

@@ -77,7 +77,7 @@ def test_partial_yaml_takes_nothing_hydro_from_the_urdf(tmp_path):
     yaml_file = tmp_path / 'hydro.yaml'
     yaml_file.write_text('vehicle:\n  buoyancy_mass: 455.0\n  cob: [0.0, 0.0, 0.05]\n'
                          '  quadratic_drag: {xxx: 100.0}\n')
-    from uwv_hydro.description.xacro_file import expand_xacro
+    from uwv_hydro.description.urdf.xacro_file import expand_xacro
     params, _ = load_combined(expand_xacro(str(DSROS_XACRO)), str(yaml_file))
     assert params.mass == pytest.approx(453.592)            # rigid body from the URDF
     assert params.com[2] == pytest.approx(-0.10) and 'dvl_link' in params.frames

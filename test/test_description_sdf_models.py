@@ -493,7 +493,7 @@ def test_include_params_add_elements_and_records_name_the_included_file(no_resou
         '<experimental:params><sensor element_id="base_link" action="add" name="dvl" '
         'type="custom" gz:type="dvl"/><sensor element_id="base_link" action="modify" '
         'name="imu" type="imu"/></experimental:params></include></world></sdf>')
-    from uwv_hydro.description.sdf import sdf_from_root
+    from uwv_hydro.description.vehicle_from_sdf import sdf_from_root
     from uwv_hydro.description.xml_safe import parse_xml_file
     root = parse_xml_file(str(world))
     params = sdf_from_root(root, str(world))
@@ -548,7 +548,7 @@ def test_pose_relative_to_cycle_is_an_error():
 
 
 def test_include_fan_out_is_bounded(no_resource_paths, tmp_path):
-    from uwv_hydro.description import sdf_include
+    from uwv_hydro.description.sdf import include as sdf_include
     no_resource_paths.setattr(sdf_include, 'MAX_INCLUDES', 100)  # the same rule, sooner
     leaf = ('<sdf version="1.9"><model name="m"><link name="l"><inertial><mass>1</mass>'
             '</inertial></link>%s</model></sdf>')

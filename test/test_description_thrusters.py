@@ -24,8 +24,8 @@ import pytest
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.urdf import load_urdf_string
-from uwv_hydro.description.yaml_params import load_yaml_string
+from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
+from uwv_hydro.description.yaml.params import load_yaml_string
 from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
 from uwv_hydro.physics.thruster_bank import ThrusterBank
@@ -260,7 +260,7 @@ def test_check_lists_the_thrusters(capsys):
 
 
 def test_yaml_export_round_trip_keeps_the_thrusters(tmp_path):
-    from uwv_hydro.description.yaml_export import write_yaml
+    from uwv_hydro.description.yaml.export import write_yaml
     for name in ('bluerov2.yaml', 'remus100.yaml'):
         params = load_vehicle(str(CONFIG / name))
         path = tmp_path / name
@@ -352,7 +352,7 @@ def test_dsros_thruster_block_and_its_polynomials():
 """)
     (p,) = load_yaml_string(text).thrusters
     assert p.dsros_terms() == ((0.0, 2.0, 0.0, 0.0, 0.0, 5.0),) * 2
-    from uwv_hydro.description.yaml_export import export_yaml
+    from uwv_hydro.description.yaml.export import export_yaml
     again = load_yaml_string(export_yaml(params)).thrusters[1]
     assert again.dsros_terms() == stbd.dsros_terms()
 
@@ -372,7 +372,7 @@ def test_dsros_propdir_flips_the_direction_of_a_command():
             (-4.0, 1.0, 0.5 * 16 + 2.0 * 4 - 1.0)):           # against it: s = 0
         bank.step([command], 0.01, np.concatenate((v * d, np.zeros(3))))
         assert bank.thrust[0] == pytest.approx(expected, rel=1e-14), (command, v)
-    from uwv_hydro.description.yaml_export import export_yaml
+    from uwv_hydro.description.yaml.export import export_yaml
     assert load_yaml_string(export_yaml(params)).thrusters[1].propdir == -1
     with pytest.raises(DescriptionError, match='expected an integer'):
         load_urdf_string(_urdf(extra='<gazebo>%s</gazebo>' % block.replace(

@@ -34,7 +34,7 @@ import pytest
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle_string
-from uwv_hydro.description.xacro_file import expand_xacro
+from uwv_hydro.description.urdf.xacro_file import expand_xacro
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r'-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?')

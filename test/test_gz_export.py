@@ -26,11 +26,11 @@ from conftest import REPO
 import numpy as np
 import pytest
 from uwv_hydro.cli.main import main
-from uwv_hydro.description import sdf_export
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.gz_bridge import bridge_yaml
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.yaml_export import write_yaml
+from uwv_hydro.description.sdf import export as sdf_export
+from uwv_hydro.description.sdf.gz_bridge import bridge_yaml
+from uwv_hydro.description.yaml.export import write_yaml
 from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
 
 VEHICLES = ['urdf/dsros_vehicle.urdf.xacro', 'urdf/remus100.urdf', 'config/remus100.yaml',

@@ -21,7 +21,7 @@ import pytest
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.package_paths import crawl, PackageResolver
+from uwv_hydro.description.urdf.package_paths import crawl, PackageResolver
 from uwv_hydro.node.vehicle_source import load_from_parameters
 
 PART = """<?xml version="1.0"?>

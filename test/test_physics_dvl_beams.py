@@ -123,7 +123,7 @@ def test_beam_variance_is_the_velocity_covariance_along_the_beam():
 def test_yaml_beam_layout_is_read_checked_and_exported(tmp_path):
     from uwv_hydro.description.errors import DescriptionError
     from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-    from uwv_hydro.description.yaml_export import write_yaml
+    from uwv_hydro.description.yaml.export import write_yaml
     text = ('mass: 1.0\ninertia: {ixx: 1, iyy: 1, izz: 1}\nbuoyancy_mass: 1.0\n'
             'sensors:\n  dvl: {type: dvl, update_rate: 5, dvl: {seabed_depth: 20, %s}}\n')
     params = load_vehicle_string(text % 'janus_angle: 0.5236, beam_azimuths: [0, 1.5708, '

@@ -28,8 +28,8 @@ import pytest
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.urdf import load_urdf_string
-from uwv_hydro.description.yaml_params import load_yaml_string
+from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
+from uwv_hydro.description.yaml.params import load_yaml_string
 from uwv_hydro.modes.manoeuvre import Manoeuvre, ManoeuvreError, rotor_speed_commanded
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.thruster_bank import ThrusterBank

@@ -20,7 +20,7 @@ from conftest import REPO
 import numpy as np
 import pytest
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.yaml_export import export_yaml, NOT_EXPORTED, write_yaml, yaml_float
+from uwv_hydro.description.yaml.export import export_yaml, NOT_EXPORTED, write_yaml, yaml_float
 from uwv_hydro.physics.vehicle_params import FixedFrame
 import yaml
 

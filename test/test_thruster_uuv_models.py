@@ -24,9 +24,9 @@ import pytest
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.urdf import load_urdf_string
-from uwv_hydro.description.yaml_export import write_yaml
-from uwv_hydro.description.yaml_params import load_yaml_string
+from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
+from uwv_hydro.description.yaml.export import write_yaml
+from uwv_hydro.description.yaml.params import load_yaml_string
 from uwv_hydro.physics.thruster_bank import ThrusterBank
 from uwv_hydro.physics.thruster_spec import ThrusterSpec
 

@@ -26,11 +26,11 @@ import numpy as np
 import pytest
 
 from uwv_hydro.cli.main import main
-from uwv_hydro.description.dsros_sensors import beam_velocity_stddev
+from uwv_hydro.description.dsros.sensors import beam_velocity_stddev
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.urdf import load_urdf_string
-from uwv_hydro.description.yaml_params import load_yaml_string
+from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
+from uwv_hydro.description.yaml.params import load_yaml_string
 from uwv_hydro.physics.fins import FinSet
 from uwv_hydro.physics.thruster_bank import ThrusterBank
 

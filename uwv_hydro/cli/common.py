@@ -96,7 +96,7 @@ def mappings(pairs):
 def load_vehicle_with_notes(args):
     """Load and validate the vehicle named by the parsed arguments; return (params, notes)."""
     from uwv_hydro.description.loader import load_combined
-    from uwv_hydro.description.xacro_file import expand_xacro
+    from uwv_hydro.description.urdf.xacro_file import expand_xacro
     from uwv_hydro.description.xml_safe import read_text_file
     names = mappings(args.set)
     description = ''

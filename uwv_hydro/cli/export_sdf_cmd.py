@@ -19,14 +19,14 @@ Writes an SDF model (default), a whole world (``--world``) or only the ``<inerti
 with ``<fluid_added_mass>`` (``--inertial-only``) to stdout or ``--out``;
 ``--bridge-config FILE`` also writes the matching ros_gz_bridge config.  The SDF
 loader reads the output back to the same M_RB and M_A
-(:mod:`uwv_hydro.description.sdf_export`).
+(:mod:`uwv_hydro.description.sdf.export`).
 """
 import os
 import sys
 
 from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
-from uwv_hydro.description import sdf_export
-from uwv_hydro.description.gz_bridge import bridge_yaml
+from uwv_hydro.description.sdf import export as sdf_export
+from uwv_hydro.description.sdf.gz_bridge import bridge_yaml
 
 
 def add_parser(subparsers) -> None:

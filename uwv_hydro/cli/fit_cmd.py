@@ -109,7 +109,7 @@ def run(args) -> int:
     import numpy as np
 
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.description.yaml_export import write_yaml
+    from uwv_hydro.description.yaml.export import write_yaml
     from uwv_hydro.sysid.bag_data import load_recording
     from uwv_hydro.sysid.fit import fit_recording
     from uwv_hydro.cli.plotting import plot_fit

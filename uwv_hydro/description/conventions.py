@@ -30,7 +30,7 @@ wrenches (Fossen 2011, sec. 2.2; REP-103).  Because T = T^-1 = T^T:
 
 * matrices acting on twists and giving wrenches (M_A, L): M' = T M T;
 * quadratic tensor Q[a, b, c] (F_a = -Q_abc |nu_b| nu_c): Q'_abc = T_a T_c Q_abc
-  since |T_b| = 1 (see :mod:`uwv_hydro.description.yaml_params` for the derivation);
+  since |T_b| = 1 (see :mod:`uwv_hydro.description.yaml.params` for the derivation);
 * points r' = P r and inertia I' = P I P.
 
 URDF/SDF ``rpy`` are fixed-axis roll, pitch, yaw: R = Rz(yaw) Ry(pitch) Rx(roll)

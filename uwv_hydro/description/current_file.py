@@ -60,12 +60,11 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.known_names import closest
 from uwv_hydro.description.xml_safe import read_text_file
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, YamlMap
-from uwv_hydro.physics.current_field import (ConstantCurrent, CurrentField,
-                                             DepthProfileCurrent, TidalCurrent,
-                                             TIME_ORIGINS)
+from uwv_hydro.physics.current_field import (
+    ConstantCurrent, CurrentField, DepthProfileCurrent, TidalCurrent, TIME_ORIGINS)
 from uwv_hydro.physics.current_grid import GridCurrent
-from uwv_hydro.physics.gauss_markov_current import (DEFAULT_UPDATE_PERIOD,
-                                                    GaussMarkovCurrent, GaussMarkovProcess)
+from uwv_hydro.physics.gauss_markov_current import (
+    DEFAULT_UPDATE_PERIOD, GaussMarkovCurrent, GaussMarkovProcess)
 
 #: Largest current CSV accepted (bytes).
 MAX_CSV_BYTES = 64 * 1024 * 1024

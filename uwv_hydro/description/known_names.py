@@ -25,7 +25,7 @@ are registries, so a new description section is ONE additive entry:
   its context.  A new XML block (thrusters, fins, sensors ...) adds its context.
 * :data:`XML_ATTRIBUTES` -- context -> attributes allowed on such an element.
 * YAML vehicle keys live with their readers in
-  :data:`uwv_hydro.description.yaml_params.YAML_SECTIONS` (key -> reader); the
+  :data:`uwv_hydro.description.yaml.params.YAML_SECTIONS` (key -> reader); the
   keys of nested YAML mappings in :data:`YAML_NESTED_KEYS` here.
 * :data:`HYDRO_PLUGIN_MARKERS` -- substrings that mark a hydrodynamics or buoyancy
   plugin; one that no reader claims is an error naming it (its coefficients would

@@ -28,7 +28,7 @@ description's as a whole (:mod:`uwv_hydro.description.sources`); any other file 
 used alone.
 
 ``model_name`` chooses the model of an SDF world holding several
-(:mod:`uwv_hydro.description.sdf_model_choice`); given for a description that is not
+(:mod:`uwv_hydro.description.sdf.model_choice`); given for a description that is not
 SDF it is an error.
 """
 import os
@@ -36,13 +36,13 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from uwv_hydro.description.element_report import warn_not_modelled
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.sdf import load_sdf_file, sdf_from_root
 from uwv_hydro.description.sources import format_field_sources
-from uwv_hydro.description.urdf import load_urdf_file, urdf_from_root
+from uwv_hydro.description.urdf.xacro_file import expand_xacro_tree
 from uwv_hydro.description.validate import validate
-from uwv_hydro.description.xacro_file import expand_xacro_tree
+from uwv_hydro.description.vehicle_from_sdf import load_sdf_file, sdf_from_root
+from uwv_hydro.description.vehicle_from_urdf import load_urdf_file, urdf_from_root
 from uwv_hydro.description.xml_safe import parse_xml_string
-from uwv_hydro.description.yaml_params import load_yaml_file, load_yaml_string
+from uwv_hydro.description.yaml.params import load_yaml_file, load_yaml_string
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: File extensions understood by :func:`load_vehicle`.
@@ -75,7 +75,7 @@ def load_vehicle_unvalidated(path: str, mappings: Optional[Dict[str, str]] = Non
 
     ``model_name``: SDF only.  ``package_path``: directories searched for ROS 1 packages
     after the ament index (``$(find pkg)`` in xacro;
-    :mod:`uwv_hydro.description.package_paths`).
+    :mod:`uwv_hydro.description.urdf.package_paths`).
     """
     if not os.path.isfile(path):
         raise DescriptionError('no such file', path)

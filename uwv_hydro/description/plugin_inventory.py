@@ -26,13 +26,13 @@ note 'unknown plugin' for anything else.  Nothing a URDF carries is dropped sile
 from typing import Callable, Iterable
 import xml.etree.ElementTree as ET
 
-from uwv_hydro.description.dsros_block import is_dsros_plugin
+from uwv_hydro.description.dsros.block import is_dsros_plugin
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.fins import is_liftdrag_plugin
-from uwv_hydro.description.gz_hydrodynamics import is_gz_hydrodynamics_plugin
-from uwv_hydro.description.sensors import SENSOR_READERS, sensor_type_key
+from uwv_hydro.description.sdf.gz_hydrodynamics import is_gz_hydrodynamics_plugin
+from uwv_hydro.description.sensor_elements import SENSOR_READERS, sensor_type_key
 from uwv_hydro.description.thrusters import is_dsros_thruster_plugin, is_thruster_plugin
-from uwv_hydro.description.uuv_underwater_object import is_uuv_plugin
+from uwv_hydro.description.uuv.underwater_object import is_uuv_plugin
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Plugins read by the other readers of a URDF: (predicate, what it becomes).

@@ -26,8 +26,8 @@ strict reading (their readers refuse an empty value).
 from typing import List, Optional
 import xml.etree.ElementTree as ET
 
-from uwv_hydro.description.dsros_block import float_text
 from uwv_hydro.description.element_report import where
+from uwv_hydro.description.xml_values import float_text
 
 
 def plugin_float(elem: ET.Element, source: str, warnings: Optional[List[str]]) -> float:

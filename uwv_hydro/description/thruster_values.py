@@ -20,8 +20,8 @@ gz-sim's Thruster system parameters (:data:`GZ_KEYS`), uwv_hydro's extensions be
 :func:`spec_from_values` turns one thruster's values -- from XML text or YAML -- into a
 :class:`~uwv_hydro.physics.thruster_spec.ThrusterSpec`, with errors naming the key.  The
 readers of each format are in :mod:`uwv_hydro.description.thrusters` (URDF, ds_sim,
-YAML), :mod:`uwv_hydro.description.sdf_equipment` and
-:mod:`uwv_hydro.description.uuv_thruster_plugin`.
+YAML), :mod:`uwv_hydro.description.sdf.equipment` and
+:mod:`uwv_hydro.description.uuv.thruster_plugin`.
 """
 import math
 from typing import Any, Callable, Dict, List, Tuple

@@ -57,8 +57,8 @@ import numpy as np
 from uwv_hydro.description.conventions import quat_to_matrix, rpy_to_matrix
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.thruster_values import (
-    check_unique, DSROS_THRUSTER_KEYS, DSROS_UNUSED_KEYS, ErrorFactory, float_list,
-    GZ_UNUSED_KEYS, spec_from_values, URDF_THRUSTER_KEYS, YAML_POSE_KEYS, YAML_THRUSTER_KEYS)
+    check_unique, DSROS_THRUSTER_KEYS, DSROS_UNUSED_KEYS, ErrorFactory, float_list, GZ_UNUSED_KEYS,
+    spec_from_values, URDF_THRUSTER_KEYS, YAML_POSE_KEYS, YAML_THRUSTER_KEYS)
 from uwv_hydro.description.urdf_joint import joint_in_base
 from uwv_hydro.description.xml_safe import element_error, unique_children
 from uwv_hydro.physics.thruster_bank import ThrusterBank

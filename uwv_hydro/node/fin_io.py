@@ -24,7 +24,7 @@ listens on ``.../joint/{joint}/0/cmd_pos``, which is no valid ROS 2 name: a brid
 it).  A fin whose SDF model has a JointPositionController listens, while
 ``fin_command_topic`` keeps its default, on that controller's topic as a ROS 2 name
 (``/model/{model}/joint/{joint}/cmd_pos`` for gz-sim's default, the ``/0`` index token
-dropped: :func:`uwv_hydro.description.sdf_joint_controller.ros_fin_topic`).  The
+dropped: :func:`uwv_hydro.description.sdf.joint_controller.ros_fin_topic`).  The
 servos (:class:`uwv_hydro.modes.fin_servos.FinServos`: joint limits, rate
 limit, first-order lag, watchdog) step once per update: in simulate mode inside
 :class:`~uwv_hydro.modes.simulate_mode.SimulateMode` (before every integration step),
@@ -37,7 +37,7 @@ import math
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 
-from uwv_hydro.description.sdf_joint_controller import ros_fin_topic
+from uwv_hydro.description.sdf.joint_controller import ros_fin_topic
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.fin_servos import FinServos
 from uwv_hydro.node.hand_over import LatestSlots

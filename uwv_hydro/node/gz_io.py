@@ -26,7 +26,7 @@ ros_gz_interfaces is imported only when the output is on.
 """
 import numpy as np
 
-from uwv_hydro.description.gz_bridge import ENTITY_WRENCH_TOPIC
+from uwv_hydro.description.sdf.gz_bridge import ENTITY_WRENCH_TOPIC
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.physics.point_transform import transfer_wrench
 from uwv_hydro.physics.rotation import quat_to_matrix

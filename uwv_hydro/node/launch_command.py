@@ -87,7 +87,7 @@ def default_path(argument: str) -> str:
 def expand_vehicle(path: str, mappings: Optional[Dict[str, str]] = None) -> str:
     """Return the URDF text of ``path`` (xacro run as the launch file's Command does)."""
     if path.endswith('.xacro'):
-        from uwv_hydro.description.xacro_file import expand_xacro
+        from uwv_hydro.description.urdf.xacro_file import expand_xacro
         return expand_xacro(path, mappings)
     return pathlib.Path(path).read_text()
 

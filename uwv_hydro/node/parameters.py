@@ -41,7 +41,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescriptor
 
-from uwv_hydro.description.yaml_params import VEHICLE_KEYS
+from uwv_hydro.description.yaml.params import VEHICLE_KEYS
 from uwv_hydro.modes.ardusub_rc import INPUTS as ARDUSUB_INPUTS, OVERRIDE_TIMEOUT_S
 from uwv_hydro.modes.fin_servos import TIMEOUT_ACTIONS as FIN_TIMEOUT_ACTIONS
 from uwv_hydro.modes.joint_state_io import COMMANDS_TOPIC, STATES_TOPIC

@@ -25,7 +25,7 @@ the same as ``uwv-hydro check --robot-description``):
 * both, ``vehicle_file`` not YAML: the file wins (a note says so).
 
 ``model_name`` chooses the model of an SDF world that holds several
-(:mod:`uwv_hydro.description.sdf_model_choice`).
+(:mod:`uwv_hydro.description.sdf.model_choice`).
 
 The notes end with the source of every vehicle field, logged at start-up.  Every
 failure is the loaders' DescriptionError; the node logs it and exits non-zero.

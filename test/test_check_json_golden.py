@@ -1,0 +1,65 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+`check --json` of every vehicle file equals its golden summary (test/golden/check_json/).
+
+The goldens were written by the code before a restructure (issue 31: the description
+package split by format), so that a move of code cannot change what a vehicle loads to.
+A change meant to alter a summary regenerates them (test/check_json_golden.py) and the
+diff is read in review.  Numbers compare within 1e-12 relative: the same arithmetic,
+only a library's summation order may differ between machines.
+"""
+import json
+import math
+
+from check_json_golden import check_json, golden_path, vehicles
+import pytest
+
+
+def _same(a, b, where=''):
+    """Yield where a and b differ (numbers within 1e-12 relative)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                yield '%s.%s: only in %s' % (where, key, 'golden' if key in a else 'now')
+            else:
+                yield from _same(a[key], b[key], '%s.%s' % (where, key))
+    elif isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            yield '%s: %d items golden, %d now' % (where, len(a), len(b))
+        else:
+            for i, (x, y) in enumerate(zip(a, b)):
+                yield from _same(x, y, '%s[%d]' % (where, i))
+    elif isinstance(a, float) or isinstance(b, float):
+        if not (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                and math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-300)):
+            yield '%s: golden %r, now %r' % (where, a, b)
+    elif a != b:
+        yield '%s: golden %r, now %r' % (where, a, b)
+
+
+def test_every_vehicle_has_a_golden():
+    """No golden is missing and none is left over."""
+    expected = {golden_path(v) for v in vehicles()}
+    present = set(golden_path('x').parent.glob('*.json'))
+    assert expected == present, 'regenerate: tools/run python test/check_json_golden.py'
+
+
+@pytest.mark.parametrize('vehicle', vehicles())
+def test_check_json_equals_golden(vehicle):
+    """The summary (exit code, JSON, stderr) is the golden one."""
+    golden = json.loads(golden_path(vehicle).read_text(encoding='utf-8'))
+    differences = list(_same(golden, check_json(vehicle)))
+    assert not differences, '\n'.join(differences[:20])

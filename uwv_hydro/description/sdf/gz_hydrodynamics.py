@@ -1,0 +1,216 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Convert gz-sim Hydrodynamics system parameters to uwv_hydro coefficients.
+
+Read against gz-sim ``src/systems/hydrodynamics/Hydrodynamics.cc`` (Garden and
+later).  Names use SNAME letters: force/moment ``x y z k m n`` and velocity
+``U V W P Q R`` (index 0..5 in both):
+
+* ``<xU>`` ... ``<nR>``: linear stability derivative D_lin[i, j] (e.g. ``yR``).
+* ``<xUabsU>``, ``<xUabsV>``, ...: quadratic derivative D_abs[i, j, k] named
+  force i + SIGNED velocity j + ``abs`` + ABS velocity k.
+* ``<xDotU>`` ... ``<nDotR>``: added-mass derivative Ma[i, j].
+
+gz-sim applies, in the link frame with nu relative to the current (Fossen sign
+convention: the derivatives are negative for dissipation and for added mass)::
+
+    F_i = sum_j D_lin[i, j] nu_j + sum_jk D_abs[i, j, k] |nu_k| nu_j
+          + sum_j Ma[i, j] nu_dot_j + (Coriolis)
+
+uwv_hydro uses positive coefficients, F_a = -L_ab nu_b - Q_abc |nu_b| nu_c
+- M_A,ab nu_dot_b (output a, ABS b, SIGNED c), so:
+
+* L[i, j] = -D_lin[i, j];
+* Q[i, k, j] = -D_abs[i, j, k]   (``xUabsV`` -> Q[x, v, u], sign flipped);
+* M_A[i, j] = -Ma[i, j].
+
+All terms act at the link origin with the link-origin twist, so the result uses
+``semantics='origin'`` with drag centre, drag velocity point and added-mass point
+at the origin.  ``<water_density>`` (deprecated ``<waterDensity>``) defaults to
+998 kg/m^3 as in gz-sim.  Drag and added-mass forces then equal gz-sim's.  The
+added-mass Coriolis term is NOT copied: gz-sim builds it from the diagonal of Ma
+only and adds +C_A(nu) nu, whereas uwv_hydro computes Fossen's -C_A(nu) nu from
+the full M_A, so that one component differs (still so after gz-sim's 2026 Coriolis
+fixes, PR 3456: buildCoriolisMatrix is Fossen's eq. 6.51 C_A, and the wrench
+-(-C_A v) is applied; for ``<fluid_added_mass>`` DART's -C_A(v) v plus gz-sim's
+current correction is Fossen's -C_A(v_r) v_r, which uwv_hydro matches: see
+doc/guide/semantics.md and test/test_gz_added_mass_coriolis.py).
+
+In an SDF model every such plugin acts on its own ``<link_name>``: the SDF reader
+moves each block from its link frame to the base frame
+(:mod:`uwv_hydro.description.link_hydrodynamics`); :func:`apply_gz_hydrodynamics`
+(URDF) requires the block's link to be the base link.
+
+Unsupported, raising DescriptionError: the signed-signed quadratic terms
+(``<xUU>``; Garden+ reads it as U*U, Fortress read it as |U|*U -- rename it to
+``<xUabsU>``).  ``<disable_added_mass>`` zeroes M_A; ``<disable_coriolis>`` sets
+``coriolis = False``.
+"""
+import re
+from typing import Dict, List, Optional
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from uwv_hydro.description.conventions import GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
+from uwv_hydro.description.known_names import unknown_reason
+from uwv_hydro.description.lrauv.hydrodynamics import is_lrauv_hydrodynamics_plugin
+from uwv_hydro.description.sources import set_origin
+from uwv_hydro.description.xml_safe import (
+    element_error, element_line, element_numbers, element_path)
+from uwv_hydro.description.xml_values import float_text
+from uwv_hydro.physics.vehicle_params import VehicleParams
+
+#: gz-sim's default water density (kg/m^3).
+GZ_DEFAULT_WATER_DENSITY = 998.0
+
+_F = '([%s])' % GZ_FORCE_LETTERS
+_V = '([%s])' % GZ_VELOCITY_LETTERS
+_LINEAR = re.compile('^%s%s$' % (_F, _V))
+_ABS = re.compile('^%s%sabs%s$' % (_F, _V, _V))
+_DOT = re.compile('^%sDot%s$' % (_F, _V))
+_SIGNED = re.compile('^%s%s%s$' % (_F, _V, _V))
+
+#: Plugin elements that are not coefficients and are understood or harmless.
+OTHER_ELEMENTS = ('link_name', 'namespace', 'default_current', 'water_density',
+                  'waterDensity', 'disable_coriolis', 'disable_added_mass',
+                  'lookup_current_x', 'lookup_current_y', 'lookup_current_z')
+
+
+def is_gz_hydrodynamics_plugin(elem: ET.Element) -> bool:
+    """Return True for a gz-sim / ignition-gazebo Hydrodynamics <plugin>."""
+    text = (elem.get('filename', '') + ' ' + elem.get('name', '')).lower()
+    return (elem.tag == 'plugin' and 'hydrodynamics' in text and 'uwv_hydro' not in text
+            and not is_lrauv_hydrodynamics_plugin(elem))
+
+
+def _flag(elem: ET.Element) -> bool:
+    return (elem.text or '').strip().lower() in ('1', 'true')
+
+
+def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
+    """
+    Return uwv_hydro quantities from a gz-sim Hydrodynamics plugin element.
+
+    Keys: linear_drag (6x6), quadratic_drag (6x6x6), added_mass (6x6),
+    fluid_density, link_name, coriolis, current (3 or None), warnings (list),
+    labels ({field: {index: (element path, line)}}).
+    """
+    linear = np.zeros((6, 6))
+    quad = np.zeros((6, 6, 6))
+    added = np.zeros((6, 6))
+    out: Dict[str, object] = {'fluid_density': GZ_DEFAULT_WATER_DENSITY, 'link_name': '',
+                              'coriolis': True, 'current': None}
+    warnings: List[str] = []
+    seen = set()
+    disable_added_mass = False
+    fi, vi = GZ_FORCE_LETTERS.index, GZ_VELOCITY_LETTERS.index
+    labels: Dict[str, dict] = {'linear_drag': {}, 'quadratic_drag': {}, 'added_mass': {}}
+    for child in plugin:
+        tag = child.tag
+        if tag in seen:
+            raise element_error('duplicate <%s>' % tag, source, child)
+        seen.add(tag)
+        where = ('%s (gz-sim %s = %s; uwv_hydro uses its negative)'
+                 % (element_path(child), tag, (child.text or '').strip()), element_line(child))
+        m = _LINEAR.match(tag)
+        if m:
+            idx = (fi(m.group(1)), vi(m.group(2)))
+            linear[idx] = -float_text(child, source)  # L = -D_lin (module docstring)
+            labels['linear_drag'][idx] = where
+            continue
+        m = _ABS.match(tag)
+        if m:
+            i, j, k = fi(m.group(1)), vi(m.group(2)), vi(m.group(3))
+            quad[i, k, j] = -float_text(child, source)  # Q[i, k, j] = -D_abs[i, j, k]
+            labels['quadratic_drag'][(i, k, j)] = where
+            continue
+        m = _DOT.match(tag)
+        if m:
+            idx = (fi(m.group(1)), vi(m.group(2)))
+            added[idx] = -float_text(child, source)  # M_A = -Ma
+            labels['added_mass'][idx] = where
+            continue
+        if _SIGNED.match(tag):
+            raise element_error(
+                'unsupported signed quadratic term <%s>: rename it to <%sabs%s> '
+                '(coefficient * |%s| * %s)' % (tag, tag[:2], tag[2], tag[2], tag[1]),
+                source, child)
+        if tag in ('water_density', 'waterDensity'):
+            out['fluid_density'] = float_text(child, source)
+        elif tag == 'link_name':
+            out['link_name'] = (child.text or '').strip()
+        elif tag == 'disable_coriolis':
+            out['coriolis'] = not _flag(child)
+            if not out['coriolis']:
+                warnings.append('gz-sim <disable_coriolis>: Coriolis terms disabled '
+                                '(uwv_hydro disables the rigid-body ones too)')
+        elif tag == 'disable_added_mass':
+            disable_added_mass = _flag(child)
+        elif tag == 'default_current':
+            out['current'] = element_numbers(child, (3,), source)
+        elif tag not in OTHER_ELEMENTS:
+            raise element_error(unknown_reason('gz-sim Hydrodynamics parameter', tag,
+                                               known_parameters(), '<%s>'), source, child)
+    if disable_added_mass:
+        added[:] = 0.0
+        warnings.append('gz-sim <disable_added_mass>: added mass set to zero')
+    out.update(linear_drag=linear, quadratic_drag=quad, added_mass=added,
+               warnings=warnings, labels=labels)
+    return out
+
+
+def apply_gz_hydrodynamics(plugin: ET.Element, params: VehicleParams, source: str,
+                           link: Optional[str] = None) -> float:
+    """
+    Set drag, Coriolis switch and reference points of ``params`` from the block.
+
+    Its added mass is summed onto ``params.added_mass`` (gz-sim applies both an SDF
+    ``<fluid_added_mass>`` and this one).  ``link``: the link the block must name (when
+    it names one).  Warnings go to ``params.warnings``; returns the block's density.
+    """
+    values = read_gz_hydrodynamics(plugin, source)
+    if link is not None and values['link_name'] and values['link_name'] != link:
+        raise element_error('gz-sim Hydrodynamics <link_name> %r is not the base link %r'
+                            % (values['link_name'], link), source, plugin)
+    set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis')
+               + (('added_mass',) if np.any(values['added_mass']) else ()),
+               '%s:%s (gz-sim Hydrodynamics)' % (source, element_line(plugin)))
+    for key, labels in values['labels'].items():
+        params.coefficient_labels.setdefault(key, {}).update(labels)
+    params.linear_drag = values['linear_drag']
+    params.quadratic_drag = values['quadratic_drag']
+    params.added_mass = params.added_mass + values['added_mass']
+    params.coriolis = bool(values['coriolis'])
+    # every term acts at the link origin with the link-origin twist (module docstring)
+    params.drag_center = np.zeros(3)
+    params.drag_velocity_point = np.zeros(3)
+    params.added_mass_point = np.zeros(3)
+    params.semantics = 'origin'
+    params.warnings.extend(values['warnings'])
+    if values['current'] is not None:
+        params.warnings.append('gz-sim <default_current> is not part of the vehicle; pass '
+                               'it as the world current')
+    return float(values['fluid_density'])
+
+
+def known_parameters() -> List[str]:
+    """Return every parameter name the reader knows (for "did you mean")."""
+    f, v = GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
+    names = ['%s%s' % (a, b) for a in f for b in v]
+    names += ['%sDot%s' % (a, b) for a in f for b in v]
+    names += ['%s%sabs%s' % (a, b, c) for a in f for b in v for c in v]
+    return names + list(OTHER_ELEMENTS)

@@ -1,0 +1,255 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Read a uuv_simulator underwater-object block (``libuuv_underwater_object_ros_plugin``).
+
+Layout, as uuv_gazebo_plugins' UnderwaterObjectPlugin and HydrodynamicModel read it::
+
+    <plugin name="uuv_plugin" filename="libuuv_underwater_object_ros_plugin.so">
+      <fluid_density>1028.0</fluid_density>          default 1028
+      <flow_velocity_topic>..</flow_velocity_topic>  <use_global_current> <debug>
+      <link name="base_link">                         one per link; the base link's is read
+        <volume>1.8</volume>                          m^3 displaced
+        <neutrally_buoyant>0</neutrally_buoyant>      1: volume = mass / fluid_density
+        <box><width/><length/><height/></box>         bounding box (height: surface)
+        <center_of_buoyancy>0 0 0.3</center_of_buoyancy>   link frame (Gazebo, FLU)
+        <hydrodynamic_model>
+          <type>fossen</type>
+          <added_mass>36 numbers</added_mass>         row-major, positive
+          <linear_damping>6 or 36</linear_damping>    NEGATIVE for damping
+          <quadratic_damping>6 or 36</quadratic_damping>   NEGATIVE; diagonal only
+        </hydrodynamic_model>
+      </link>
+    </plugin>
+
+Semantics (HMFossen::ApplyHydrodynamicForces): the link-origin twist relative to
+the current is turned into the NED/FRD convention (y and z of both the linear and
+the angular part negated: T = diag(1, -1, -1, 1, -1, -1)); there
+tau = D_lin nu + diag(D_q) |nu| nu - M_a nu_dot - C_A(nu) nu (Fossen 2011 eq. 8.136,
+C_A eq. 6.43) and the wrench is turned back with T.  In uwv_hydro's positive
+convention, in FLU: L = -T D_lin T, Q[i, i, i] = -D_q[i] (T_i^2 = 1),
+M_A = T M_a T, all with the twist of the link origin (Gazebo classic's
+``Link::RelativeLinearVel``, the velocity of the link frame).
+``linear_damping_forward_speed`` D_fwd enters the damping matrix as
+D = -D_lin - u D_fwd (``HMFossen::ComputeDampingMatrix``, u the SIGNED surge of the
+relative twist), a force u D_fwd v: read as ``forward_speed_drag`` L_u = -T D_fwd T
+(wrench -u L_u nu, exact for both signs of u).  uuv_simulator uses only the diagonal
+of a 36-element quadratic_damping (the rest is ignored, as there, with a warning);
+the surface-vessel model (``metacentric_width``/``length``) is an error.  The
+acceleration filter is uuv's fixed 0.3.
+
+Where the forces act (Gazebo classic, gazebo-classic issue 2017): the hydrodynamic
+force goes through ``Link::AddRelativeForce`` (ODE ``dBodyAddRelForce``: at the
+centre of mass) and the torque through ``AddRelativeTorque`` (a pure torque), so
+the drag is evaluated with the link-origin twist and its force acts at the CoM:
+``drag_velocity_point`` = origin, ``drag_center`` = com.  Buoyancy goes through
+``AddForceAtRelativePosition(F, cob)`` (ODE ``dBodyAddForceAtRelPos``: a position
+relative to the centre of mass), so it acts at com + <center_of_buoyancy>.  The
+added-mass force also acts at the CoM there; here it acts at the link origin
+(``added_mass_point`` = origin: the project has no separate added-mass application
+point, and H(c)^T M_A is no symmetric added mass), with a warning when com != 0.
+
+Buoyancy: volume * fluid_density * g at the centre of buoyancy.  Near the surface
+uuv_simulator scales the volume by (d + h/2)/h for 0 < d < h/2 (d = origin depth,
+h = box height) and by 0 once the origin is out of the water: dsros' model with
+out_of_water_depth 0, fully_submerged_depth h/2 and scale_factor 1/2 is exactly
+that.  Without a ``<box>`` uuv_simulator takes Gazebo's bounding box, which is not
+known here: the vehicle is then fully submerged at every depth (a warning says so).
+"""
+from typing import List, Optional
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from uwv_hydro.description.conventions import T6
+from uwv_hydro.description.element_report import record, where
+from uwv_hydro.description.known_names import check_children
+from uwv_hydro.description.sources import HYDRO_FIELDS, set_origin
+from uwv_hydro.description.xml_safe import (
+    element_error, element_line, element_numbers, element_path)
+from uwv_hydro.description.xml_values import flag_text, float_text
+from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+
+#: uuv_simulator's default fluid density (kg/m^3), UnderwaterObjectPlugin.
+UUV_DEFAULT_FLUID_DENSITY = 1028.0
+#: uuv_simulator's fixed acceleration filter constant (HMFossen::ComputeAcc).
+UUV_ACCELERATION_ALPHA = 0.3
+
+
+def is_uuv_plugin(elem: ET.Element) -> bool:
+    """Return True for a uuv_simulator underwater-object <plugin>."""
+    text = (elem.get('filename', '') + ' ' + elem.get('name', '')).lower()
+    return elem.tag == 'plugin' and 'underwater_object' in text
+
+
+def _matrix(elem: ET.Element, source: str, sizes=(6, 36)) -> np.ndarray:
+    """Return a 6x6 matrix from 36 numbers (row-major) or 6 (the diagonal)."""
+    values = element_numbers(elem, sizes, source)
+    return np.diag(values) if values.size == 6 else values.reshape(6, 6)
+
+
+def _token_lines(elem: ET.Element) -> List[Optional[int]]:
+    """Return the source line of each number of ``elem``'s text (None if unknown)."""
+    first = element_line(elem)
+    lines: List[Optional[int]] = []
+    for k, row in enumerate((elem.text or '').split('\n')):
+        lines += [None if first is None else first + k] * len(row.split())
+    return lines
+
+
+def _labels(elem: ET.Element, order: int) -> dict:
+    """
+    Name each coefficient as uuv_simulator holds it: row and column of its matrix.
+
+    uuv_simulator's matrices have no letters: an entry is its (row, column), 1-based,
+    in uuv's NED/FRD order (u v w p q r, the same order as ours), with the line of the
+    number in the file (a matrix written over several lines names the right one).
+    """
+    path, line = element_path(elem), element_line(elem)
+    lines = _token_lines(elem)
+    out = {}
+    for idx in np.ndindex(*(6,) * order):
+        if order == 2:
+            pos = 6 * idx[0] + idx[1] if len(lines) == 36 else (
+                idx[0] if idx[0] == idx[1] and len(lines) == 6 else None)
+            name = '%s[%d,%d]' % (path, idx[0] + 1, idx[1] + 1)
+            if T6[idx[0]] * T6[idx[1]] < 0.0:
+                name += ' (NED, value shown in FLU)'
+        else:
+            pos = idx[0] if len(lines) == 6 else 7 * idx[0] if len(lines) == 36 else None
+            name = '%s[%d]' % (path, idx[0] + 1)
+        out[idx] = (name, lines[pos] if pos is not None else line)
+    return out
+
+
+def _read_model(model: ET.Element, params: VehicleParams, source: str,
+                warnings: List[str]) -> None:
+    check_children(model, 'uuv/hydrodynamic_model', source)
+    kind = model.find('type')
+    kind = (kind.text or '').strip() if kind is not None else ''
+    if kind != 'fossen':
+        raise element_error('uuv_simulator hydrodynamic_model type %r is not read (only '
+                            "'fossen' with explicit coefficients is)" % kind, source, model)
+    flip = np.outer(T6, T6)
+    elem = model.find('added_mass')
+    if elem is not None:
+        # FRD -> FLU: M_A = T M_a T (T = diag(1, -1, -1, 1, -1, -1))
+        params.added_mass = _matrix(elem, source, (36,)) * flip
+        params.coefficient_labels['added_mass'] = _labels(elem, 2)
+    elem = model.find('linear_damping')
+    if elem is not None:
+        # uuv force +D_lin nu (negative damps) -> L = -T D_lin T
+        params.linear_drag = -_matrix(elem, source) * flip
+        params.coefficient_labels['linear_drag'] = _labels(elem, 2)
+    elem = model.find('quadratic_damping')
+    if elem is not None:
+        d_q = _matrix(elem, source)
+        if np.any(d_q - np.diag(np.diag(d_q))):
+            warnings.append('uuv_simulator uses only the diagonal of <quadratic_damping>; '
+                            'its off-diagonal terms are ignored here too')
+        quad = np.zeros((6, 6, 6))
+        for i in range(6):
+            # uuv force +D_q[i] |nu_i| nu_i (negative damps) -> Q[i, i, i] = -D_q[i]
+            quad[i, i, i] = -d_q[i, i]
+        params.quadratic_drag = quad
+        params.coefficient_labels['quadratic_drag'] = _labels(elem, 3)
+    elem = model.find('linear_damping_forward_speed')
+    if elem is not None:
+        # HMFossen::ComputeDampingMatrix: D = -D_lin - u D_fwd, force -D v = u D_fwd v
+        # (u the signed NED surge = FLU surge) -> wrench -u L_u nu with L_u = -T D_fwd T
+        params.forward_speed_drag = -_matrix(elem, source) * flip
+        params.coefficient_labels['forward_speed_drag'] = _labels(elem, 2)
+
+
+def _base_link_block(plugin: ET.Element, base: str, source: str) -> ET.Element:
+    links = plugin.findall('link')
+    for link in links:
+        if link.get('name', '') != base:
+            raise element_error('uuv_simulator block for link %r: only the base link %r is '
+                                'read (one rigid body)' % (link.get('name', ''), base),
+                                source, link)
+    if not links:
+        raise element_error('uuv_simulator block has no <link name=%r>' % base, source,
+                            plugin)
+    return links[0]
+
+
+def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
+                    base: Optional[str] = None) -> VehicleParams:
+    """Fill buoyancy, surface, drag and added mass of ``params`` from the block."""
+    check_children(plugin, 'uuv/plugin', source)
+    link = _base_link_block(plugin, base or params.base_frame, source)
+    check_children(link, 'uuv/link', source)
+    for tag in ('metacentric_width', 'metacentric_length', 'water_level_plane_area'):
+        if link.find(tag) is not None:
+            raise element_error('uuv_simulator surface-vessel model <%s> is not read' % tag,
+                                source, link.find(tag))
+    set_origin(params, HYDRO_FIELDS + ('fluid_density',),
+               '%s:%s (uuv_simulator underwater object)' % (source, element_line(plugin)))
+    warnings: List[str] = []
+    density = plugin.find('fluid_density')
+    params.fluid_density = (float_text(density, source) if density is not None
+                            else UUV_DEFAULT_FLUID_DENSITY)
+    volume = link.find('volume')
+    params.buoyancy_mass = (float_text(volume, source) * params.fluid_density
+                            if volume is not None else 0.0)
+    neutral = link.find('neutrally_buoyant')
+    if neutral is not None and flag_text(neutral, source):
+        # BuoyantObject::SetNeutrallyBuoyant: volume = mass / fluid_density
+        params.buoyancy_mass = params.mass
+    cob = link.find('center_of_buoyancy')
+    com = np.asarray(params.com, float).reshape(3)
+    # AddForceAtRelativePosition (dBodyAddForceAtRelPos): position relative to the CoM
+    params.cob = com + (element_numbers(cob, (3,), source) if cob is not None
+                        else np.zeros(3))
+    box = link.find('box')
+    height = None
+    if box is not None:
+        check_children(box, 'uuv/box', source)
+        if box.find('height') is not None:
+            height = float_text(box.find('height'), source)
+    if height is not None and height > 0.0:
+        # BuoyantObject::GetBuoyancyForce: V (d + h/2) / h for 0 < d < h/2, 0 for d <= 0
+        params.surface = SurfaceTransition(out_of_water_depth=0.0,
+                                           fully_submerged_depth=0.5 * height,
+                                           scale_factor=0.5, model='dsros')
+    else:
+        params.surface = SurfaceTransition()
+        warnings.append('uuv_simulator block without <box><height>: uuv_simulator scales '
+                        'buoyancy near the surface with the link bounding box, unknown '
+                        'here; full buoyancy is used at every depth')
+    model = link.find('hydrodynamic_model')
+    if model is None:
+        raise element_error('uuv_simulator <link> without <hydrodynamic_model>', source, link)
+    _read_model(model, params, source, warnings)
+    # (the plugin itself is recorded by plugin_inventory with the other <plugin>s)
+    forward = np.any(params.forward_speed_drag)
+    record(params, 'hydrodynamic_model', 'fossen', where(source, model), 'read',
+           'force at the CoM, link-origin twist (Gazebo classic)'
+           + (', forward-speed damping' if forward else ''))
+    # HMFossen: link-origin twist; AddRelativeForce (dBodyAddRelForce) acts at the CoM
+    params.drag_center = com.copy()
+    params.drag_velocity_point = np.zeros(3)
+    params.added_mass_point = np.zeros(3)
+    if np.any(com) and np.any(params.added_mass):
+        warnings.append(
+            'uuv_simulator block with the centre of mass at %s m: Gazebo classic applies '
+            "uuv's added-mass force at the CoM (AddRelativeForce), uwv_hydro at the link "
+            'origin (added_mass_point); their moments differ by com x F_A'
+            % np.array2string(com, precision=4))
+    params.semantics = 'origin'
+    params.acceleration_alpha = UUV_ACCELERATION_ALPHA
+    params.warnings.extend(warnings)
+    return params

@@ -1,0 +1,354 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Build VehicleParams from a URDF (file or ``robot_description`` string).
+
+* Base link: the one named by a dsros_hydro ``<base_link>``, else the root of the
+  kinematic tree.
+* Rigid body: the base link ``<inertial>`` -- ``origin xyz`` is the centre of mass,
+  ``origin rpy`` rotates the inertia into the link frame (I_link = R I R^T, URDF
+  spec) -- lumped with the inertials of every other link of the tree
+  (:mod:`uwv_hydro.description.rigid_lumping`, the SDF loader's rule, so a URDF and
+  an SDF of one vehicle give one rigid body): links on fixed joints as rigid parts
+  (Gazebo's fixed-joint lumping) -- and on revolute/prismatic joints whose range is
+  zero, at their only position (:mod:`zero_range_joint`) --, links on joints that
+  move (revolute, prismatic, continuous...) at the joint's zero position -- gz-sim
+  simulates their mass -- with one warning naming those joints and what is left out
+  (their motion and inertial coupling).  Each link and joint is recorded (:mod:`element_report`).
+* ``frames``: every link reached from the base through consecutive rigid joints,
+  with its pose composed along the chain (T_base_child = T_base_parent T_joint).
+* Hydrodynamics: a dsros_hydro ``<plugin>`` anywhere in the document
+  (:mod:`uwv_hydro.description.dsros.block`) or a uuv_simulator underwater-object
+  block (:mod:`uwv_hydro.description.uuv.underwater_object`); without one the
+  vehicle has no buoyancy or drag (use a YAML overlay with ``base:``).  Any other
+  hydrodynamics or buoyancy plugin is an error naming it (its numbers would be lost).
+* Hull: a ``<hull>`` block in the dsros_hydro <plugin>, a uwv_hydro extension
+  (:mod:`uwv_hydro.description.hull`).
+* Fins: gz-sim LiftDrag ``<plugin>`` blocks (:mod:`uwv_hydro.description.fins`).
+* The elements and attributes read (robot, link, inertial, joint children; mass,
+  inertia and origin attributes) are checked against the URDF spec: a typo is an
+  error with "did you mean" (:mod:`uwv_hydro.description.known_names`).
+"""
+from typing import Dict, List, Tuple
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from uwv_hydro.description.conventions import matrix_to_quat
+from uwv_hydro.description.dsros.block import apply_dsros_block, base_link_name, is_dsros_plugin
+from uwv_hydro.description.element_report import record, warn_not_modelled, where
+from uwv_hydro.description.equipment_from_urdf import owns_sensor, read_uuv_equipment
+from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.fins import fins_from_urdf
+from uwv_hydro.description.hull import finish_hull, read_xml_hull
+from uwv_hydro.description.known_names import (
+    check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
+from uwv_hydro.description.rigid_lumping import lump, part_in_base
+from uwv_hydro.description.sdf.gz_hydrodynamics import (
+    apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
+from uwv_hydro.description.sensor_elements import sensors_from_urdf
+from uwv_hydro.description.sensors import check_sensor_links
+from uwv_hydro.description.simulator_defaults import apply_urdf_defaults
+from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
+from uwv_hydro.description.thrusters import read_urdf_thrusters
+from uwv_hydro.description.urdf_joint import joint_frame, origin_of
+from uwv_hydro.description.uuv.underwater_object import apply_uuv_block, is_uuv_plugin
+from uwv_hydro.description.xml_safe import (
+    element_error, element_line, parse_xml_file, parse_xml_string)
+from uwv_hydro.description.xml_values import float_attr
+from uwv_hydro.description.zero_range_joint import NOTE, rigid_motion, urdf_zero_range
+from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
+
+
+def read_inertial(link: ET.Element, source: str):
+    """Return (mass, com, inertia about com in link axes) or None if no <inertial>."""
+    inertial = link.find('inertial')
+    if inertial is None:
+        return None
+    check_children(inertial, 'urdf/inertial', source)
+    mass_elem = inertial.find('mass')
+    if mass_elem is None:
+        raise element_error('<inertial> without <mass>', source, inertial)
+    check_attributes(mass_elem, 'urdf/mass', source)
+    mass = float_attr(mass_elem, 'value', source, default=None)
+    com, rot = origin_of(inertial, source)
+    inertia_elem = inertial.find('inertia')
+    if inertia_elem is None:
+        raise element_error('<inertial> without <inertia>', source, inertial)
+    check_attributes(inertia_elem, 'urdf/inertia', source)
+    v = {k: float_attr(inertia_elem, k, source)
+         for k in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')}
+    inertia = np.array([[v['ixx'], v['ixy'], v['ixz']],
+                        [v['ixy'], v['iyy'], v['iyz']],
+                        [v['ixz'], v['iyz'], v['izz']]])
+    # URDF spec: <inertial><origin rpy> gives the inertia's axes: I_link = R I R^T.
+    return mass, com, rot @ inertia @ rot.T
+
+
+def _rigid_joint(joint: ET.Element, source: str) -> Tuple[bool, np.ndarray, np.ndarray]:
+    """
+    Return (rigid, xyz, R) of a joint: T_parent_child where it rests, else at q = 0.
+
+    Rigid: a fixed joint, or a revolute/prismatic one whose range is zero
+    (:mod:`uwv_hydro.description.zero_range_joint`), held at q = lower = upper.
+    """
+    xyz, rot = origin_of(joint, source)
+    if joint.get('type') == 'fixed':
+        return True, xyz, rot
+    q = urdf_zero_range(joint, source)
+    if q is None:
+        return False, xyz, rot
+    t, r = rigid_motion(joint.get('type', ''), joint_frame(joint, source)[2], q)
+    # URDF joint: T_parent_child(q) = T_origin T_motion(q)
+    return True, xyz + rot @ t, rot @ r
+
+
+def _fixed_chain(base: str, joints: List[ET.Element], source: str
+                 ) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
+    """Return {link: (p, R)} of links rigidly attached to ``base`` (base excluded)."""
+    children: Dict[str, List[tuple]] = {}
+    for joint in joints:
+        rigid, xyz, rot = _rigid_joint(joint, source)
+        if rigid:
+            parent = joint.find('parent')
+            if parent is not None:
+                children.setdefault(parent.get('link', ''), []).append((joint, xyz, rot))
+    poses = {base: (np.zeros(3), np.eye(3))}
+    stack = [base]
+    while stack:
+        parent = stack.pop()
+        p_par, r_par = poses[parent]
+        for joint, xyz, rot in children.get(parent, []):
+            child_elem = joint.find('child')
+            if child_elem is None:
+                raise element_error('joint without <child>', source, joint)
+            child = child_elem.get('link', '')
+            if child in poses:
+                raise element_error('link %r is reached twice through fixed joints' % child,
+                                    source, joint)
+            poses[child] = (p_par + r_par @ xyz, r_par @ rot)
+            stack.append(child)
+    del poses[base]
+    return poses
+
+
+def _tree_poses(base: str, joints: List[ET.Element], source: str):
+    """
+    Return ({link: (p, R) in the base frame at zero joint positions}, {link: moving joints}).
+
+    Every joint is followed both ways from the base (T_child = T_parent T_joint and
+    back), so a base that is not the root of the tree still gets every link.
+    """
+    edges: Dict[str, list] = {}
+    for joint in joints:
+        parent, child = joint.find('parent'), joint.find('child')
+        if parent is None or child is None:
+            raise element_error('joint without <parent> or <child>', source, joint)
+        rigid, xyz, rot = _rigid_joint(joint, source)
+        a, b = parent.get('link', ''), child.get('link', '')
+        moving = not rigid
+        # T_parent_child (at q = 0 if it moves); the inverse walks back up
+        edges.setdefault(a, []).append((b, (xyz, rot), joint, moving))
+        edges.setdefault(b, []).append((a, (-rot.T @ xyz, rot.T), joint, moving))
+    poses = {base: (np.zeros(3), np.eye(3))}
+    moving_on_path: Dict[str, tuple] = {base: ()}
+    stack = [base]
+    while stack:
+        here = stack.pop()
+        p, r = poses[here]
+        for other, (xyz, rot), joint, moving in edges.get(here, []):
+            if other in poses:
+                continue
+            poses[other] = (p + r @ xyz, r @ rot)
+            moving_on_path[other] = moving_on_path[here] + (
+                (joint.get('name', ''),) if moving else ())
+            stack.append(other)
+    return poses, moving_on_path
+
+
+def _record_joints(params: VehicleParams, joints: List[ET.Element], poses, source: str):
+    """Record every joint; one warning names the moving ones lumped at zero."""
+    moving = []
+    for joint in joints:
+        name, kind = joint.get('name', ''), joint.get('type', '')
+        child = joint.find('child')
+        child_name = child.get('link', '') if child is not None else ''
+        if kind == 'fixed':
+            record(params, 'joint', name, where(source, joint), 'read', 'rigid: lumped')
+        elif urdf_zero_range(joint, source) is not None:
+            record(params, 'joint', name, where(source, joint), 'read',
+                   (NOTE % kind) + ': lumped')
+        elif child_name in poses:
+            record(params, 'joint', name, where(source, joint), 'warned',
+                   '%s joint lumped at its zero position: its motion and inertial coupling '
+                   'are left out' % kind)
+            moving.append('%r (%s, link %r)' % (name, kind, child_name))
+    if moving:
+        params.warnings.append(
+            "joints that move are lumped at their zero position (the links' mass counts, as "
+            "gz-sim simulates it; the joints' own motion and inertial coupling are left "
+            'out): %s' % ', '.join(moving))
+
+
+def _root_link(links: Dict[str, ET.Element], joints: List[ET.Element], root: ET.Element,
+               source: str) -> str:
+    child_links = set()
+    for joint in joints:
+        child = joint.find('child')
+        if child is not None:
+            child_links.add(child.get('link', ''))
+    roots = [name for name in links if name not in child_links]
+    if len(roots) != 1:
+        raise DescriptionError('cannot pick the base link: the tree has %d root links (%s); '
+                               'name one with a dsros_hydro <base_link>'
+                               % (len(roots), ', '.join(roots) or 'none'), source, 'robot',
+                               getattr(root, 'line', None))
+    return roots[0]
+
+
+def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
+    """Build VehicleParams from a parsed <robot> element."""
+    if root.tag != 'robot':
+        raise element_error('expected a URDF <robot> root element, got <%s>' % root.tag,
+                            source, root)
+    check_children(root, 'urdf/robot', source)
+    ignored = _nested_gazebo(root, source)
+    links: Dict[str, ET.Element] = {}
+    for link in root.findall('link'):
+        check_children(link, 'urdf/link', source)
+        name = link.get('name', '')
+        if name in links:
+            raise element_error('duplicate link %r' % name, source, link)
+        links[name] = link
+    joints = root.findall('joint')
+    for joint in joints:
+        check_children(joint, 'urdf/joint', source)
+    plugins = hydro_plugins(root, source)
+    if len(plugins) > 1:
+        raise element_error('more than one hydrodynamics plugin (dsros_hydro, '
+                            'uuv_simulator or gz-sim Hydrodynamics) block', source, plugins[1])
+    plugin = plugins[0] if plugins else None
+    base = base_link_name(plugin) if plugin is not None and is_dsros_plugin(plugin) else ''
+    if base and base not in links:
+        raise element_error('dsros_hydro <base_link> %r is not a link of the robot' % base,
+                            source, plugin.find('base_link'))
+    if not base:
+        base = _root_link(links, joints, root, source)
+    frames = _fixed_chain(base, joints, source)
+    poses, moving = _tree_poses(base, joints, source)
+    parts, records = [], []
+    for name in poses:
+        if name not in links:
+            continue
+        inertial = read_inertial(links[name], source)
+        via = moving.get(name, ())
+        note = ('no <inertial>: no mass' if inertial is None else '%g kg lumped into %r (%s)'
+                % (inertial[0], base, 'base link' if name == base else 'rigid' if not via
+                   else 'at the zero position of joint %s' % ', '.join(via)))
+        records.append((name, note))
+        if inertial is None:
+            continue
+        mass, com, inertia = inertial
+        parts.append(part_in_base(mass, com, inertia, *poses[name]))
+    if not parts:
+        raise element_error('base link %r has no <inertial> (mass, centre of mass, inertia)'
+                            % base, source, links[base])
+    total, com, inertia = lump(parts)
+    if total <= 0.0:
+        raise element_error('mass must be positive, got %g kg' % total, source, links[base])
+    params = VehicleParams(mass=float(total), inertia=inertia, com=com,
+                           name=root.get('name', 'vehicle'), base_frame=base,
+                           source=source)
+    for name, note in records:
+        record(params, 'link', name, where(source, links[name]), 'read', note)
+    _record_joints(params, joints, poses, source)
+    params.frames = {name: FixedFrame(translation=p, rotation=matrix_to_quat(rot))
+                     for name, (p, rot) in frames.items()}
+    set_origin(params, RIGID_BODY_FIELDS, '%s (URDF <inertial> of %s and the links on its '
+               'joints)' % (source, base))
+    apply_urdf_defaults(params, source)
+    if plugin is not None and is_dsros_plugin(plugin):
+        apply_dsros_block(plugin, params, source)
+        hull = plugin.find('hull')
+        if hull is not None:  # a uwv_hydro extension of the dsros_hydro block
+            check_children(hull, 'hull', source)
+            finish_hull(params, read_xml_hull(hull, source), where(source, hull))
+    elif plugin is not None and is_gz_hydrodynamics_plugin(plugin):
+        params.fluid_density = apply_gz_hydrodynamics(plugin, params, source, link=base)
+        set_origin(params, ('fluid_density',), '%s:%s (gz-sim Hydrodynamics)'
+                   % (source, element_line(plugin)))
+        # gz-sim's Buoyancy system computes it from the collision volumes: not here
+        params.warnings.append('gz-sim Hydrodynamics gives no buoyancy (gz-sim computes it '
+                               'from the collision volumes): give buoyancy_mass and cob in '
+                               'a YAML over this URDF')
+    elif plugin is not None:
+        apply_uuv_block(plugin, params, source)
+    params.fins = fins_from_urdf(root, base, frames, params, source)
+    params.thrusters = read_urdf_thrusters(root, params, source)
+    # generic <sensor> types; ds_sim and uuv_simulator sensors are read_uuv_equipment's
+    params.sensors = sensors_from_urdf(root, source, base, params, skip=owns_sensor)
+    read_uuv_equipment(root, params, source)  # uuv_simulator / ds_sim / DAVE equipment
+    check_sensor_links(params.sensors, params, source)
+    params.warnings.extend(ignored)
+    warn_not_modelled(params)
+    return params
+
+
+def _nested_gazebo(root: ET.Element, source: str) -> List[str]:
+    """
+    Take out the <gazebo> blocks inside a <link>; return a warning naming each.
+
+    Gazebo never reads them: sdformat's URDF2SDF::ParseSDFExtension takes only the
+    ``<robot>``'s own ``<gazebo>`` children and urdfdom's link parser skips unknown
+    elements, so their plugins do not run (ds_sim's sentry_dropweights.xacro).
+    """
+    out = []
+    for link in root.findall('link'):
+        for block in link.findall('gazebo'):
+            link.remove(block)
+            plugins = [p.get('name') or p.get('filename', '') for p in block.iter('plugin')]
+            out.append('%s: <gazebo> inside link %r ignored, as Gazebo ignores it (only '
+                       "<robot>'s own <gazebo> elements are read)%s"
+                       % (where(source, block), link.get('name', ''),
+                          '; plugin %s does not run' % ', '.join(map(repr, plugins))
+                          if plugins else ''))
+    return out
+
+
+def hydro_plugins(root: ET.Element, source: str) -> List[ET.Element]:
+    """
+    Return the dsros_hydro, uuv_simulator and gz-sim Hydrodynamics blocks under ``root``.
+
+    Any other hydrodynamics or buoyancy plugin is an error naming it.
+    """
+    found = []
+    for elem in root.iter('plugin'):
+        if is_dsros_plugin(elem) or is_uuv_plugin(elem) or is_gz_hydrodynamics_plugin(elem):
+            found.append(elem)
+        elif is_hydro_plugin(elem):
+            raise foreign_plugin_error(elem, source, 'dsros_hydro, uuv_simulator '
+                                       'underwater-object and gz-sim Hydrodynamics blocks '
+                                       'in a URDF')
+    return found
+
+
+def load_urdf_string(text: str, source: str = '<robot_description>') -> VehicleParams:
+    """Parse URDF text (e.g. a robot_description parameter) safely."""
+    return urdf_from_root(parse_xml_string(text, source), source)
+
+
+def load_urdf_file(path: str) -> VehicleParams:
+    """Parse the URDF file at ``path`` safely."""
+    return urdf_from_root(parse_xml_file(path), path)

@@ -43,7 +43,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 TREES = ('config', 'urdf', 'worlds', 'test/corpus')
 #: Not vehicle descriptions (node, bridge and ros2_control settings).
 NOT_VEHICLES = {'gz_bridge.yaml', 'node_defaults.yaml', 'ros2_control_remus100.yaml',
-                'include_world.sdf', 'model.config'}
+                'model.config'}
 NUMBER = re.compile(r'(?<![\w.])-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?')
 LEAVES = ['nan', '.nan', '.inf', '-.inf', 'inf', '-inf', '1e309', '1e300', '-1e300', '1e200',
           '1e-320', '0', '-0', '', '~', 'null', 'abc', '"1"', '[]', '{}', '[1, 2]', 'true',
@@ -62,10 +62,15 @@ FILES = _corpus(REPO)
 
 @pytest.fixture(scope='module')
 def tree(tmp_path_factory):
+    """The copy the mutants are written into; its gz models resolve as model://NAME."""
     root = tmp_path_factory.mktemp('fuzz')
     for sub in TREES:
         shutil.copytree(REPO / sub, root / sub, ignore=shutil.ignore_patterns('.*'))
-    return root
+    with pytest.MonkeyPatch.context() as env:
+        for variable in ('IGN_GAZEBO_RESOURCE_PATH', 'SDF_PATH', 'GAZEBO_MODEL_PATH'):
+            env.delenv(variable, raising=False)
+        env.setenv('GZ_SIM_RESOURCE_PATH', str(root / 'test/corpus/gz_sim/models'))
+        yield root
 
 
 def mutate(text: str, data) -> str:

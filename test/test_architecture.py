@@ -229,12 +229,6 @@ FORMATS = ('urdf', 'dsros', 'uuv', 'sdf', 'lrauv', 'yaml')
 DISPATCHERS = {'loader', 'vehicle_from_urdf', 'vehicle_from_sdf', 'equipment_from_urdf',
                'plugin_inventory'}
 
-#: imports between two format packages that remain (to be removed, never added to)
-CROSS_FORMAT = {
-    ('sdf.gz_hydrodynamics', 'lrauv.hydrodynamics'),
-    ('sdf.gz_bridge', 'yaml.export'),
-}
-
 #: the longest a description module may be, in lines
 MAX_LINES = 500
 
@@ -248,7 +242,7 @@ def _description_part(module):
 
 def test_formats_import_only_the_description_core():
     """A format package imports the core only; the core imports formats only to dispatch."""
-    offenders, found = [], set()
+    offenders = []
     for name, targets in _internal_edges().items():
         if not name.startswith('uwv_hydro.description.'):
             continue
@@ -256,18 +250,13 @@ def test_formats_import_only_the_description_core():
         for target in targets:
             if not target.startswith('uwv_hydro.description.'):
                 continue
-            other, other_rest = _description_part(target)
+            other, _ = _description_part(target)
             if other is None or other == fmt:
                 continue
             if fmt is None and rest in DISPATCHERS:
                 continue
-            if (rest, other_rest) in CROSS_FORMAT:
-                found.add((rest, other_rest))
-                continue
             offenders.append('%s imports %s' % (name, target))
     assert not offenders, '\n'.join(offenders)
-    assert found == CROSS_FORMAT, 'gone, strike them from CROSS_FORMAT: %s' % (
-        CROSS_FORMAT - found)
 
 
 def test_core_modules_do_not_import_upwards():

@@ -62,7 +62,7 @@ FILES = _corpus(REPO)
 
 @pytest.fixture(scope='module')
 def tree(tmp_path_factory):
-    """The copy the mutants are written into; its gz models resolve as model://NAME."""
+    """Copy the corpus for the mutants; its gz models resolve as model://NAME."""
     root = tmp_path_factory.mktemp('fuzz')
     for sub in TREES:
         shutil.copytree(REPO / sub, root / sub, ignore=shutil.ignore_patterns('.*'))

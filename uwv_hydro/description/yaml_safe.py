@@ -32,6 +32,7 @@ sequences as :class:`YamlList` (a list with ``line``); lines are 1-based.
 :func:`check_params_files` is the same guard for the ROS parameter files a node is
 given (``--params-file`` in its arguments), to call before rcl parses them.
 """
+import json
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -221,3 +222,8 @@ def check_params_files(argv: Sequence[str]) -> List[Any]:
     rejects (size, depth, key count, aliases, tags, syntax); returns the documents.
     """
     return [load_yaml_text_file(path) for path in params_files(argv)]
+
+
+def yaml_string(value: str) -> str:
+    """Return a double-quoted YAML scalar (JSON string syntax is valid YAML)."""
+    return json.dumps(str(value))

@@ -29,7 +29,7 @@ node.  :func:`bridge_yaml` writes the list ros_gz_bridge's ``config_file`` reads
 """
 from typing import Dict, List
 
-from uwv_hydro.description.yaml.export import yaml_string
+from uwv_hydro.description.yaml_safe import yaml_string
 
 #: The node's EntityWrench output (relative: resolved in the node's namespace).
 ENTITY_WRENCH_TOPIC = 'hydro/entity_wrench'

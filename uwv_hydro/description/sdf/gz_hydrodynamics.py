@@ -67,7 +67,6 @@ import numpy as np
 
 from uwv_hydro.description.conventions import GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
 from uwv_hydro.description.known_names import unknown_reason
-from uwv_hydro.description.lrauv.hydrodynamics import is_lrauv_hydrodynamics_plugin
 from uwv_hydro.description.sources import set_origin
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path)
@@ -91,10 +90,18 @@ OTHER_ELEMENTS = ('link_name', 'namespace', 'default_current', 'water_density',
 
 
 def is_gz_hydrodynamics_plugin(elem: ET.Element) -> bool:
-    """Return True for a gz-sim / ignition-gazebo Hydrodynamics <plugin>."""
-    text = (elem.get('filename', '') + ' ' + elem.get('name', '')).lower()
-    return (elem.tag == 'plugin' and 'hydrodynamics' in text and 'uwv_hydro' not in text
-            and not is_lrauv_hydrodynamics_plugin(elem))
+    """
+    Return True for a gz-sim / ignition-gazebo Hydrodynamics <plugin>.
+
+    gz-sim loads a system by its library (``gz-sim-hydrodynamics-system``,
+    ``[lib]ignition-gazebo-hydrodynamics-system[.so]``) and class name
+    (``gz::sim::systems::Hydrodynamics``, ``ignition::gazebo::systems::Hydrodynamics``);
+    either one names it (LRAUV's ``tethys::HydrodynamicsPlugin`` is neither).
+    """
+    filename = elem.get('filename', '').lower()
+    name = elem.get('name', '').lower()
+    return elem.tag == 'plugin' and ('hydrodynamics-system' in filename
+                                     or name.endswith('systems::hydrodynamics'))
 
 
 def _flag(elem: ET.Element) -> bool:

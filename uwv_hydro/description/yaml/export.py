@@ -49,7 +49,6 @@ unless ``base`` is given:
 """
 
 import dataclasses
-import json
 import math
 from typing import Iterable, List, Optional
 
@@ -59,6 +58,7 @@ from transforms3d.euler import quat2euler
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.fins import FIN_NUMBER_KEYS, FIN_VECTOR_KEYS
 from uwv_hydro.description.sensor_export import sensor_tree
+from uwv_hydro.description.yaml_safe import yaml_string
 from uwv_hydro.physics.sensors import sensor_mount
 from uwv_hydro.physics.thruster_spec import (
     DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS)
@@ -81,11 +81,6 @@ def yaml_float(value: float) -> str:
     if '.' not in mantissa:
         mantissa += '.0'
     return mantissa + (e + exponent if e else '')
-
-
-def yaml_string(value: str) -> str:
-    """Return a double-quoted YAML scalar (JSON string syntax is valid YAML)."""
-    return json.dumps(str(value))
 
 
 def _flow_list(values: Iterable[float]) -> str:

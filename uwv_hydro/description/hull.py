@@ -39,13 +39,13 @@ import numpy as np
 
 from uwv_hydro.description.element_report import record
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.known_names import XML_CHILDREN
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_path, unique_children)
 from uwv_hydro.physics.vehicle_params import Hull, HULL_LIFT_MODELS, VehicleParams
 
 #: Keys of a hull block (YAML keys and XML element names).
-HULL_KEYS = XML_CHILDREN['hull']
+HULL_KEYS = ('length', 'diameter', 'x_center', 'profile', 'c_yd_beta', 'x_cp',
+             'cd_crossflow', 'model', 'lift_diameter', 'strips')
 #: Most strips of the cross-flow integral (the compiled core loops over them).
 MAX_STRIPS = 1000
 

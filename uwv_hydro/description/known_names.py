@@ -17,16 +17,14 @@ The names every loader knows, and the one "unknown name" error with "did you mea
 
 Every element, attribute and key a loader reads is checked against a known set: an
 unknown one is a DescriptionError naming the file, line, path and the closest known
-name (``difflib``), never a silently ignored typo that loads as zero drag.  The sets
-are registries, so a new description section is ONE additive entry:
+name (``difflib``), never a silently ignored typo that loads as zero drag.  Each
+format keeps its own simulator's names beside its reader (``dsros.block``,
+``uuv.underwater_object``, ``sdf.rigid_body``, ``yaml.values``, ``hull``) and calls
+:func:`check_children` / :func:`check_attributes` with them; the URDF container's
+own elements are :data:`URDF_CHILDREN` and :data:`URDF_ATTRIBUTES` here.
 
-* :data:`XML_CHILDREN` -- context -> child element tags allowed there, e.g.
-  ``'dsros/drag'`` or ``'urdf/link'``; a reader calls :func:`check_children` with
-  its context.  A new XML block (thrusters, fins, sensors ...) adds its context.
-* :data:`XML_ATTRIBUTES` -- context -> attributes allowed on such an element.
 * YAML vehicle keys live with their readers in
-  :data:`uwv_hydro.description.yaml.params.YAML_SECTIONS` (key -> reader); the
-  keys of nested YAML mappings in :data:`YAML_NESTED_KEYS` here.
+  :data:`uwv_hydro.description.yaml.params.YAML_SECTIONS` (key -> reader).
 * :data:`HYDRO_PLUGIN_MARKERS` -- substrings that mark a hydrodynamics or buoyancy
   plugin; one that no reader claims is an error naming it (its coefficients would
   otherwise be lost without a word).  :data:`NOT_HULL_PLUGIN_MARKERS` exempts the
@@ -39,53 +37,22 @@ import xml.etree.ElementTree as ET
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_error
 
-#: context -> allowed child element tags.
-XML_CHILDREN = {
-    # URDF spec (wiki.ros.org/urdf/XML) plus elements other tools put there.
-    'urdf/robot': ('link', 'joint', 'material', 'gazebo', 'transmission', 'sensor',
-                   'ros2_control', 'plugin'),
-    'urdf/link': ('inertial', 'visual', 'collision'),
-    'urdf/inertial': ('origin', 'mass', 'inertia'),
-    'urdf/joint': ('parent', 'child', 'origin', 'axis', 'calibration', 'dynamics', 'limit',
-                   'mimic', 'safety_controller'),
-    # dsros_hydro (ds_sim dsros_hydro.cc; acceleration_alpha / allow_nonphysical / hull
-    # at plugin level are uwv_hydro extensions, hull: uwv_hydro.description.hull).
-    'hull': ('length', 'diameter', 'x_center', 'profile', 'c_yd_beta', 'x_cp',
-             'cd_crossflow', 'model', 'lift_diameter', 'strips'),
-    'dsros/plugin': ('base_link', 'buoyancy', 'drag', 'acceleration_alpha',
-                     'allow_nonphysical', 'hull'),
-    'dsros/buoyancy': ('center', 'mass', 'buoyancy', 'out_of_water_depth',
-                       'fully_submerged_depth', 'scale_factor'),
-    'dsros/drag': ('center', 'linear', 'quadratic', 'added_mass', 'acceleration_alpha'),
-    # uuv_simulator UnderwaterObjectPlugin / HydrodynamicModel (HMFossen).
-    'uuv/plugin': ('fluid_density', 'flow_velocity_topic', 'use_global_current', 'debug',
-                   'link'),
-    'uuv/link': ('volume', 'center_of_buoyancy', 'box', 'neutrally_buoyant',
-                 'hydrodynamic_model', 'metacentric_width', 'metacentric_length',
-                 'water_level_plane_area'),
-    'uuv/box': ('width', 'length', 'height'),
-    'uuv/hydrodynamic_model': ('type', 'added_mass', 'linear_damping',
-                               'linear_damping_forward_speed', 'quadratic_damping'),
-    # SDF //link/inertial (1.10 adds fluid_added_mass) and the uwv_hydro SDF plugin.
-    'sdf/inertial': ('mass', 'pose', 'inertia', 'fluid_added_mass', 'density', 'auto'),
-    'sdf/inertia': ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz'),
-    'sdf/uwv_plugin': ('link_name', 'buoyancy_mass', 'volume', 'center_of_buoyancy',
-                       'fluid_density', 'out_of_water_depth', 'fully_submerged_depth',
-                       'scale_factor', 'allow_nonphysical', 'hull'),
+#: URDF (wiki.ros.org/urdf/XML; the container every URDF reader walks), plus elements
+#: other tools put there: element -> allowed child tags.
+URDF_CHILDREN = {
+    'robot': ('link', 'joint', 'material', 'gazebo', 'transmission', 'sensor',
+              'ros2_control', 'plugin'),
+    'link': ('inertial', 'visual', 'collision'),
+    'inertial': ('origin', 'mass', 'inertia'),
+    'joint': ('parent', 'child', 'origin', 'axis', 'calibration', 'dynamics', 'limit',
+              'mimic', 'safety_controller'),
 }
 
-#: context -> allowed attributes.
-XML_ATTRIBUTES = {
-    'urdf/inertia': ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'),
-    'urdf/origin': ('xyz', 'rpy'),
-    'urdf/mass': ('value',),
-    'dsros/center': ('x', 'y', 'z'),
-}
-
-#: Keys of nested YAML mappings (vehicle key -> its keys).
-YAML_NESTED_KEYS = {
-    'inertia': ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz'),
-    'surface': ('out_of_water_depth', 'fully_submerged_depth', 'scale_factor', 'model'),
+#: URDF element -> allowed attributes.
+URDF_ATTRIBUTES = {
+    'inertia': ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'),
+    'origin': ('xyz', 'rpy'),
+    'mass': ('value',),
 }
 
 #: Lower-case substrings of a plugin's filename or name that mark it as a hydrodynamics
@@ -115,9 +82,8 @@ def unknown_reason(kind: str, name: str, known: Iterable[str], fmt: str = "'%s'"
     return 'unknown %s %s%s%s (known: %s)' % (kind, fmt % name, where, hint, listed)
 
 
-def check_children(elem: ET.Element, context: str, source: str) -> None:
-    """Raise DescriptionError at the first child of ``elem`` not known in ``context``."""
-    known = XML_CHILDREN[context]
+def check_children(elem: ET.Element, known: Iterable[str], source: str) -> None:
+    """Raise DescriptionError at the first child of ``elem`` whose tag is not ``known``."""
     for child in elem:
         if not isinstance(child.tag, str):
             continue  # comments and processing instructions
@@ -126,9 +92,8 @@ def check_children(elem: ET.Element, context: str, source: str) -> None:
                                                ' in <%s>' % elem.tag), source, child)
 
 
-def check_attributes(elem: ET.Element, context: str, source: str) -> None:
-    """Raise DescriptionError for an attribute of ``elem`` not known in ``context``."""
-    known = XML_ATTRIBUTES[context]
+def check_attributes(elem: ET.Element, known: Iterable[str], source: str) -> None:
+    """Raise DescriptionError for an attribute of ``elem`` that is not ``known``."""
     for name in elem.keys():
         if name not in known:
             raise element_error(unknown_reason('attribute', name, known, "'%s'",

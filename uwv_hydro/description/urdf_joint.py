@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from uwv_hydro.description.conventions import quat_to_matrix, rpy_to_matrix
-from uwv_hydro.description.known_names import check_attributes
+from uwv_hydro.description.known_names import check_attributes, URDF_ATTRIBUTES
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 
 
@@ -36,7 +36,7 @@ def origin_of(elem: ET.Element, source: str) -> Tuple[np.ndarray, np.ndarray]:
     origin = elem.find('origin')
     if origin is None:
         return np.zeros(3), np.eye(3)
-    check_attributes(origin, 'urdf/origin', source)
+    check_attributes(origin, URDF_ATTRIBUTES['origin'], source)
     rpy = parse_vector(origin, 'rpy', source)
     return parse_vector(origin, 'xyz', source), rpy_to_matrix(rpy)
 

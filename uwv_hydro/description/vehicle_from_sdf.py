@@ -73,7 +73,7 @@ import numpy as np
 from uwv_hydro.description.conventions import SDF_LETTERS
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.hull import finish_hull, read_xml_hull
+from uwv_hydro.description.hull import finish_hull, HULL_KEYS, read_xml_hull
 from uwv_hydro.description.known_names import check_children, foreign_plugin_error, is_hydro_plugin
 from uwv_hydro.description.link_hydrodynamics import combine, LinkHydro
 from uwv_hydro.description.lrauv.hydrodynamics import (
@@ -94,6 +94,11 @@ from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path, parse_xml_file, parse_xml_string)
 from uwv_hydro.description.xml_values import flag_text, float_text
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+
+#: uwv_hydro's own SDF plugin (doc/guide/sdf_models.md): its elements.
+UWV_PLUGIN_CHILDREN = ('link_name', 'buoyancy_mass', 'volume', 'center_of_buoyancy',
+                       'fluid_density', 'out_of_water_depth', 'fully_submerged_depth',
+                       'scale_factor', 'allow_nonphysical', 'hull')
 
 
 __all__ = ['is_uwv_plugin', 'read_fluid_added_mass', 'read_pose', 'sdf_from_root',
@@ -280,7 +285,7 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
     params.warnings.extend(warnings)
     hull = uwv[0].find('hull') if uwv else None
     if hull is not None:
-        check_children(hull, 'hull', source)
+        check_children(hull, HULL_KEYS, source)
         finish_hull(params, read_xml_hull(hull, source), where(source, hull))
     return params
 
@@ -309,7 +314,7 @@ def _buoyancy(params: VehicleParams, flat: FlatModel, link_poses: Dict[str, Pose
               source: str, warnings: List[str]) -> None:
     values = {}
     if plugin is not None:
-        check_children(plugin, 'sdf/uwv_plugin', source)
+        check_children(plugin, UWV_PLUGIN_CHILDREN, source)
         set_origin(params, ('buoyancy_mass', 'cob', 'surface'), '%s:%s (uwv_hydro plugin)'
                    % (source, element_line(plugin)))
         record(params, 'plugin', plugin.get('name', ''), where(source, plugin), 'read',

@@ -52,9 +52,10 @@ from uwv_hydro.description.element_report import record, warn_not_modelled, wher
 from uwv_hydro.description.equipment_from_urdf import owns_sensor, read_uuv_equipment
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_urdf
-from uwv_hydro.description.hull import finish_hull, read_xml_hull
+from uwv_hydro.description.hull import finish_hull, HULL_KEYS, read_xml_hull
 from uwv_hydro.description.known_names import (
-    check_attributes, check_children, foreign_plugin_error, is_hydro_plugin)
+    check_attributes, check_children, foreign_plugin_error, is_hydro_plugin, URDF_ATTRIBUTES,
+    URDF_CHILDREN)
 from uwv_hydro.description.rigid_lumping import lump, part_in_base
 from uwv_hydro.description.sdf.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
@@ -77,17 +78,17 @@ def read_inertial(link: ET.Element, source: str):
     inertial = link.find('inertial')
     if inertial is None:
         return None
-    check_children(inertial, 'urdf/inertial', source)
+    check_children(inertial, URDF_CHILDREN['inertial'], source)
     mass_elem = inertial.find('mass')
     if mass_elem is None:
         raise element_error('<inertial> without <mass>', source, inertial)
-    check_attributes(mass_elem, 'urdf/mass', source)
+    check_attributes(mass_elem, URDF_ATTRIBUTES['mass'], source)
     mass = float_attr(mass_elem, 'value', source, default=None)
     com, rot = origin_of(inertial, source)
     inertia_elem = inertial.find('inertia')
     if inertia_elem is None:
         raise element_error('<inertial> without <inertia>', source, inertial)
-    check_attributes(inertia_elem, 'urdf/inertia', source)
+    check_attributes(inertia_elem, URDF_ATTRIBUTES['inertia'], source)
     v = {k: float_attr(inertia_elem, k, source)
          for k in ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')}
     inertia = np.array([[v['ixx'], v['ixy'], v['ixz']],
@@ -223,18 +224,18 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     if root.tag != 'robot':
         raise element_error('expected a URDF <robot> root element, got <%s>' % root.tag,
                             source, root)
-    check_children(root, 'urdf/robot', source)
+    check_children(root, URDF_CHILDREN['robot'], source)
     ignored = _nested_gazebo(root, source)
     links: Dict[str, ET.Element] = {}
     for link in root.findall('link'):
-        check_children(link, 'urdf/link', source)
+        check_children(link, URDF_CHILDREN['link'], source)
         name = link.get('name', '')
         if name in links:
             raise element_error('duplicate link %r' % name, source, link)
         links[name] = link
     joints = root.findall('joint')
     for joint in joints:
-        check_children(joint, 'urdf/joint', source)
+        check_children(joint, URDF_CHILDREN['joint'], source)
     plugins = hydro_plugins(root, source)
     if len(plugins) > 1:
         raise element_error('more than one hydrodynamics plugin (dsros_hydro, '
@@ -283,7 +284,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         apply_dsros_block(plugin, params, source)
         hull = plugin.find('hull')
         if hull is not None:  # a uwv_hydro extension of the dsros_hydro block
-            check_children(hull, 'hull', source)
+            check_children(hull, HULL_KEYS, source)
             finish_hull(params, read_xml_hull(hull, source), where(source, hull))
     elif plugin is not None and is_gz_hydrodynamics_plugin(plugin):
         params.fluid_density = apply_gz_hydrodynamics(plugin, params, source, link=base)

@@ -42,7 +42,7 @@ mass, so the block sets ``semantics='dsros'``, ``drag_velocity_point = com`` and
 ``added_mass_point = com``.
 
 Every element and ``<center>`` attribute is checked against the known set
-(:data:`uwv_hydro.description.known_names.XML_CHILDREN`): a typo such as
+(:data:`PLUGIN_CHILDREN` and its neighbours below): a typo such as
 ``<linaer>`` or ``<centre>`` is an error with "did you mean", never a silent zero.
 As dsros_hydro does, a ``<buoyancy>`` without ``<center>`` is an error and a missing
 ``<linear>``, ``<quadratic>`` or ``<added_mass>`` is a warning.
@@ -60,6 +60,15 @@ from uwv_hydro.description.xml_safe import element_error, element_line, element_
 from uwv_hydro.description.xml_values import flag_text, float_attr, float_text
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
+
+#: dsros_hydro's plugin elements (ds_sim dsros_hydro.cc; acceleration_alpha,
+#: allow_nonphysical and hull at plugin level are uwv_hydro extensions).
+PLUGIN_CHILDREN = ('base_link', 'buoyancy', 'drag', 'acceleration_alpha',
+                   'allow_nonphysical', 'hull')
+BUOYANCY_CHILDREN = ('center', 'mass', 'buoyancy', 'out_of_water_depth',
+                     'fully_submerged_depth', 'scale_factor')
+DRAG_CHILDREN = ('center', 'linear', 'quadratic', 'added_mass', 'acceleration_alpha')
+CENTER_ATTRIBUTES = ('x', 'y', 'z')
 _BLOCKS = (('linear', 'linear drag', 2), ('quadratic', 'quadratic drag', 3),
            ('added_mass', 'added mass', 2))
 _FIELDS = {'linear': 'linear_drag', 'quadratic': 'quadratic_drag',
@@ -75,7 +84,7 @@ def is_dsros_plugin(elem: ET.Element) -> bool:
 
 def center_xyz(elem: ET.Element, source: str) -> np.ndarray:
     """Return the x, y, z attributes of a <center> element."""
-    check_attributes(elem, 'dsros/center', source)
+    check_attributes(elem, CENTER_ATTRIBUTES, source)
     return np.array([float_attr(elem, k, source) for k in 'xyz'])
 
 
@@ -112,7 +121,7 @@ def base_link_name(plugin: ET.Element) -> str:
 
 def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str) -> VehicleParams:
     """Fill buoyancy, surface, drag and added mass of ``params`` from the block."""
-    check_children(plugin, 'dsros/plugin', source)
+    check_children(plugin, PLUGIN_CHILDREN, source)
     set_origin(params, HYDRO_FIELDS, '%s:%s (dsros_hydro block)'
                % (source, element_line(plugin)))
     buoy = _single(plugin, 'buoyancy', source)
@@ -120,7 +129,7 @@ def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str) ->
     if buoy is None:
         params.warnings.append('dsros_hydro block has no <buoyancy>: no buoyancy')
     else:
-        check_children(buoy, 'dsros/buoyancy', source)
+        check_children(buoy, BUOYANCY_CHILDREN, source)
         center = _single(buoy, 'center', source)
         if center is None:
             raise element_error('dsros_hydro <buoyancy> without <center> (the centre of '
@@ -148,7 +157,7 @@ def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str) ->
     if drag is None:
         params.warnings.append('dsros_hydro block has no <drag>: no drag and no added mass')
     else:
-        check_children(drag, 'dsros/drag', source)
+        check_children(drag, DRAG_CHILDREN, source)
         center = _single(drag, 'center', source)
         params.drag_center = center_xyz(center, source) if center is not None else None
         for tag, what, order in _BLOCKS:

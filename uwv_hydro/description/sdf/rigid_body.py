@@ -29,6 +29,10 @@ from uwv_hydro.description.xml_values import float_text
 from uwv_hydro.description.zero_range_joint import NOTE as ZERO_RANGE_NOTE, sdf_zero_range
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
+#: SDF //link/inertial (1.10 adds fluid_added_mass) and //inertial/inertia elements.
+INERTIAL_CHILDREN = ('mass', 'pose', 'inertia', 'fluid_added_mass', 'density', 'auto')
+INERTIA_CHILDREN = ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz')
+
 
 _INERTIA_DEFAULTS = {'ixx': 1.0, 'iyy': 1.0, 'izz': 1.0, 'ixy': 0.0, 'ixz': 0.0, 'iyz': 0.0}
 
@@ -50,7 +54,7 @@ def _inertial(flat: FlatModel, name: str, link: ET.Element, source: str,
     if inertial is None:
         return (SDF_DEFAULT_MASS, np.zeros(3), np.eye(3), 'warned',
                 'no <inertial>: sdformat default 1 kg, unit inertia (as gz-sim simulates)')
-    check_children(inertial, 'sdf/inertial', source)
+    check_children(inertial, INERTIAL_CHILDREN, source)
     status, note = 'read', ''
     mass_elem = inertial.find('mass')
     if mass_elem is None:
@@ -72,7 +76,7 @@ def _inertial(flat: FlatModel, name: str, link: ET.Element, source: str,
     values = dict(_INERTIA_DEFAULTS)
     inertia_elem = inertial.find('inertia')
     if inertia_elem is not None:
-        check_children(inertia_elem, 'sdf/inertia', source)
+        check_children(inertia_elem, INERTIA_CHILDREN, source)
         for child in inertia_elem:
             values[child.tag] = float_text(child, source)
     v = values

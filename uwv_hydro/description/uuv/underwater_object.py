@@ -87,6 +87,16 @@ UUV_DEFAULT_FLUID_DENSITY = 1028.0
 #: uuv_simulator's fixed acceleration filter constant (HMFossen::ComputeAcc).
 UUV_ACCELERATION_ALPHA = 0.3
 
+#: uuv_simulator UnderwaterObjectPlugin / HydrodynamicModel (HMFossen) elements.
+PLUGIN_CHILDREN = ('fluid_density', 'flow_velocity_topic', 'use_global_current', 'debug',
+                   'link')
+LINK_CHILDREN = ('volume', 'center_of_buoyancy', 'box', 'neutrally_buoyant',
+                 'hydrodynamic_model', 'metacentric_width', 'metacentric_length',
+                 'water_level_plane_area')
+BOX_CHILDREN = ('width', 'length', 'height')
+MODEL_CHILDREN = ('type', 'added_mass', 'linear_damping', 'linear_damping_forward_speed',
+                  'quadratic_damping')
+
 
 def is_uuv_plugin(elem: ET.Element) -> bool:
     """Return True for a uuv_simulator underwater-object <plugin>."""
@@ -136,7 +146,7 @@ def _labels(elem: ET.Element, order: int) -> dict:
 
 def _read_model(model: ET.Element, params: VehicleParams, source: str,
                 warnings: List[str]) -> None:
-    check_children(model, 'uuv/hydrodynamic_model', source)
+    check_children(model, MODEL_CHILDREN, source)
     kind = model.find('type')
     kind = (kind.text or '').strip() if kind is not None else ''
     if kind != 'fossen':
@@ -189,9 +199,9 @@ def _base_link_block(plugin: ET.Element, base: str, source: str) -> ET.Element:
 def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
                     base: Optional[str] = None) -> VehicleParams:
     """Fill buoyancy, surface, drag and added mass of ``params`` from the block."""
-    check_children(plugin, 'uuv/plugin', source)
+    check_children(plugin, PLUGIN_CHILDREN, source)
     link = _base_link_block(plugin, base or params.base_frame, source)
-    check_children(link, 'uuv/link', source)
+    check_children(link, LINK_CHILDREN, source)
     for tag in ('metacentric_width', 'metacentric_length', 'water_level_plane_area'):
         if link.find(tag) is not None:
             raise element_error('uuv_simulator surface-vessel model <%s> is not read' % tag,
@@ -217,7 +227,7 @@ def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
     box = link.find('box')
     height = None
     if box is not None:
-        check_children(box, 'uuv/box', source)
+        check_children(box, BOX_CHILDREN, source)
         if box.find('height') is not None:
             height = float_text(box.find('height'), source)
     if height is not None and height > 0.0:

@@ -80,12 +80,12 @@ from uwv_hydro.description.conventions import (
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_mapping
 from uwv_hydro.description.hull import finish_hull, read_yaml_hull
-from uwv_hydro.description.known_names import closest, unknown_reason, YAML_NESTED_KEYS
+from uwv_hydro.description.known_names import closest, unknown_reason
 from uwv_hydro.description.sources import rigid_body_of, set_origin
 from uwv_hydro.description.thrusters import read_yaml_thrusters
 from uwv_hydro.description.yaml.sensors import read_yaml_sensors
 from uwv_hydro.description.yaml.values import (
-    _Ctx, _inertia, _number, _point, _vector3, coefficient_array)
+    _Ctx, _inertia, _number, _point, _vector3, coefficient_array, SURFACE_KEYS)
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, parse_yaml, YamlMap
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
@@ -102,7 +102,6 @@ VEHICLE_KEYS = (
 #: (filled below the readers; ``ctx.frd`` tells the convention).
 YAML_SECTIONS: Dict[str, Callable[[Any, '_Ctx', VehicleParams], None]] = {}
 YAML_SECTIONS['sensors'] = read_yaml_sensors
-SURFACE_KEYS = YAML_NESTED_KEYS['surface']
 #: difflib ratio above which a flat-layout key is taken as a misspelt vehicle key.
 _FLAT_TYPO_CUTOFF = 0.8
 

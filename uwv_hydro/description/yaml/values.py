@@ -19,12 +19,14 @@ import numpy as np
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.known_names import unknown_reason, YAML_NESTED_KEYS
+from uwv_hydro.description.known_names import unknown_reason
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.yaml_safe import YamlMap
 
 
-_INERTIA_KEYS = YAML_NESTED_KEYS['inertia']
+_INERTIA_KEYS = ('ixx', 'iyy', 'izz', 'ixy', 'ixz', 'iyz')
+#: Keys of the ``surface:`` mapping.
+SURFACE_KEYS = ('out_of_water_depth', 'fully_submerged_depth', 'scale_factor', 'model')
 
 _BLOCK_NAMES = {'linear_drag': 'linear drag', 'added_mass': 'added mass',
                 'quadratic_drag': 'quadratic drag',

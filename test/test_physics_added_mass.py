@@ -114,8 +114,9 @@ def test_added_mass_coriolis_switch_zeroes_the_component_only(engine):
     rng = np.random.default_rng(5)
     for current in (None, np.array([0.3, -0.2, 0.1])):
         nu = rng.normal(size=6)
-        kwargs = dict(position=[0.0, 0.0, -20.0], current_world=current,
-                      engine_added_mass=engine, nu_dot=None if engine else rng.normal(size=6))
+        kwargs = {'position': [0.0, 0.0, -20.0], 'current_world': current,
+                  'engine_added_mass': engine,
+                  'nu_dot': None if engine else rng.normal(size=6)}
         a, b = on.wrench(nu, **kwargs).components, off.wrench(nu, **kwargs).components
         if current is not None or not engine:
             # with the term on, there is a term to drop (engine: zero in still water)

@@ -30,7 +30,8 @@ as :mod:`uwv_hydro.physics.drag` and :mod:`uwv_hydro.physics.added_mass` do:
   the origin with H(r_c)^T; linear entry (a, b): -e_a nu_p,b; quadratic (a, b, c):
   -e_a |nu_p,b| nu_p,c;
 * added mass (a, b) about ``added_mass_point`` r_a: inertial -e_a (H nu_dot)_b and, when
-  ``coriolis`` and ``added_mass_coriolis`` are on, the Coriolis wrench [a1 x w, a1 x v + a2 x w] of a = e_a nu_p,b
+  ``coriolis`` and ``added_mass_coriolis`` are on, the Coriolis wrench
+  [a1 x w, a1 x v + a2 x w] of a = e_a nu_p,b
   (Fossen 2011 eq. 6.43), both moved with H(r_a)^T.  A symmetric coupled pair (a, b)
   uses E_ab + E_ba.
 

@@ -98,7 +98,8 @@ def naive_wrench(p, nu, position, quaternion, nu_dot=None, current_world=None):
     c_a[:3, 3:] = -skew(a1)
     c_a[3:, :3] = -skew(a1)
     c_a[3:, 3:] = -skew(a2)
-    out['added_mass_coriolis'] = h_a.T @ (-c_a @ nu_a) if p.coriolis else np.zeros(6)
+    on = p.coriolis and getattr(p, 'added_mass_coriolis', True)
+    out['added_mass_coriolis'] = h_a.T @ (-c_a @ nu_a) if on else np.zeros(6)
     if getattr(p, 'hull', None) is not None:
         out['hull_lift'], out['crossflow_drag'] = naive_hull_wrench(p, nu_r)
     return out
@@ -317,7 +318,8 @@ def vehicle_variants(dsros_seed: int = 7):
     Yield (name, VehicleParams) covering the model switches, for cross-checks.
 
     Dense vehicle; dsros reference points with a 36-term asymmetric added mass;
-    quadratic-only damping without Coriolis; the continuous surface transition;
+    quadratic-only damping without Coriolis; without the added-mass Coriolis only;
+    the continuous surface transition;
     uuv_simulator's forward-speed drag with its reference points.
     """
     yield 'full', full_vehicle()
@@ -330,6 +332,10 @@ def vehicle_variants(dsros_seed: int = 7):
     quad_only.damping = 'quadratic_only'
     quad_only.coriolis = False
     yield 'quadratic_only_no_coriolis', quad_only
+    # gz-sim <disable_coriolis>: the added-mass Coriolis off, the rigid body's on
+    no_munk = full_vehicle(seed=13)
+    no_munk.added_mass_coriolis = False
+    yield 'no_added_mass_coriolis', no_munk
     cont = full_vehicle(seed=5)
     cont.surface.model = 'continuous'
     yield 'continuous_surface', cont

@@ -36,6 +36,7 @@ Sources the figures are held against:
 * a BlueROV2 in MANUAL at full stick pitches a little and stays upright: |roll| and
   |pitch| within 15 deg over the 10 s, at full and three-quarter stick.
 """
+import copy
 import math
 import pathlib
 
@@ -46,6 +47,7 @@ from test_ardusub_rc import VECTORED, VECTORED_6DOF
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.ardusub_rc import ArduSubChannels
 from uwv_hydro.modes.rov_hold import hold, stick_commands
+from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.thruster_bank import ThrusterBank
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
@@ -142,14 +144,32 @@ def test_full_yaw_stick_turns_at_ardusubs_rate(name, factors):
 
 @pytest.mark.parametrize('name', ['bluerov2.yaml', 'ardusub_bluerov2.yaml',
                                   'ardusub_bluerov2_heavy.yaml'])
-def test_no_munk_moment_beyond_the_righting_moment_at_top_speed(name):
-    """Pitch stability at 1.5 m/s ahead / sideways: (Z_wdot - X_udot) U^2 < B BG."""
+def test_munk_moment_is_switched_off_and_the_rigid_body_coriolis_kept(name):
+    """
+    Wu's unequal M_A would pitch the frame over at 1.5 m/s; the files drop that term only.
+
+    At angle of attack alpha (u = U cos alpha, w = U sin alpha) the Munk moment is
+    (Z_A - X_A) u w ~ (Z_A - X_A) U^2 alpha (Fossen 2011 eq. 6.51), against the
+    righting moment B BG alpha: with ``added_mass_coriolis`` on it would win; off, the
+    added-mass Coriolis component is zero while ``coriolis`` (C_RB) stays on.
+    """
     params = load_vehicle(str(CONFIG / name))
-    m_a = params.added_mass
+    assert params.coriolis and not params.added_mass_coriolis
     bg = params.cob[2] - params.com[2]
     righting = params.buoyancy_mass * params.gravity * bg  # B BG per radian
-    for a, b in ((0, 2), (1, 2)):  # surge-heave (pitch), sway-heave (roll)
-        assert abs(m_a[b, b] - m_a[a, a]) * SPEC_FORWARD_SPEED ** 2 < righting
+    alpha = 0.05
+    on = copy.deepcopy(params)
+    on.added_mass_coriolis = True
+    for a, b, axis in ((0, 2, 4), (1, 2, 3)):  # surge-heave (pitch), sway-heave (roll)
+        nu = np.zeros(6)
+        nu[a], nu[b] = SPEC_FORWARD_SPEED * math.cos(alpha), SPEC_FORWARD_SPEED * math.sin(alpha)
+        munk = HydroModel(on).wrench(nu).components['added_mass_coriolis'][axis]
+        # Fossen 2011 eq. 6.51, diagonal M_A: (M_A,bb - M_A,aa) nu_a nu_b, sign by axis
+        expected = (params.added_mass[b, b] - params.added_mass[a, a]) * nu[a] * nu[b]
+        assert abs(munk) == pytest.approx(abs(expected), rel=1e-9)
+        if (a, b) == (0, 2):
+            assert abs(munk) > righting * alpha  # why the term is dropped
+        assert np.all(HydroModel(params).wrench(nu).components['added_mass_coriolis'] == 0.0)
 
 
 def test_stick_mix_is_ardusubs_and_the_plain_bluerov2_flies_too():

@@ -474,6 +474,19 @@ def test_lrauv_plugin_is_read_with_its_own_names_and_equations():
         assert np.allclose(wc['added_mass'], added, rtol=0, atol=TIGHT * 1000)
 
 
+def test_lrauv_enable_coriolis_false_drops_only_the_added_mass_coriolis():
+    """HydrodynamicsPlugin.cc adds its kCmatVec only if enableCoriolis; C_RB is the engine's."""
+    text = TETHYS.read_text().replace('<namespace>', '<enable_coriolis>false</enable_coriolis>'
+                                      '<namespace>')
+    params = load_vehicle_string(text, 't.sdf', allow_nonphysical=True)
+    assert params.coriolis is True and params.added_mass_coriolis is False
+    assert any('<enable_coriolis>false' in w and 'rigid-body Coriolis stays on' in w
+               for w in params.warnings)
+    nu = np.array([1.0, 0.2, 0.3, 0.1, 0.2, 0.3])
+    assert np.all(HydroModel(params).wrench(nu).components['added_mass_coriolis'] == 0.0)
+    assert load_vehicle(str(TETHYS), allow_nonphysical=True).added_mass_coriolis is True
+
+
 def test_lrauv_defaults_are_named_and_unknown_elements_refused():
     text = TETHYS.read_text().replace('<xU>-1.0</xU>', '')
     params = load_vehicle_string(text, 't.sdf', allow_nonphysical=True)

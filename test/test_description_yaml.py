@@ -104,6 +104,7 @@ def test_volume_uses_fluid_density_and_inertia_list():
     ('inertia: [[1.0, 0.1, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]', 'not symmetric'),
     ('drag_velocity_point: somewhere', "'com', 'origin'"),
     ('linear_drag: [true, 1.0, 1.0, 1.0, 1.0, 1.0]', 'list of numbers'),
+    ('added_mass_coriolis: 0.0', 'expected true or false'),
 ])
 def test_yaml_errors_name_key(extra, match):
     key = extra.split(':')[0]
@@ -113,6 +114,14 @@ def test_yaml_errors_name_key(extra, match):
         load('vehicle:\n' + indent(body + extra, 2))
     assert info.value.source == 'v.yaml'
     assert info.value.element
+
+
+def test_added_mass_coriolis_key_is_its_own_switch():
+    """``added_mass_coriolis: false`` keeps ``coriolis`` (the rigid body's) on."""
+    params = load(BASIC + 'added_mass_coriolis: false\n')
+    assert params.added_mass_coriolis is False and params.coriolis is True
+    default = load(BASIC)
+    assert default.added_mass_coriolis is True and default.coriolis is True
 
 
 def test_unknown_vehicle_key_is_an_error():

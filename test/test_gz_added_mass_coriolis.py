@@ -102,15 +102,7 @@ def test_sdf_fluid_added_mass_coriolis_with_current_is_gz_sim_correction():
 
 def test_gz_plugin_added_mass_coriolis_is_the_opposite_sign_there():
     """Plugin <xDotU>..: gz-sim applies +C_A(v_r) v_r; uwv_hydro Fossen's -C_A."""
-    text = WORKED.read_text()
-    start, end = text.rindex('<fluid_added_mass>'), text.rindex('</fluid_added_mass>')
-    text = text[:start] + text[end + len('</fluid_added_mass>'):]
-    letters = ('xDotU', 'yDotV', 'zDotW', 'kDotP', 'mDotQ', 'nDotR')
-    plugin = ''.join('<%s>%r</%s>' % (t, -float(M_A[i, i]), t) for i, t in enumerate(letters))
-    text = text.replace('</model>', '<plugin filename="gz-sim-hydrodynamics-system" '
-                        'name="gz::sim::systems::Hydrodynamics"><link_name>body</link_name>'
-                        '%s</plugin></model>' % plugin)
-    model = HydroModel(load_vehicle_string(text, 'plugin.sdf'))
+    model = HydroModel(load_vehicle_string(_plugin_model(''), 'plugin.sdf'))
     ours = model.wrench(NU).components['added_mass_coriolis']
     ma = -M_A  # the derivatives as written (negative)
     cmat = gz_plugin_coriolis_matrix(ma, NU)
@@ -119,3 +111,35 @@ def test_gz_plugin_added_mass_coriolis_is_the_opposite_sign_there():
     gz_applied = -k_total
     np.testing.assert_allclose(ours, BY_HAND, rtol=0.0, atol=1e-11)
     np.testing.assert_allclose(gz_applied, -BY_HAND, rtol=0.0, atol=1e-11)
+
+
+def _plugin_model(extra):
+    """Return the worked SDF with M_A given by gz-sim's plugin <xDotU>.. and ``extra``."""
+    text = WORKED.read_text()
+    start, end = text.rindex('<fluid_added_mass>'), text.rindex('</fluid_added_mass>')
+    text = text[:start] + text[end + len('</fluid_added_mass>'):]
+    letters = ('xDotU', 'yDotV', 'zDotW', 'kDotP', 'mDotQ', 'nDotR')
+    plugin = ''.join('<%s>%r</%s>' % (t, -float(M_A[i, i]), t) for i, t in enumerate(letters))
+    return text.replace('</model>', '<plugin filename="gz-sim-hydrodynamics-system" '
+                        'name="gz::sim::systems::Hydrodynamics"><link_name>body</link_name>'
+                        '%s%s</plugin></model>' % (plugin, extra))
+
+
+def test_gz_disable_coriolis_drops_only_the_added_mass_coriolis():
+    """
+    ``<disable_coriolis>``: Hydrodynamics.cc skips -Cmat v only; C_RB stays (the engine's).
+
+    So the description keeps ``coriolis`` (the rigid body's) and sets
+    ``added_mass_coriolis`` false: that component is zero, the dynamics keep -C_RB nu.
+    """
+    params = load_vehicle_string(_plugin_model('<disable_coriolis>true</disable_coriolis>'),
+                                 'plugin.sdf')
+    assert params.coriolis is True
+    assert params.added_mass_coriolis is False
+    assert any('<disable_coriolis>' in w and 'rigid-body Coriolis stays on' in w
+               for w in params.warnings), params.warnings
+    model = HydroModel(params)
+    assert np.all(model.wrench(NU).components['added_mass_coriolis'] == 0.0)
+    default = load_vehicle_string(_plugin_model(''), 'plugin.sdf')
+    assert default.coriolis is True and default.added_mass_coriolis is True
+    assert not any('disable_coriolis' in w for w in default.warnings)

@@ -91,3 +91,38 @@ def test_lagged_acceleration_rejects_bad_alpha():
     """Alpha must lie in [0, 1]."""
     with pytest.raises(ValueError):
         LaggedAcceleration(1.5)
+
+
+@pytest.mark.parametrize('engine', [False, True])
+def test_added_mass_coriolis_switch_zeroes_the_component_only(engine):
+    """
+    ``added_mass_coriolis: false`` (gz-sim ``<disable_coriolis>``): the component is zero.
+
+    In still water and in a current, with or without an engine carrying M_A (gz-sim
+    then adds no -C_A term either); every other component keeps its value.
+    """
+    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.physics.vehicle_params import VehicleParams
+
+    def model(on):
+        return HydroModel(VehicleParams(
+            mass=30.0, inertia=np.diag([1.0, 2.0, 2.5]), com=np.array([0.05, 0.0, -0.02]),
+            added_mass=_asymmetric_added_mass(4) @ _asymmetric_added_mass(4).T,
+            added_mass_point=np.array([0.1, -0.05, 0.02]), linear_drag=np.eye(6),
+            added_mass_coriolis=on))
+    on, off = model(True), model(False)
+    rng = np.random.default_rng(5)
+    for current in (None, np.array([0.3, -0.2, 0.1])):
+        nu = rng.normal(size=6)
+        kwargs = {'position': [0.0, 0.0, -20.0], 'current_world': current,
+                  'engine_added_mass': engine,
+                  'nu_dot': None if engine else rng.normal(size=6)}
+        a, b = on.wrench(nu, **kwargs).components, off.wrench(nu, **kwargs).components
+        if current is not None or not engine:
+            # with the term on, there is a term to drop (engine: zero in still water)
+            assert np.linalg.norm(a['added_mass_coriolis']) > 1e-3
+        assert np.all(b['added_mass_coriolis'] == 0.0)
+        for name in a:
+            if name != 'added_mass_coriolis':
+                # the same arithmetic on the same inputs: equal to rounding
+                np.testing.assert_allclose(b[name], a[name], rtol=1e-12, atol=1e-12)

@@ -85,9 +85,11 @@ def _coupled_params():
         added_mass_point=np.array([0.05, 0.02, -0.03]))
 
 
-def test_kinetic_energy_conserved_without_dissipation():
+@pytest.mark.parametrize('added_mass_coriolis', [True, False])
+def test_kinetic_energy_conserved_without_dissipation(added_mass_coriolis):
     """0.5 nu^T (M_RB + M_A) nu is constant over 100 s (C_RB and C_A do no work)."""
     params = _coupled_params()
+    params.added_mass_coriolis = added_mass_coriolis
     sim = Simulator(params, dt=0.01, dynamics_only=True)
     mass = HydroModel(params).mass_matrix()
     state = State(DEEP, twist=[1.0, 0.5, -0.3, 0.4, -0.2, 0.6])
@@ -115,6 +117,75 @@ def test_munk_moment_turns_body_broadside():
         state = sim.step(state)
     assert state.twist[5] < 0.0
     assert abs(state.twist[5] / (expected * 0.2) - 1.0) < 0.05
+
+
+def _skew(a):
+    """Return S(a), S(a) b = a x b (Fossen 2011 eq. 2.10)."""
+    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+
+
+@pytest.mark.parametrize('added_mass_coriolis', [True, False])
+def test_munk_pitch_moment_follows_the_added_mass_coriolis_switch(added_mass_coriolis):
+    """
+    Surge + heave with Z_A != X_A: pitch moment -C_A(nu) nu = (Z_A - X_A) u w, or none.
+
+    Fossen 2011 eq. 6.51 (C_A of a diagonal M_A, X_udot = -X_A): the pitch row of
+    -C_A nu is (X_udot - Z_wdot) u w = (Z_A - X_A) u w, the Munk moment; the rigid body's C_RB
+    of pure translation with the CoM at the origin is zero, so q_dot is the Munk
+    moment over (Iyy + M_A,55) with the switch on, exactly zero with it off.
+    """
+    x_a, z_a, iyy, m_a55 = 5.5, 14.57, 0.3, 0.12
+    params = VehicleParams(mass=11.5, inertia=np.diag([0.2, iyy, 0.25]), gravity=0.0,
+                           added_mass=np.diag([x_a, 12.7, z_a, 0.1, m_a55, 0.15]),
+                           added_mass_coriolis=added_mass_coriolis)
+    sim = Simulator(params, dt=0.01)
+    u, w = 1.0, 0.3
+    state = State(DEEP, twist=[u, 0, w, 0, 0, 0])
+    munk = (z_a - x_a) * u * w
+    expected = np.zeros(6)
+    expected[4] = munk / (iyy + m_a55) if added_mass_coriolis else 0.0
+    got = sim.derivative(state).twist
+    compiled = np.array(sim.state_acceleration(Simulator._pack(state).tolist()))
+    # exact arithmetic up to rounding of O(1) terms
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(compiled, expected, rtol=1e-12, atol=1e-12)
+    component = HydroModel(params).wrench(
+        np.array([u, 0, w, 0, 0, 0]), position=DEEP).components['added_mass_coriolis']
+    np.testing.assert_allclose(component[4], munk if added_mass_coriolis else 0.0,
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_rigid_body_coriolis_stays_without_added_mass_coriolis():
+    """
+    Spinning body with an offset CoM: nu_dot = (M_RB + M_A)^-1 (-C_RB(nu) nu) exactly.
+
+    C_RB from Fossen 2011 eq. 3.60 (the velocity-independent-of-linear-velocity form)
+    with the inertia about the origin I_o = I_g - m S(r_g)^2 (eq. 3.36), M_RB from
+    eq. 3.44, all written here; with ``added_mass_coriolis`` false no -C_A nu enters.
+    """
+    m, r_g, i_g = 20.0, np.array([0.1, -0.05, 0.08]), np.diag([0.8, 1.5, 1.7])
+    m_a = np.diag([4.0, 9.0, 11.0, 0.3, 0.6, 0.5])
+    params = VehicleParams(mass=m, inertia=i_g, com=r_g, gravity=0.0, added_mass=m_a,
+                           added_mass_coriolis=False)
+    s_g = _skew(r_g)
+    i_o = i_g - m * s_g @ s_g
+    m_rb = np.block([[m * np.eye(3), -m * s_g], [m * s_g, i_o]])
+    nu = np.array([0.4, -0.2, 0.3, 0.9, -0.6, 1.2])
+    s_w = _skew(nu[3:])
+    c_rb = np.block([[m * s_w, -m * s_w @ s_g], [m * s_g @ s_w, -_skew(i_o @ nu[3:])]])
+    expected = np.linalg.solve(m_rb + m_a, -c_rb @ nu)
+    sim = Simulator(params, dt=0.01)
+    state = State(DEEP, twist=nu)
+    got = sim.derivative(state).twist
+    compiled = np.array(sim.state_acceleration(Simulator._pack(state).tolist()))
+    # relative to the size of the O(1) accelerations: rounding only
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(compiled, expected, rtol=1e-10, atol=1e-12)
+    assert np.linalg.norm(expected) > 0.1  # the rigid-body Coriolis is there
+    # and the added-mass one would change it (the switch has something to drop)
+    params.added_mass_coriolis = True
+    with_munk = Simulator(params, dt=0.01).derivative(state).twist
+    assert np.linalg.norm(with_munk - expected) > 0.05
 
 
 def test_heavy_added_mass_is_stable_when_implicit():

@@ -106,6 +106,7 @@ def test_exotic_values_round_trip(tmp_path):
     p.drag_velocity_point = np.array([0.0, 0.0, -0.05])
     p.added_mass_point = np.array([0.01, 0.0, 0.0])
     p.coriolis = False
+    p.added_mass_coriolis = False
     p.damping = 'quadratic_only'
     p.name = 'yes'  # a YAML 1.1 boolean unless quoted
     p.frames = {'x': FixedFrame()}

@@ -121,6 +121,7 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
             'added_mass_point': np.asarray(params.added_mass_point, float).tolist()},
         'damping': params.damping,
         'coriolis': params.coriolis,
+        'added_mass_coriolis': params.added_mass_coriolis,
         'acceleration_alpha': params.acceleration_alpha,
         'allow_nonphysical': params.allow_nonphysical,
         'matrices': {
@@ -201,6 +202,9 @@ def format_summary(s: Dict[str, Any]) -> str:
         'drag centre:    %s m, drag velocity at %s m, added mass about %s m'
         % tuple(_fmt(s['reference_points'][k]) for k in
                 ('drag_center', 'drag_velocity_point', 'added_mass_point')),
+        'Coriolis:       rigid body %s, added mass (Munk) %s'
+        % ('on' if s['coriolis'] else 'off',
+           'on' if s['coriolis'] and s['added_mass_coriolis'] else 'off'),
         'thrusters:      %s' % (len(s['thrusters']) or '(none)'),
     ]
     if np.any(s['forward_speed_drag']):

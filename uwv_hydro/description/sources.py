@@ -49,7 +49,7 @@ EQUIPMENT_FIELDS = ('thrusters', 'sensors', 'fins')
 HYDRO_FIELDS = ('buoyancy_mass', 'cob', 'surface', 'linear_drag', 'quadratic_drag', 'hull',
                 'forward_speed_drag',
                 'added_mass', 'drag_center', 'drag_velocity_point', 'added_mass_point',
-                'semantics', 'damping', 'coriolis', 'acceleration_alpha')
+                'semantics', 'damping', 'coriolis', 'added_mass_coriolis', 'acceleration_alpha')
 #: Every field the source report lists, in this order.
 REPORTED_FIELDS = RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS + HYDRO_FIELDS
 

@@ -176,7 +176,8 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
         drag_lines.append('%s line %s on %s' % (label, element_line(plugin), target))
         if np.any(values['added_mass']):
             added_lines.append('%s line %s' % (label, element_line(plugin)))
-        params.coriolis = params.coriolis and bool(values['coriolis'])
+        params.added_mass_coriolis = (params.added_mass_coriolis
+                                      and bool(values['added_mass_coriolis']))
         warnings.extend(values['warnings'])
         if values['current'] is not None:
             warnings.append('%s <default_current> is not part of the vehicle; pass it as the '
@@ -189,7 +190,7 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
                where(source, plugin), 'read', '%s on link %r' % (label, target))
     linear, quad, added, point, labels = combine(parts, source)
     if drag_lines:
-        set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis', 'drag_center',
+        set_origin(params, ('linear_drag', 'quadratic_drag', 'added_mass_coriolis', 'drag_center',
                             'drag_velocity_point', 'semantics'),
                    '%s (%s)' % (source, '; '.join(drag_lines)))
     if added_lines:

@@ -144,10 +144,14 @@ class FeatureForms:
         self.added_mass_origin = am.origin_matrix
         zero = np.zeros((6, 9, 9))
         m_rb = model.rigid_body_mass_matrix()
+        self.rigid_body_coriolis = zero
+        self.added_mass_coriolis = zero
+        self.engine_added_mass_coriolis = zero
         if self.coriolis:
             # Fossen 2011 eq. 3.56: -C_RB(nu) nu with nu = z[:6]
             self.rigid_body_coriolis = bilinear_tensor(
                 lambda x, y: coriolis_bilinear(m_rb, x[:6], y[:6]), 9)
+        if model.added_mass_coriolis:
             h_a = transfer_matrix_h(am.point)
             h_a_t = h_a.T
             p_a = h_a @ r_z
@@ -161,10 +165,6 @@ class FeatureForms:
             self.engine_added_mass_coriolis = bilinear_tensor(
                 lambda x, y: h_a_t @ coriolis_bilinear(am.matrix, h_a @ x[:6], h_a @ y[:6]),
                 9)
-        else:
-            self.rigid_body_coriolis = zero
-            self.added_mass_coriolis = zero
-            self.engine_added_mass_coriolis = zero
         m_a_o = am.origin_matrix
 
         def current_inertia(x, y):

@@ -48,7 +48,9 @@ term-by-term evaluation.
 ``params.semantics`` ('origin' or 'dsros') needs no separate code path: a dsros
 block is reproduced by the reference points its loader sets (drag_velocity_point =
 com, drag_center = its own centre, added_mass_point = com).  ``params.coriolis``
-False zeroes ``added_mass_coriolis``; ``params.damping`` 'quadratic_only' ignores L.
+False or ``params.added_mass_coriolis`` False zeroes ``added_mass_coriolis`` (in wrench
+mode too, as gz-sim's ``<disable_coriolis>``); ``params.damping`` 'quadratic_only'
+ignores L.
 """
 from dataclasses import dataclass, field
 import math
@@ -98,7 +100,11 @@ class HydroModel:
         self.hydrostatics = Hydrostatics(params)
         self.drag = Drag(params)
         self.added_mass = AddedMass(params.added_mass, params.added_mass_point)
+        #: The rigid-body Coriolis -C_RB(nu) nu is on (``params.coriolis``).
         self.coriolis = bool(params.coriolis)
+        #: The added-mass Coriolis -C_A(nu_r) nu_r is on (both switches).
+        self.added_mass_coriolis = self.coriolis and bool(
+            getattr(params, 'added_mass_coriolis', True))
         # Fossen 2011 eq. 3.44 with the parallel-axis inertia about the origin
         self._m_rb = rigid_body_mass_matrix(params.mass, params.inertia, params.com)
         # Fossen 2011 eq. 6.x: M = M_RB + M_A (both about the origin)
@@ -357,7 +363,7 @@ class HydroModel:
         if not self.drag.is_zero:
             linear, quadratic = self.drag.wrenches(nu_r)
             total += linear + quadratic
-        if self.coriolis and not self.added_mass.is_zero:
+        if self.added_mass_coriolis and not self.added_mass.is_zero:
             # Fossen 2011 eq. 6.43: -C_A(nu_r) nu_r
             total += self.added_mass.coriolis_wrench(nu_r)
         if nu_dot_c is not None and not self.added_mass.is_zero:

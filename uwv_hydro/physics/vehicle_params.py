@@ -238,6 +238,9 @@ class VehicleParams:
     fluid_density: float = DEFAULT_FLUID_DENSITY
     #: Include the rigid-body and added-mass Coriolis-centripetal terms.
     coriolis: bool = True
+    #: Include the added-mass Coriolis -C_A(nu_r) nu_r (the Munk moment); False keeps
+    #: the rigid body's (gz-sim ``<disable_coriolis>``, lrauv ``<enable_coriolis>false``).
+    added_mass_coriolis: bool = True
     #: ``linear_quadratic`` uses L and Q; ``quadratic_only`` ignores L.
     damping: str = 'linear_quadratic'
     name: str = 'vehicle'

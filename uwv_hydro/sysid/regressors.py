@@ -30,7 +30,8 @@ as :mod:`uwv_hydro.physics.drag` and :mod:`uwv_hydro.physics.added_mass` do:
   the origin with H(r_c)^T; linear entry (a, b): -e_a nu_p,b; quadratic (a, b, c):
   -e_a |nu_p,b| nu_p,c;
 * added mass (a, b) about ``added_mass_point`` r_a: inertial -e_a (H nu_dot)_b and, when
-  ``coriolis`` is on, the Coriolis wrench [a1 x w, a1 x v + a2 x w] of a = e_a nu_p,b
+  ``coriolis`` and ``added_mass_coriolis`` are on, the Coriolis wrench
+  [a1 x w, a1 x v + a2 x w] of a = e_a nu_p,b
   (Fossen 2011 eq. 6.43), both moved with H(r_a)^T.  A symmetric coupled pair (a, b)
   uses E_ab + E_ba.
 
@@ -166,7 +167,7 @@ def columns(coefficients: Sequence[Coefficient], params, nu, nu_dot) -> np.ndarr
     nu_drag = _point_twist(nu, r_v)
     nu_am = _point_twist(nu, r_a)
     acc_am = _point_twist(nu_dot, r_a)
-    coriolis = bool(params.coriolis)
+    coriolis = bool(params.coriolis) and bool(getattr(params, 'added_mass_coriolis', True))
     out = np.zeros((n, 6, len(coefficients)))
     for j, c in enumerate(coefficients):
         if c.term == 'added_mass':

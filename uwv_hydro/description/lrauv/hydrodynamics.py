@@ -39,10 +39,12 @@ warning and the physical checks judge the result.
 
 Differences kept: the Coriolis term (lrauv builds C from the diagonal Ma and adds
 +C(nu) nu, with the (0, 5) and (5, 0) entries of Fossen's C_A replaced; uwv_hydro
-computes Fossen's -C_A(nu) nu from M_A), and ``<enable_coriolis>false`` switches off
-uwv_hydro's rigid-body Coriolis too.  lrauv filters the acceleration with a fixed
-alpha = 0.9 (stateDot = 0.9 (nu - nu_prev)/dt + 0.1 stateDot_prev), the form of
-uwv_hydro's ``acceleration_alpha``: a model read from this plugin gets 0.9.
+computes Fossen's -C_A(nu) nu from M_A).  ``<enable_coriolis>false`` drops that
+term only (HydrodynamicsPlugin.cc adds kCmatVec only when enableCoriolis): it sets
+``added_mass_coriolis = False``, the rigid body's Coriolis staying on.  lrauv filters
+the acceleration with a fixed alpha = 0.9 (stateDot = 0.9 (nu - nu_prev)/dt + 0.1
+stateDot_prev), the form of uwv_hydro's ``acceleration_alpha``: a model read from this
+plugin gets 0.9.
 """
 from typing import Dict, List
 import xml.etree.ElementTree as ET
@@ -86,12 +88,12 @@ def read_lrauv_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, objec
     """
     Return the plugin's coefficients in uwv_hydro signs (keys as gz_hydrodynamics').
 
-    Keys: linear_drag, quadratic_drag, added_mass, link_name, coriolis, current,
+    Keys: linear_drag, quadratic_drag, added_mass, link_name, added_mass_coriolis, current,
     fluid_density, warnings, labels.
     """
     values = {name: spec[2] for name, spec in PARAMETERS.items()}
     given = set()
-    out: Dict[str, object] = {'link_name': '', 'coriolis': True, 'current': None,
+    out: Dict[str, object] = {'link_name': '', 'added_mass_coriolis': True, 'current': None,
                               'fluid_density': LRAUV_DEFAULT_WATER_DENSITY}
     labels: Dict[str, dict] = {'linear_drag': {}, 'quadratic_drag': {}, 'added_mass': {}}
     warnings: List[str] = []
@@ -112,10 +114,12 @@ def read_lrauv_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, objec
         elif tag == 'link_name':
             out['link_name'] = (child.text or '').strip()
         elif tag == 'enable_coriolis':
-            out['coriolis'] = (child.text or '').strip().lower() not in ('0', 'false')
-            if not out['coriolis']:
-                warnings.append('lrauv <enable_coriolis>false: Coriolis terms disabled '
-                                '(uwv_hydro disables the rigid-body ones too)')
+            on = (child.text or '').strip().lower() not in ('0', 'false')
+            out['added_mass_coriolis'] = on
+            if not on:
+                warnings.append('lrauv <enable_coriolis>false: added-mass Coriolis (Munk) terms '
+                                'disabled (added_mass_coriolis: false); the rigid-body '
+                                'Coriolis stays on, as in lrauv')
         elif tag == 'waterDensity':
             out['fluid_density'] = float_text(child, source)
         elif tag == 'default_current':

@@ -57,7 +57,9 @@ moves each block from its link frame to the base frame
 Unsupported, raising DescriptionError: the signed-signed quadratic terms
 (``<xUU>``; Garden+ reads it as U*U, Fortress read it as |U|*U -- rename it to
 ``<xUabsU>``).  ``<disable_added_mass>`` zeroes M_A; ``<disable_coriolis>`` sets
-``coriolis = False``.
+``added_mass_coriolis = False``: it drops the plugin's added-mass Coriolis only
+(Hydrodynamics.cc adds -C_A v only when ``!disableCoriolis``), the rigid body's
+Coriolis being the physics engine's, always on.
 """
 import re
 from typing import Dict, List, Optional
@@ -113,14 +115,14 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
     Return uwv_hydro quantities from a gz-sim Hydrodynamics plugin element.
 
     Keys: linear_drag (6x6), quadratic_drag (6x6x6), added_mass (6x6),
-    fluid_density, link_name, coriolis, current (3 or None), warnings (list),
+    fluid_density, link_name, added_mass_coriolis, current (3 or None), warnings (list),
     labels ({field: {index: (element path, line)}}).
     """
     linear = np.zeros((6, 6))
     quad = np.zeros((6, 6, 6))
     added = np.zeros((6, 6))
     out: Dict[str, object] = {'fluid_density': GZ_DEFAULT_WATER_DENSITY, 'link_name': '',
-                              'coriolis': True, 'current': None}
+                              'added_mass_coriolis': True, 'current': None}
     warnings: List[str] = []
     seen = set()
     disable_added_mass = False
@@ -161,10 +163,11 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
         elif tag == 'link_name':
             out['link_name'] = (child.text or '').strip()
         elif tag == 'disable_coriolis':
-            out['coriolis'] = not _flag(child)
-            if not out['coriolis']:
-                warnings.append('gz-sim <disable_coriolis>: Coriolis terms disabled '
-                                '(uwv_hydro disables the rigid-body ones too)')
+            out['added_mass_coriolis'] = not _flag(child)
+            if not out['added_mass_coriolis']:
+                warnings.append('gz-sim <disable_coriolis>: added-mass Coriolis (Munk) terms '
+                                'disabled (added_mass_coriolis: false); the rigid-body '
+                                'Coriolis stays on, as in gz-sim')
         elif tag == 'disable_added_mass':
             disable_added_mass = _flag(child)
         elif tag == 'default_current':
@@ -183,7 +186,7 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
 def apply_gz_hydrodynamics(plugin: ET.Element, params: VehicleParams, source: str,
                            link: Optional[str] = None) -> float:
     """
-    Set drag, Coriolis switch and reference points of ``params`` from the block.
+    Set drag, added-mass Coriolis switch and reference points of ``params`` from the block.
 
     Its added mass is summed onto ``params.added_mass`` (gz-sim applies both an SDF
     ``<fluid_added_mass>`` and this one).  ``link``: the link the block must name (when
@@ -193,7 +196,7 @@ def apply_gz_hydrodynamics(plugin: ET.Element, params: VehicleParams, source: st
     if link is not None and values['link_name'] and values['link_name'] != link:
         raise element_error('gz-sim Hydrodynamics <link_name> %r is not the base link %r'
                             % (values['link_name'], link), source, plugin)
-    set_origin(params, ('linear_drag', 'quadratic_drag', 'coriolis')
+    set_origin(params, ('linear_drag', 'quadratic_drag', 'added_mass_coriolis')
                + (('added_mass',) if np.any(values['added_mass']) else ()),
                '%s:%s (gz-sim Hydrodynamics)' % (source, element_line(plugin)))
     for key, labels in values['labels'].items():
@@ -201,7 +204,7 @@ def apply_gz_hydrodynamics(plugin: ET.Element, params: VehicleParams, source: st
     params.linear_drag = values['linear_drag']
     params.quadratic_drag = values['quadratic_drag']
     params.added_mass = params.added_mass + values['added_mass']
-    params.coriolis = bool(values['coriolis'])
+    params.added_mass_coriolis = bool(values['added_mass_coriolis'])
     # every term acts at the link origin with the link-origin twist (module docstring)
     params.drag_center = np.zeros(3)
     params.drag_velocity_point = np.zeros(3)

@@ -29,9 +29,9 @@ and by rcl's parameter-file parser:
 
 Round trip ``load(export(p)) == p`` holds for every physical field (mass, inertia,
 com, buoyancy_mass, cob, surface, drag/added-mass coefficients, reference points,
-acceleration_alpha, gravity, fluid_density, coriolis, damping, semantics, name,
-base_frame, thrusters, sensors, fins).  Not representable in the YAML format, hence lost
-unless ``base`` is given:
+acceleration_alpha, gravity, fluid_density, coriolis, added_mass_coriolis, damping,
+semantics, name, base_frame, thrusters, sensors, fins).  Not representable in the YAML
+format, hence lost unless ``base`` is given:
 
 * ``frames`` (fixed links from a URDF): the YAML format has no frame key.  With
   ``base='vehicle.urdf'`` the file says ``base: vehicle.urdf`` and the loader takes the
@@ -124,6 +124,7 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
         'fluid_density: %s' % yaml_float(p.fluid_density),
         'acceleration_alpha: %s' % yaml_float(p.acceleration_alpha),
         'coriolis: %s' % ('true' if p.coriolis else 'false'),
+        'added_mass_coriolis: %s' % ('true' if p.added_mass_coriolis else 'false'),
         'damping: %s' % yaml_string(p.damping),
         'surface:',
         '  out_of_water_depth: %s' % yaml_float(p.surface.out_of_water_depth),

@@ -46,7 +46,8 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   ``{xxx: 1.0}``: letters = output axis, ABS velocity, SIGNED velocity.
 * ``drag_velocity_point``, ``added_mass_point``: [x, y, z] or ``com``, ``origin``,
   ``drag_center``; ``semantics: origin | dsros`` (dsros makes both points default
-  to ``com``); ``damping``, ``coriolis``, ``gravity``, ``fluid_density``,
+  to ``com``); ``damping``, ``coriolis`` (rigid-body and added-mass Coriolis),
+  ``added_mass_coriolis`` (the added-mass one alone), ``gravity``, ``fluid_density``,
   ``acceleration_alpha``, ``name``, ``base_frame``.
 * ``base``: path (relative to this file) of a URDF/xacro/SDF/YAML whose rigid body,
   frames, environment and equipment (thrusters) this file extends
@@ -95,7 +96,8 @@ BaseLoader = Callable[[str, Optional[Dict[str, str]], Optional[VehicleParams]], 
 VEHICLE_KEYS = (
     'mass', 'inertia', 'com', 'buoyancy_mass', 'volume', 'cob', 'surface', 'linear_drag',
     'quadratic_drag', 'added_mass', 'drag_center', 'drag_velocity_point',
-    'added_mass_point', 'semantics', 'damping', 'coriolis', 'gravity', 'fluid_density',
+    'added_mass_point', 'semantics', 'damping', 'coriolis', 'added_mass_coriolis',
+    'gravity', 'fluid_density',
     'acceleration_alpha', 'name', 'base_frame', 'convention', 'base', 'allow_nonphysical',
     'forward_speed_drag')
 #: Extra vehicle sections: key -> reader(value, ctx, params), called after the core keys
@@ -289,10 +291,11 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
             if not isinstance(vehicle[key], str):
                 raise ctx.error(key, 'expected a string')
             setattr(params, key, vehicle[key])
-    if 'coriolis' in vehicle:
-        if not isinstance(vehicle['coriolis'], bool):
-            raise ctx.error('coriolis', 'expected true or false')
-        params.coriolis = vehicle['coriolis']
+    for key in ('coriolis', 'added_mass_coriolis'):
+        if key in vehicle:
+            if not isinstance(vehicle[key], bool):
+                raise ctx.error(key, 'expected true or false')
+            setattr(params, key, vehicle[key])
     default_point = 'com' if params.semantics == 'dsros' else None
     for key in ('drag_velocity_point', 'added_mass_point'):
         point = _point(vehicle[key], key, ctx) if key in vehicle else default_point

@@ -432,3 +432,109 @@ def test_summary_counts_nan_apart_and_gives_the_wilson_interval():
     assert b['ci95'][0] == pytest.approx(0.0, abs=1e-15)
     assert b['ci95'][1] == pytest.approx(z2 / (20 + z2), rel=1e-12)
     assert '(1 NaN)' in text(rows)[1]
+
+
+# --- manoeuvre scenarios: each run flies `uwv-hydro manoeuvre` ------------------------
+
+MANOEUVRE_SPEC = """\
+vehicle: {vehicle}
+runs: 3
+seed: {seed}
+chunk_size: {chunk}
+vary:
+  {vary}
+scenario: {{manoeuvre: turn, rudder: 12, speed: 1.5, depth: 4}}
+"""
+
+
+def _manoeuvre_spec(tmp_path, vary, chunk=1, seed=3, name='turn.yaml'):
+    path = tmp_path / name
+    path.write_text(MANOEUVRE_SPEC.format(vehicle=REMUS, vary=vary, chunk=chunk, seed=seed))
+    return path
+
+
+def test_manoeuvre_sweep_run_equals_the_manoeuvre_command(tmp_path, capsys):
+    """A run without variation gives the figures of ``uwv-hydro manoeuvre`` (1e-9)."""
+    import pyarrow.parquet as pq
+    path = _manoeuvre_spec(tmp_path, 'added_mass.yy: {dist: normal, std: 0.0}', chunk=2)
+    out = tmp_path / 'out'
+    assert main(['sweep', str(path), '--out', str(out), '--serial']) == 0
+    capsys.readouterr()
+    assert main(['manoeuvre', str(REMUS), 'turn', '--rudder', '12', '--speed', '1.5',
+                 '--depth', '4', '--json']) == 0
+    figures = json.loads(capsys.readouterr().out)['figures']
+    table = pq.read_table(out / 'results.parquet')
+    assert table.num_rows == 3
+    assert list(table.column('refused').to_pylist()) == ['', '', '']
+    for name, value in figures.items():
+        np.testing.assert_allclose(table.column(name).to_numpy(), value, rtol=1e-9,
+                                   atol=1e-9, err_msg=name)
+    # the stern planes hold the depth: the turn stays within a metre of it
+    deviation = table.column('depth_deviation_m').to_numpy()
+    assert np.all((deviation >= 0.0) & (deviation < 1.0))
+
+
+def test_manoeuvre_sweep_resumes_without_recomputing(tmp_path):
+    """A re-run flies only the missing chunk; drawn added mass spreads the diameter."""
+    spec = load_spec(_manoeuvre_spec(tmp_path, 'added_mass.yy: {dist: normal, std: 0.1}'))
+    assert spec.output_columns()[:3] == ['advance_m', 'transfer_m', 'tactical_diameter_m']
+    plan = prepare(spec)
+    out = tmp_path / 'out'
+    computed = []
+    run_serial(plan, out, on_chunk=lambda i, n: computed.append(i))
+    assert computed == [0, 1, 2]
+    before = _columns(out, plan)
+    chunk_store.chunk_path(out, plan.spec_hash, 2).unlink()
+    computed.clear()
+    second = run_serial(plan, out, on_chunk=lambda i, n: computed.append(i))
+    assert computed == [2] and second.skipped == [0, 1]
+    after = _columns(out, plan)
+    for name in before:
+        np.testing.assert_array_equal(before[name], after[name], err_msg=name)
+    diameter = after['tactical_diameter_m']
+    assert np.all(np.isfinite(diameter)) and np.ptp(diameter) > 0.01
+    # a larger sway added mass -Y_vdot grows the destabilising Munk moment
+    # (Y_vdot - X_udot) u v (Fossen 2021, Coriolis of the added mass): a tighter circle
+    order = np.argsort(after['added_mass.yy'])
+    assert np.all(np.diff(diameter[order]) < 0.0)
+
+
+def test_refused_manoeuvre_is_counted_as_failed(tmp_path, capsys):
+    """A draw whose propeller cannot hold the speed is refused by name, not a crash."""
+    # drag up to x41: beyond about x18 the propeller at its 1525 rpm limit cannot hold
+    # 1.5 m/s (K_T(J) of the description: some 74 N against 18 x 4.05 N)
+    path = _manoeuvre_spec(tmp_path, 'quadratic_drag: {dist: uniform, low: 0, high: 40}',
+                           chunk=3, seed=5)
+    plan = prepare(load_spec(path))
+    cols = run_chunk(plan, 0)
+    refused = np.array([bool(r) for r in cols['refused']])
+    assert refused.any() and not refused.all(), cols['quadratic_drag']
+    factor = cols['quadratic_drag']
+    assert factor[refused].min() > factor[~refused].max()   # the draggier runs fail
+    assert all('do not hold 1.5 m/s' in r for r in np.asarray(cols['refused'])[refused])
+    assert np.all(np.isnan(cols['tactical_diameter_m'][refused]))
+    assert np.all(np.isfinite(cols['tactical_diameter_m'][~refused]))
+    assert main(['sweep', str(path), '--out', str(tmp_path / 'o'), '--serial']) == 0
+    assert '%d runs not simulated' % refused.sum() in capsys.readouterr().out
+    summary = json.loads((tmp_path / 'o' / 'summary.json').read_text())
+    assert summary['refused'] == refused.sum() and summary['simulated'] == 3 - refused.sum()
+
+
+@pytest.mark.parametrize('scenario, key', [
+    ('{manoeuvre: circle}', 'scenario.manoeuvre'),
+    ('{manoeuvre: turn, duration: 10}', 'scenario.duration'),
+    ('{manoeuvre: spiral}', 'scenario.angles'),
+    ('{manoeuvre: turn, rudder: 30}', 'scenario.rudder'),
+])
+def test_manoeuvre_spec_errors_name_the_key(tmp_path, scenario, key):
+    """A bad manoeuvre scenario (or a rudder beyond the fins' limit) names its key."""
+    path = tmp_path / 'bad.yaml'
+    path.write_text('vehicle: %s\nruns: 2\nscenario: %s\n' % (REMUS, scenario))
+    with pytest.raises(DescriptionError) as err:
+        prepare(load_spec(path))
+    assert err.value.element == key, err.value
+    path.write_text('vehicle: %s\nruns: 2\nscenario: {manoeuvre: turn}\nvary:\n'
+                    '  current.x: {dist: normal, std: 0.1, relative: false}\n' % REMUS)
+    with pytest.raises(DescriptionError) as err:
+        load_spec(path)
+    assert err.value.element == 'vary.current.x'

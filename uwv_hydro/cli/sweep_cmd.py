@@ -16,9 +16,11 @@
 ``sweep``: a Monte-Carlo sweep of one vehicle on Dask (uncertain coefficients, a scenario).
 
 Reads a sweep specification (see doc/guide/sweeps.md): the vehicle, which coefficients
-vary and how, the scenario (thrust, fins, current) and the outputs.  The runs are cut
-into chunks, each one BatchSimulator task on a dask.distributed cluster (a LocalCluster
-of ``--workers`` processes, or ``--scheduler ADDRESS``; ``--serial``: in this process).
+vary and how, the scenario (thrust, fins, current; or a standard manoeuvre, each run
+flying it as ``uwv-hydro manoeuvre`` does) and the outputs.  The runs are cut into
+chunks, each one BatchSimulator task (a manoeuvre chunk: its runs one after another)
+on a dask.distributed cluster (a LocalCluster of ``--workers`` processes, or
+``--scheduler ADDRESS``; ``--serial``: in this process).
 Writes OUT/chunks/*.parquet as chunks finish (a re-run skips them), OUT/results.parquet
 (one row per run: drawn values and outputs), OUT/summary.json and prints the summary.
 """
@@ -52,7 +54,7 @@ def run(args) -> int:
     from uwv_hydro.sweep.chunk_task import prepare
     from uwv_hydro.sweep.cluster import open_client
     from uwv_hydro.sweep.dask_runner import run_distributed, run_serial
-    from uwv_hydro.sweep.spec import load_spec
+    from uwv_hydro.sweep.spec import load_spec, ManoeuvreScenario
 
     if args.workers < 1:
         raise DescriptionError('must be >= 1', element='--workers')
@@ -65,10 +67,15 @@ def run(args) -> int:
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     done = chunk_store.finished(out, plan.spec_hash, spec.chunks)
-    print('sweep %s: %d runs of %.6g s (dt %g, %d RK4 sub-steps) in %d chunks of %d; '
-          'spec %s, %d chunks already done'
-          % (spec.source, spec.runs, spec.scenario.duration, spec.scenario.dt, plan.substeps,
-             spec.chunks, spec.chunk_size, plan.spec_hash[:16], len(done)))
+    sc = spec.scenario
+    if isinstance(sc, ManoeuvreScenario):
+        what = 'manoeuvre %s from %g m/s at %g m (dt %g, run after run)' % (
+            sc.kind, sc.speed, sc.depth, sc.dt)
+    else:
+        what = '%.6g s (dt %g, %d RK4 sub-steps)' % (sc.duration, sc.dt, plan.substeps)
+    print('sweep %s: %d runs of %s in %d chunks of %d; spec %s, %d chunks already done'
+          % (spec.source, spec.runs, what, spec.chunks, spec.chunk_size,
+             plan.spec_hash[:16], len(done)))
     bar = Progress(spec.runs, 'sweep')
     bar.update(sum(spec.chunk_range(i)[1] - spec.chunk_range(i)[0] for i in done))
     start = time.perf_counter()
@@ -88,9 +95,9 @@ def run(args) -> int:
     bar.close()
     wall = time.perf_counter() - start
     computed = sum(spec.chunk_range(i)[1] - spec.chunk_range(i)[0] for i in result.computed)
-    print('computed %d chunks (%d runs, %d vehicle-steps) %s in %.2f s; skipped %d done'
-          % (len(result.computed), computed, computed * plan.steps, where, wall,
-             len(result.skipped)))
+    steps = ', %d vehicle-steps' % (computed * plan.steps) if plan.steps else ''
+    print('computed %d chunks (%d runs%s) %s in %.2f s; skipped %d done'
+          % (len(result.computed), computed, steps, where, wall, len(result.skipped)))
     table = chunk_store.read_chunks(out, plan.spec_hash, spec.chunks)
     chunk_store.write_results(table, out / 'results.parquet')
     columns = {name: table.column(name).to_numpy(zero_copy_only=False)
@@ -107,8 +114,8 @@ def run(args) -> int:
         print('note: %d runs diverged (non-finite state; their outputs are NaN)' % diverged)
     if refused.any():
         first = table.column('refused').to_numpy(zero_copy_only=False)[refused][0]
-        print('note: %d runs not simulated: their draw is not physical (column refused), '
-              'e.g. %s' % (int(refused.sum()), first))
+        print('note: %d runs not simulated: their draw is not physical or their manoeuvre '
+              'was refused (column refused), e.g. %s' % (int(refused.sum()), first))
     summary.write_json(rows, out / 'summary.json', spec=spec.source, spec_hash=plan.spec_hash,
                        runs=spec.runs, simulated=int((~refused).sum()),
                        refused=int(refused.sum()), diverged=diverged)

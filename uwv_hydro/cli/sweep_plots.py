@@ -26,6 +26,18 @@ UNITS = {'final_x': 'm', 'final_y': 'm', 'final_z': 'm', 'max_depth': 'm',
          'depth_overshoot': 'm', 'turning_diameter': 'm', 'energy': 'J'}
 
 
+def unit(name: str) -> str:
+    """Return the unit of an output column (a manoeuvre figure's is in its name)."""
+    if name in UNITS:
+        return UNITS[name]
+    base = name.split('_at_')[0]
+    for suffix, text in (('_m_s', 'm/s'), ('_deg_s', 'deg/s'), ('_rpm', 'rpm'),
+                         ('_deg', 'deg'), ('_m', 'm'), ('_s', 's')):
+        if base.endswith(suffix):
+            return text
+    return '-'
+
+
 def plot_histograms(columns, names, out_dir, title: str = '') -> pathlib.Path:
     """Write ``out_dir/histograms.png``: one histogram per output; return its path."""
     plt = pyplot()
@@ -47,7 +59,7 @@ def plot_histograms(columns, names, out_dir, title: str = '') -> pathlib.Path:
             ax.axvline(float(np.mean(finite)), color='k', linestyle='--', linewidth=1)
         nan = values.size - finite.size
         ax.set_title(name + (' (%d NaN)' % nan if nan else ''))
-        ax.set_xlabel('%s [%s]' % (name, UNITS.get(name, '-')))
+        ax.set_xlabel('%s [%s]' % (name, unit(name)))
         ax.set_ylabel('runs')
     for ax in axes.ravel()[len(names):]:
         ax.set_visible(False)

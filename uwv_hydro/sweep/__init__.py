@@ -19,6 +19,7 @@ Monte-Carlo sweeps: many runs of one vehicle with drawn coefficients, reduced to
 ``draws`` (every run's drawn values, a function of (seed, run index) alone),
 ``reductions`` (outputs accumulated step by step: final position, depth, turning
 diameter, energy, broach), ``chunk_task`` (one chunk of runs in one BatchSimulator),
+``manoeuvre_runs`` (a manoeuvre scenario's chunk: each run flies the manoeuvre),
 ``chunk_store`` (one Parquet file per finished chunk), ``dask_runner`` (chunks as
 dask.distributed tasks, resumable) and ``summary`` (mean, std, percentiles).
 dask, distributed and pyarrow are imported lazily (pip-only, requirements.txt).

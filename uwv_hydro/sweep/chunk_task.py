@@ -15,6 +15,8 @@
 """
 One chunk of a sweep: its runs stepped together in one BatchSimulator.
 
+(A manoeuvre scenario's chunk flies its runs one after another: manoeuvre_runs.)
+
 :func:`prepare` loads the vehicle and the thrust profile once (on the client) into a
 :class:`SweepPlan`, which is sent to the workers; :func:`run_chunk` is the pure task:
 (plan, chunk index) -> columns (run index, drawn values, outputs).  The serial run and
@@ -31,8 +33,9 @@ from uwv_hydro.modes.thrust_profile import ThrustProfile
 from uwv_hydro.physics.batch import BatchSimulator
 from uwv_hydro.physics.dynamics import Simulator
 from uwv_hydro.physics.stability import stable_substeps, stiffness
-from uwv_hydro.sweep import draws
+from uwv_hydro.sweep import draws, manoeuvre_runs
 from uwv_hydro.sweep.reductions import Reducer
+from uwv_hydro.sweep.spec import ManoeuvreScenario
 
 
 @dataclass
@@ -48,7 +51,7 @@ class SweepPlan:
 
     @property
     def steps(self) -> int:
-        """Return the steps per run."""
+        """Return the steps per run (0 for a manoeuvre: each run flies until it is done)."""
         return self.taus.shape[0]
 
 
@@ -57,6 +60,9 @@ def prepare(spec) -> SweepPlan:
     params = load_vehicle(spec.vehicle)
     notes = draws.check_against(spec, params)
     sc = spec.scenario
+    if isinstance(sc, ManoeuvreScenario):
+        manoeuvre_runs.check_nominal(spec, params)
+        return SweepPlan(spec, params, np.zeros((0, 6)), 1, spec.digest(), notes)
     steps = int(round(sc.duration / sc.dt))
     t = np.arange(steps) * sc.dt
     profile = (ThrustProfile.from_csv(sc.thrust_profile) if sc.thrust_profile
@@ -75,9 +81,12 @@ def run_chunk(plan: SweepPlan, index: int) -> Dict[str, np.ndarray]:
     Run chunk ``index`` of the plan; return its columns (one value per run).
 
     ``refused``: '' or why the run's draw was not simulated (its outputs NaN, broach
-    False); ``diverged``: the state became non-finite.
+    False); ``diverged``: the state became non-finite.  A manoeuvre sweep's chunk flies
+    its runs one after another (:mod:`uwv_hydro.sweep.manoeuvre_runs`).
     """
     spec = plan.spec
+    if isinstance(spec.scenario, ManoeuvreScenario):
+        return manoeuvre_runs.run_chunk(plan, index)
     sc = spec.scenario
     start, stop = spec.chunk_range(index)
     n = stop - start

@@ -65,7 +65,7 @@ def check_against(spec, params) -> List[str]:
                                    'nothing; give relative: false (an absolute offset)',
                                    source=spec.source, element='vary.' + v.target)
     fins = len(params.fins)
-    angles = spec.scenario.fin_angles
+    angles = getattr(spec.scenario, 'fin_angles', None)
     if angles is not None and len(angles) != fins:
         raise DescriptionError('%d fin angles given, the vehicle has %d fins (%s)'
                                % (len(angles), fins, ', '.join(f.name for f in params.fins)
@@ -98,7 +98,7 @@ def apply(spec, params, values) -> Tuple[object, float, np.ndarray]:
     """Return (params of the run, thrust scale, world current) for one row of draw_runs."""
     changes = {}
     scale = 1.0
-    current = np.array(spec.scenario.current, dtype=float)
+    current = np.array(getattr(spec.scenario, 'current', (0.0, 0.0, 0.0)), dtype=float)
     for v, value in zip(spec.vary, values):
         name, idx = _index(v.target)
         if v.target == 'thrust_scale':

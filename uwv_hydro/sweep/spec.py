@@ -36,6 +36,13 @@ Example (paths relative to the spec file)::
       initial_position: [0, 0, -5]
     outputs: [final_position, max_depth, depth_overshoot, turning_diameter, energy, broach]
 
+A manoeuvre scenario instead flies one standard manoeuvre per run (its keys are the
+``manoeuvre`` command's options; outputs are its figures, see
+:mod:`uwv_hydro.sweep.manoeuvre_runs`)::
+
+    scenario: {manoeuvre: turn, rudder: 10, speed: 1.5, depth: 5}
+    outputs: [tactical_diameter_m, advance_m, depth_deviation_m]
+
 Every error is a :class:`DescriptionError` naming the spec file, the key and its line.
 """
 
@@ -69,9 +76,24 @@ OUTPUTS = {
     'energy': ('energy',),
     'broach': ('broach',),
 }
+#: The figures a manoeuvre scenario gives (uwv_hydro.modes.manoeuvre, plus the depth
+#: deviation; a spiral gives yaw_rate_deg_s_at_A and speed_m_s_at_A per rudder angle A).
+MANOEUVRE_FIGURES = {
+    'turn': ('advance_m', 'transfer_m', 'tactical_diameter_m', 'steady_diameter_m',
+             'steady_speed_m_s', 'speed_loss', 'drift_angle_deg', 'yaw_rate_deg_s',
+             'heading_change_deg', 'cruise_rpm', 'depth_deviation_m'),
+    'zigzag': ('overshoot_1_deg', 'overshoot_2_deg', 'overshoot_3_deg', 'overshoot_4_deg',
+               'time_to_first_reversal_s', 'period_s', 'cruise_rpm', 'depth_deviation_m'),
+    'pullout': ('turn_yaw_rate_deg_s', 'residual_yaw_rate_deg_s', 'residual_ratio',
+                'depth_deviation_m'),
+    'spiral': (),
+}
 #: The chunk files' layout (columns and their meaning): part of the hash, so that chunks
 #: written by another layout are never reused.
 CHUNK_FORMAT = 'uwv_hydro sweep chunk 2: run, drawn, outputs, diverged, refused'
+#: Keys of a manoeuvre scenario (the ``manoeuvre`` command's options).
+MANOEUVRE_KEYS = ('manoeuvre', 'speed', 'depth', 'rudder', 'check', 'angles',
+                  'differential', 'settle', 'dt', 'depth_hold')
 TOP_KEYS = ('vehicle', 'runs', 'seed', 'chunk_size', 'vary', 'scenario', 'outputs')
 SCENARIO_KEYS = ('duration', 'dt', 'substeps', 'thrust', 'thrust_profile', 'fin_angles',
                  'current', 'initial_position', 'initial_velocity', 'target_depth')
@@ -104,6 +126,22 @@ class Scenario:
 
 
 @dataclass
+class ManoeuvreScenario:
+    """Every run flies manoeuvre ``kind`` (angles in degrees, as the ``manoeuvre`` CLI)."""
+
+    kind: str
+    speed: float = 1.5
+    depth: float = 5.0
+    rudder: float = 10.0
+    check: Optional[float] = None
+    angles: Optional[Tuple[float, ...]] = None
+    differential: float = 0.5
+    settle: float = 60.0
+    dt: float = 0.02
+    depth_hold: bool = True
+
+
+@dataclass
 class SweepSpec:
     """A checked sweep specification (see the module docstring)."""
 
@@ -111,7 +149,7 @@ class SweepSpec:
     runs: int
     seed: int
     chunk_size: int
-    scenario: Scenario
+    scenario: object                         # Scenario or ManoeuvreScenario
     vary: List[Variation] = field(default_factory=list)
     outputs: Tuple[str, ...] = tuple(OUTPUTS)
     source: str = ''
@@ -128,6 +166,8 @@ class SweepSpec:
 
     def output_columns(self) -> List[str]:
         """Return the Parquet output columns in order."""
+        if isinstance(self.scenario, ManoeuvreScenario):
+            return list(self.outputs)
         return [c for name in self.outputs for c in OUTPUTS[name]]
 
     def digest(self) -> str:
@@ -139,8 +179,10 @@ class SweepSpec:
                'scenario': {k: v for k, v in vars(self.scenario).items()
                             if k != 'thrust_profile'},
                'outputs': list(self.outputs)}
+        if isinstance(self.scenario, ManoeuvreScenario):
+            doc['manoeuvre'] = True
         h.update(json.dumps(doc, sort_keys=True).encode())
-        for path in (self.vehicle, self.scenario.thrust_profile):
+        for path in (self.vehicle, getattr(self.scenario, 'thrust_profile', None)):
             if path is not None:
                 h.update(pathlib.Path(path).read_bytes())
         return h.hexdigest()
@@ -237,6 +279,79 @@ def _variation(chk, target, node, where):
     return Variation(target, dist, args, relative)
 
 
+def _scenario(chk, sc, base):
+    chk.unknown(sc, SCENARIO_KEYS, 'scenario.')
+    duration = chk.number(sc, 'duration', 'scenario.duration', positive=True)
+    dt = chk.number(sc, 'dt', 'scenario.dt', default=0.05, positive=True)
+    substeps = chk.number(sc, 'substeps', 'scenario.substeps', default=0, integer=True)
+    if substeps < 0:
+        chk.fail('must be >= 1 (or absent: stable for the nominal vehicle)',
+                 'scenario.substeps', sc)
+    if 'thrust' in sc and 'thrust_profile' in sc:
+        chk.fail('give thrust or thrust_profile, not both', 'scenario.thrust_profile', sc)
+    profile = sc.get('thrust_profile')
+    if profile is not None:
+        if not isinstance(profile, str) or not (base / profile).is_file():
+            chk.fail('no such file: %s' % profile, 'scenario.thrust_profile', sc)
+        profile = str(base / profile)
+    target_depth = None
+    if 'target_depth' in sc:
+        target_depth = chk.number(sc, 'target_depth', 'scenario.target_depth')
+    return Scenario(
+        duration=duration, dt=dt, substeps=substeps or None,
+        thrust=chk.vector(sc, 'thrust', 'scenario.thrust', 6, (0.0,) * 6),
+        thrust_profile=profile,
+        fin_angles=chk.vector(sc, 'fin_angles', 'scenario.fin_angles',
+                              len(sc.get('fin_angles') or ()) or 1, None),
+        current=chk.vector(sc, 'current', 'scenario.current', 3, (0.0, 0.0, 0.0)),
+        initial_position=chk.vector(sc, 'initial_position', 'scenario.initial_position', 3,
+                                    (0.0, 0.0, 0.0)),
+        initial_velocity=chk.vector(sc, 'initial_velocity', 'scenario.initial_velocity', 6,
+                                    (0.0,) * 6),
+        target_depth=target_depth)
+
+
+def manoeuvre_outputs(scenario: ManoeuvreScenario) -> List[str]:
+    """Return the figures (output columns) a manoeuvre scenario gives, in order."""
+    if scenario.kind == 'spiral':
+        return ['%s_at_%g' % (name, a) for a in scenario.angles
+                for name in ('yaw_rate_deg_s', 'speed_m_s')]
+    return list(MANOEUVRE_FIGURES[scenario.kind])
+
+
+def _manoeuvre_scenario(chk, sc):
+    chk.unknown(sc, MANOEUVRE_KEYS, 'scenario.')
+    kind = sc['manoeuvre']
+    if kind not in MANOEUVRE_FIGURES:
+        chk.fail('must be one of %s, got %r' % (', '.join(MANOEUVRE_FIGURES), kind),
+                 'scenario.manoeuvre', sc)
+    depth_hold = sc.get('depth_hold', True)
+    if not isinstance(depth_hold, bool):
+        chk.fail('must be true or false', 'scenario.depth_hold', sc)
+    check = None
+    if 'check' in sc:
+        check = chk.number(sc, 'check', 'scenario.check', positive=True)
+    angles = None
+    if kind == 'spiral':
+        size = len(sc['angles']) if isinstance(sc.get('angles'), list) else 0
+        angles = chk.vector(sc, 'angles', 'scenario.angles', size or 1, None)
+        if angles is None:
+            chk.fail('required for a spiral: the rudder angles (deg; differential thrust: '
+                     'fractions)', 'scenario.angles', sc, line=sc.line)
+    elif 'angles' in sc:
+        chk.fail('only a spiral takes angles', 'scenario.angles', sc)
+    differential = chk.number(sc, 'differential', 'scenario.differential', default=0.5)
+    if not abs(differential) <= 1.0:
+        chk.fail('must be in [-1, 1]', 'scenario.differential', sc)
+    return ManoeuvreScenario(
+        kind=kind, speed=chk.number(sc, 'speed', 'scenario.speed', 1.5, positive=True),
+        depth=chk.number(sc, 'depth', 'scenario.depth', 5.0),
+        rudder=chk.number(sc, 'rudder', 'scenario.rudder', 10.0), check=check,
+        angles=angles, differential=differential,
+        settle=chk.number(sc, 'settle', 'scenario.settle', 60.0, positive=True),
+        dt=chk.number(sc, 'dt', 'scenario.dt', 0.02, positive=True), depth_hold=depth_hold)
+
+
 def load_spec(path) -> SweepSpec:
     """Read and check a sweep specification YAML; raise DescriptionError naming the key."""
     path = pathlib.Path(path)
@@ -269,45 +384,28 @@ def load_spec(path) -> SweepSpec:
     if not isinstance(sc, YamlMap):
         chk.fail('required: a mapping with at least duration', 'scenario', doc,
                  line=doc.line_of('scenario') if 'scenario' in doc else doc.line)
-    chk.unknown(sc, SCENARIO_KEYS, 'scenario.')
-    duration = chk.number(sc, 'duration', 'scenario.duration', positive=True)
-    dt = chk.number(sc, 'dt', 'scenario.dt', default=0.05, positive=True)
-    substeps = chk.number(sc, 'substeps', 'scenario.substeps', default=0, integer=True)
-    if substeps < 0:
-        chk.fail('must be >= 1 (or absent: stable for the nominal vehicle)',
-                 'scenario.substeps', sc)
-    if 'thrust' in sc and 'thrust_profile' in sc:
-        chk.fail('give thrust or thrust_profile, not both', 'scenario.thrust_profile', sc)
-    profile = sc.get('thrust_profile')
-    if profile is not None:
-        if not isinstance(profile, str) or not (base / profile).is_file():
-            chk.fail('no such file: %s' % profile, 'scenario.thrust_profile', sc)
-        profile = str(base / profile)
-    target_depth = None
-    if 'target_depth' in sc:
-        target_depth = chk.number(sc, 'target_depth', 'scenario.target_depth')
-    scenario = Scenario(
-        duration=duration, dt=dt, substeps=substeps or None,
-        thrust=chk.vector(sc, 'thrust', 'scenario.thrust', 6, (0.0,) * 6),
-        thrust_profile=profile,
-        fin_angles=chk.vector(sc, 'fin_angles', 'scenario.fin_angles',
-                              len(sc.get('fin_angles') or ()) or 1, None),
-        current=chk.vector(sc, 'current', 'scenario.current', 3, (0.0, 0.0, 0.0)),
-        initial_position=chk.vector(sc, 'initial_position', 'scenario.initial_position', 3,
-                                    (0.0, 0.0, 0.0)),
-        initial_velocity=chk.vector(sc, 'initial_velocity', 'scenario.initial_velocity', 6,
-                                    (0.0,) * 6),
-        target_depth=target_depth)
+    if 'manoeuvre' in sc:
+        scenario = _manoeuvre_scenario(chk, sc)
+    else:
+        scenario = _scenario(chk, sc, base)
     vary_node = doc.get('vary', YamlMap())
     if not isinstance(vary_node, YamlMap):
         chk.fail('must be a mapping target -> {dist: ...}', 'vary', doc)
     vary = [_variation(chk, k, v, vary_node) for k, v in vary_node.items()]
-    outputs = doc.get('outputs', list(OUTPUTS))
+    known = list(OUTPUTS)
+    if isinstance(scenario, ManoeuvreScenario):
+        known = manoeuvre_outputs(scenario)
+        for v in vary:
+            if v.target in SCENARIO_TARGETS:
+                chk.fail('a manoeuvre flies in still water at the cruise thrust (or rpm) that '
+                         'holds its speed: %s cannot vary' % v.target, 'vary.' + v.target,
+                         vary_node)
+    outputs = doc.get('outputs', known)
     if not isinstance(outputs, list) or not outputs:
-        chk.fail('must be a non-empty list of %s' % ', '.join(OUTPUTS), 'outputs', doc)
+        chk.fail('must be a non-empty list of %s' % ', '.join(known), 'outputs', doc)
     for name in outputs:
-        if name not in OUTPUTS:
-            chk.fail('unknown output %r (known: %s)' % (name, ', '.join(OUTPUTS)), 'outputs',
+        if name not in known:
+            chk.fail('unknown output %r (known: %s)' % (name, ', '.join(known)), 'outputs',
                      doc)
     if len(set(outputs)) != len(outputs):
         chk.fail('an output is listed twice', 'outputs', doc)

@@ -64,19 +64,20 @@ def summarise(columns: Dict[str, np.ndarray], names: List[str]) -> List[dict]:
 
 def text(rows: List[dict]) -> List[str]:
     """Return the summary as aligned text lines."""
-    head = '%-18s %6s %12s %12s %12s %12s %12s' % ('output', 'n', 'mean', 'std', 'p5',
-                                                   'p50', 'p95')
+    w = max([18] + [len(r['output']) for r in rows])
+    head = '%-*s %6s %12s %12s %12s %12s %12s' % (w, 'output', 'n', 'mean', 'std', 'p5',
+                                                  'p50', 'p95')
     lines = [head]
     for r in rows:
         if r['kind'] == 'probability':
-            lines.append('%-18s %6d %12.4g   probability, 95%% CI [%.4g, %.4g]'
-                         % (r['output'], r['n'], r['mean'], *r['ci95']))
+            lines.append('%-*s %6d %12.4g   probability, 95%% CI [%.4g, %.4g]'
+                         % (w, r['output'], r['n'], r['mean'], *r['ci95']))
         elif r['n'] == 0:
-            lines.append('%-18s %6d   (no finite value)' % (r['output'], 0))
+            lines.append('%-*s %6d   (no finite value)' % (w, r['output'], 0))
         else:
             extra = '  (%d NaN)' % r['nan'] if r['nan'] else ''
-            lines.append('%-18s %6d %12.4g %12.4g %12.4g %12.4g %12.4g%s'
-                         % (r['output'], r['n'], r['mean'], r['std'], r['p5'], r['p50'],
+            lines.append('%-*s %6d %12.4g %12.4g %12.4g %12.4g %12.4g%s'
+                         % (w, r['output'], r['n'], r['mean'], r['std'], r['p5'], r['p50'],
                             r['p95'], extra))
     return lines
 

@@ -249,3 +249,16 @@ def test_urdf_gz_block_carries_the_propeller_extension():
     with pytest.raises(DescriptionError, match='thrust_coefficient') as info:
         load_urdf_string(URDF % '<thrust_coefficient>0.01</thrust_coefficient>')
     assert 'one thrust model' in str(info.value)
+
+
+def test_an_idle_extra_thruster_leaves_the_cruise_rpm_alone():
+    """A table thruster beside the propeller idles at neutral: the cruise rpm is unchanged."""
+    params = load_vehicle(str(REMUS))
+    alone = Manoeuvre(params, speed=1.5).cruise
+    table = ThrusterSpec(joint_name='aux', translation=(-0.5, 0.0, 0.0), axis=(0.0, 1.0, 0.0),
+                         lookup_command=(-1.0, 0.0, 1.0), lookup_thrust=(-10.0, 0.0, 10.0))
+    params.thrusters = list(params.thrusters) + [table]
+    both = Manoeuvre(params, speed=1.5).cruise
+    # the idle thruster makes no force, so the same rotor speed holds the same drag
+    assert np.isfinite(both[0])
+    assert both[0] == pytest.approx(alone[0], rel=1e-9)

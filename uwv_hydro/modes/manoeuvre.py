@@ -304,7 +304,8 @@ class Manoeuvre:
         nu = [self.speed, 0.0, 0.0, 0.0, 0.0, 0.0]
 
         def surge(omega):
-            bank.state[:] = bank.steady_state(np.where(prop, omega, np.nan))
+            # idle thrusters at their neutral command (a NaN state would make the wrench NaN)
+            bank.state[:] = bank.steady_state(np.where(prop, omega, bank.neutral))
             return float(bank.evaluate(nu)[0]) - drag
         high = float(np.min(bank.cmd_max[prop]))
         if surge(high) < 0.0:

@@ -20,6 +20,7 @@ Reference values: PythonVehicleSimulator's remus100 (Fossen; after Allen, Vorus 
 wageningen(J, P/D 1, A_E/A_0 0.718, 3 blades)) at J = 0: K_T 0.4566, K_Q 0.0700 and at
 J = 0.6632: K_T 0.1798, K_Q 0.0312, and flies the straight line between them.
 """
+import dataclasses
 import math
 import pathlib
 
@@ -262,3 +263,21 @@ def test_an_idle_extra_thruster_leaves_the_cruise_rpm_alone():
     # the idle thruster makes no force, so the same rotor speed holds the same drag
     assert np.isfinite(both[0])
     assert both[0] == pytest.approx(alone[0], rel=1e-9)
+
+
+def test_a_propeller_pushing_along_minus_x_cruises_at_the_same_rpm():
+    """The REMUS propeller turned to push along -x, flown along -x, needs the same rpm."""
+    params = load_vehicle(str(REMUS))
+    manoeuvre = Manoeuvre(params, speed=1.5)
+    model = HydroModel(params)
+    alone = manoeuvre.cruise_speed(model, manoeuvre.thrust)
+    (spec,) = manoeuvre.propellers.specs
+    x, y, z = spec.translation
+    # the vehicle turned 180 deg about z: x and y change sign, the thrust axis with them
+    mirrored = dataclasses.replace(spec, translation=(-x, -y, z),
+                                   axis=tuple(-a if i < 2 else a for i, a in
+                                              enumerate(spec.axis)))
+    manoeuvre.propellers = ThrusterBank([mirrored], params.fluid_density)
+    manoeuvre.ahead = -1.0
+    assert manoeuvre.cruise_speed(model, manoeuvre.thrust)[0] == pytest.approx(alone[0],
+                                                                               rel=1e-9)

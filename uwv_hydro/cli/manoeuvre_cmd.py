@@ -137,7 +137,7 @@ def _hold(args, params):
                                    params.source, 'manoeuvre') from None
     try:
         return hold(params, stick_commands(params, sticks), duration=args.duration,
-                    dt=args.dt, steady=min(2.0, args.duration)).values
+                    dt=args.dt, steady=min(2.0, args.duration), depth=args.depth).values
     except HoldError as exc:
         raise DescriptionError(str(exc), params.source, 'manoeuvre') from None
 

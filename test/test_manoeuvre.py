@@ -161,6 +161,7 @@ def test_an_rov_holds_its_sticks(capsys):
     assert main(['manoeuvre', rov, 'hold', '--stick', 'forward=1']) == 2
     assert 'unknown stick axis forward' in capsys.readouterr().err
     assert main(['manoeuvre', rov, 'hold', '--stick', 'surge=2']) == 2
+    assert main(['manoeuvre', rov, 'hold', '--stick', 'surge=1', 'surge=-1']) == 2
     assert 'outside [-1, 1]' in capsys.readouterr().err
 
 

@@ -130,6 +130,9 @@ def _hold(args, params):
     sticks = {}
     for item in args.stick:
         axis, _, value = item.partition('=')
+        if axis.strip() in sticks:
+            raise DescriptionError('--stick %r: axis %r given twice' % (item, axis.strip()),
+                                   params.source, 'manoeuvre')
         try:
             sticks[axis.strip()] = float(value)
         except ValueError:

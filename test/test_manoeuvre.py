@@ -162,6 +162,7 @@ def test_an_rov_holds_its_sticks(capsys):
     assert 'unknown stick axis forward' in capsys.readouterr().err
     assert main(['manoeuvre', rov, 'hold', '--stick', 'surge=2']) == 2
     assert main(['manoeuvre', rov, 'hold', '--stick', 'surge=1', 'surge=-1']) == 2
+    assert main(['manoeuvre', rov, 'hold', '--plot', 'hold.png']) == 2
     assert 'outside [-1, 1]' in capsys.readouterr().err
 
 

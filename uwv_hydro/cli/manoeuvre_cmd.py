@@ -178,6 +178,16 @@ def run(args) -> int:
                                element='manoeuvre')
     params = load_vehicle_from_args(args)
     if args.kind == 'hold':
+        # options hold does not use: refused rather than silently ignored
+        unused = [flag for flag, value, default in (
+            ('--speed', args.speed, 1.5), ('--rudder', args.rudder, 10.0),
+            ('--check', args.check, None), ('--angles', args.angles, None),
+            ('--differential', args.differential, 0.5), ('--settle', args.settle, 60.0),
+            ('--no-depth-hold', args.no_depth_hold, False), ('--plot', args.plot, None))
+            if value != default]
+        if unused:
+            raise DescriptionError('hold takes --stick, --duration, --depth and --dt, not %s'
+                                   % ', '.join(unused), params.source, 'manoeuvre')
         values = _hold(args, params)
         if args.json:
             print(json.dumps({'vehicle': params.name, 'manoeuvre': 'hold',

@@ -161,6 +161,8 @@ def test_an_rov_holds_its_sticks(capsys):
     assert main(['manoeuvre', rov, 'hold', '--stick', 'forward=1']) == 2
     assert 'unknown stick axis forward' in capsys.readouterr().err
     assert main(['manoeuvre', rov, 'hold', '--stick', 'surge=2']) == 2
+    assert main(['manoeuvre', rov, 'hold', '--stick', 'surge=1', 'surge=-1']) == 2
+    assert main(['manoeuvre', rov, 'hold', '--plot', 'hold.png']) == 2
     assert 'outside [-1, 1]' in capsys.readouterr().err
 
 
@@ -171,3 +173,12 @@ def test_a_vectored_rov_without_munk_moment_is_directionally_stable(capsys):
                  '--settle', '20', '--json']) == 0
     fig = json.loads(capsys.readouterr().out)['figures']
     assert fig['turn_yaw_rate_deg_s'] > 5.0 and fig['residual_ratio'] < 0.01
+
+
+def test_hold_starts_at_depth_below_the_surface_zone():
+    """Held level (no stick) at 5 m the neutral ROV stays fully submerged near 5 m."""
+    params = load_vehicle(str(REPO / 'config' / 'ardusub_bluerov2.yaml'))
+    flight = hold(params, stick_commands(params, {'surge': 1.0}), duration=5.0, depth=5.0)
+    # the surface zone is the top 0.25 m; the ROV is near-neutral, so it moves little
+    assert np.all(flight.position[:, 2] < -4.0)
+    assert abs(flight.position[0, 2] + 5.0) < 1e-9

@@ -20,6 +20,7 @@ Reference values: PythonVehicleSimulator's remus100 (Fossen; after Allen, Vorus 
 wageningen(J, P/D 1, A_E/A_0 0.718, 3 blades)) at J = 0: K_T 0.4566, K_Q 0.0700 and at
 J = 0.6632: K_T 0.1798, K_Q 0.0312, and flies the straight line between them.
 """
+import dataclasses
 import math
 import pathlib
 
@@ -249,3 +250,34 @@ def test_urdf_gz_block_carries_the_propeller_extension():
     with pytest.raises(DescriptionError, match='thrust_coefficient') as info:
         load_urdf_string(URDF % '<thrust_coefficient>0.01</thrust_coefficient>')
     assert 'one thrust model' in str(info.value)
+
+
+def test_an_idle_extra_thruster_leaves_the_cruise_rpm_alone():
+    """A table thruster beside the propeller idles at neutral: the cruise rpm is unchanged."""
+    params = load_vehicle(str(REMUS))
+    alone = Manoeuvre(params, speed=1.5).cruise
+    table = ThrusterSpec(joint_name='aux', translation=(-0.5, 0.0, 0.0), axis=(0.0, 1.0, 0.0),
+                         lookup_command=(-1.0, 0.0, 1.0), lookup_thrust=(-10.0, 0.0, 10.0))
+    params.thrusters = list(params.thrusters) + [table]
+    both = Manoeuvre(params, speed=1.5).cruise
+    # the idle thruster makes no force, so the same rotor speed holds the same drag
+    assert np.isfinite(both[0])
+    assert both[0] == pytest.approx(alone[0], rel=1e-9)
+
+
+def test_a_propeller_pushing_along_minus_x_cruises_at_the_same_rpm():
+    """The REMUS propeller turned to push along -x, flown along -x, needs the same rpm."""
+    params = load_vehicle(str(REMUS))
+    manoeuvre = Manoeuvre(params, speed=1.5)
+    model = HydroModel(params)
+    alone = manoeuvre.cruise_speed(model, manoeuvre.thrust)
+    (spec,) = manoeuvre.propellers.specs
+    x, y, z = spec.translation
+    # the vehicle turned 180 deg about z: x and y change sign, the thrust axis with them
+    mirrored = dataclasses.replace(spec, translation=(-x, -y, z),
+                                   axis=tuple(-a if i < 2 else a for i, a in
+                                              enumerate(spec.axis)))
+    manoeuvre.propellers = ThrusterBank([mirrored], params.fluid_density)
+    manoeuvre.ahead = -1.0
+    assert manoeuvre.cruise_speed(model, manoeuvre.thrust)[0] == pytest.approx(alone[0],
+                                                                               rel=1e-9)

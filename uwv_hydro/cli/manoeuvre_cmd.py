@@ -130,6 +130,9 @@ def _hold(args, params):
     sticks = {}
     for item in args.stick:
         axis, _, value = item.partition('=')
+        if axis.strip() in sticks:
+            raise DescriptionError('--stick %r: axis %r given twice' % (item, axis.strip()),
+                                   params.source, 'manoeuvre')
         try:
             sticks[axis.strip()] = float(value)
         except ValueError:
@@ -137,7 +140,7 @@ def _hold(args, params):
                                    params.source, 'manoeuvre') from None
     try:
         return hold(params, stick_commands(params, sticks), duration=args.duration,
-                    dt=args.dt, steady=min(2.0, args.duration)).values
+                    dt=args.dt, steady=min(2.0, args.duration), depth=args.depth).values
     except HoldError as exc:
         raise DescriptionError(str(exc), params.source, 'manoeuvre') from None
 
@@ -175,6 +178,16 @@ def run(args) -> int:
                                element='manoeuvre')
     params = load_vehicle_from_args(args)
     if args.kind == 'hold':
+        # options hold does not use: refused rather than silently ignored
+        unused = [flag for flag, value, default in (
+            ('--speed', args.speed, 1.5), ('--rudder', args.rudder, 10.0),
+            ('--check', args.check, None), ('--angles', args.angles, None),
+            ('--differential', args.differential, 0.5), ('--settle', args.settle, 60.0),
+            ('--no-depth-hold', args.no_depth_hold, False), ('--plot', args.plot, None))
+            if value != default]
+        if unused:
+            raise DescriptionError('hold takes --stick, --duration, --depth and --dt, not %s'
+                                   % ', '.join(unused), params.source, 'manoeuvre')
         values = _hold(args, params)
         if args.json:
             print(json.dumps({'vehicle': params.name, 'manoeuvre': 'hold',

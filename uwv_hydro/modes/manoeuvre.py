@@ -301,11 +301,13 @@ class Manoeuvre:
         """
         bank = self.propellers
         prop = np.array([s.model == 'propeller' for s in bank.specs])
-        nu = [self.speed, 0.0, 0.0, 0.0, 0.0, 0.0]
+        # flown nose first along ``ahead`` x; the surge force counted along it
+        nu = [self.ahead * self.speed, 0.0, 0.0, 0.0, 0.0, 0.0]
 
         def surge(omega):
-            bank.state[:] = bank.steady_state(np.where(prop, omega, np.nan))
-            return float(bank.evaluate(nu)[0]) - drag
+            # idle thrusters at their neutral command (a NaN state would make the wrench NaN)
+            bank.state[:] = bank.steady_state(np.where(prop, omega, bank.neutral))
+            return self.ahead * float(bank.evaluate(nu)[0]) - drag
         high = float(np.min(bank.cmd_max[prop]))
         if surge(high) < 0.0:
             raise ManoeuvreError('%s: its propellers at their largest rotor speed (%g rad/s) '

@@ -21,7 +21,7 @@ ArduSub-like mixer does (AP_Motors6DOF: each motor's output is neutral plus the 
 stick times motor factor, clipped to the output range): a thruster's factor on an axis
 is its share of the least-squares allocation of a unit wrench on that axis, scaled so
 that the largest share is 1 -- for the vectored BlueROV2 frames these are ArduSub's own
-+-1 and 0 factors (``test/test_rov_hold.py`` checks it).  A share of 1 is the full
++-1 and 0 factors (``test/test_bluerov2_open_loop.py`` checks it).  A share of 1 is the full
 command range: from the thruster's neutral command (the table's zero, 1500 us for a
 T200 table) to its maximum (1900 us) or minimum (1100 us).
 
@@ -41,6 +41,7 @@ import numpy as np
 
 from uwv_hydro.modes.manoeuvre import euler_zyx
 from uwv_hydro.modes.simulate_mode import SimulateMode
+from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.thruster_bank import ThrusterBank
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -123,12 +124,13 @@ Commands = Union[Sequence[float], Callable[[float], Sequence[float]]]
 
 
 def hold(params: VehicleParams, commands: Commands, duration: float = 10.0,
-         dt: float = 0.01, steady: float = 2.0) -> Hold:
+         dt: float = 0.01, steady: float = 2.0, depth: float = 5.0) -> Hold:
     """
     Fly ``duration`` s from rest with the thruster commands held; return the Hold.
 
     ``commands``: one command per thruster (``params.thrusters`` order), or a function
-    of time giving them (read at the start of each step).
+    of time giving them (read at the start of each step).  ``depth``: the start depth
+    (m, positive down), below any surface transition.
     """
     if not dt > 0 or not duration > 0 or not 0 < steady <= duration:
         raise HoldError('need dt > 0, duration > 0 and 0 < steady <= duration')
@@ -136,7 +138,8 @@ def hold(params: VehicleParams, commands: Commands, duration: float = 10.0,
         raise HoldError('%s has no thrusters' % params.name)
     source = commands if callable(commands) else (lambda t, u=list(commands): u)
     bank = ThrusterBank(params.thrusters, params.fluid_density)
-    mode = SimulateMode(params, dt=dt)
+    # at rest at ``depth`` (world z up), out of the free-surface zone
+    mode = SimulateMode(params, dt=dt, initial=State(position=[0.0, 0.0, -depth]))
     n = int(round(duration / dt))
     rows = np.empty((n + 1, 13))
     rows[0] = mode.x

@@ -269,8 +269,7 @@ def test_a_propeller_pushing_along_minus_x_cruises_at_the_same_rpm():
     """The REMUS propeller turned to push along -x, flown along -x, needs the same rpm."""
     params = load_vehicle(str(REMUS))
     manoeuvre = Manoeuvre(params, speed=1.5)
-    model = HydroModel(params)
-    alone = manoeuvre.cruise_speed(model, manoeuvre.thrust)
+    alone = manoeuvre.cruise_speed(manoeuvre.thrust)
     (spec,) = manoeuvre.propellers.specs
     x, y, z = spec.translation
     # the vehicle turned 180 deg about z: x and y change sign, the thrust axis with them
@@ -279,5 +278,4 @@ def test_a_propeller_pushing_along_minus_x_cruises_at_the_same_rpm():
                                               enumerate(spec.axis)))
     manoeuvre.propellers = ThrusterBank([mirrored], params.fluid_density)
     manoeuvre.ahead = -1.0
-    assert manoeuvre.cruise_speed(model, manoeuvre.thrust)[0] == pytest.approx(alone[0],
-                                                                               rel=1e-9)
+    assert manoeuvre.cruise_speed(manoeuvre.thrust)[0] == pytest.approx(alone[0], rel=1e-9)

@@ -278,7 +278,7 @@ class Manoeuvre:
         if self.rudders and any(t.model == 'propeller' for t in params.thrusters):
             self.propellers = ThrusterBank([rotor_speed_commanded(s, params.fluid_density)
                                             for s in params.thrusters], params.fluid_density)
-            self.cruise = self.cruise_speed(model, self.thrust)
+            self.cruise = self.cruise_speed(self.thrust)
         #: Thruster steering (no rudder): allocation pseudo-inverse, yaw moment per unit
         #: differential, heave gains; None with rudder fins.
         self.differential = None
@@ -290,7 +290,7 @@ class Manoeuvre:
             self.differential = self._differential(params, model)
             self.max_rudder = 1.0
 
-    def cruise_speed(self, model: HydroModel, drag: float) -> np.ndarray:
+    def cruise_speed(self, drag: float) -> np.ndarray:
         """
         Return the rotor speeds (rad/s; NaN idle) whose propellers hold ``speed`` straight.
 

@@ -276,6 +276,9 @@ class VehicleParams:
     #: Every equipment element (and link, joint, plugin) the loader met, in document
     #: order, with what it did with it: see ``uwv_hydro.description.element_report``.
     elements: List[ElementRecord] = field(default_factory=list)
+    #: The kinematic tree (uwv_hydro.physics.link_tree.KinematicTree) when links that
+    #: move carry mass or hydro; None: one rigid body (the lumped fields above).
+    tree: Optional[Any] = None
 
     def resolved_drag_center(self) -> np.ndarray:
         """Return the drag application point (defaults to the centre of mass)."""

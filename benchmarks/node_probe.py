@@ -130,6 +130,8 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         spinner = threading.Thread(target=executor.spin, daemon=True)
         spinner.start()
         time.sleep(1.0)
+        # the first second after the first odometry: the rate from the start
+        start_arrivals = [row[1] for row in odom]
         del odom[:]
         del diags[:]
         tf_count[0] = 0
@@ -148,6 +150,10 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         context.try_shutdown()
     records = _figures(rate_hz, duration, odom, flips, diags)
     records[0][3]['tf_messages'] = tf_seen
+    if len(start_arrivals) > 1:
+        span = start_arrivals[-1] - start_arrivals[0]
+        records.insert(2, ('node_rate_first_second_hz', (len(start_arrivals) - 1) / span, 'Hz',
+                           {'messages': len(start_arrivals)}))
     if floor:  # the floor has no update loop diagnostics
         return [('floor_' + r[0], *r[1:]) for r in records if r[0] != 'node_loop']
     return records

@@ -69,6 +69,10 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            node minus floor, and the node's per-stage table (p50 / p99 /
                            max of every cycle stage, late wakes by section).  A summary
                            counts the quiet runs within floor + 0.3 ms per rate
+* runs_*                   ``--only node_runs``: the same runs with the profile off (what
+                           users run), with the latency over the floor and the rate in
+                           the first second; per rate the medians and ranges, and the
+                           quiet runs within floor + 0.3 ms jitter and + 0.5 ms latency
 
 Timing figures need a quiet machine (1-minute load average < ``QUIET_LOAD``).  Before
 every node or floor run the load average is read and printed (waiting up to
@@ -603,53 +607,74 @@ def bench_node_paired(results, duration):
              at_callback=node_x['at_callback_p99'] - floor_x['at_callback_p99'], quiet=quiet)
 
 
-#: The bar of issue 34: node p99 jitter within the floor's + this (ms) ...
+#: The bars of issue 34: node p99 jitter within the floor's + this (ms) ...
 PROFILE_BAR_MS = 0.3
+#: ... thrust -> odometry latency p99 within the floor's + this (ms) ...
+LATENCY_BAR_MS = 0.5
 #: ... in this many of the quiet runs of a rate (4 of 5).
 PROFILE_BAR_RUNS = 0.8
 
 
-def bench_node_profile(results, duration, rates, runs):
+def bench_node_runs(results, duration, rates, runs, profile):
     """
-    Profile the node's cycle against the floor: ``runs`` runs at each of ``rates``.
+    Measure the node against the floor: ``runs`` runs at each of ``rates``.
 
-    Every run and rate: the node with ``cycle_profile`` on, then the floor at the same
-    rate, each after a load check.  Prints the node's per-stage table beside both jitter
-    figures; at the end, per rate, how many quiet runs met floor + PROFILE_BAR_MS.
+    Every run and rate: the node (with ``cycle_profile`` on when ``profile``), then the
+    floor at the same rate, each after a load check.  Emits both p99 jitters and
+    latencies, the rate over the first second, and (profile on) prints the node's
+    per-stage table; at the end, per rate, the medians and ranges over the runs and how
+    many quiet runs met floor + PROFILE_BAR_MS (jitter) and + LATENCY_BAR_MS (latency).
     """
     from node_probe import measure_node
+    prefix = 'profile_' if profile else 'runs_'
     summary = {rate: [] for rate in rates}
     for run in range(1, runs + 1):
         for rate in rates:
             tag = 'run %d/%d at %g Hz' % (run, runs, rate)
-            load, quiet = quiet_check('node (cycle_profile on), ' + tag)
+            load, quiet = quiet_check('node%s, %s' % (
+                ' (cycle_profile on)' if profile else '', tag))
             node = {r[0]: r for r in measure_node(rate_hz=rate, duration=duration,
-                                                  profile=True)}
+                                                  profile=profile)}
             floor_load, floor_quiet = quiet_check('floor, ' + tag)
             floor = {r[0]: r for r in measure_node(rate_hz=rate, duration=duration,
                                                    floor=True)}
             quiet = quiet and floor_quiet
             jitter = node['node_period_jitter_p99_ms'][1]
             floor_jitter = floor['floor_node_period_jitter_p99_ms'][1]
+            latency = node['thrust_to_odometry_latency_p99_ms'][1]
+            floor_latency = floor['floor_thrust_to_odometry_latency_p99_ms'][1]
+            first = node.get('node_rate_first_second_hz', (None, float('nan')))[1]
             common = {'rate_hz': rate, 'run': run, 'load': max(load, floor_load),
                       'quiet': quiet}
-            emit(results, 'profile_node_jitter_p99_ms', jitter, 'ms', **common)
-            emit(results, 'profile_floor_jitter_p99_ms', floor_jitter, 'ms', **common)
-            emit(results, 'profile_node_jitter_p99_over_floor_ms', jitter - floor_jitter,
+            emit(results, prefix + 'node_jitter_p99_ms', jitter, 'ms', **common)
+            emit(results, prefix + 'floor_jitter_p99_ms', floor_jitter, 'ms', **common)
+            emit(results, prefix + 'node_jitter_p99_over_floor_ms', jitter - floor_jitter,
                  'ms', **common)
+            emit(results, prefix + 'node_latency_p99_over_floor_ms', latency - floor_latency,
+                 'ms', node=latency, floor=floor_latency, **common)
+            emit(results, prefix + 'node_rate_first_second_hz', first, 'Hz', **common)
             prof = node.get('node_profile')
             if prof is not None:
                 emit(results, 'profile_stages', prof[1], 'windows', **dict(common, **prof[3]))
                 profile_table(prof[3], tag, jitter, floor_jitter, quiet)
-            summary[rate].append((quiet, jitter - floor_jitter <= PROFILE_BAR_MS))
+            summary[rate].append({'quiet': quiet, 'jitter': jitter, 'floor': floor_jitter,
+                                  'latency': latency - floor_latency, 'first': first})
     print()
-    for rate, outcomes in summary.items():
-        quiet = [met for q, met in outcomes if q]
-        print('# %g Hz: %d of %d runs quiet; %d of the quiet runs within floor + %g ms '
-              '(done: %d of %d)%s' % (
-                  rate, len(quiet), len(outcomes), sum(quiet), PROFILE_BAR_MS,
-                  int(round(PROFILE_BAR_RUNS * runs)), runs,
-                  '' if len(quiet) == len(outcomes) else ' -- ' + NOT_QUIET))
+    for rate, rows in summary.items():
+        quiet = [r for r in rows if r['quiet']]
+        print('# %g Hz: %d of %d runs quiet; of the quiet runs, %d within floor + %g ms '
+              'jitter and %d within floor + %g ms latency (done: %d of %d)%s' % (
+                  rate, len(quiet), len(rows),
+                  sum(r['jitter'] - r['floor'] <= PROFILE_BAR_MS for r in quiet),
+                  PROFILE_BAR_MS, sum(r['latency'] <= LATENCY_BAR_MS for r in quiet),
+                  LATENCY_BAR_MS, int(round(PROFILE_BAR_RUNS * runs)), runs,
+                  '' if len(quiet) == len(rows) else ' -- ' + NOT_QUIET))
+        for key, label in (('jitter', 'node jitter p99 ms'), ('floor', 'floor jitter p99 ms'),
+                           ('latency', 'latency p99 over floor ms'),
+                           ('first', 'rate in the first second Hz')):
+            values = [r[key] for r in rows]
+            print('#   %-28s median %8.3f  range %8.3f .. %8.3f' % (
+                label, float(np.median(values)), min(values), max(values)))
 
 
 def profile_table(prof, tag, jitter, floor_jitter, quiet):
@@ -698,11 +723,13 @@ def main(argv=None):
     parser.add_argument('--quick', action='store_true', help='short runs (smoke test)')
     parser.add_argument('--only', nargs='*', default=None,
                         help='subset: wrench rk4 surface simulate replay replay_simulate '
-                        'batch node node_paired node_profile simulate_cli core_start sweep; '
+                        'batch node node_paired node_profile node_runs simulate_cli core_start '
+                        'sweep; '
                         'core: the compiled core figures')
     parser.add_argument('--rates', nargs='+', type=float, default=[1000.0, 500.0, 250.0],
-                        help='node_profile: the update rates (Hz)')
-    parser.add_argument('--runs', type=int, default=5, help='node_profile: runs per rate')
+                        help='node_profile, node_runs: the update rates (Hz)')
+    parser.add_argument('--runs', type=int, default=5,
+                        help='node_profile, node_runs: runs per rate')
     parser.add_argument('--settle', type=float, default=SETTLE_S,
                         help='longest wait (s) for the load average to fall below %g before '
                         'a timed run (0: no wait)' % QUIET_LOAD)
@@ -724,15 +751,17 @@ def main(argv=None):
         'core_start': bench_core_start,
         'sweep': lambda r: bench_sweep(r, 2000 if quick else 10000, 5.0 if quick else 20.0),
         'node_paired': lambda r: bench_node_paired(r, 3.0 if quick else 10.0),
-        # not in the default run (15 timed runs): --only node_profile
-        'node_profile': lambda r: bench_node_profile(r, 3.0 if quick else 10.0, args.rates,
-                                                     args.runs),
+        # not in the default run (15 timed runs each): --only node_profile / node_runs
+        'node_profile': lambda r: bench_node_runs(r, 3.0 if quick else 10.0, args.rates,
+                                                  args.runs, profile=True),
+        'node_runs': lambda r: bench_node_runs(r, 3.0 if quick else 10.0, args.rates,
+                                               args.runs, profile=False),
     }
     if args.only is not None and 'core' in args.only:
         args.only = list(args.only) + list(CORE_BENCHMARKS)
     results = []
     for name, fn in plan.items():
-        if (args.only is None and name != 'node_profile') or (
+        if (args.only is None and name not in ('node_profile', 'node_runs')) or (
                 args.only is not None and name in args.only):
             fn(results)
     table(results)

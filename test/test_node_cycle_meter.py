@@ -67,23 +67,23 @@ def test_profile_counts_late_wakes_against_the_section_running():
     from uwv_hydro.node.cycle_profile import CycleProfile, LATE_WAKE_NS, SECTIONS
     profile = CycleProfile()
     late, on_time = LATE_WAKE_NS + 1, LATE_WAKE_NS
-    plan = [('publisher', late), ('publisher', late), ('diagnostics', late),
-            (None, late), ('input', on_time), (None, on_time)]
+    plan = [('input', late), ('input', late), ('diagnostics', late),
+            (None, late), ('gc', on_time), (None, on_time)]
     for section, overshoot in plan:
         profile.section = section
-        profile.add_cycle(0, overshoot, 0, 0, 0, 0, 0)
-    profile.enter('publisher')
+        profile.add_cycle(0, overshoot, 0, 0, 0, 0)
+    profile.enter('input')
     profile.leave()  # ended just before the next late wake: counted after it
-    profile.add_cycle(0, late, 0, 0, 0, 0, 0)
+    profile.add_cycle(0, late, 0, 0, 0, 0)
     got = profile.window()
     assert got['profile.late_wakes'] == 5
-    assert got['profile.late_wakes_during_publisher'] == 2
+    assert got['profile.late_wakes_during_input'] == 2
     assert got['profile.late_wakes_during_diagnostics'] == 1
     assert got['profile.late_wakes_during_none'] == 2
-    assert got['profile.late_wakes_during_input'] == 0
+    assert got['profile.late_wakes_during_gc'] == 0
     assert sum(got['profile.late_wakes_during_' + s] for s in SECTIONS) == 5
     assert got['profile.late_wakes_after_none'] == 4
-    assert got['profile.late_wakes_after_publisher'] == 1
+    assert got['profile.late_wakes_after_input'] == 1
     assert profile.window()['profile.late_wakes'] == 0, 'a window restarts the counts'
 
 

@@ -62,19 +62,17 @@ def test_cycle_cpu_and_wall_time_in_diagnostics(rclpy_context, spawn, tmp_path, 
         assert not any(k.startswith('profile.') for k in values), 'profile off by default'
 
 
-#: Stages timed inside the cycle (cycle = first line to the end of the hand-over).
-INSIDE = ('lock_wait', 'inputs', 'update', 'hand_over')
+#: Stages timed inside the cycle (cycle = first line to the end of the update).
+INSIDE = ('lock_wait', 'inputs', 'update')
 #: Every stage the thread loop with odometry and TF reports.
-STAGES = ('wake_late', 'sleep_overshoot', 'cycle', 'publisher_wake', 'publish_odometry',
-          'publish_tf') + INSIDE
+STAGES = ('wake_late', 'sleep_overshoot', 'cycle', 'publish_odometry', 'publish_tf') + INSIDE
 
 
 @pytest.mark.parametrize('loop', ['thread', 'timer'])
 def test_cycle_profile_stages_in_diagnostics(rclpy_context, spawn, tmp_path, loop):
     import math
     from diagnostic_msgs.msg import DiagnosticArray
-    # the executor's timer has no publisher thread: its messages go out in the update
-    stages = STAGES if loop == 'thread' else ('wake_late', 'sleep_overshoot', 'cycle') + INSIDE
+    stages = STAGES
     params = {'robot_description': analytic_vehicle_urdf(), 'mode': 'simulate',
               'rate_hz': 200.0, 'loop': loop, 'cycle_profile': True,
               'initial_position': [0.0, 0.0, -10.0], 'publish_markers': False,
@@ -105,7 +103,7 @@ def test_cycle_profile_stages_in_diagnostics(rclpy_context, spawn, tmp_path, loo
                 assert got[stage][k] <= got['cycle'][k], (stage, values)
         assert int(values['profile.cycles']) > 0, values
         sections = [k for k in values if k.startswith('profile.late_wakes_during_')]
-        assert len(sections) == 5, values
+        assert len(sections) == 4, values
         assert sum(int(values[k]) for k in sections) == int(values['profile.late_wakes'])
         after = [k for k in values if k.startswith('profile.late_wakes_after_')]
         assert sum(int(values[k]) for k in after) == int(values['profile.late_wakes'])

@@ -13,27 +13,25 @@
 # limitations under the License.
 
 """
-The update never waits on a callback: lock-free input hand-over, publishing off its path.
+The update never waits on a callback (lock-free input hand-over); its outputs go out in order.
 
 * :class:`uwv_hydro.node.hand_over.LatestSlots` under two real threads (a callback
   writing, the update taking): every value taken is whole, each key's values come in
   the order written, and the last value written is always taken;
-* :class:`uwv_hydro.node.publisher_thread.PublisherThread` over real rclpy/DDS: the
-  messages of many cycles, enqueued on one thread, arrive in the order produced;
+* :class:`uwv_hydro.node.outbox.Outbox` over real rclpy/DDS: the messages arrive in
+  the order published, and a publish that fails is reported, not raised;
 * the node (in-process, wall-clock update thread): while another thread holds the
   node's state lock, thrust messages are still received and accounted (the callback
   does not wait for the lock), and once the lock is free the next update applies the
-  latest of them; the odometry goes out from the publisher thread with stamps one
-  period apart, in order.
+  latest of them; the odometry goes out with stamps one period apart, in order.
 """
 import threading
-import time
 
 from nodes.harness import analytic_vehicle_urdf, Probe
 import pytest
 
 from uwv_hydro.node.hand_over import LatestSlots
-from uwv_hydro.node.publisher_thread import PublisherThread
+from uwv_hydro.node.outbox import Outbox
 
 
 def test_latest_slots_hand_over_whole_values_in_order_and_the_last_one():
@@ -72,40 +70,26 @@ def test_latest_slots_hand_over_whole_values_in_order_and_the_last_one():
 
 
 @pytest.mark.ros
-def test_publisher_thread_publishes_the_cycles_in_order(rclpy_context):
+def test_outbox_publishes_in_order_and_survives_a_failed_publish(rclpy_context):
     from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
     from std_msgs.msg import Float64
     qos = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE,
                      history=HistoryPolicy.KEEP_LAST)
     probe = Probe(rclpy_context)
-    received = probe.collect(Float64, 'hand_over_order', qos=qos)
-    pub = probe.node.create_publisher(Float64, 'hand_over_order', qos)
+    received = probe.collect(Float64, 'outbox_order', qos=qos)
+    pub = probe.node.create_publisher(Float64, 'outbox_order', qos)
+    dead = probe.node.create_publisher(Float64, 'outbox_dead', qos)
+    probe.node.destroy_publisher(dead)  # publishing on it raises
     assert probe.spin_until(lambda: pub.get_subscription_count() > 0, timeout=10.0)
-    outbox = PublisherThread()
-    # not started: a cycle's messages go out at once
-    with outbox.cycle():
-        outbox.publish(pub, Float64(data=-1.0))
-    assert probe.spin_until(lambda: len(received) == 1, timeout=10.0)
-    outbox.start()
-    cycles, per_cycle = 100, 5
-
-    def update_thread():
-        k = 0
-        for _ in range(cycles):
-            with outbox.cycle():
-                for _ in range(per_cycle):
-                    outbox.publish(pub, Float64(data=float(k)))
-                    k += 1
-            time.sleep(0.001)
-
-    worker = threading.Thread(target=update_thread)
-    worker.start()
-    total = 1 + cycles * per_cycle
-    assert probe.spin_until(lambda: len(received) == total, timeout=30.0), len(received)
-    worker.join()
-    outbox.stop()
-    assert not outbox.running and outbox.published == cycles * per_cycle
-    assert [m.data for m in received] == [-1.0] + [float(k) for k in range(total - 1)]
+    errors = []
+    outbox = Outbox(on_error=errors.append)
+    for k in range(50):
+        outbox.publish(pub, Float64(data=float(k)))
+        if k == 20:
+            outbox.publish(dead, Float64(data=-1.0))
+    assert probe.spin_until(lambda: len(received) == 50, timeout=30.0), len(received)
+    assert [m.data for m in received] == [float(k) for k in range(50)]
+    assert outbox.published == 50 and len(errors) == 1, errors
     probe.close()
 
 
@@ -133,7 +117,6 @@ def test_thrust_callback_never_waits_for_the_state_lock(rclpy_context):
     try:
         assert probe.spin_until(lambda: len(odom) > 10 and thrust_pub.get_subscription_count(),
                                 timeout=30.0)
-        assert node.outbox.running
         # another thread holds the state lock: the update waits, the callbacks do not
         with node.lock:
             before = stats.count
@@ -160,7 +143,7 @@ def test_thrust_callback_never_waits_for_the_state_lock(rclpy_context):
         executor.shutdown(timeout_sec=2.0)
         node.destroy_node()
         probe.close()
-    assert not node.outbox.running and node.outbox.published > 0
+    assert node.outbox.published > 0
     stamps = [m.header.stamp.sec * 10 ** 9 + m.header.stamp.nanosec for m in odom]
     steps = [b - a for a, b in zip(stamps, stamps[1:])]
     period = int(round(1e9 / rate_hz))

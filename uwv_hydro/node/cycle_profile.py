@@ -15,27 +15,24 @@
 """
 Where one update cycle's time goes: a debug profile (parameter ``cycle_profile``).
 
-Off by default: a cycle then pays four ``is None`` / flag tests (the rate loop, the
-cycle, the update, the hand-over) and one on the publisher thread: no clock read, no
-allocation.  On, every wall-clock cycle records (``time.monotonic_ns``, the
-RateLoop's clock, ns):
+Off by default: a cycle then pays a few ``is None`` / flag tests (the rate loop, the
+cycle, the update, each publish): no clock read, no allocation.  On, every wall-clock
+cycle records (``time.monotonic_ns``, the RateLoop's clock, ns):
 
 * on the update thread (:data:`UPDATE_STAGES`, all at one index of their rings, so
   they describe the same cycles): ``wake_late`` (the cycle's first Python line after
   its scheduled tick, the RateLoop deadline), ``sleep_overshoot`` (the coarse sleep's
   return after the time it asked for: the OS wake-up plus the wait for the interpreter
   lock), ``lock_wait`` (the state lock), ``inputs`` (taking the handed-over inputs),
-  ``update`` (the mode's update: physics and packing the messages), ``hand_over``
-  (handing the batch to the publisher thread, the wait for the previous batch
-  included) and ``cycle`` (from the first line to the end of the hand-over: the sum of
-  the last four and the glue between them);
-* on the publisher thread (:data:`PUBLISH_STAGES`): ``publisher_wake`` (from the end
-  of the update to the publisher thread's first line on that batch) and each publish:
+  ``update`` (the mode's update: physics, packing and publishing the messages) and
+  ``cycle`` (from the first line to the end of the update: the sum of the last three
+  and the glue between them);
+* each publish, inside the update (:data:`PUBLISH_STAGES`, :mod:`uwv_hydro.node.outbox`):
   ``publish_odometry``, ``publish_tf``, ``publish_sensors``, ``publish_other``;
 * ``gc`` pauses (``gc.callbacks``) in whatever thread triggered them.
 
-Which thread held the interpreter: the threads' known sections (the publisher thread's
-batch, the /diagnostics report, the thrust callbacks, a gc pass) mark themselves in
+Which thread held the interpreter: the threads' known sections (the /diagnostics
+report, the thrust callbacks, a gc pass) mark themselves in
 :attr:`CycleProfile.section` while they run (:meth:`CycleProfile.enter`,
 :meth:`CycleProfile.leave`).  When the update thread's sleep overshoots by
 more than the spin tail (:attr:`CycleProfile.late_wake_ns`: it then wakes after the
@@ -61,15 +58,13 @@ from typing import Dict, Optional
 import numpy as np
 
 #: Stages timed on the update thread, one index per cycle.
-UPDATE_STAGES = ('wake_late', 'sleep_overshoot', 'lock_wait', 'inputs', 'update',
-                 'hand_over', 'cycle')
-#: Stages timed on the publisher thread (one value per batch or per message).
-PUBLISH_STAGES = ('publisher_wake', 'publish_odometry', 'publish_tf', 'publish_sensors',
-                  'publish_other')
+UPDATE_STAGES = ('wake_late', 'sleep_overshoot', 'lock_wait', 'inputs', 'update', 'cycle')
+#: Each publish, timed inside the update (one value per message).
+PUBLISH_STAGES = ('publish_odometry', 'publish_tf', 'publish_sensors', 'publish_other')
 #: Everything but the update stages: one ring each.
 OTHER_STAGES = PUBLISH_STAGES + ('gc',)
 #: Sections that mark themselves while they run (``none``: no marked section).
-SECTIONS = ('publisher', 'diagnostics', 'input', 'gc', 'none')
+SECTIONS = ('diagnostics', 'input', 'gc', 'none')
 #: A sleep that overshoots by more than this (ns) wakes after the cycle's deadline: the
 #: RateLoop's default spin tail (the node sets :attr:`CycleProfile.late_wake_ns` to its
 #: loop's).
@@ -129,13 +124,13 @@ class CycleProfile:
         self._other = {name: _Ring(self.capacity) for name in OTHER_STAGES}
 
     # ------------------------------------------------------------------ recording
-    def add_cycle(self, wake_late, sleep_overshoot, lock_wait, inputs, update, hand_over,
+    def add_cycle(self, wake_late, sleep_overshoot, lock_wait, inputs, update,
                   cycle) -> None:
         """Record one update cycle's stages (ns, :data:`UPDATE_STAGES` order)."""
         ring = self._cycles
         i = ring.count % ring.capacity
         for column, value in zip(ring.data, (wake_late, sleep_overshoot, lock_wait, inputs,
-                                             update, hand_over, cycle)):
+                                             update, cycle)):
             column[i] = value
         ring.count += 1
         if sleep_overshoot > self.late_wake_ns:

@@ -126,7 +126,7 @@ class FinIO(NodePart):
                 self.servos.step((pace - self._last_ns) * 1e-9, self._last_ns * 1e-9)
             self._last_ns = pace
             self.node.io.mode.fin_angles = self.servos.angles
-        # a new message each update: the publisher thread sends it later
+        # a new message each update
         msg = JointState(name=self._joint_names)
         conv.ns_to_stamp(msg.header.stamp, now)
         msg.position = [float(a) for a in self.servos.angles]

@@ -72,9 +72,9 @@ from uwv_hydro.node.diagnostics import DiagnosticsReport
 from uwv_hydro.node.fin_io import FinIO
 from uwv_hydro.node.markers import MarkerBuilder
 from uwv_hydro.node.node_part import locked
+from uwv_hydro.node.outbox import Outbox
 from uwv_hydro.node.parameters import (
     check, declare, describe, PARAMETERS, unread_parameters, VEHICLE_PARAMETERS)
-from uwv_hydro.node.publisher_thread import PublisherThread
 from uwv_hydro.node.rate_loop import RateLoop
 from uwv_hydro.node.ros2_control_io import Ros2ControlIO
 from uwv_hydro.node.simulate_io import SimulateIO
@@ -100,6 +100,9 @@ STAMP_OFFSET_READ_NS = 10_000_000
 #: ... and trusted only when the two monotonic reads around it are this close (ns): the
 #: offset is then known to half of it, far inside the tolerance.
 STAMP_OFFSET_BRACKET_NS = 200_000
+#: Timer slack (ns) asked for the update thread (rate_loop.py): Linux's default 50 us
+#: stretches every sleep; 1 us lets its wake-up come when it asked.
+LOOP_TIMER_SLACK_NS = 1000
 
 
 class ConfigError(ValueError):
@@ -114,8 +117,8 @@ class HydroNode(Node):
         self.lock = threading.RLock()
         self._rate_loop: Optional[RateLoop] = None
         self.profile: Optional[CycleProfile] = None  # cycle_profile: set once configured
-        # the update's messages go out from their own thread (publisher_thread.py)
-        self.outbox = PublisherThread(on_error=self._on_publish_error)
+        # the update's messages go out at once, from the update's thread (outbox.py)
+        self.outbox = Outbox(on_error=self._on_publish_error)
         vehicle_values = declare(self, VEHICLE_PARAMETERS)
         self.vehicle, notes = load_from_parameters(vehicle_values['robot_description'],
                                                    vehicle_values['vehicle_file'],
@@ -172,7 +175,8 @@ class HydroNode(Node):
                                             clock=self.pace_clock)
         else:
             self._rate_loop = RateLoop(self.period_ns * 1e-9, self._loop_cycle,
-                                       on_error=self._on_loop_error)
+                                       on_error=self._on_loop_error,
+                                       timer_slack_ns=LOOP_TIMER_SLACK_NS)
         if cfg['publish_markers']:
             self._marker_timer = self.create_timer(1.0 / cfg['marker_rate_hz'],
                                                    self._on_marker_timer,
@@ -185,8 +189,6 @@ class HydroNode(Node):
         if self.profile is not None:
             self._start_profile()
         if self._rate_loop is not None:
-            # the wall-clock update thread hands its messages to the publisher thread
-            self.outbox.start()
             self._rate_loop.start()
         for note in notes:
             self.get_logger().info(note)
@@ -262,7 +264,7 @@ class HydroNode(Node):
             self.static_pub.publish(static_frames(self))
 
     def _start_profile(self) -> None:
-        """Time the publisher thread, the rate loop's sleeps and gc passes too."""
+        """Time the publishes, the rate loop's sleeps and gc passes too."""
         profile = self.profile
         io = self.io
         if self.mode == 'simulate':
@@ -440,10 +442,9 @@ class HydroNode(Node):
                                     % (type(exc).__name__, exc))
 
     def destroy_node(self) -> None:
-        """Stop the update thread (if any), then the publisher thread, then the node."""
+        """Stop the update thread (if any), then the node."""
         if self._rate_loop is not None:
             self._rate_loop.stop()
-        self.outbox.stop()  # publishes what the last update enqueued
         if self.profile is not None:
             self.profile.unwatch_gc()
         super().destroy_node()
@@ -454,8 +455,7 @@ class HydroNode(Node):
             return
         # the cycle's CPU time (this thread's) and wall time, lock wait included
         wall, cpu = time.perf_counter_ns(), time.thread_time_ns()
-        # the outputs are enqueued and handed to the publisher thread at the end
-        with self.lock, self.outbox.cycle():
+        with self.lock:
             self._update(pace_ns)
         self.cycle_meter.add(time.thread_time_ns() - cpu, time.perf_counter_ns() - wall)
 
@@ -466,8 +466,7 @@ class HydroNode(Node):
         loop = self._rate_loop
         with self.lock:
             locked_at = clock()
-            with self.outbox.cycle():
-                marks = self._update(pace_ns, clock)
+            marks = self._update(pace_ns, clock)
             end = clock()
         self.cycle_meter.add(time.thread_time_ns() - cpu, end - start)
         if loop is None:  # the executor's timer: no deadline, no sleep of ours
@@ -477,7 +476,7 @@ class HydroNode(Node):
         inputs_start, inputs_end, update_end = marks
         self.profile.add_cycle(wake_late, overshoot, locked_at - start,
                                inputs_end - inputs_start, update_end - inputs_end,
-                               end - update_end, end - start)
+                               end - start)
 
     def _update(self, pace_ns: Optional[int], clock=None):
         """

@@ -26,14 +26,23 @@ executor to stop, then the node is destroyed (its update thread stopped and join
 first) and only then the context shut down.  A second signal while stopping
 interrupts at once.
 
-The executor spins on its own thread and waits for work without a timeout; the main
-thread only waits for the stop request (a signal, or the executor ending) and wakes the
-executor then.  So the executor runs Python only when there is work: a periodic
-wake-up (rebuilding the wait set costs ~0.5 ms of interpreter time here) would hold the
-interpreter lock when the update thread's deadline comes, and delay the cycle.  For the
-same reason, with the update on its own thread the interpreter's thread switch interval
-is :data:`SWITCH_INTERVAL_S` instead of 5 ms: the update thread waking for its deadline
-while a callback runs Python waits at most that long for the interpreter lock.
+The executor spins on its own thread; the main thread only waits for the stop request
+(a signal, or the executor ending) and wakes the executor then.  With the wall-clock
+update thread (``loop: thread``, the default without sim time) it is rclpy's
+EventsExecutor (``rclpy.experimental``): its wait, dispatch and timers run in C++, so
+the interpreter lock is held only for the callbacks' own Python.  rclpy's
+SingleThreadedExecutor rebuilds its wait set in Python for every callback (~0.1-0.5 ms
+of interpreter time here); a thrust message arriving just before a deadline then held
+the lock when the update thread woke, and those were the node's worst cycles
+(issue 34: p99 period jitter floor + 0.3-0.4 ms with it, at or below the floor with
+the EventsExecutor, doc/guide/node_timing.md).  The EventsExecutor's ``spin_once``
+without a timeout returns at once when idle (a busy loop), so it is called with
+:data:`EVENTS_SPIN_TIMEOUT_S`.  Under sim time (``loop: timer``) the update is an
+executor timer on the ROS clock, which the SingleThreadedExecutor serves; it waits
+for work without a timeout.  With the update on its own thread the interpreter's
+thread switch interval is :data:`SWITCH_INTERVAL_S` instead of 5 ms: the update
+thread waking for its deadline while a callback runs Python waits at most that long
+for the interpreter lock.
 
 The objects of start-up (modules, rclpy, then the node with its vehicle and model) are
 frozen (``gc.freeze``): the garbage collector's full collections no longer walk them.
@@ -50,6 +59,7 @@ import threading
 import rclpy
 from rclpy.exceptions import ParameterException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+from rclpy.experimental import EventsExecutor
 import rclpy.logging
 from rclpy.signals import SignalHandlerOptions
 
@@ -62,6 +72,8 @@ EXIT_DESCRIPTION = 2
 JOIN_TIMEOUT_S = 5.0
 #: sys.setswitchinterval with a wall-clock update thread (s; Python's default is 5 ms).
 SWITCH_INTERVAL_S = 2.5e-4
+#: The EventsExecutor's spin_once timeout (s): it returns at once when idle without one.
+EVENTS_SPIN_TIMEOUT_S = 0.5
 
 
 def _fail(message: str, code: int) -> int:
@@ -70,11 +82,11 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
-def _spin(executor, stop: threading.Event, failure: list) -> None:
+def _spin(executor, stop: threading.Event, failure: list, timeout) -> None:
     """Run the executor until ``stop`` is set or the context shuts down (own thread)."""
     try:
         while not stop.is_set() and executor.context.ok():
-            executor.spin_once()  # no timeout: woken by work or executor.wake()
+            executor.spin_once(timeout_sec=timeout)  # woken by work or executor.wake()
     except ExternalShutdownException:
         pass
     except BaseException as exc:  # noqa: B902 - re-raised on the main thread
@@ -123,10 +135,13 @@ def main(args=None) -> int:
             if node.loop_mode == 'thread':
                 sys.setswitchinterval(SWITCH_INTERVAL_S)
             gc.freeze()  # the node's objects too (see the module docstring)
-            executor = SingleThreadedExecutor()
+            if node.loop_mode == 'thread':
+                executor, timeout = EventsExecutor(), EVENTS_SPIN_TIMEOUT_S
+            else:
+                executor, timeout = SingleThreadedExecutor(), None
             executor.add_node(node)
             failure = []
-            spinner = threading.Thread(target=_spin, args=(executor, stop, failure),
+            spinner = threading.Thread(target=_spin, args=(executor, stop, failure, timeout),
                                        name='uwv_hydro_executor', daemon=True)
             spinner.start()
             stop.wait()  # a signal sets it (its handler runs on this thread)

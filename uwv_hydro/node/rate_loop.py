@@ -33,10 +33,19 @@ With :attr:`RateLoop.profiled` set before :meth:`RateLoop.start` (the node's
 the overshoot is the OS wake-up plus the wait for the interpreter lock.  Off, that
 costs one flag test per cycle.
 
+With ``timer_slack_ns`` the thread asks Linux for that timer slack
+(``prctl(PR_SET_TIMERSLACK)``, per thread) when it starts: the kernel may otherwise
+defer a sleep's end by its default 50 us to batch wake-ups, which on the project's
+machine put the median sleep overshoot at ~95 us instead of ~45 us.  On other systems,
+or if the call fails, the default slack stays (:attr:`RateLoop.timer_slack_set` False).
+
 Under sim time (``use_sim_time``) the node uses an ordinary node-clock timer instead, so
 /clock drives it.
 """
 
+import ctypes
+import ctypes.util
+import sys
 import threading
 import time
 from typing import Callable, Optional
@@ -47,7 +56,8 @@ class RateLoop:
 
     def __init__(self, period: float, cycle: Callable[[], None],
                  on_error: Optional[Callable[[BaseException], None]] = None,
-                 spin_tail: float = 150e-6, name: str = 'uwv_hydro_rate_loop'):
+                 spin_tail: float = 150e-6, name: str = 'uwv_hydro_rate_loop',
+                 timer_slack_ns: Optional[int] = None):
         if not period > 0:
             raise ValueError('period must be > 0')
         self.period = float(period)
@@ -55,6 +65,9 @@ class RateLoop:
         self.cycle = cycle
         self.on_error = on_error
         self.spin_tail = min(float(spin_tail), self.period / 2)
+        self.timer_slack_ns = timer_slack_ns
+        #: Whether the thread's timer slack was set to ``timer_slack_ns``.
+        self.timer_slack_set = False
         self.cycles = 0
         #: Cycles that started more than one period after their deadline.
         self.late = 0
@@ -86,7 +99,18 @@ class RateLoop:
         """Return whether the thread is alive."""
         return self._thread.is_alive()
 
+    def _set_timer_slack(self) -> None:
+        if not self.timer_slack_ns or not sys.platform.startswith('linux'):
+            return
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library('c'), use_errno=True)
+            # prctl(2): PR_SET_TIMERSLACK = 29, for the calling thread
+            self.timer_slack_set = libc.prctl(29, int(self.timer_slack_ns), 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            self.timer_slack_set = False
+
     def _run(self) -> None:
+        self._set_timer_slack()
         clock = time.monotonic_ns  # the node's pacing clock in wall time
         period = self.period_ns
         tail = int(self.spin_tail * 1e9)

@@ -218,10 +218,10 @@ class SimulateIO(NodePart):
         """Publish the state as odometry of pacing time ``pace_ns``; return its stamp."""
         stamp_ns = self.node.stamp_ns(pace_ns)
         values = _pose_twist(self.mode.x)
-        outbox = self.node.outbox  # enqueued: published by the publisher thread
+        outbox = self.node.outbox  # published at once (outbox.py)
         if self._odom_wire is not None:
             outbox.publish(self.odom_pub, self._odom_wire.pack(stamp_ns, values))
-        else:  # the message object is reused: its bytes are what is enqueued
+        else:  # the message object is reused: its bytes are what is published
             _fill_odometry(self._odom_msg, stamp_ns, values)
             outbox.publish(self.odom_pub, serialize_message(self._odom_msg))
         if self.sensors is not None:

@@ -164,7 +164,6 @@ class WrenchIO(NodePart):
         conv.ns_to_stamp(msg.header.stamp, stamp_ns)
         msg.header.frame_id = node.base_frame
         conv.fill_wrench(msg.wrench, total)
-        # inside an update: enqueued for the publisher thread; in the callback: at once
         node.outbox.publish(self.wrench_pub, msg)
         world = WrenchStamped()
         world.header.stamp = msg.header.stamp

@@ -423,3 +423,36 @@ def test_check_lists_the_tree():
         assert main(['check', str(UVMS)]) == 0
     assert 'kinematic tree: 3 bodies, 2 joints, 5 links with hydro' in text.getvalue()
     assert 'joint arm/elbow: revolute, arm/upper -> arm/fore' in text.getvalue()
+
+
+GZ_URDF = ARM_URDF.split('  <gazebo>')[0] + """  <gazebo>
+    <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
+      <link_name>base_link</link_name>
+      <xU>-10.0</xU>
+      <xUabsU>-20.0</xUabsU>
+    </plugin>
+  </gazebo>
+  <gazebo>
+    <plugin filename="gz-sim-hydrodynamics-system" name="gz::sim::systems::Hydrodynamics">
+      <link_name>arm</link_name>
+      <yV>-3.0</yV>
+      <yDotV>-0.5</yDotV>
+    </plugin>
+  </gazebo>
+</robot>
+"""
+
+
+def test_urdf_gz_hydrodynamics_per_link():
+    """ros_gz users' URDF: one gz-sim Hydrodynamics block per link, each at its origin."""
+    params = load_vehicle_string(GZ_URDF, 'gz_arm.urdf')
+    _, arm = part_of(params.tree, 'arm')
+    assert arm.linear_drag[1, 1] == pytest.approx(3.0)  # L = -yV
+    assert arm.added_mass[1, 1] == pytest.approx(0.5)   # M_A = -yDotV
+    _, base = part_of(params.tree, 'base_link')
+    assert base.quadratic_drag[0, 0, 0] == pytest.approx(20.0)
+    # the lumped fields: the base link's block, as a rigid URDF with that block alone
+    assert params.linear_drag[0, 0] == pytest.approx(10.0) and params.linear_drag[1, 1] == 0
+    assert not np.any(params.added_mass)
+    error = _error(GZ_URDF.replace('type="revolute"', 'type="fixed"'), 'gz_rigid.urdf')
+    assert 'more than one gz-sim Hydrodynamics block' in str(error) and error.line is not None

@@ -28,7 +28,8 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
   simulates their mass -- with one warning naming those joints and what is left out
   (their motion and inertial coupling).  Each link and joint is recorded (:mod:`element_report`).
 * Kinematic tree: when a joint that moves carries links with their own uuv_simulator
-  ``<link>`` block, ``tree`` keeps the joints and each link's hydro
+  ``<link>`` block (or gz-sim Hydrodynamics block, one per link), ``tree`` keeps the
+  joints and each link's hydro
   (:mod:`uwv_hydro.description.tree_builder`); the fields above are unchanged.
 * ``frames``: every link reached from the base through consecutive rigid joints,
   with its pose composed along the chain (T_base_child = T_base_parent T_joint).
@@ -61,7 +62,7 @@ from uwv_hydro.description.known_names import (
     URDF_CHILDREN)
 from uwv_hydro.description.rigid_lumping import lump, part_in_base
 from uwv_hydro.description.sdf.gz_hydrodynamics import (
-    apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin)
+    apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
 from uwv_hydro.description.sensor_elements import sensors_from_urdf
 from uwv_hydro.description.sensors import check_sensor_links
 from uwv_hydro.description.simulator_defaults import apply_urdf_defaults
@@ -75,6 +76,7 @@ from uwv_hydro.description.xml_safe import (
     element_error, element_line, parse_xml_file, parse_xml_string)
 from uwv_hydro.description.xml_values import float_attr
 from uwv_hydro.description.zero_range_joint import NOTE, rigid_motion, urdf_zero_range
+from uwv_hydro.physics.link_tree import LinkHydroPart
 from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
 
 
@@ -262,21 +264,42 @@ def _root_link(links: Dict[str, ET.Element], joints: List[ET.Element], root: ET.
     return roots[0]
 
 
-def _link_tree(plugin: Optional[ET.Element], base: str, links: Dict[str, ET.Element],
+def _gz_link(plugin: ET.Element, source: str) -> str:
+    """Return the <link_name> of a gz-sim Hydrodynamics block ('' when absent)."""
+    return read_gz_hydrodynamics(plugin, source)['link_name']
+
+
+def _link_tree(plugins: List[Optional[ET.Element]], base: str, links: Dict[str, ET.Element],
                joints: List[ET.Element], inertials: dict, source: str
                ) -> Tuple[TreeResult, List[str]]:
     """
     Return the kinematic tree (:mod:`tree_builder`) and the warnings of its link blocks.
 
     Per-link hydro in a URDF: the ``<link>`` blocks of a uuv_simulator underwater-object
-    plugin.  The warnings count only when the tree is kept (else the other blocks are
-    an error, as for a rigid vehicle).
+    plugin, or one gz-sim Hydrodynamics block per link (each at its link origin, as in
+    an SDF model; no buoyancy: gz-sim's comes from the collisions).  The warnings count
+    only when the tree is kept (else the other blocks are an error, as for a rigid
+    vehicle).
     """
     specs = [joint_spec(joint, source) for joint in joints]
     warnings: List[str] = []
-    parts = {}
-    if plugin is not None and is_uuv_plugin(plugin):
-        parts = uuv_link_parts(plugin, set(links), inertials, source, warnings, base)
+    parts: Dict[str, LinkHydroPart] = {}
+    for plugin in plugins:
+        if plugin is not None and is_uuv_plugin(plugin):
+            parts = uuv_link_parts(plugin, set(links), inertials, source, warnings, base)
+        elif plugin is not None and is_gz_hydrodynamics_plugin(plugin) and len(plugins) > 1:
+            values = read_gz_hydrodynamics(plugin, source)
+            name = values['link_name'] or base
+            if name not in links:
+                raise element_error('gz-sim Hydrodynamics <link_name> %r is not a link of '
+                                    'the robot' % name, source, plugin)
+            place = where(source, plugin)
+            part = parts.setdefault(name, LinkHydroPart(link=name, where=place))
+            part.linear_drag = part.linear_drag + values['linear_drag']
+            part.quadratic_drag = part.quadratic_drag + values['quadratic_drag']
+            part.added_mass = part.added_mass + values['added_mass']
+            if name != base:
+                warnings.extend(values['warnings'])
     kept = build_tree(base, specs, inertials, parts)
     return kept, warnings if kept.tree is not None else []
 
@@ -299,7 +322,9 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     for joint in joints:
         check_children(joint, URDF_CHILDREN['joint'], source)
     plugins = hydro_plugins(root, source)
-    if len(plugins) > 1:
+    # gz-sim's Hydrodynamics runs per link: several blocks, each on its <link_name>
+    per_link = len(plugins) > 1 and all(is_gz_hydrodynamics_plugin(p) for p in plugins)
+    if len(plugins) > 1 and not per_link:
         raise element_error('more than one hydrodynamics plugin (dsros_hydro, '
                             'uuv_simulator or gz-sim Hydrodynamics) block', source, plugins[1])
     plugin = plugins[0] if plugins else None
@@ -309,6 +334,8 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                             source, plugin.find('base_link'))
     if not base:
         base = _root_link(links, joints, root, source)
+    if per_link:  # the base link's block is the vehicle's
+        plugin = next((p for p in plugins if _gz_link(p, source) in ('', base)), None)
     frames = _fixed_chain(base, joints, source)
     poses, moving = _tree_poses(base, joints, source)
     parts, records, inertials = [], [], {}
@@ -338,7 +365,12 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                            source=source)
     for name, note in records:
         record(params, 'link', name, where(source, links[name]), 'read', note)
-    kept, tree_notes = _link_tree(plugin, base, links, joints, inertials, source)
+    kept, tree_notes = _link_tree(plugins if per_link else [plugin], base, links, joints,
+                                  inertials, source)
+    if per_link and kept.tree is None:
+        raise element_error('more than one gz-sim Hydrodynamics block: only the base link '
+                            '%r is read (one rigid body; a block per link is kept only when a '
+                            'joint that moves carries its link)' % base, source, plugins[1])
     params.tree = kept.tree
     _record_joints(params, joints, poses, source, kept)
     params.warnings.extend(tree_notes)
@@ -353,7 +385,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         if hull is not None:  # a uwv_hydro extension of the dsros_hydro block
             check_children(hull, HULL_KEYS, source)
             finish_hull(params, read_xml_hull(hull, source), where(source, hull))
-    elif plugin is not None and is_gz_hydrodynamics_plugin(plugin):
+    elif plugin is not None and is_gz_hydrodynamics_plugin(plugin):  # the base link's
         params.fluid_density = apply_gz_hydrodynamics(plugin, params, source, link=base)
         set_origin(params, ('fluid_density',), '%s:%s (gz-sim Hydrodynamics)'
                    % (source, element_line(plugin)))

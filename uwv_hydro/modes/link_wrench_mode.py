@@ -70,8 +70,9 @@ from uwv_hydro.modes.wrench_mode import WrenchMode
 from uwv_hydro.physics.added_mass import LaggedAcceleration
 from uwv_hydro.physics.hydro_model import WrenchComponents
 from uwv_hydro.physics.link_wrench import part_poses, PartWrenches, wrench_in_parent
-from uwv_hydro.physics.multibody import attached_frames, MultibodyModel
-from uwv_hydro.physics.rotation import IDENTITY, quat_normalize
+from uwv_hydro.physics.multibody import AttachedFrames, MultibodyModel
+from uwv_hydro.physics.point_transform import motion_transforms
+from uwv_hydro.physics.rotation import cross_rows, IDENTITY, quat_normalize
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 _WEIGHT, _FINS = (COMPONENT_NAMES.index(name) for name in ('weight', 'fins'))
@@ -150,8 +151,9 @@ class LinkWrenchMode(WrenchMode):
                 part_body.append(body_index[name])
         self.parts = PartWrenches(parts, params.gravity, params.damping,
                                   self.model.added_mass_coriolis)
-        self._part_body = np.array(part_body, dtype=int)
-        self._part_pos, self._part_rot = part_poses(parts)
+        position, rotation = part_poses(parts)
+        #: the parts on their bodies (their motion transforms X precomputed)
+        self._parts = AttachedFrames(part_body, rotation, position)
         masses = np.array([float(tree.bodies[name].mass) for name in bodies])
         self._body_weight = masses * float(params.gravity)
         #: Each body's centre of mass (body frame), ``body_names`` order.
@@ -247,24 +249,25 @@ class LinkWrenchMode(WrenchMode):
         quat = IDENTITY if quaternion is None else quat_normalize(quaternion)
         bodies = self.multibody.kinematics(where, quat, nu, self.positions, self.velocities,
                                            base_acc, qddot, links=False).bodies
-        parts = attached_frames(bodies, self._part_body, self._part_rot, self._part_pos)
+        parts = self._parts(bodies)
         comps = self.parts.wrenches(parts.rotation, None if position is None else
                                     parts.position, parts.twist, parts.acceleration,
                                     current_world, current_rate_world,
                                     engine_added_mass=not lagged)
         r_base, p_base = bodies.rotation[0], bodies.position[0]
-        # each part's and body's pose in the base frame: R_b^T R, R_b^T (p - p_b)
-        part_rot = np.einsum('ji,njk->nik', r_base, parts.rotation)
-        part_pos = (parts.position - p_base) @ r_base
-        body_rot = np.einsum('ji,njk->nik', r_base, bodies.rotation)
-        body_pos = (bodies.position - p_base) @ r_base
-        values = wrench_in_parent(comps, part_rot, part_pos).sum(axis=0)
+        # each body's pose in the base frame, R_b^T R and R_b^T (p - p_b), as its X; a
+        # part's X in the base: X_part X_body (the twist goes base -> body -> part)
+        x_body = motion_transforms(np.einsum('ji,njk->nik', r_base, bodies.rotation),
+                                   (bodies.position - p_base) @ r_base)
+        x_part = np.matmul(self._parts.transform, x_body[self._parts.index])
+        # the dual map tau = X^T f of every part and component, summed over the parts
+        values = np.einsum('nji,nkj->ki', x_part, comps)
         weight = np.zeros((len(bodies.names), 6))
         if self.apply_weight:
             # weight m g along world down (-R[2, :] in body axes) at each body's CoM
             force = -self._body_weight[:, None] * bodies.rotation[:, 2, :]
-            weight = np.concatenate((force, np.cross(self.body_coms, force)), axis=1)
-            values[_WEIGHT] = wrench_in_parent(weight, body_rot, body_pos).sum(axis=0)
+            weight = np.concatenate((force, cross_rows(self.body_coms, force)), axis=1)
+            values[_WEIGHT] = np.einsum('nji,nj->i', x_body, weight)
         base_extra = self._base_components(nu, r_base, current_world)
         values[_FINS:] = base_extra
         # per link (link axes) and per body (body axes): sums of the parts' totals
@@ -272,8 +275,8 @@ class LinkWrenchMode(WrenchMode):
         extra = base_extra.sum(axis=0)
         links = self._part_to_link @ part_total + self._body_to_link @ weight
         links[0] += extra
-        body_total = self._part_to_body @ wrench_in_parent(part_total, self._part_rot,
-                                                           self._part_pos) + weight
+        body_total = self._part_to_body @ wrench_in_parent(
+            part_total, self._parts.transform) + weight
         body_total[0] += extra
         r_row = bodies.rotation[self._row_body]
         return LinkWrenchComponents(

@@ -50,8 +50,8 @@ class WrenchIO(NodePart):
     def __init__(self, node):
         super().__init__(node)
         cfg = self.cfg
-        options = dict(added_mass=cfg['added_mass'], apply_weight=cfg['apply_weight'],
-                       acceleration_alpha=cfg['acceleration_alpha'])
+        options = {'added_mass': cfg['added_mass'], 'apply_weight': cfg['apply_weight'],
+                   'acceleration_alpha': cfg['acceleration_alpha']}
         tree = getattr(node.vehicle, 'tree', None)
         if tree is None:
             self.mode = WrenchMode(node.vehicle, **options)

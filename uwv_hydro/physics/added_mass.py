@@ -35,7 +35,7 @@ import numpy as np
 
 from uwv_hydro.physics.point_transform import transfer_matrix, transfer_matrix_h
 from uwv_hydro.physics.rigid_body import coriolis_matrix
-from uwv_hydro.physics.rotation import cross
+from uwv_hydro.physics.rotation import cross, cross_rows
 
 
 def added_mass_coriolis_matrix(added_mass, nu) -> np.ndarray:
@@ -65,7 +65,7 @@ def added_mass_coriolis_wrench_many(added_mass, nu) -> np.ndarray:
     a = np.einsum('nij,nj->ni', np.asarray(added_mass, dtype=float).reshape(-1, 6, 6), nu)
     v, w, a1, a2 = nu[:, :3], nu[:, 3:], a[:, :3], a[:, 3:]
     # Fossen 2011 eq. 6.43 applied to nu: -C_A nu = [a1 x w, a1 x v + a2 x w]
-    return np.concatenate((np.cross(a1, w), np.cross(a1, v) + np.cross(a2, w)), axis=1)
+    return np.concatenate((cross_rows(a1, w), cross_rows(a1, v) + cross_rows(a2, w)), axis=1)
 
 
 class AddedMass:

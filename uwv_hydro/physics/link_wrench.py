@@ -45,9 +45,10 @@ from typing import Sequence
 import numpy as np
 
 from uwv_hydro.physics.added_mass import added_mass_coriolis_wrench_many
-from uwv_hydro.physics.drag import linear_drag_many, quadratic_drag_many
 from uwv_hydro.physics.hydrostatics import surface_fraction
 from uwv_hydro.physics.link_tree import LinkHydroPart
+from uwv_hydro.physics.point_transform import motion_transforms
+from uwv_hydro.physics.rotation import cross_rows
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, DAMPING_MODELS, DEFAULT_GRAVITY
 
 _BUOYANCY, _LINEAR, _QUADRATIC, _ADDED, _CORIOLIS = (
@@ -60,28 +61,17 @@ def _stack(parts, name, shape):
                      for p in parts]).reshape((len(parts),) + shape)
 
 
-def wrench_at(wrench, point) -> np.ndarray:
-    """Return wrenches (N, 6) acting at ``point`` (N, 3) moved to the frame origin."""
-    force = wrench[:, :3]
-    # moment transport: M_O = M_P + r x F_P
-    return np.concatenate((force, wrench[:, 3:] + np.cross(point, force)), axis=1)
-
-
-def wrench_in_parent(wrench, rotation, position) -> np.ndarray:
+def wrench_in_parent(wrench, transform) -> np.ndarray:
     """
-    Return wrenches of frames at (``position`` (N, 3), ``rotation`` (N, 3, 3)) in a parent.
+    Return wrenches of frames moved to their parent: tau = X^T f, the dual map.
 
-    ``wrench`` (N, ..., 6): each frame's wrenches about its origin in its axes; the
+    ``wrench`` (N, ..., 6): each frame's wrenches about its origin in its axes;
+    ``transform`` (N, 6, 6): each frame's X (point_transform.motion_transforms).  The
     result is about the parent's origin in its axes: F = R f_F, M = R f_M + p x F.
     """
     w = np.asarray(wrench, dtype=float)
-    n, inner = len(w), (1,) * (w.ndim - 2)
-    rot = np.asarray(rotation, dtype=float).reshape((n,) + inner + (3, 3))
-    # tau = T^T f with T the frame's twist map (the dual map): rotate, then move
-    force = np.matmul(rot, w[..., :3, None])[..., 0]
-    moment = np.matmul(rot, w[..., 3:, None])[..., 0] + np.cross(
-        np.asarray(position, dtype=float).reshape((n,) + inner + (3,)), force)
-    return np.concatenate((force, moment), axis=-1)
+    # tau = X^T f, one frame per row (over any components in between)
+    return np.einsum('nji,n...j->n...i', transform, w)
 
 
 class PartWrenches:
@@ -109,6 +99,18 @@ class PartWrenches:
         self.added_mass = _stack(self.parts, 'added_mass', (6, 6))
         self.velocity_point = _stack(self.parts, 'drag_velocity_point', (3,))
         self.center = _stack(self.parts, 'drag_center', (3,))
+        # constant maps: the drag point's twist H(r_v), the centre's wrench H(r_c)^T
+        # (H(r) = X of a frame at r with the body's axes)
+        axes = np.tile(np.eye(3), (n, 1, 1))
+        h_v = motion_transforms(axes, self.velocity_point)
+        h_ct = np.swapaxes(motion_transforms(axes, self.center), 1, 2)
+        # Fossen 2011 eq. 7.236: nu_p = H(r_v) nu; the wrench at r_c moved: H(r_c)^T tau
+        self._h_velocity = h_v
+        self._linear_origin = np.matmul(np.matmul(h_ct, self.linear), h_v)
+        self._quadratic_origin = np.einsum('nab,nbk->nak', h_ct,
+                                           self.quadratic.reshape(n, 6, 36))
+        # Archimedes at the CoB: [F, cob x F] = [I; S(cob)] F
+        self._buoyancy_map = np.swapaxes(motion_transforms(axes, self.cob), 1, 2)[:, :, :3]
         self.has_linear = bool(np.any(self.linear))
         self.has_quadratic = bool(np.any(self.quadratic))
         self.has_added_mass = bool(np.any(self.added_mass))
@@ -141,24 +143,22 @@ class PartWrenches:
                 # the CoB's depth: -(z of the origin + R[2, :] . cob)
                 fraction[k] = surface_fraction(-(pos[k, 2] + rot[k, 2] @ self.cob[k]), surface)
         # Archimedes: f rho V g along world up, at the CoB
-        force = -(fraction * self.buoyancy)[:, None] * down
-        out[:, _BUOYANCY, :3] = force
-        out[:, _BUOYANCY, 3:] = np.cross(self.cob, force)
+        out[:, _BUOYANCY] = np.einsum('nij,nj->ni', self._buoyancy_map,
+                                      -(fraction * self.buoyancy)[:, None] * down)
         nu_r, v_c = nu, None
         if current_world is not None:
             # the current in link axes v_cl = R^T v_c (Fossen 2011 sec. 10.3)
             v_c = np.einsum('nji,j->ni', rot, np.asarray(current_world, dtype=float).reshape(3))
             nu_r = nu.copy()
             nu_r[:, :3] -= v_c
-        if self.has_linear or self.has_quadratic:
-            # Fossen 2011 eq. 7.236: the drag point's twist v + w x r_v
-            nu_p = nu_r.copy()
-            nu_p[:, :3] += np.cross(nu_r[:, 3:], self.velocity_point)
-            if self.has_linear:
-                out[:, _LINEAR] = wrench_at(linear_drag_many(self.linear, nu_p), self.center)
-            if self.has_quadratic:
-                out[:, _QUADRATIC] = wrench_at(quadratic_drag_many(self.quadratic, nu_p),
-                                               self.center)
+        if self.has_linear:
+            # dsros_hydro linear drag -L nu_p at r_c, about the origin: -H_c^T L H_v nu_r
+            out[:, _LINEAR] = -np.einsum('nij,nj->ni', self._linear_origin, nu_r)
+        if self.has_quadratic:
+            nu_p = np.einsum('nij,nj->ni', self._h_velocity, nu_r)
+            # dsros_hydro quadratic drag -Q |nu_p| nu_p at r_c, about the origin
+            out[:, _QUADRATIC] = -np.einsum('nak,nk->na', self._quadratic_origin, (
+                np.abs(nu_p)[:, :, None] * nu_p[:, None, :]).reshape(n, 36))
         if self.has_added_mass:
             self._added_mass(out, rot, nu, nu_r, v_c, acceleration, current_rate_world,
                              engine_added_mass)
@@ -173,7 +173,7 @@ class PartWrenches:
             nu_dot_c = np.zeros((n, 6))
             if v_c is not None:
                 # Fossen 2011 eq. 10.x: d/dt (R^T v_c) = -w x R^T v_c for a constant v_c
-                nu_dot_c[:, :3] = -np.cross(nu[:, 3:], v_c)
+                nu_dot_c[:, :3] = -cross_rows(nu[:, 3:], v_c)
             if current_rate_world is not None:
                 # ... plus R^T dv_c/dt for a changing current
                 nu_dot_c[:, :3] += np.einsum('nji,j->ni', rot, np.asarray(

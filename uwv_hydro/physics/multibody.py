@@ -54,6 +54,7 @@ import numpy as np
 import pinocchio as pin
 
 from uwv_hydro.physics.link_tree import KinematicTree, MOVING_JOINT_TYPES
+from uwv_hydro.physics.point_transform import motion_transforms
 
 
 @dataclass
@@ -79,32 +80,39 @@ class TreeKinematics:
     links: Optional[FrameKinematics] = None
 
 
-def attached_frames(bodies: FrameKinematics, index, rotation, position,
-                    names: Sequence[str] = ()) -> FrameKinematics:
+class AttachedFrames:
     """
-    Return the kinematics of frames rigidly attached to bodies.
+    Frames rigidly attached to bodies, their motion transforms precomputed.
 
     Frame k is on body ``index[k]`` at ``position[k]`` (3,) with ``rotation[k]`` (3, 3)
     (frame -> body), both in body axes.
     """
-    index = np.asarray(index, dtype=int)
-    r_b = bodies.rotation[index]
-    r_f = np.asarray(rotation, dtype=float).reshape(-1, 3, 3)
-    p_f = np.asarray(position, dtype=float).reshape(-1, 3)
-    # pose composition: R = R_b R_f, p = p_b + R_b p_f
-    rot = np.matmul(r_b, r_f)
-    pos = bodies.position[index] + np.einsum('nij,nj->ni', r_b, p_f)
-    twist = _moved(bodies.twist[index], r_f, p_f)
-    acc = None if bodies.acceleration is None else _moved(bodies.acceleration[index], r_f, p_f)
-    return FrameKinematics(list(names), pos, rot, twist, acc)
+
+    def __init__(self, index, rotation, position, names: Sequence[str] = ()):
+        self.index = np.asarray(index, dtype=int)
+        self.rotation = np.asarray(rotation, dtype=float).reshape(-1, 3, 3)
+        self.position = np.asarray(position, dtype=float).reshape(-1, 3)
+        self.names = list(names)
+        #: X of each frame in its body (point_transform.motion_transforms)
+        self.transform = motion_transforms(self.rotation, self.position)
+
+    def __call__(self, bodies: FrameKinematics) -> FrameKinematics:
+        """Return the frames' kinematics given their bodies'."""
+        r_b = bodies.rotation[self.index]
+        # pose composition: R = R_b R_f, p = p_b + R_b p_f
+        rot = np.matmul(r_b, self.rotation)
+        pos = bodies.position[self.index] + np.einsum('nij,nj->ni', r_b, self.position)
+        # Featherstone 2008 eq. 2.24 (constant X): twist and acceleration both move by X
+        twist = np.einsum('nij,nj->ni', self.transform, bodies.twist[self.index])
+        acc = None if bodies.acceleration is None else np.einsum(
+            'nij,nj->ni', self.transform, bodies.acceleration[self.index])
+        return FrameKinematics(self.names, pos, rot, twist, acc)
 
 
-def _moved(motion, r_f, p_f):
-    """Return motion vectors [v, w] (N, 6) seen by frames at (p_f, R_f): the module's map."""
-    v, w = motion[:, :3], motion[:, 3:]
-    # Featherstone 2008 eq. 2.24 (constant X): w_f = R^T w, v_f = R^T (v + w x p)
-    return np.concatenate((np.einsum('nji,nj->ni', r_f, v + np.cross(w, p_f)),
-                           np.einsum('nji,nj->ni', r_f, w)), axis=1)
+def attached_frames(bodies: FrameKinematics, index, rotation, position,
+                    names: Sequence[str] = ()) -> FrameKinematics:
+    """Return the kinematics of frames rigidly attached to bodies (:class:`AttachedFrames`)."""
+    return AttachedFrames(index, rotation, position, names)(bodies)
 
 
 def _se3(rotation, position):
@@ -162,12 +170,14 @@ class MultibodyModel:
                 link_body.append(k)
                 link_rot.append(np.asarray(rotation, dtype=float).reshape(3, 3))
                 link_pos.append(np.asarray(position, dtype=float).reshape(3))
-        self._link_body = np.array(link_body, dtype=int)
-        self._link_rot = np.array(link_rot).reshape(-1, 3, 3)
-        self._link_pos = np.array(link_pos).reshape(-1, 3)
-        self._c_rot = np.array([c.rotation for c in self.body_placements])
-        self._c_pos = np.array([c.translation for c in self.body_placements])
-        self._c_identity = all(c.isIdentity() for c in self.body_placements)
+        self._links = AttachedFrames(link_body, np.array(link_rot).reshape(-1, 3, 3),
+                                     np.array(link_pos).reshape(-1, 3), self.link_names)
+        #: each body frame on its joint frame (None: all identity, URDF)
+        self._bodies = None if all(c.isIdentity() for c in self.body_placements) else (
+            AttachedFrames(range(len(self.body_names)),
+                           np.array([c.rotation for c in self.body_placements]),
+                           np.array([c.translation for c in self.body_placements]),
+                           self.body_names))
 
     def _append_body(self, joint_id, body, placement) -> None:
         inertia = pin.Inertia(float(body.mass), np.asarray(body.com, dtype=float).reshape(3),
@@ -250,20 +260,16 @@ class MultibodyModel:
         else:
             pin.forwardKinematics(model, data, x, v)
         ids = self.joint_ids
-        placements = [data.oMi[i] for i in ids]
-        rot = np.array([m.rotation for m in placements])
-        pos = np.array([m.translation for m in placements])
+        # one Python access per joint and quantity (the joints' frames, LOCAL twists)
+        placement = np.array([data.oMi[i].homogeneous for i in ids])
         vel = np.array([data.v[i].vector for i in ids])
         acc = np.array([data.a[i].vector for i in ids]) if with_acc else None
-        if not self._c_identity:
-            # body frame = joint frame C: R_b = R_j R_C, p_b = p_j + R_j p_C
-            vel = _moved(vel, self._c_rot, self._c_pos)
-            acc = None if acc is None else _moved(acc, self._c_rot, self._c_pos)
-            pos = pos + np.einsum('nij,nj->ni', rot, self._c_pos)
-            rot = np.matmul(rot, self._c_rot)
-        bodies = FrameKinematics(list(self.body_names), pos, rot, vel, acc)
+        bodies = FrameKinematics(self.body_names, placement[:, :3, 3],
+                                 placement[:, :3, :3], vel, acc)
+        if self._bodies is not None:
+            # body frame = joint frame C
+            bodies = self._bodies(bodies)
         out = TreeKinematics(bodies)
         if links:
-            out.links = attached_frames(bodies, self._link_body, self._link_rot,
-                                        self._link_pos, self.link_names)
+            out.links = self._links(bodies)
         return out

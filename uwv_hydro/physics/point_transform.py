@@ -67,3 +67,25 @@ def transfer_matrix(matrix, r) -> np.ndarray:
     h = transfer_matrix_h(r)
     # Fossen 2011 eq. 7.238: M_O = H(r)^T M_P H(r)
     return h.T @ np.asarray(matrix, dtype=float) @ h
+
+
+def motion_transforms(rotation, position) -> np.ndarray:
+    """
+    Return X (N, 6, 6) of N frames at (``position`` (N, 3), ``rotation`` (N, 3, 3)).
+
+    X maps a parent's twist [v, w] (parent axes, parent origin) to the frame's (its axes,
+    its origin): X = [[R^T, -R^T S(p)], [0, R^T]]; X^T maps the frame's wrench back to
+    the parent (the dual map) and X^T M X a 6x6 matrix.
+    """
+    r = np.asarray(rotation, dtype=float).reshape(-1, 3, 3)
+    p = np.asarray(position, dtype=float).reshape(-1, 3)
+    rt = np.swapaxes(r, 1, 2)
+    s = np.zeros((len(r), 3, 3))
+    # Fossen 2011 eq. 2.10: S(p), row by row
+    s[:, 0, 1], s[:, 0, 2], s[:, 1, 2] = -p[:, 2], p[:, 1], -p[:, 0]
+    s[:, 1, 0], s[:, 2, 0], s[:, 2, 1] = p[:, 2], -p[:, 1], p[:, 0]
+    x = np.zeros((len(r), 6, 6))
+    # rigid-body velocity field in the frame's axes: v_f = R^T (v + w x p), w_f = R^T w
+    x[:, :3, :3] = x[:, 3:, 3:] = rt
+    x[:, :3, 3:] = -np.matmul(rt, s)
+    return x

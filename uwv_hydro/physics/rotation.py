@@ -24,6 +24,8 @@ import math
 
 import numpy as np
 
+#: Index orders of cross_rows.
+_YZX, _ZXY = np.array([1, 2, 0]), np.array([2, 0, 1])
 #: The identity quaternion [w, x, y, z].
 IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
 
@@ -45,6 +47,14 @@ def cross(a, b) -> np.ndarray:
     b1, b2, b3 = b[0], b[1], b[2]
     # Vector cross product a x b = S(a) b
     return np.array([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1])
+
+
+def cross_rows(a, b) -> np.ndarray:
+    """Return the cross products of (..., 3) arrays, broadcast (cheaper than np.cross)."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    # Vector cross product, row by row: a x b = a[yzx] b[zxy] - a[zxy] b[yzx]
+    return a[..., _YZX] * b[..., _ZXY] - a[..., _ZXY] * b[..., _YZX]
 
 
 def quat_multiply(p, q) -> np.ndarray:

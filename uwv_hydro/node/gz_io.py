@@ -47,19 +47,36 @@ class GzEntityWrench:
         self.node = node
         self._msg = EntityWrench
         self._link_type = Entity.LINK
-        self.entity_name = '%s::%s' % (model_name or vehicle.name,
-                                       link_name or vehicle.base_frame)
-        self._com = np.asarray(vehicle.com, float) if point == 'com' else None
+        #: the gz-sim model of the entities
+        self.model_name = model_name or vehicle.name
+        self.entity_name = self.entity(link_name or vehicle.base_frame)
+        #: the force is applied at the centre of mass (gz_wrench_point: com)
+        self.at_com = point == 'com'
+        self._com = np.asarray(vehicle.com, float) if self.at_com else None
         self.pub = node.create_publisher(EntityWrench, ENTITY_WRENCH_TOPIC, qos)
+
+    def entity(self, link: str) -> str:
+        """Return the entity name ``<model>::<link>`` of a link of the model."""
+        return '%s::%s' % (self.model_name, link)
 
     def publish(self, header, wrench_world, quaternion) -> None:
         """Publish ``wrench_world`` (world frame, about the link origin) with ``header``."""
+        com = None if self._com is None else quat_to_matrix(quaternion) @ self._com
+        self.publish_entity(header, self.entity_name, wrench_world, com)
+
+    def publish_entity(self, header, entity_name: str, wrench_world, com_world=None) -> None:
+        """
+        Publish ``wrench_world`` (world frame, about the link origin) for ``entity_name``.
+
+        ``com_world``: the link's CoM offset from its origin in world axes, when the
+        force goes to the centre of mass (``gz_wrench_point: com``), else None.
+        """
         msg = self._msg()
         msg.header = header
-        msg.entity.name = self.entity_name
+        msg.entity.name = entity_name
         msg.entity.type = self._link_type
-        if self._com is not None:
+        if com_world is not None:
             # T_c = T_o + (o - c) x F: the wrench about the CoM at world offset R c
-            wrench_world = transfer_wrench(wrench_world, -quat_to_matrix(quaternion) @ self._com)
+            wrench_world = transfer_wrench(wrench_world, -np.asarray(com_world, float))
         conv.fill_wrench(msg.wrench, wrench_world)
         self.node.outbox.publish(self.pub, msg)

@@ -125,6 +125,10 @@ PARAMETERS = (
          'applies gravity)', read_only=False),
     Spec('odometry_timeout', 0.5, 'wrench mode: stop publishing when odometry is older '
          'than this (s, pacing clock)', read_only=False, bounds=(0.0, 3600.0)),
+    Spec('joint_states_topic', 'joint_states', 'wrench mode, a vehicle whose links move: '
+         'sensor_msgs/JointState of its joints, matched by name (what ros_gz_bridge carries '
+         "from gz-sim's JointStatePublisher, or a robot driver's); each link's wrench goes "
+         'out on hydro/links/<link>/wrench'),
     Spec('thrust_topics', ['thrust'], 'WrenchStamped thrust topics (frame_id = thruster '
          'link, summed in the base frame)'),
     Spec('thrust_timeout', 0.5, 'a thrust topic silent this long contributes zero '

@@ -37,6 +37,7 @@ from uwv_hydro.modes.input_guard import all_finite
 from uwv_hydro.modes.odometry_frames import child_to_base, OdometryFrames
 from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
 from uwv_hydro.node.gz_io import GzEntityWrench
+from uwv_hydro.node.link_wrench_io import LinkWrenchIO
 from uwv_hydro.node.node_part import locked, NodePart
 
 #: ||q| - 1| above which an accepted odometry quaternion counts as normalised.
@@ -49,9 +50,15 @@ class WrenchIO(NodePart):
     def __init__(self, node):
         super().__init__(node)
         cfg = self.cfg
-        self.mode = WrenchMode(node.vehicle, added_mass=cfg['added_mass'],
-                               apply_weight=cfg['apply_weight'],
-                               acceleration_alpha=cfg['acceleration_alpha'])
+        options = dict(added_mass=cfg['added_mass'], apply_weight=cfg['apply_weight'],
+                       acceleration_alpha=cfg['acceleration_alpha'])
+        tree = getattr(node.vehicle, 'tree', None)
+        if tree is None:
+            self.mode = WrenchMode(node.vehicle, **options)
+        else:
+            # Pinocchio is imported only for a vehicle whose links move
+            from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode
+            self.mode = LinkWrenchMode(node.vehicle, **options)
         # the current description's field, sampled at every odometry (node.current)
         self.mode.field = node.current.field
         self.on_odometry = cfg['publish_on'] == 'odometry'
@@ -65,6 +72,8 @@ class WrenchIO(NodePart):
         self.wrench_world_pub = node.create_publisher(WrenchStamped, 'hydro/wrench_world', 10)
         self.gz = GzEntityWrench(node, node.vehicle, cfg['gz_model_name'], cfg['gz_link_name'],
                                  cfg['gz_wrench_point']) if cfg['gz_entity_wrench'] else None
+        #: joint states in, per-link wrenches out (a vehicle whose links move), else None
+        self.links = None if tree is None else LinkWrenchIO(node, self.mode, self.gz)
 
     def reset(self) -> None:
         """Forget the odometry and the lagged-acceleration history."""
@@ -132,6 +141,8 @@ class WrenchIO(NodePart):
 
     def snapshot(self, snap: dict) -> None:
         """Odometry state: waiting, ok, or stale (older than odometry_timeout)."""
+        if self.links is not None:
+            self.links.snapshot(snap)
         info = snap['inputs']['odometry']
         if self._odom is None:
             info['state'] = 'waiting'
@@ -172,6 +183,8 @@ class WrenchIO(NodePart):
         total_world = world_wrench(total, quaternion)
         conv.fill_wrench(world.wrench, total_world)
         node.outbox.publish(self.wrench_world_pub, world)
-        if self.gz is not None:
+        if self.links is not None:  # per link, and per body for gz instead of the total
+            self.links.publish(wc, world.header)
+        elif self.gz is not None:
             self.gz.publish(world.header, total_world, quaternion)
         node.publish_components(wc.components, stamp_ns)

@@ -12,4 +12,4 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Pure-numpy physics core: no rclpy import anywhere below this package."""
+"""Pure-numpy physics core (Pinocchio in multibody only): no rclpy import below this package."""

@@ -58,6 +58,16 @@ def added_mass_coriolis_wrench(added_mass, nu) -> np.ndarray:
     return np.concatenate((cross(a1, nu[3:]), cross(a1, nu[:3]) + cross(a2, nu[3:])))
 
 
+def added_mass_coriolis_wrench_many(added_mass, nu) -> np.ndarray:
+    """Return :func:`added_mass_coriolis_wrench` of N matrices (N, 6, 6) and twists (N, 6)."""
+    nu = np.asarray(nu, dtype=float).reshape(-1, 6)
+    # Fossen 2011 eq. 6.44-6.45: [a1, a2] = M_A nu, one per row
+    a = np.einsum('nij,nj->ni', np.asarray(added_mass, dtype=float).reshape(-1, 6, 6), nu)
+    v, w, a1, a2 = nu[:, :3], nu[:, 3:], a[:, :3], a[:, 3:]
+    # Fossen 2011 eq. 6.43 applied to nu: -C_A nu = [a1 x w, a1 x v + a2 x w]
+    return np.concatenate((np.cross(a1, w), np.cross(a1, v) + np.cross(a2, w)), axis=1)
+
+
 class AddedMass:
     """
     A 6x6 added-mass matrix about a body-fixed point, with its wrenches about the origin.
@@ -98,39 +108,41 @@ class LaggedAcceleration:
 
     a_k = alpha (nu_k - nu_{k-1}) / dt + (1 - alpha) a_{k-1}; zero on the first call
     (and after :meth:`reset`).  A call with dt <= 0 returns the previous estimate
-    unchanged and does not replace the stored sample.
+    unchanged and does not replace the stored sample.  ``size``: the length of a sample
+    (6, a twist; 6 + n for a floating base with n joints).
     """
 
-    def __init__(self, alpha: float = 0.3):
+    def __init__(self, alpha: float = 0.3, size: int = 6):
         if not 0.0 <= float(alpha) <= 1.0:
             raise ValueError('alpha must be in [0, 1], got %r' % (alpha,))
         self.alpha = float(alpha)
+        self.size = int(size)
         self.reset()
 
     def reset(self) -> None:
         """Forget the history: the next :meth:`update` returns zeros."""
         self._previous = None
         self._time = None
-        self._estimate = np.zeros(6)
+        self._estimate = np.zeros(self.size)
 
     def update(self, nu, t: float) -> np.ndarray:
         """Add the sample ``nu`` taken at time ``t`` (s) and return the estimate (a copy)."""
-        return self.update_many(np.reshape(nu, (1, 6)), [t])[0]
+        return self.update_many(np.reshape(nu, (1, self.size)), [t])[0]
 
     def update_many(self, nu, t, resets=None) -> np.ndarray:
         """
-        Return the estimates (N, 6) of N samples in time order, one per sample.
+        Return the estimates (N, size) of N samples in time order, one per sample.
 
-        ``nu`` (N, 6), ``t`` (N,) in s; ``resets`` (N,) bool: :meth:`reset` before sample k.
+        ``nu`` (N, size), ``t`` (N,) in s; ``resets`` (N,) bool: :meth:`reset` before sample k.
         Split into calls anywhere, the estimates are the same.
         """
-        rows = np.asarray(nu, dtype=float).reshape(-1, 6).tolist()
+        rows = np.asarray(nu, dtype=float).reshape(-1, self.size).tolist()
         times = np.asarray(t, dtype=float).reshape(-1).tolist()
         if len(times) != len(rows):
             raise ValueError('%d samples but %d times' % (len(rows), len(times)))
         flags = [False] * len(rows) if resets is None else [bool(r) for r in resets]
         alpha, beta = self.alpha, 1.0 - self.alpha
-        zero = [0.0] * 6
+        zero = [0.0] * self.size
         prev = None if self._previous is None else self._previous.tolist()
         t_prev = self._time
         est = self._estimate.tolist()
@@ -150,4 +162,4 @@ class LaggedAcceleration:
         self._previous = None if prev is None else np.array(prev)
         self._time = t_prev
         self._estimate = np.array(est)
-        return np.array(out).reshape(-1, 6)
+        return np.array(out).reshape(-1, self.size)

@@ -49,6 +49,22 @@ def quadratic_drag(quadratic, nu) -> np.ndarray:
     return -(q @ np.outer(np.abs(nu), nu).ravel())
 
 
+def linear_drag_many(linear, nu) -> np.ndarray:
+    """Return -L_k nu_k for N matrices (N, 6, 6) and twists (N, 6)."""
+    # dsros_hydro linear drag: tau = -L nu, one per row
+    return -np.einsum('nij,nj->ni', np.asarray(linear, dtype=float).reshape(-1, 6, 6),
+                      np.asarray(nu, dtype=float).reshape(-1, 6))
+
+
+def quadratic_drag_many(quadratic, nu) -> np.ndarray:
+    """Return :func:`quadratic_drag` of N tensors (N, 6, 6, 6) and twists (N, 6)."""
+    nu = np.asarray(nu, dtype=float).reshape(-1, 6)
+    q = np.asarray(quadratic, dtype=float).reshape(-1, 6, 36)
+    # dsros_hydro quadratic drag: F_a = -Q_abc |nu_b| nu_c, one per row
+    return -np.einsum('nak,nk->na', q, (np.abs(nu)[:, :, None] * nu[:, None, :]).reshape(
+        -1, 36))
+
+
 class QuadraticDrag:
     """Quadratic drag with the nonzero entries of Q precomputed (sparse evaluation)."""
 

@@ -1,0 +1,333 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Wrench mode of a vehicle whose links move: odometry and joint states in, a wrench per link.
+
+:class:`LinkWrenchMode` is :class:`~uwv_hydro.modes.wrench_mode.WrenchMode` for a vehicle
+with a kinematic tree (``VehicleParams.tree``): the same inputs (base odometry, current,
+fin angles) plus the joints' positions and velocities (:meth:`LinkWrenchMode.joint_state`,
+a sensor_msgs/JointState's arrays), the same options and the same base wrench (its
+:class:`WrenchComponents`, about the base origin in base axes), now the sum of:
+
+* every link part's wrench (:mod:`uwv_hydro.physics.link_wrench`) on that link's own
+  pose and twist from forward kinematics (:mod:`uwv_hydro.physics.multibody`), moved
+  to the base by the dual map;
+* each body's weight at its centre of mass (``apply_weight``; zero otherwise);
+* the vehicle's fins and hull (``params.fins``, ``params.hull``) on the base twist, as
+  WrenchMode evaluates them.
+
+Added mass per link (``added_mass``):
+
+* ``implicit`` — the engine carries each link's M_A (per-link fluid_added_mass) and its
+  C_A(nu_l) nu_l; emitted per link: M_A nu_dot_c and C_A(nu_l) nu_l - C_A(nu_r) nu_r,
+  zero in still water.
+* ``lagged`` — each link's acceleration a_l comes from forward kinematics of filtered
+  generalised accelerations: the base twist and the joint velocities [nu, qdot] go
+  through one LaggedAcceleration (dsros_hydro's filtered backward difference, alpha),
+  and Pinocchio's second-order kinematics turns (nu_dot, qddot) into every link's
+  a_l = J_l [nu_dot, qddot] + Jdot_l [nu, qdot], the velocity-product terms exact.
+  With the joints still this is T_l nu_dot for every link, so the sum is the rigid
+  mode's lagged -M_A nu_dot exactly; emitted per link: -M_A (a_l - nu_dot_c) -
+  C_A(nu_r) nu_r.
+
+Joint states: a message's joints are matched by name.  Its ``position`` must have one
+value per name and its ``velocity`` one per name or none (then the velocities keep their
+last values, counted in :attr:`LinkWrenchMode.no_velocity`); otherwise, or with a NaN
+or infinite value of a joint of the tree, the whole message is rejected and counted
+(:attr:`LinkWrenchMode.rejected`: ``bad_length``, ``non_finite``).  A joint of the tree
+that a message carrying others leaves out keeps its last value (zero before the first)
+and is counted in :attr:`LinkWrenchMode.missing`; a message with none of them (another
+publisher on the same topic) changes nothing.  Names the vehicle does not know are
+ignored; each is reported once in :attr:`LinkWrenchMode.new_unknown` (for a warning).
+The vehicle's fin and thruster joints that the tree does not move are ignored silently.
+
+Outputs (:class:`LinkWrenchComponents`): the base components and total, each wrench
+link's wrench in its own frame about its origin (``link_names``: the base link, every
+link carrying a part, each body's root link carrying mass), each body's wrench about
+its origin in its axes (the per-body sum: what an engine whose links are the bodies,
+e.g. gz-sim after merging fixed joints, applies), and their world poses.
+"""
+from collections import Counter
+from dataclasses import dataclass, field
+import math
+from typing import List, Optional, Sequence
+
+import numpy as np
+
+from uwv_hydro.modes.wrench_mode import WrenchMode
+from uwv_hydro.physics.added_mass import LaggedAcceleration
+from uwv_hydro.physics.hydro_model import WrenchComponents
+from uwv_hydro.physics.link_wrench import part_poses, PartWrenches, wrench_in_parent
+from uwv_hydro.physics.multibody import attached_frames, MultibodyModel
+from uwv_hydro.physics.rotation import IDENTITY, quat_normalize
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+
+_WEIGHT, _FINS = (COMPONENT_NAMES.index(name) for name in ('weight', 'fins'))
+
+
+def _empty(*shape):
+    return field(default_factory=lambda: np.zeros(shape))
+
+
+@dataclass
+class LinkWrenchComponents(WrenchComponents):
+    """The base wrench (components, total) plus each link's and each body's wrench."""
+
+    #: Links with a wrench of their own; their wrenches (L, 6) in link axes about the
+    #: link origin; their world positions (L, 3) and rotations world <- link (L, 3, 3).
+    link_names: List[str] = field(default_factory=list)
+    link_wrenches: np.ndarray = _empty(0, 6)
+    link_positions: np.ndarray = _empty(0, 3)
+    link_rotations: np.ndarray = _empty(0, 3, 3)
+    #: The bodies (base first); their wrenches (B, 6) in body axes about the body origin
+    #: (the sum of their links'); their world positions and rotations.
+    body_names: List[str] = field(default_factory=list)
+    body_wrenches: np.ndarray = _empty(0, 6)
+    body_positions: np.ndarray = _empty(0, 3)
+    body_rotations: np.ndarray = _empty(0, 3, 3)
+
+
+def _incidence(rows, count) -> np.ndarray:
+    """Return the (count, len(rows)) 0/1 matrix summing item k into row rows[k]."""
+    out = np.zeros((count, len(rows)))
+    out[np.asarray(rows, dtype=int), np.arange(len(rows))] = 1.0
+    return out
+
+
+class LinkWrenchMode(WrenchMode):
+    """Evaluate the per-link and base hydro wrench of a vehicle whose links move."""
+
+    def __init__(self, params, added_mass: str = 'implicit', apply_weight: bool = False,
+                 acceleration_alpha: Optional[float] = None):
+        tree = params.tree
+        if tree is None:
+            raise ValueError('vehicle %r has no kinematic tree (its links do not move): '
+                             'use WrenchMode' % params.name)
+        super().__init__(params, added_mass, apply_weight, acceleration_alpha)
+        self.multibody = MultibodyModel(tree)
+        #: The tree's moving joints in tree order (positions/velocities order).
+        self.joint_names = list(self.multibody.joint_names)
+        n = len(self.joint_names)
+        # one filter over the generalised velocity [nu, qdot] (module docstring)
+        self.estimator = LaggedAcceleration(self.estimator.alpha, size=6 + n)
+        self._joint_index = {name: k for k, name in enumerate(self.joint_names)}
+        #: The latest joint positions and velocities (zero before the first message).
+        self.positions = np.zeros(n)
+        self.velocities = np.zeros(n)
+        #: Joints heard of at least once.
+        self.received = np.zeros(n, dtype=bool)
+        #: Rejected messages by reason; messages leaving a joint out, by joint.
+        self.rejected: Counter = Counter()
+        self.missing: Counter = Counter()
+        self.accepted = 0
+        self.no_velocity = 0
+        #: Unknown joint names seen so far, and those first seen in the latest message.
+        self.unknown = set()
+        self.new_unknown: List[str] = []
+        self._ignored = {fin.name for fin in params.fins} | {
+            t.joint_name for t in params.thrusters}
+        self._init_parts(tree, params)
+
+    def _init_parts(self, tree, params) -> None:
+        bodies = self.multibody.body_names
+        body_index = {name: k for k, name in enumerate(bodies)}
+        parts, part_body = [], []
+        for name in bodies:
+            for part in tree.bodies[name].parts:
+                parts.append(part)
+                part_body.append(body_index[name])
+        self.parts = PartWrenches(parts, params.gravity, params.damping,
+                                  self.model.added_mass_coriolis)
+        self._part_body = np.array(part_body, dtype=int)
+        self._part_pos, self._part_rot = part_poses(parts)
+        masses = np.array([float(tree.bodies[name].mass) for name in bodies])
+        self._body_weight = masses * float(params.gravity)
+        #: Each body's centre of mass (body frame), ``body_names`` order.
+        self.body_coms = np.array([np.asarray(tree.bodies[name].com, dtype=float).reshape(3)
+                                   for name in bodies])
+        # the wrench links: the base, every part's link, every body root carrying mass
+        names, row_body, row_pos, row_rot = [], [], [], []
+
+        def add(link, body, position, rotation):
+            if link not in names:
+                names.append(link)
+                row_body.append(body)
+                row_pos.append(np.asarray(position, dtype=float).reshape(3))
+                row_rot.append(np.asarray(rotation, dtype=float).reshape(3, 3))
+            return names.index(link)
+
+        add(bodies[0], 0, np.zeros(3), np.eye(3))
+        part_row = [add(p.link, b, p.position, p.rotation) for p, b in zip(parts, part_body)]
+        body_row = [add(name, k, np.zeros(3), np.eye(3)) if masses[k] > 0.0 or k == 0
+                    else -1 for k, name in enumerate(bodies)]
+        self.link_names = names
+        self._row_body = np.array(row_body, dtype=int)
+        self._row_pos = np.array(row_pos).reshape(-1, 3)
+        self._row_rot = np.array(row_rot).reshape(-1, 3, 3)
+        # sums as matrix products: parts -> links, parts -> bodies, bodies -> root links
+        self._part_to_link = _incidence(part_row, len(names))
+        self._part_to_body = _incidence(part_body, len(bodies))
+        weighted = [k for k, row in enumerate(body_row) if row >= 0]
+        self._body_to_link = np.zeros((len(names), len(bodies)))
+        self._body_to_link[[body_row[k] for k in weighted], weighted] = 1.0
+
+    # ------------------------------------------------------------------ joint states
+    def joint_state(self, names: Sequence[str], position: Sequence[float],
+                    velocity: Sequence[float] = ()) -> Optional[str]:
+        """
+        Take one joint-state message's arrays; return None, or why it was rejected.
+
+        The rules are the module docstring's; :attr:`new_unknown` lists the names this
+        message was the first to carry.
+        """
+        names = list(names)
+        self.new_unknown = []
+        if len(position) != len(names) or (len(velocity) and len(velocity) != len(names)):
+            self.rejected['bad_length'] += 1
+            return 'bad_length'
+        rows = []
+        for k, name in enumerate(names):
+            joint = self._joint_index.get(name)
+            if joint is not None:
+                rows.append((joint, k))
+            elif name not in self._ignored and name not in self.unknown:
+                self.unknown.add(name)
+                self.new_unknown.append(name)
+        values = [(j, float(position[k]), float(velocity[k]) if len(velocity) else 0.0)
+                  for j, k in rows]
+        if not all(math.isfinite(p) and math.isfinite(v) for _, p, v in values):
+            self.rejected['non_finite'] += 1
+            return 'non_finite'
+        if not values:
+            return None
+        for j, p, v in values:
+            self.positions[j] = p
+            if len(velocity):
+                self.velocities[j] = v
+            self.received[j] = True
+        if not len(velocity):
+            self.no_velocity += 1
+        if len(values) < len(self.joint_names):
+            seen = {j for j, _, _ in values}
+            for j, name in enumerate(self.joint_names):
+                if j not in seen:
+                    self.missing[name] += 1
+        self.accepted += 1
+        return None
+
+    # ------------------------------------------------------------------ wrenches
+    def evaluate(self, t: float, position: Sequence[float], quaternion: Sequence[float],
+                 twist: Sequence[float], current_world: Optional[Sequence[float]] = None,
+                 current_rate_world: Optional[Sequence[float]] = None
+                 ) -> LinkWrenchComponents:
+        """Return the base components and total, and every link's and body's wrench."""
+        nu = np.asarray(twist, dtype=float).reshape(6)
+        if current_world is None and self.field is not None:
+            current_world, current_rate_world = self.field_current(t, position, quaternion,
+                                                                   nu)
+            self.last_current = (current_world, current_rate_world)
+        lagged = self.added_mass == 'lagged'
+        base_acc = qddot = None
+        if lagged:
+            acc = self.estimator.update(np.concatenate((nu, self.velocities)), t)
+            base_acc, qddot = acc[:6], acc[6:]
+        where = np.zeros(3) if position is None else np.asarray(position, float).reshape(3)
+        quat = IDENTITY if quaternion is None else quat_normalize(quaternion)
+        bodies = self.multibody.kinematics(where, quat, nu, self.positions, self.velocities,
+                                           base_acc, qddot, links=False).bodies
+        parts = attached_frames(bodies, self._part_body, self._part_rot, self._part_pos)
+        comps = self.parts.wrenches(parts.rotation, None if position is None else
+                                    parts.position, parts.twist, parts.acceleration,
+                                    current_world, current_rate_world,
+                                    engine_added_mass=not lagged)
+        r_base, p_base = bodies.rotation[0], bodies.position[0]
+        # each part's and body's pose in the base frame: R_b^T R, R_b^T (p - p_b)
+        part_rot = np.einsum('ji,njk->nik', r_base, parts.rotation)
+        part_pos = (parts.position - p_base) @ r_base
+        body_rot = np.einsum('ji,njk->nik', r_base, bodies.rotation)
+        body_pos = (bodies.position - p_base) @ r_base
+        values = wrench_in_parent(comps, part_rot, part_pos).sum(axis=0)
+        weight = np.zeros((len(bodies.names), 6))
+        if self.apply_weight:
+            # weight m g along world down (-R[2, :] in body axes) at each body's CoM
+            force = -self._body_weight[:, None] * bodies.rotation[:, 2, :]
+            weight = np.concatenate((force, np.cross(self.body_coms, force)), axis=1)
+            values[_WEIGHT] = wrench_in_parent(weight, body_rot, body_pos).sum(axis=0)
+        base_extra = self._base_components(nu, r_base, current_world)
+        values[_FINS:] = base_extra
+        # per link (link axes) and per body (body axes): sums of the parts' totals
+        part_total = comps.sum(axis=1)
+        extra = base_extra.sum(axis=0)
+        links = self._part_to_link @ part_total + self._body_to_link @ weight
+        links[0] += extra
+        body_total = self._part_to_body @ wrench_in_parent(part_total, self._part_rot,
+                                                           self._part_pos) + weight
+        body_total[0] += extra
+        r_row = bodies.rotation[self._row_body]
+        return LinkWrenchComponents(
+            components=dict(zip(COMPONENT_NAMES, values)), total=values.sum(axis=0),
+            link_names=self.link_names, link_wrenches=links,
+            link_positions=bodies.position[self._row_body] + np.einsum(
+                'nij,nj->ni', r_row, self._row_pos),
+            link_rotations=np.matmul(r_row, self._row_rot),
+            body_names=bodies.names, body_wrenches=body_total,
+            body_positions=bodies.position, body_rotations=bodies.rotation)
+
+    def _base_components(self, nu, r_base, current_world) -> np.ndarray:
+        """Return the fins, hull_lift and crossflow_drag rows (3, 6) on the base twist."""
+        out = np.zeros((3, 6))
+        model = self.model
+        if model.fins is None and model.hull_lift is None:
+            return out
+        nu_r = nu.copy()
+        if current_world is not None:
+            # fins and hull see the twist relative to the water: nu - [R^T v_c, 0]
+            nu_r[:3] -= r_base.T @ np.asarray(current_world, dtype=float).reshape(3)
+        if model.fins is not None:
+            out[0] = model.fins.wrench(nu_r, self.fin_angles)
+        if model.hull_lift is not None:
+            out[1] = model.hull_lift.wrench(nu_r)
+            out[2] = model.crossflow.wrench(nu_r)
+        return out
+
+    def evaluate_many(self, t, position, quaternion, twist, current_world=None,
+                      resets=None, current_rate_world=None) -> np.ndarray:
+        """
+        Return the components (N, len(COMPONENT_NAMES), 6) of N samples in time order.
+
+        N :meth:`evaluate` calls at the latest joint state (``resets`` (N,) bool:
+        :meth:`reset` before sample k); ``current_world`` and ``current_rate_world``
+        are (3,) for all samples or (N, 3).
+        """
+        nu = np.asarray(twist, dtype=float).reshape(-1, 6)
+        n = len(nu)
+        t = np.broadcast_to(np.asarray(t, dtype=float), (n,))
+        pos = None if position is None else np.broadcast_to(
+            np.asarray(position, dtype=float).reshape(-1, 3), (n, 3))
+        quat = None if quaternion is None else np.broadcast_to(
+            np.asarray(quaternion, dtype=float).reshape(-1, 4), (n, 4))
+        cur = None if current_world is None else np.broadcast_to(
+            np.asarray(current_world, dtype=float).reshape(-1, 3), (n, 3))
+        rate = None if current_rate_world is None else np.broadcast_to(
+            np.asarray(current_rate_world, dtype=float).reshape(-1, 3), (n, 3))
+        out = np.empty((n, len(COMPONENT_NAMES), 6))
+        for k in range(n):
+            if resets is not None and resets[k]:
+                self.reset()
+            wc = self.evaluate(t[k], None if pos is None else pos[k],
+                               None if quat is None else quat[k], nu[k],
+                               None if cur is None else cur[k], None if rate is None else rate[k])
+            out[k] = np.array([wc.components[name] for name in COMPONENT_NAMES])
+        return out

@@ -1,0 +1,117 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Wrench mode of a vehicle whose links move: joint states in, a wrench per link out.
+
+With ``vehicle.tree`` set, :class:`uwv_hydro.node.wrench_io.WrenchIO` runs
+:class:`~uwv_hydro.modes.link_wrench_mode.LinkWrenchMode` and this part:
+
+* takes sensor_msgs/JointState on ``joint_states_topic`` (default ``joint_states``:
+  what ros_gz_bridge carries from gz-sim's JointStatePublisher, whose
+  ``/world/<world>/model/<model>/joint_state`` is bridged as sensor_msgs/msg/JointState
+  and usually remapped to ``joint_states``, or what a robot driver publishes), joints
+  matched by name under LinkWrenchMode's rules.  A message with an array of the wrong
+  length or a NaN/inf value of a joint used is dropped whole and counted (``bad_length``,
+  ``non_finite`` in /diagnostics) with a throttled warning; a name the vehicle does not
+  know is warned about once.  No stamp rule applies: several publishers may share the
+  topic (each with its joints), and the latest value of each joint is used.
+* with every base wrench, publishes each wrench link's own wrench as
+  geometry_msgs/WrenchStamped on ``hydro/links/<link>/wrench`` (frame_id: the link,
+  prefixed; about the link origin; ``<link>`` with characters other than letters,
+  digits and ``_`` replaced by ``_``);
+* with ``gz_entity_wrench``, publishes one EntityWrench per body (``<model>::<body's
+  root link>``, world axes, about its origin or, with ``gz_wrench_point: com``, its
+  centre of mass) instead of the base's single one: the bodies are the engine's links
+  (gz-sim merges links joined by fixed joints), and their wrenches sum to the total, so
+  nothing is applied twice.
+"""
+import re
+
+from geometry_msgs.msg import WrenchStamped
+import numpy as np
+from sensor_msgs.msg import JointState
+
+from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.node.node_part import locked, NodePart
+
+
+def topic_token(name: str) -> str:
+    """Return ``name`` as one ROS 2 name token (letters, digits, '_'; no leading digit)."""
+    token = re.sub(r'[^A-Za-z0-9_]', '_', name) or '_'
+    return '_' + token if token[0].isdigit() else token
+
+
+class LinkWrenchIO(NodePart):
+    """JointState subscription, per-link WrenchStamped and per-body EntityWrench outputs."""
+
+    def __init__(self, node, mode, gz=None):
+        super().__init__(node)
+        self.mode = mode
+        self.gz = gz
+        self.topic = self.cfg['joint_states_topic']
+        self.stats = self.add_input(self.topic)
+        node.create_subscription(JointState, self.topic, self._on_joint_state, 10)
+        prefix = self.cfg['frame_prefix']
+        self.frames = [prefix + link for link in mode.link_names]
+        self.link_pubs = [node.create_publisher(
+            WrenchStamped, 'hydro/links/%s/wrench' % topic_token(link), 10)
+            for link in mode.link_names]
+        self.entities = [] if gz is None else [
+            gz.entity_name if k == 0 else gz.entity(body)
+            for k, body in enumerate(mode.multibody.body_names)]
+
+    @locked
+    def _on_joint_state(self, msg: JointState) -> None:
+        node = self.node
+        reason = self.mode.joint_state(msg.name, msg.position, msg.velocity)
+        if reason is not None:
+            node.drop(self.topic, reason, ' (%d names, %d positions, %d velocities)' % (
+                len(msg.name), len(msg.position), len(msg.velocity)))
+            return
+        for name in self.mode.new_unknown:
+            self.logger.warning('%s: joint %r is no moving joint of vehicle %r: ignored '
+                                '(said once)' % (self.topic, name, node.vehicle.name))
+        self.stats.received(node.now_ns())
+
+    def publish(self, wc, header) -> None:
+        """Publish every link's wrench (link frames) and, for gz, every body's (world)."""
+        outbox = self.node.outbox
+        for pub, frame, wrench in zip(self.link_pubs, self.frames, wc.link_wrenches):
+            msg = WrenchStamped()
+            msg.header.stamp = header.stamp
+            msg.header.frame_id = frame
+            conv.fill_wrench(msg.wrench, wrench)
+            outbox.publish(pub, msg)
+        if self.gz is None:
+            return
+        for k, entity in enumerate(self.entities):
+            rotation = wc.body_rotations[k]
+            wrench = wc.body_wrenches[k]
+            # F_w = R F_b, T_w = R T_b (same point, only the axes change)
+            world = np.concatenate((rotation @ wrench[:3], rotation @ wrench[3:]))
+            com = rotation @ self.mode.body_coms[k] if self.gz.at_com else None
+            self.gz.publish_entity(header, entity, world, com)
+
+    def snapshot(self, snap: dict) -> None:
+        """Joint-state figures: joints never heard of, messages leaving joints out."""
+        mode = self.mode
+        info = snap['inputs'][self.topic]
+        never = [n for n, got in zip(mode.joint_names, mode.received) if not got]
+        info['state'] = 'ok' if not never else 'waiting'
+        values = {'joints': len(mode.joint_names),
+                  'never_received': ', '.join(never) or 'none',
+                  'without_velocity': mode.no_velocity}
+        values.update({'missing.' + name: count for name, count in sorted(mode.missing.items())})
+        info['values'] = values

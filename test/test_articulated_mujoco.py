@@ -17,7 +17,7 @@ A base and an arm link: ArticulatedSimulateMode against MuJoCo with the same per
 
 MuJoCo integrates the two bodies (free joint + hinge, RK4, gravity off); before every
 MuJoCo step the test evaluates each link's hydro from MuJoCo's own state
-(:class:`~uwv_hydro.physics.link_part_wrench.PartWrench`: buoyancy, linear and quadratic
+(:class:`~uwv_hydro.physics.link_wrench.PartWrenches`: buoyancy, linear and quadratic
 drag of each part) plus each body's weight and applies them with ``xfrc_applied``; the
 added mass, of rigid-body form here, is folded into MuJoCo's body inertia (exact, its
 Kirchhoff term included).  The arm swings under an effort command (a sine, held over
@@ -94,7 +94,8 @@ def _mjcf(tree, dt):
 
 def _mujoco_run(params, dt):
     """Return (base position, quaternion, joint angle) after DURATION with MuJoCo at dt."""
-    from uwv_hydro.physics.link_part_wrench import force_from_part, motion_to_part, PartWrench
+    from uwv_hydro.physics.link_wrench import PartWrenches, wrench_in_parent
+    from uwv_hydro.physics.multibody import attached_frames, FrameKinematics
     from uwv_hydro.physics.rotation import quat_to_matrix
     tree = params.tree
     model = mujoco.MjModel.from_xml_string(_mjcf(tree, dt))
@@ -104,8 +105,7 @@ def _mujoco_run(params, dt):
     data.qpos[7] = Q0
     data.qvel[:3] = quat_to_matrix(QUATERNION) @ TWIST[:3]  # free joint: world velocity
     data.qvel[3:6] = TWIST[3:]
-    bodies = [(model.body(name).id, body, [(PartWrench(p, params.gravity), p)
-                                           for p in body.parts])
+    bodies = [(model.body(name).id, body, PartWrenches(body.parts, params.gravity))
               for name, body in tree.bodies.items()]
     per_command = int(round(DT / dt))
     velocity = np.zeros(6)
@@ -118,12 +118,13 @@ def _mujoco_run(params, dt):
             nu = np.concatenate((velocity[3:], velocity[:3]))
             weight = (-body.mass * params.gravity) * rot[2, :]
             local = np.concatenate((weight, np.cross(body.com, weight)))
-            for wrench, part in parts:
-                depth = -float(data.xpos[b][2] + rot[2, :] @ part.position)
-                rows = wrench.components(motion_to_part(part.rotation, part.position, nu),
-                                         rot @ part.rotation, depth)
-                # buoyancy and drag; the added mass is MuJoCo's (folded)
-                local += force_from_part(part.rotation, part.position, rows[:3].sum(axis=0))
+            p_rot = np.array([p.rotation for p in body.parts])
+            p_pos = np.array([p.position for p in body.parts])
+            frame = FrameKinematics([], data.xpos[b][None].copy(), rot[None].copy(), nu[None])
+            kin = attached_frames(frame, [0] * len(body.parts), p_rot, p_pos)
+            rows = parts.wrenches(kin.rotation, kin.position, kin.twist)
+            # buoyancy and drag (rows 1-3); the added mass is MuJoCo's (folded)
+            local += wrench_in_parent(rows[:, 1:4].sum(axis=1), p_rot, p_pos).sum(axis=0)
             if b == model.body('base_link').id:
                 local += TAU
             force = rot @ local[:3]

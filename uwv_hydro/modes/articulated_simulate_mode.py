@@ -19,7 +19,7 @@ Simulate mode of a vehicle whose links move: a floating base with actuated joint
 (same clock, catch-up, thrust and buoyancy-engine hooks, same events) for a vehicle
 with a kinematic tree (``VehicleParams.tree``): the state is the base pose and body
 twist plus the joint positions and speeds, the equations of motion are those of
-:class:`~uwv_hydro.modes.articulated_dynamics.TreeDynamics` (per-link hydro as
+:class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics` (per-link hydro as
 external forces, Pinocchio's ABA, added mass as chosen there).
 
 Integration: classic RK4 on [p, quaternion, nu, q, qdot] with the rigid vehicle's
@@ -53,12 +53,10 @@ import math
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
-import pinocchio as pin
 
-from uwv_hydro.modes.articulated_dynamics import TreeDynamics
 from uwv_hydro.modes.simulate_mode import RETRY_SUBSTEP_FACTOR, SimulateMode
+from uwv_hydro.physics.articulated_dynamics import TreeDynamics
 from uwv_hydro.physics.hydro_model import WrenchComponents
-from uwv_hydro.physics.link_part_wrench import force_from_part, motion_to_part, PART_COMPONENTS
 from uwv_hydro.physics.rotation import matrix_to_quat
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
@@ -78,7 +76,7 @@ class ArticulatedSimulateMode(SimulateMode):
 
     ``vehicle``: VehicleParams with ``tree`` set (its lumped fields give the sub-step
     rule); ``added_mass``: 'inertia' or 'lagged'
-    (:mod:`~uwv_hydro.modes.articulated_dynamics`); ``servo_bandwidth``: w of the
+    (:mod:`~uwv_hydro.physics.articulated_dynamics`); ``servo_bandwidth``: w of the
     joint servos (rad/s); ``joint_positions``: the initial joint positions (default:
     zero, clamped to the limits).  The other arguments are SimulateMode's.
     """
@@ -266,22 +264,11 @@ class ArticulatedSimulateMode(SimulateMode):
         return self._nu_dot_state.copy()
 
     # ------------------------------------------------------------------ outputs
-    def _kinematics(self):
-        dyn = self.dynamics
-        config = dyn.configuration(np.array(self._x), self.q)
-        pin.forwardKinematics(dyn.model, dyn.data, config,
-                              np.concatenate((self._x[7:13], self.qd)))
-        return dyn.data
-
     def body_states(self) -> Dict[str, tuple]:
         """Return body -> (world position, world <- body rotation, body twist) of its frame."""
-        data = self._kinematics()
-        out = {}
-        for name, (jid, in_joint) in self.dynamics.body_joint.items():
-            pose = data.oMi[jid] * in_joint
-            twist = in_joint.actInv(data.v[jid]).vector
-            out[name] = (pose.translation.copy(), pose.rotation.copy(), twist.copy())
-        return out
+        kin = self.dynamics.body_states(self._x, self.q, self.qd)
+        return {name: (kin.position[k], kin.rotation[k], kin.twist[k])
+                for k, name in enumerate(kin.names)}
 
     def joint_transforms(self) -> List[tuple]:
         """
@@ -290,46 +277,21 @@ class ArticulatedSimulateMode(SimulateMode):
         The child body frame in the parent body frame at the current joint positions
         (what robot_state_publisher sends for the joint).
         """
-        data = self._kinematics()
-        dyn = self.dynamics
+        states = self.body_states()
         out = []
-        for joint in dyn.tree.joints:
-            jid_p, in_p = dyn.body_joint[joint.parent]
-            jid_c, in_c = dyn.body_joint[joint.child]
-            pose = (data.oMi[jid_p] * in_p).actInv(data.oMi[jid_c] * in_c)
-            out.append((joint.parent, joint.child, pose.translation.copy(),
-                        matrix_to_quat(pose.rotation)))
+        for joint in self.dynamics.tree.joints:
+            p_p, r_p, _ = states[joint.parent]
+            p_c, r_c, _ = states[joint.child]
+            # T_parent^-1 T_child: R = R_p^T R_c, p = R_p^T (p_c - p_p)
+            out.append((joint.parent, joint.child, r_p.T @ (p_c - p_p),
+                        matrix_to_quat(r_p.T @ r_c)))
         return out
 
     def components(self, current_world=None) -> WrenchComponents:
-        """Return the per-link hydro summed at the base, per component (cached per step)."""
-        if self._components is not None:
-            return self._components
-        current, _ = self.current_at_state(current_world)
-        data = self._kinematics()
-        dyn = self.dynamics
-        base = data.oMi[1]
-        sums = np.zeros((len(PART_COMPONENTS), 6))
-        weight = np.zeros(6)
-        for jid in range(1, dyn.model.njoints):
-            placement = data.oMi[jid]
-            to_base = base.actInv(placement)
-            nu = data.v[jid].vector
-            mass, com = dyn.weights[jid]
-            # weight m g along world down at the body's CoM, moved to the base
-            down = (-mass * dyn.gravity) * placement.rotation[2, :]
-            weight += force_from_part(to_base.rotation, to_base.translation,
-                                      np.concatenate((down, np.cross(com, down))))
-            for wrench, r_part, p_part in dyn.parts[jid]:
-                depth = -float(placement.translation[2] + placement.rotation[2, :] @ p_part)
-                rows = wrench.components(motion_to_part(r_part, p_part, nu),
-                                         placement.rotation @ r_part, depth, current)
-                for k in range(len(PART_COMPONENTS)):
-                    local = force_from_part(r_part, p_part, rows[k])
-                    sums[k] += force_from_part(to_base.rotation, to_base.translation, local)
-        values = {name: np.zeros(6) for name in COMPONENT_NAMES}
-        values.update(zip(PART_COMPONENTS, sums))
-        values['weight'] = weight
-        self._components = WrenchComponents(components=values,
-                                            total=sums.sum(axis=0) + weight)
+        """Return the per-link hydro and weights summed at the base (cached per step)."""
+        if self._components is None:
+            current, _ = self.current_at_state(current_world)
+            rows = self.dynamics.base_components(self._x, self.q, self.qd, current)
+            self._components = WrenchComponents(components=dict(zip(COMPONENT_NAMES, rows)),
+                                                total=rows.sum(axis=0))
         return self._components

@@ -15,18 +15,18 @@
 """
 Equations of motion of a floating base with moving joints and per-link hydro (Pinocchio).
 
-The kinematic tree (:class:`~uwv_hydro.physics.link_tree.KinematicTree`) becomes a
-Pinocchio model: a free-flyer joint carrying the base body, one revolute or prismatic
-joint per tree joint (axis in its joint frame) carrying its child body (placed at
-``T_child`` in the joint frame).  The state is the base pose and body twist (as
+The model is :class:`~uwv_hydro.physics.multibody.MultibodyModel` (a free-flyer base, one
+revolute or prismatic joint per moving joint), with gravity off and each body's added
+mass in the rigid-body form appended (below).  The state is the base pose and body twist (as
 :class:`~uwv_hydro.physics.dynamics.State`) and the joint positions and speeds; the
 free-flyer's velocity is the body twist of the base origin in base axes, so the base
 part of the acceleration is nu_dot exactly as the rigid vehicle's.
 
 Forces, per joint in its local frame (Pinocchio's ``fext``): each body's weight at its
 CoM (Pinocchio's own gravity is off, see added mass), each hydro part's wrench
-(:class:`~uwv_hydro.physics.link_part_wrench.PartWrench`) moved from the part, the base
-wrench (thrusters) on the base.  Accelerations: ``pinocchio.aba``.
+(:class:`~uwv_hydro.physics.link_wrench.PartWrenches`, on the part's twist; its own
+acceleration zero: the added mass's inertial term is handled below) moved from the part,
+the base wrench (thrusters) on the base.  Accelerations: ``pinocchio.aba``.
 
 Added mass.  ABA carries a per-body 6x6 only in the rigid-body form
 [[a I, -a S(c)], [a S(c), I_o]] (a Pinocchio Inertia).  Each body's added mass
@@ -36,7 +36,7 @@ rotational block) and a remainder:
 
 * ``inertia`` (default): the rigid-body part is added to the body's spatial inertia
   (implicit: exact, Pinocchio also forms its Kirchhoff term nu x* (M nu), which the
-  explicit force replaces by the relative-velocity one); the base's remainder is
+  explicit force replaces by the parts' relative-velocity ones); the base's remainder is
   solved exactly (the base acceleration of the linear system (I + G_bb M_r) a_b = a0_b
   with G = M^-1 from ``computeMinverse``); another body's remainder is lagged (its
   acceleration at the end of the previous step).  Exact when every moving body's
@@ -54,9 +54,10 @@ from typing import Dict, List, Sequence
 import numpy as np
 import pinocchio as pin
 
-from uwv_hydro.physics.link_part_wrench import (
-    force_from_part, motion_matrix, motion_to_part, PartWrench, spatial_force_cross)
+from uwv_hydro.physics.link_wrench import PartWrenches, wrench_in_parent
+from uwv_hydro.physics.multibody import attached_frames, FrameKinematics, MultibodyModel
 from uwv_hydro.physics.rotation import cross, quat_derivative, quat_to_matrix, skew
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 #: How each body's added mass enters the equations of motion (module docstring).
 ADDED_MASS_METHODS = ('inertia', 'lagged')
@@ -69,13 +70,22 @@ def _se3(rotation, position) -> pin.SE3:
                    np.array(position, dtype=float).reshape(3))
 
 
-def _joint_model(joint):
-    axis = np.array(joint.axis, dtype=float).reshape(3)
-    axis = axis / np.linalg.norm(axis)
-    if joint.kind == 'prismatic':
-        return pin.JointModelPrismaticUnaligned(axis)
-    # 'continuous' is a revolute joint without limits
-    return pin.JointModelRevoluteUnaligned(axis)
+def motion_matrix(rotation, position) -> np.ndarray:
+    """Return X with nu_frame = X nu for a frame posed (R, p) (a wrench maps back by X^T)."""
+    rt = np.asarray(rotation, float).T
+    out = np.zeros((6, 6))
+    # Featherstone 2008 eq. 2.24: [[R^T, -R^T S(p)], [0, R^T]]
+    out[:3, :3] = rt
+    out[:3, 3:] = -rt @ skew(np.asarray(position, float))
+    out[3:, 3:] = rt
+    return out
+
+
+def spatial_force_cross(nu, h) -> np.ndarray:
+    """Return nu x* h = [w x h1, v x h1 + w x h2] (Featherstone's force cross product)."""
+    v, w = nu[:3], nu[3:]
+    # Featherstone 2008 eq. 2.32: crf(nu) h
+    return np.concatenate((cross(w, h[:3]), cross(v, h[:3]) + cross(w, h[3:])))
 
 
 def _psd(matrix: np.ndarray) -> np.ndarray:
@@ -107,7 +117,7 @@ def rigid_part(m_a: np.ndarray) -> pin.Inertia:
 
 
 class TreeDynamics:
-    """The Pinocchio model of a vehicle's tree and its equations of motion."""
+    """The equations of motion of a vehicle's tree on its Pinocchio model (physics.multibody)."""
 
     def __init__(self, tree, gravity: float, added_mass: str = 'inertia'):
         if added_mass not in ADDED_MASS_METHODS:
@@ -116,75 +126,67 @@ class TreeDynamics:
         self.tree = tree
         self.gravity = float(gravity)
         self.added_mass = added_mass
-        model = pin.Model()
+        self.multibody = mb = MultibodyModel(tree)
+        model = mb.model
         model.gravity = pin.Motion.Zero()  # weight is applied per body (module docstring)
-        root = model.addJoint(0, pin.JointModelFreeFlyer(), pin.SE3.Identity(), 'root_joint')
-        #: body name -> (Pinocchio joint id, body frame in the joint frame)
-        self.body_joint: Dict[str, tuple] = {tree.base: (root, pin.SE3.Identity())}
-        self.joint_ids: List[int] = []
-        for joint in tree.joints:
-            parent_id, parent_in_joint = self.body_joint[joint.parent]
-            placement = parent_in_joint * _se3(joint.origin_rotation, joint.origin_position)
-            jid = model.addJoint(parent_id, _joint_model(joint), placement, joint.name)
-            self.joint_ids.append(jid)
-            self.body_joint[joint.child] = (jid, _se3(joint.child_rotation,
-                                                      joint.child_position))
-        self.nj = len(tree.joints)
-        #: per Pinocchio joint: weight (mass, CoM in the joint frame), hydro parts
-        #: (PartWrench, R, p in the joint frame), added mass split (rigid, remainder)
-        self.weights = [(0.0, np.zeros(3))] * model.njoints
-        self.parts: List[list] = [[] for _ in range(model.njoints)]
-        self.rigid = [np.zeros((6, 6)) for _ in range(model.njoints)]
-        self.remainder = [np.zeros((6, 6)) for _ in range(model.njoints)]
-        for name, body in tree.bodies.items():
-            jid, in_joint = self.body_joint[name]
-            com = in_joint.act(np.array(body.com, dtype=float).reshape(3))
-            self.weights[jid] = (float(body.mass), com)
-            model.appendBodyToJoint(jid, pin.Inertia(
-                float(body.mass), np.array(body.com, dtype=float).reshape(3),
-                np.array(body.inertia, dtype=float).reshape(3, 3)), in_joint)
+        #: Pinocchio joint id of each body (``multibody.body_names`` order)
+        self.joint_ids = list(mb.joint_ids)
+        nb = len(self.joint_ids)
+        #: per body, in its joint frame: weight (mass, CoM), added mass split
+        self.weights = []
+        self.rigid = [np.zeros((6, 6)) for _ in range(nb)]
+        self.remainder = [np.zeros((6, 6)) for _ in range(nb)]
+        parts, part_body, part_rot, part_pos = [], [], [], []
+        for k, name in enumerate(mb.body_names):
+            body, c = tree.bodies[name], mb.body_placements[k]
+            self.weights.append((float(body.mass), c.act(np.asarray(body.com, float).reshape(3))))
             m_a = np.zeros((6, 6))
             rigid = pin.Inertia.Zero()
             for part in body.parts:
-                pose = in_joint * _se3(part.rotation, part.position)
-                wrench = PartWrench(part, gravity)
-                self.parts[jid].append((wrench, pose.rotation.copy(), pose.translation.copy()))
-                x = motion_matrix(pose.rotation, pose.translation)
-                # Added mass moved to the joint frame: X^T M_A X (Featherstone 2008 eq. 2.66)
-                m_a += x.T @ wrench.added_mass @ x
-                if np.any(wrench.added_mass):
+                pose = c * _se3(part.rotation, part.position)
+                parts.append(part)
+                part_body.append(k)
+                part_rot.append(pose.rotation.copy())
+                part_pos.append(pose.translation.copy())
+                matrix = np.asarray(part.added_mass, dtype=float).reshape(6, 6)
+                if np.any(matrix):
+                    x = motion_matrix(pose.rotation, pose.translation)
+                    # added mass moved to the joint frame: X^T M_A X (Featherstone eq. 2.66)
+                    m_a += x.T @ matrix @ x
                     # its rigid-body part, moved to the joint frame (Inertia.act)
-                    rigid += pose.act(rigid_part(wrench.added_mass))
+                    rigid += pose.act(rigid_part(matrix))
             if added_mass == 'inertia' and np.any(m_a):
-                model.appendBodyToJoint(jid, rigid, pin.SE3.Identity())
-                matrix = np.array(rigid.matrix())
-                self.rigid[jid] = matrix
-                rest = m_a - matrix
+                model.appendBodyToJoint(self.joint_ids[k], rigid, pin.SE3.Identity())
+                self.rigid[k] = np.array(rigid.matrix())
+                rest = m_a - self.rigid[k]
                 # rounding of the moves to the joint frame is no remainder
                 exact = np.max(np.abs(rest)) <= EXACT_TOLERANCE * np.max(np.abs(m_a))
-                self.remainder[jid] = np.zeros((6, 6)) if exact else rest
+                self.remainder[k] = np.zeros((6, 6)) if exact else rest
             else:
-                self.remainder[jid] = m_a
-        self.model = model
-        self.data = model.createData()
+                self.remainder[k] = m_a
+        mb.data = model.createData()
+        self.model, self.data = model, mb.data
+        self.parts = PartWrenches(parts, gravity)
+        self._part_body = np.array(part_body, dtype=int)
+        self._part_rot = np.array(part_rot).reshape(-1, 3, 3)
+        self._part_pos = np.array(part_pos).reshape(-1, 3)
+        self._has_rigid = [bool(np.any(m)) for m in self.rigid]
         #: the base's remainder is solved exactly (inertia) or lagged with the others
-        self.root_remainder = self.remainder[root] if (
-            added_mass == 'inertia' and np.max(np.abs(self.remainder[root])) > 0.0) else None
-        self.lagged = [jid for jid in range(2, model.njoints)
-                       if np.max(np.abs(self.remainder[jid])) > 0.0]
-        if added_mass == 'lagged' and np.any(self.remainder[root]):
-            self.lagged.insert(0, root)
-        #: largest remainder per body relative to its rigid part (0: exact)
-        self.inexact = {n: float(np.max(np.abs(self.remainder[j]))) for n, (j, _)
-                        in self.body_joint.items() if j in self.lagged}
+        self.root_remainder = self.remainder[0] if (
+            added_mass == 'inertia' and np.any(self.remainder[0])) else None
+        #: bodies (indices) whose remainder is lagged by one step
+        self.lagged = [k for k in range(nb) if np.any(self.remainder[k])
+                       and (k > 0 or added_mass == 'lagged')]
+        #: largest lagged remainder per body (0 everywhere: exact)
+        self.inexact = {mb.body_names[k]: float(np.max(np.abs(self.remainder[k])))
+                        for k in self.lagged}
 
     # ------------------------------------------------------------------ configuration
     @staticmethod
     def configuration(x, q) -> np.ndarray:
         """Return Pinocchio's q: base position, quaternion [x, y, z, w] (unit), joints."""
         quat = np.asarray(x[3:7], dtype=float)
-        quat = quat / np.linalg.norm(quat)
-        return np.concatenate((x[0:3], quat[1:], quat[:1], q))
+        return MultibodyModel.configuration(x[0:3], quat / np.linalg.norm(quat), q)
 
     def minverse(self, config) -> np.ndarray:
         """Return M(q)^-1 (Pinocchio fills its upper triangle)."""
@@ -192,39 +194,53 @@ class TreeDynamics:
         return upper + np.triu(upper, 1).T
 
     # ------------------------------------------------------------------ forces
-    def external_forces(self, base_wrench, current, lag) -> list:
-        """
-        Return Pinocchio's fext (local frames) at the kinematics in ``self.data``.
-
-        ``lag``: Pinocchio joint id -> acceleration (local) of the previous step.
-        """
+    def _joint_frames(self) -> FrameKinematics:
+        """Return the bodies' joint frames (pose, twist) of the kinematics in ``self.data``."""
         data = self.data
+        placements = [data.oMi[i] for i in self.joint_ids]
+        return FrameKinematics(
+            [], np.array([m.translation for m in placements]),
+            np.array([m.rotation for m in placements]),
+            np.array([data.v[i].vector for i in self.joint_ids]))
+
+    def part_components(self, frames: FrameKinematics, current) -> np.ndarray:
+        """Return every part's components (N, len(COMPONENT_NAMES), 6) in its joint frame."""
+        if not self.parts.count:
+            return np.zeros((0, len(COMPONENT_NAMES), 6))
+        kin = attached_frames(frames, self._part_body, self._part_rot, self._part_pos)
+        # the current's M_A nu_dot_c: the inertial term with a zero own acceleration
+        rows = self.parts.wrenches(kin.rotation, kin.position, kin.twist,
+                                   None if current is None else np.zeros((self.parts.count, 6)),
+                                   current)
+        return wrench_in_parent(rows, self._part_rot, self._part_pos)
+
+    def external_forces(self, base_wrench, current, lag):
+        """
+        Return Pinocchio's fext (local joint frames) at the kinematics in ``self.data``.
+
+        ``lag``: body index -> its joint frame's acceleration of the previous step.
+        """
+        frames = self._joint_frames()
+        forces = np.zeros((len(self.joint_ids), 6))
+        if self.parts.count:
+            np.add.at(forces, self._part_body, self.part_components(frames, current).sum(axis=1))
         fext = pin.StdVec_Force()
         fext.append(pin.Force.Zero())
-        for jid in range(1, self.model.njoints):
-            placement = data.oMi[jid]
-            rotation = placement.rotation
-            nu = data.v[jid].vector
-            f = np.zeros(6)
-            mass, com = self.weights[jid]
+        for k, (mass, com) in enumerate(self.weights):
+            f = forces[k]
+            nu = frames.twist[k]
             if mass:
                 # weight m g along world down, in the joint axes, at the body's CoM
-                down = (-mass * self.gravity) * rotation[2, :]
-                f[:3] = down
-                f[3:] = cross(com, down)
-            for wrench, r_part, p_part in self.parts[jid]:
-                world_rotation = rotation @ r_part
-                depth = -float(placement.translation[2] + rotation[2, :] @ p_part)
-                rows = wrench.components(motion_to_part(r_part, p_part, nu), world_rotation,
-                                         depth, current)
-                f += force_from_part(r_part, p_part, rows.sum(axis=0))
-            if self.added_mass == 'inertia' and np.any(self.rigid[jid]):
+                down = (-mass * self.gravity) * frames.rotation[k][2, :]
+                f[:3] += down
+                f[3:] += cross(com, down)
+            if self._has_rigid[k]:
                 # Pinocchio's Kirchhoff term of the rigid part, replaced by the parts' own
-                f += spatial_force_cross(nu, self.rigid[jid] @ nu)
-            if jid in lag:
+                f += spatial_force_cross(nu, self.rigid[k] @ nu)
+            if k in lag:
                 # lagged added mass: -M_rest a (previous step)
-                f -= self.remainder[jid] @ lag[jid]
-            if jid == 1 and base_wrench is not None:
+                f -= self.remainder[k] @ lag[k]
+            if k == 0 and base_wrench is not None:
                 f += base_wrench
             fext.append(pin.Force(f))
         return fext
@@ -286,9 +302,36 @@ class TreeDynamics:
         return out, a[6:], torques
 
     def link_accelerations(self, x, q, qd, nu_dot, qdd) -> Dict[int, np.ndarray]:
-        """Return Pinocchio joint id -> local spatial acceleration of the lagged bodies."""
+        """Return body index -> its joint frame's acceleration, for the lagged bodies."""
         x = np.asarray(x, dtype=float)
         config = self.configuration(x, q)
         pin.forwardKinematics(self.model, self.data, config,
                               np.concatenate((x[7:13], qd)), np.concatenate((nu_dot, qdd)))
-        return {jid: self.data.a[jid].vector.copy() for jid in self.lagged}
+        return {k: self.data.a[self.joint_ids[k]].vector.copy() for k in self.lagged}
+
+    # ------------------------------------------------------------------ outputs
+    def body_states(self, x, q, qd):
+        """Return the bodies' FrameKinematics (body frames, ``multibody.body_names``)."""
+        x = np.asarray(x, dtype=float)
+        quat = x[3:7] / np.linalg.norm(x[3:7])
+        return self.multibody.kinematics(x[0:3], quat, x[7:13], q, qd, links=False).bodies
+
+    def base_components(self, x, q, qd, current) -> np.ndarray:
+        """Return the hydro components and weight (len(COMPONENT_NAMES), 6) about the base."""
+        x = np.asarray(x, dtype=float)
+        pin.forwardKinematics(self.model, self.data, self.configuration(x, q),
+                              np.concatenate((x[7:13], qd)))
+        frames = self._joint_frames()
+        # each joint frame in the base frame: R = R_0^T R_k, p = R_0^T (p_k - p_0)
+        r0, p0 = frames.rotation[0], frames.position[0]
+        rot = np.einsum('ji,njk->nik', r0, frames.rotation)
+        pos = (frames.position - p0) @ r0
+        per_body = np.zeros((len(self.joint_ids), len(COMPONENT_NAMES), 6))
+        if self.parts.count:
+            np.add.at(per_body, self._part_body, self.part_components(frames, current))
+        weight = COMPONENT_NAMES.index('weight')
+        for k, (mass, com) in enumerate(self.weights):
+            # weight m g along world down at the body's CoM
+            down = (-mass * self.gravity) * frames.rotation[k][2, :]
+            per_body[k, weight] = np.concatenate((down, cross(com, down)))
+        return wrench_in_parent(per_body, rot, pos).sum(axis=0)

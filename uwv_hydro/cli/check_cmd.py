@@ -40,6 +40,7 @@ import numpy as np
 from uwv_hydro.cli.check_equipment import (
     coefficients_text, describe_fin, element_lines, element_rows, fin_line, json_safe,
     thrust_coefficients)
+from uwv_hydro.cli.check_tree import tree_lines, tree_summary
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_with_notes
 from uwv_hydro.description.conventions import added_mass_about_origin
 from uwv_hydro.description.errors import DescriptionError
@@ -88,7 +89,7 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
     eig = np.linalg.eigvalsh(mass_matrix_about_origin(params))
     a = np.asarray(params.added_mass, float)
     stiffness = weight * bg[2]
-    return {
+    summary = {
         'valid': True,
         'name': params.name,
         'source': params.source,
@@ -150,6 +151,9 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
             'lift_diameter': params.hull.lift_diameter, 'strips': params.hull.strips},
         'warnings': list(params.warnings),
     }
+    if params.tree is not None:  # only a vehicle whose links move has one
+        summary['tree'] = tree_summary(params.tree, params.fluid_density)
+    return summary
 
 
 def _thruster(spec, fluid_density: float) -> Dict[str, Any]:
@@ -221,6 +225,8 @@ def format_summary(s: Dict[str, Any]) -> str:
         lines.append('      coefficients: %s' % coefficients_text(t['coefficients']))
     lines.append('fins:           %s' % (len(s['fins']) or '(none)'))
     lines += ['  - %s' % fin_line(f) for f in s['fins']]
+    if s.get('tree') is not None:
+        lines += tree_lines(s['tree'])
     for e in s['buoyancy_engines']:
         lines.append('buoyancy engine: link %s at %s m, volume %s m^3 (start %g, neutral %g), '
                      'rate %g m^3/s, rho %g, command %s'

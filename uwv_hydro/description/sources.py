@@ -72,7 +72,8 @@ def rigid_body_of(base: VehicleParams) -> VehicleParams:
     Return a copy of ``base`` keeping only its rigid body, frames, environment, equipment.
 
     The hydro fields are the VehicleParams defaults and the base's warnings (all
-    about its hydro blocks) and coefficient labels are dropped.
+    about its hydro blocks) and coefficient labels are dropped; so is its kinematic
+    tree (its per-link hydro), with a warning.
     """
     out = VehicleParams(mass=float(base.mass), inertia=np.array(base.inertia, float))
     for name in RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS + EQUIPMENT_FIELDS:
@@ -86,6 +87,10 @@ def rigid_body_of(base: VehicleParams) -> VehicleParams:
             # the base's simulator default is no value of the file: the YAML's applies
             setattr(out, name, getattr(VehicleParams(mass=1.0, inertia=np.eye(3)), name))
             del out.origins[name]
+    if base.tree is not None:  # its per-link hydro is the base's hydro, not kept either
+        out.warnings.append('the kinematic tree of %s (its moving links and their own '
+                            'hydro) is not kept under this file: give links: and joints: '
+                            'in one YAML' % base.source)
     return out
 
 

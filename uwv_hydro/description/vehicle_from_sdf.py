@@ -31,7 +31,10 @@ Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
   joint's zero position -- gz-sim simulates their mass -- and one warning names
   those joints and what is left out (their motion and inertial coupling).  A link
   without <inertial> has sdformat's default (1 kg, unit inertia), with a warning, as
-  gz-sim simulates it.
+  gz-sim simulates it.  When a moving joint carries links with their own hydro
+  (Hydrodynamics or lrauv plugin, ``<fluid_added_mass>``, collision volume), ``tree``
+  keeps the joints and each link's hydro (:mod:`uwv_hydro.description.tree_builder`,
+  :mod:`uwv_hydro.description.sdf.tree_joints`); the lumped fields are unchanged.
 * ``//link/inertial``: <mass>, <pose> (centre of mass ``x y z`` and the rotation
   ``roll pitch yaw`` of the inertia axes: I_link = R I R^T), <inertia> (SDF
   defaults: ixx = iyy = izz = 1, products 0), <fluid_added_mass> (SDF 1.10):
@@ -87,12 +90,16 @@ from uwv_hydro.description.sdf.gz_hydrodynamics import (
     is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
 from uwv_hydro.description.sdf.include import expand_includes
 from uwv_hydro.description.sdf.model_choice import choose_model, is_uwv_plugin, unloaded_scenery
-from uwv_hydro.description.sdf.rigid_body import _rigid_body, SDF_DEFAULT_GRAVITY
+from uwv_hydro.description.sdf.rigid_body import (
+    _inertial, _rigid_body, lumped_joints_warning, SDF_DEFAULT_GRAVITY)
+from uwv_hydro.description.sdf.tree_joints import sdf_joint_specs
 from uwv_hydro.description.sources import set_origin
+from uwv_hydro.description.tree_builder import build_tree, tree_warning
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path, parse_xml_file, parse_xml_string)
 from uwv_hydro.description.xml_values import flag_text, float_text
+from uwv_hydro.physics.link_tree import LinkHydroPart
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
 #: uwv_hydro's own SDF plugin (doc/guide/sdf_models.md): its elements.
@@ -139,8 +146,17 @@ def read_equipment(flat: FlatModel, link_poses: Dict[str, Pose], params: Vehicle
 
 
 def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: VehicleParams,
-                 source: str, warnings: List[str]) -> Optional[float]:
-    """Collect every link's drag and added mass; set params' drag; return a water density."""
+                 source: str, warnings: List[str],
+                 link_parts: Dict[str, LinkHydroPart], deferred: List[DescriptionError]
+                 ) -> Optional[float]:
+    """
+    Collect every link's drag and added mass; set params' drag; return a water density.
+
+    Each link's own is also added to ``link_parts`` (link frame, at the link origin).
+    When the links' quadratic drag cannot be combined at one point, only the links
+    rigid with the base are lumped and the error is put in ``deferred``: it stands
+    unless the kinematic tree keeps the moving links' own.
+    """
     parts: List[LinkHydro] = []
     density = None
     drag_lines: List[str] = []
@@ -153,6 +169,7 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
         if fam:
             labels: dict = {}
             matrix = read_fluid_added_mass(fam[0], source, labels)
+            _part(link_parts, name, where(source, fam[0])).added_mass += matrix
             parts.append(LinkHydro(name, *link_poses[name], added_mass=matrix,
                                    where=element_path(fam[0]),
                                    labels={'added_mass': labels}))
@@ -168,6 +185,10 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
         if target not in flat.links:
             raise element_error('%s <link_name> %r is not a link of model %r'
                                 % (label, link_name, flat.name), source, plugin)
+        part = _part(link_parts, target, where(source, plugin))
+        part.linear_drag += values['linear_drag']
+        part.quadratic_drag += values['quadratic_drag']
+        part.added_mass += values['added_mass']
         parts.append(LinkHydro(target, *link_poses[target],
                                linear_drag=values['linear_drag'],
                                quadratic_drag=values['quadratic_drag'],
@@ -188,7 +209,13 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
             params.acceleration_alpha = LRAUV_ACCELERATION_ALPHA
         record(params, 'plugin', plugin.get('name', '') or plugin.get('filename', ''),
                where(source, plugin), 'read', '%s on link %r' % (label, target))
-    linear, quad, added, point, labels = combine(parts, source)
+    try:
+        linear, quad, added, point, labels = combine(parts, source)
+    except DescriptionError as exc:
+        # a tree may keep the moving links' own: lump only the links rigid with the base
+        rigid = [p for p in parts if p.link == params.base_frame or p.link in params.frames]
+        linear, quad, added, point, labels = combine(rigid, source)
+        deferred.append(exc)
     if drag_lines:
         set_origin(params, ('linear_drag', 'quadratic_drag', 'added_mass_coriolis', 'drag_center',
                             'drag_velocity_point', 'semantics'),
@@ -207,6 +234,53 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
     params.added_mass_point = np.zeros(3)
     params.semantics = 'origin'
     return density
+
+
+def _part(parts: Dict[str, LinkHydroPart], link: str, place: str) -> LinkHydroPart:
+    """Return the hydro part of ``link`` in ``parts`` (a new one read at ``place``)."""
+    part = parts.get(link)
+    if part is None:
+        part = parts[link] = LinkHydroPart(link=link, where=place)
+    elif place not in part.where:
+        part.where += '; ' + place
+    return part
+
+
+def _sdf_tree(flat: FlatModel, base: str, params: VehicleParams,
+              link_parts: Dict[str, LinkHydroPart], moving: List[tuple],
+              deferred: List[DescriptionError], source: str) -> List[str]:
+    """
+    Set ``params.tree`` (:mod:`uwv_hydro.description.tree_builder`); return the joint warnings.
+
+    Per-link hydro in SDF: gz-sim Hydrodynamics and lrauv plugins on their link,
+    ``<fluid_added_mass>``, each link's collision volume (gz-sim's Buoyancy system)
+    or the uwv_hydro plugin's buoyancy on the base link.  A quadratic drag that could
+    not be lumped (``deferred``) is an error unless the tree keeps it.
+    """
+    inertials = {}
+    for name, link in flat.links.items():
+        mass, com, inertia = _inertial(flat, name, link, source, [])[:3]
+        inertials[name] = (mass, com, inertia)
+    kept = build_tree(base, sdf_joint_specs(flat, source), inertials, link_parts)
+    params.tree = kept.tree
+    if kept.tree is None and deferred:
+        raise deferred[0]
+    notes = tree_warning(kept)
+    if deferred:
+        notes.append('%s; the lumped vehicle fields hold the drag and added mass of the links '
+                     "rigid with the base only, the tree every link's own"
+                     % deferred[0].reason)
+    for rec in params.elements:
+        if rec.kind == 'joint' and rec.name in kept.tree_joints:
+            rec.status = 'read'
+            rec.note = ('%s joint kept in the kinematic tree (body %r); the lumped vehicle '
+                        'has it at its zero position' % (flat.joints[rec.name].get('type'),
+                                                         kept.tree_joints[rec.name]))
+    lumped = [m for m in moving
+              if m[0] not in kept.tree_joints and m[0] not in kept.lumped_with_hydro]
+    if lumped:
+        notes.append(lumped_joints_warning(lumped, kept.tree is not None))
+    return notes
 
 
 def _classify_plugins(flat: FlatModel, source: str):
@@ -248,9 +322,14 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
     base = _base_link(flat, uwv, source)
     to_base = inverse(flat.pose(base))
     link_poses = {name: compose(to_base, flat.pose(name)) for name in flat.links}
+    moving: List[tuple] = []
     params = _rigid_body(flat, base, link_poses, source, model.get('name', 'vehicle'),
-                         warnings)
-    density = _hydro_parts(flat, hydro, link_poses, params, source, warnings)
+                         warnings, moving)
+    joint_notes_at = len(warnings)
+    link_parts: Dict[str, LinkHydroPart] = {}
+    deferred: List[DescriptionError] = []
+    density = _hydro_parts(flat, hydro, link_poses, params, source, warnings, link_parts,
+                           deferred)
     if not hydro and not uwv:
         warnings.append('no hydrodynamics plugin (gz-sim Hydrodynamics, lrauv, uwv_hydro): '
                         'no hull drag, as gz-sim simulates this model; under a steady '
@@ -281,7 +360,9 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
             '%s (world without <gravity>: sdformat default 0 0 -9.8)' % source)
     params.fluid_density = density if density is not None else params.fluid_density
     _buoyancy(params, flat, link_poses, uwv[0] if uwv else None, system, world, source,
-              warnings)
+              warnings, link_parts)
+    warnings[joint_notes_at:joint_notes_at] = _sdf_tree(flat, base, params, link_parts,
+                                                        moving, deferred, source)
     read_equipment(flat, link_poses, params, source)
     params.warnings.extend(warnings)
     hull = uwv[0].find('hull') if uwv else None
@@ -312,7 +393,8 @@ def _base_link(flat: FlatModel, uwv: List[ET.Element], source: str) -> str:
 
 def _buoyancy(params: VehicleParams, flat: FlatModel, link_poses: Dict[str, Pose],
               plugin: Optional[ET.Element], system, world: Optional[ET.Element],
-              source: str, warnings: List[str]) -> None:
+              source: str, warnings: List[str], link_parts: Dict[str, LinkHydroPart]) -> None:
+    """Set the buoyancy of params; each link's own goes to ``link_parts`` (link frame)."""
     values = {}
     if plugin is not None:
         check_children(plugin, UWV_PLUGIN_CHILDREN, source)
@@ -335,11 +417,13 @@ def _buoyancy(params: VehicleParams, flat: FlatModel, link_poses: Dict[str, Pose
             out_of_water_depth=values.get('out_of_water_depth', 0.0),
             fully_submerged_depth=values.get('fully_submerged_depth', 0.0),
             scale_factor=values.get('scale_factor', 1.0))
-        if 'buoyancy_mass' in values:
-            params.buoyancy_mass = values['buoyancy_mass']
-            return
-        if 'volume' in values:
-            params.buoyancy_mass = values['volume'] * params.fluid_density
+        if 'buoyancy_mass' in values or 'volume' in values:
+            params.buoyancy_mass = values.get('buoyancy_mass', values.get('volume', 0.0)
+                                              * params.fluid_density)
+            # the plugin's buoyancy is the base link's (its cob in the base frame)
+            part = _part(link_parts, params.base_frame, where(source, plugin))
+            part.buoyancy_mass, part.surface = params.buoyancy_mass, params.surface
+            part.cob = np.asarray(params.cob, float).copy()
             return
     if world is not None and system is None:
         warnings.append('the world has no Buoyancy system (gz-sim-buoyancy-system): gz-sim '
@@ -358,6 +442,10 @@ def _buoyancy(params: VehicleParams, flat: FlatModel, link_poses: Dict[str, Pose
             # the links' buoyancy forces are parallel: one force at sum V_i c_i / sum V_i
             moment += volume * (p + rot @ centre)
             counted.append(name)
+            part = _part(link_parts, name, where(source, link))
+            # Buoyancy.cc: -rho V g at the link's centre of volume
+            part.buoyancy_mass, part.cob = volume * params.fluid_density, centre
+            part.surface = params.surface if plugin is not None else None
     if total > 0.0:
         set_origin(params, ('buoyancy_mass', 'cob'), '%s (collision volumes of links %s)'
                    % (source, ', '.join(counted)))

@@ -27,6 +27,9 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
   move (revolute, prismatic, continuous...) at the joint's zero position -- gz-sim
   simulates their mass -- with one warning naming those joints and what is left out
   (their motion and inertial coupling).  Each link and joint is recorded (:mod:`element_report`).
+* Kinematic tree: when a joint that moves carries links with their own uuv_simulator
+  ``<link>`` block, ``tree`` keeps the joints and each link's hydro
+  (:mod:`uwv_hydro.description.tree_builder`); the fields above are unchanged.
 * ``frames``: every link reached from the base through consecutive rigid joints,
   with its pose composed along the chain (T_base_child = T_base_parent T_joint).
 * Hydrodynamics: a dsros_hydro ``<plugin>`` anywhere in the document
@@ -41,7 +44,7 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
   inertia and origin attributes) are checked against the URDF spec: a typo is an
   error with "did you mean" (:mod:`uwv_hydro.description.known_names`).
 """
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -64,8 +67,10 @@ from uwv_hydro.description.sensors import check_sensor_links
 from uwv_hydro.description.simulator_defaults import apply_urdf_defaults
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
+from uwv_hydro.description.tree_builder import build_tree, JointSpec, tree_warning, TreeResult
 from uwv_hydro.description.urdf_joint import joint_frame, origin_of
-from uwv_hydro.description.uuv.underwater_object import apply_uuv_block, is_uuv_plugin
+from uwv_hydro.description.uuv.underwater_object import (
+    apply_uuv_block, is_uuv_plugin, uuv_link_parts)
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, parse_xml_file, parse_xml_string)
 from uwv_hydro.description.xml_values import float_attr
@@ -179,8 +184,9 @@ def _tree_poses(base: str, joints: List[ET.Element], source: str):
     return poses, moving_on_path
 
 
-def _record_joints(params: VehicleParams, joints: List[ET.Element], poses, source: str):
-    """Record every joint; one warning names the moving ones lumped at zero."""
+def _record_joints(params: VehicleParams, joints: List[ET.Element], poses, source: str,
+                   kept: TreeResult):
+    """Record every joint; warnings name the moving ones lumped at zero or kept in the tree."""
     moving = []
     for joint in joints:
         name, kind = joint.get('name', ''), joint.get('type', '')
@@ -191,16 +197,53 @@ def _record_joints(params: VehicleParams, joints: List[ET.Element], poses, sourc
         elif urdf_zero_range(joint, source) is not None:
             record(params, 'joint', name, where(source, joint), 'read',
                    (NOTE % kind) + ': lumped')
+        elif name in kept.tree_joints:
+            record(params, 'joint', name, where(source, joint), 'read',
+                   '%s joint kept in the kinematic tree (body %r); the lumped vehicle has '
+                   'it at its zero position' % (kind, kept.tree_joints[name]))
         elif child_name in poses:
             record(params, 'joint', name, where(source, joint), 'warned',
                    '%s joint lumped at its zero position: its motion and inertial coupling '
                    'are left out' % kind)
-            moving.append('%r (%s, link %r)' % (name, kind, child_name))
+            if name not in kept.lumped_with_hydro:  # those: tree_warning's
+                moving.append('%r (%s, link %r)' % (name, kind, child_name))
+    params.warnings.extend(tree_warning(kept))
     if moving:
         params.warnings.append(
             "joints that move are lumped at their zero position (the links' mass counts, as "
             "gz-sim simulates it; the joints' own motion and inertial coupling are left "
-            'out): %s' % ', '.join(moving))
+            'out%s): %s' % ('; their links carry no hydro' if kept.tree is not None else '',
+                            ', '.join(moving)))
+
+
+def _limit(limit: Optional[ET.Element], name: str, source: str) -> float:
+    """Return a speed or effort limit; absent, zero or negative: none (inf)."""
+    value = float_attr(limit, name, source, 0.0) if limit is not None else 0.0
+    return value if value > 0.0 else np.inf  # velocity="0": no limit, as Gazebo classic
+
+
+def joint_spec(joint: ET.Element, source: str) -> JointSpec:
+    """Return the tree builder's view of a URDF <joint> (child frame = joint frame)."""
+    parent, child = joint.find('parent'), joint.find('child')
+    if parent is None or child is None:
+        raise element_error('joint without <parent> or <child>', source, joint)
+    kind = joint.get('type', '')
+    xyz, rot, axis = joint_frame(joint, source)
+    rigid, r_xyz, r_rot = _rigid_joint(joint, source)
+    limit = joint.find('limit')
+    lower, upper = -np.inf, np.inf
+    if kind in ('revolute', 'prismatic') and limit is not None:
+        lower = float_attr(limit, 'lower', source, 0.0)  # urdfdom's defaults: 0
+        upper = float_attr(limit, 'upper', source, 0.0)
+    mimic = joint.find('mimic')
+    return JointSpec(name=joint.get('name', ''), kind=kind, parent=parent.get('link', ''),
+                     child=child.get('link', ''), origin_position=xyz, origin_rotation=rot,
+                     axis=axis, lower=lower, upper=upper,
+                     velocity=_limit(limit, 'velocity', source),
+                     effort=_limit(limit, 'effort', source),
+                     rigid=(r_xyz, r_rot) if rigid else None,
+                     mimic=mimic.get('joint', '?') if mimic is not None else '',
+                     where=where(source, joint))
 
 
 def _root_link(links: Dict[str, ET.Element], joints: List[ET.Element], root: ET.Element,
@@ -217,6 +260,25 @@ def _root_link(links: Dict[str, ET.Element], joints: List[ET.Element], root: ET.
                                % (len(roots), ', '.join(roots) or 'none'), source, 'robot',
                                getattr(root, 'line', None))
     return roots[0]
+
+
+def _link_tree(plugin: Optional[ET.Element], base: str, links: Dict[str, ET.Element],
+               joints: List[ET.Element], inertials: dict, source: str
+               ) -> Tuple[TreeResult, List[str]]:
+    """
+    Return the kinematic tree (:mod:`tree_builder`) and the warnings of its link blocks.
+
+    Per-link hydro in a URDF: the ``<link>`` blocks of a uuv_simulator underwater-object
+    plugin.  The warnings count only when the tree is kept (else the other blocks are
+    an error, as for a rigid vehicle).
+    """
+    specs = [joint_spec(joint, source) for joint in joints]
+    warnings: List[str] = []
+    parts = {}
+    if plugin is not None and is_uuv_plugin(plugin):
+        parts = uuv_link_parts(plugin, set(links), inertials, source, warnings, base)
+    kept = build_tree(base, specs, inertials, parts)
+    return kept, warnings if kept.tree is not None else []
 
 
 def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
@@ -249,11 +311,13 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         base = _root_link(links, joints, root, source)
     frames = _fixed_chain(base, joints, source)
     poses, moving = _tree_poses(base, joints, source)
-    parts, records = [], []
+    parts, records, inertials = [], [], {}
     for name in poses:
         if name not in links:
             continue
         inertial = read_inertial(links[name], source)
+        if inertial is not None:
+            inertials[name] = inertial
         via = moving.get(name, ())
         note = ('no <inertial>: no mass' if inertial is None else '%g kg lumped into %r (%s)'
                 % (inertial[0], base, 'base link' if name == base else 'rigid' if not via
@@ -274,7 +338,10 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                            source=source)
     for name, note in records:
         record(params, 'link', name, where(source, links[name]), 'read', note)
-    _record_joints(params, joints, poses, source)
+    kept, tree_notes = _link_tree(plugin, base, links, joints, inertials, source)
+    params.tree = kept.tree
+    _record_joints(params, joints, poses, source, kept)
+    params.warnings.extend(tree_notes)
     params.frames = {name: FixedFrame(translation=p, rotation=matrix_to_quat(rot))
                      for name, (p, rot) in frames.items()}
     set_origin(params, RIGID_BODY_FIELDS, '%s (URDF <inertial> of %s and the links on its '
@@ -295,7 +362,8 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                                'from the collision volumes): give buoyancy_mass and cob in '
                                'a YAML over this URDF')
     elif plugin is not None:
-        apply_uuv_block(plugin, params, source)
+        apply_uuv_block(plugin, params, source, tree_links=(
+            {block.get('name', '') for block in plugin.findall('link')} if kept.tree else ()))
     params.fins = fins_from_urdf(root, base, frames, params, source)
     params.thrusters = read_urdf_thrusters(root, params, source)
     # generic <sensor> types; ds_sim and uuv_simulator sensors are read_uuv_equipment's

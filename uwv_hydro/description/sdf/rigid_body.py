@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """The rigid body of an SDF model: inertials, the joint graph, lumped links."""
-from typing import Dict, List
+from typing import Dict, List, Optional
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -134,9 +134,25 @@ def _sdf_rigid(joint: ET.Element, source: str) -> bool:
     return joint.get('type', '') == 'fixed' or sdf_zero_range(joint, source) == 0.0
 
 
+def lumped_joints_warning(moving: List[tuple], in_tree: bool = False) -> str:
+    """Return the warning naming the joints (name, kind, child link) lumped at q = 0."""
+    return ("joints that move are lumped at their zero position (the links' mass, volume "
+            "and hydrodynamics count, as gz-sim simulates them; the joints' own motion and "
+            'inertial coupling are left out%s): %s'
+            % ('; they carry no hydro of their own' if in_tree else '',
+               ', '.join('%r (%s, link %r)' % m for m in moving)))
+
+
 def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source: str,
-                params_name: str, warnings: List[str]) -> VehicleParams:
-    """Lump every link into the base frame; record links and joints."""
+                params_name: str, warnings: List[str],
+                moving_out: Optional[List[tuple]] = None) -> VehicleParams:
+    """
+    Lump every link into the base frame; record links and joints.
+
+    With ``moving_out`` the joints that move are listed there as (name, kind, child
+    link) for the caller to warn about (a kinematic tree may keep them), else warned
+    about here.
+    """
     graph, to_world = _joint_graph(flat, source)
     reached = {base: ()}  # link -> moving joints on its path from the base
     stack = [base]
@@ -197,12 +213,11 @@ def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source:
                          're-posed here' % rest)
                 warnings.append('joint %r: %s' % (name, note))
             record(params, 'joint', name, where(source, joint), 'warned', note)
-            moving.append('%r (%s, link %r)' % (name, kind or 'untyped', child_name))
-    if moving:
-        warnings.append("joints that move are lumped at their zero position (the links' "
-                        'mass, volume and hydrodynamics count, as gz-sim simulates them; '
-                        "the joints' own motion and inertial coupling are left out): %s"
-                        % ', '.join(moving))
+            moving.append((name, kind or 'untyped', child_name))
+    if moving_out is not None:
+        moving_out.extend(moving)
+    elif moving:
+        warnings.append(lumped_joints_warning(moving))
     rigid = {n for n, joints in reached.items() if not joints and n != base}
     params.frames = {n: FixedFrame(translation=link_poses[n][0],
                                    rotation=matrix_to_quat(link_poses[n][1]))

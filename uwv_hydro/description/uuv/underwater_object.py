@@ -20,7 +20,7 @@ Layout, as uuv_gazebo_plugins' UnderwaterObjectPlugin and HydrodynamicModel read
     <plugin name="uuv_plugin" filename="libuuv_underwater_object_ros_plugin.so">
       <fluid_density>1028.0</fluid_density>          default 1028
       <flow_velocity_topic>..</flow_velocity_topic>  <use_global_current> <debug>
-      <link name="base_link">                         one per link; the base link's is read
+      <link name="base_link">                         one per link (see below)
         <volume>1.8</volume>                          m^3 displaced
         <neutrally_buoyant>0</neutrally_buoyant>      1: volume = mass / fluid_density
         <box><width/><length/><height/></box>         bounding box (height: surface)
@@ -67,6 +67,14 @@ h = box height) and by 0 once the origin is out of the water: dsros' model with
 out_of_water_depth 0, fully_submerged_depth h/2 and scale_factor 1/2 is exactly
 that.  Without a ``<box>`` uuv_simulator takes Gazebo's bounding box, which is not
 known here: the vehicle is then fully submerged at every depth (a warning says so).
+
+One block per link: the base link's fills the vehicle's fields (with the vehicle's
+CoM, as a rigid vehicle); the blocks of other links are kept per link
+(:func:`uuv_link_parts`, each with its own link's CoM) when the description's
+kinematic tree keeps them (a joint that moves carries links with hydro:
+:mod:`uwv_hydro.description.tree_builder`), else they are an error (one rigid body).
+``<type>cylinder</type>`` (uuv_manipulators' arms) is HMFossen with its diagonal
+computed from the cylinder's size (:mod:`uwv_hydro.description.uuv.cylinder_model`).
 """
 from typing import List, Optional
 import xml.etree.ElementTree as ET
@@ -77,9 +85,11 @@ from uwv_hydro.description.conventions import T6
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.known_names import check_children
 from uwv_hydro.description.sources import HYDRO_FIELDS, set_origin
+from uwv_hydro.description.uuv.cylinder_model import CYLINDER_CHILDREN, cylinder_coefficients
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path)
 from uwv_hydro.description.xml_values import flag_text, float_text
+from uwv_hydro.physics.link_tree import LinkHydroPart
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
 #: uuv_simulator's default fluid density (kg/m^3), UnderwaterObjectPlugin.
@@ -144,14 +154,33 @@ def _labels(elem: ET.Element, order: int) -> dict:
     return out
 
 
-def _read_model(model: ET.Element, params: VehicleParams, source: str,
-                warnings: List[str]) -> None:
-    check_children(model, MODEL_CHILDREN, source)
+class _LinkValues:
+    """What one ``<link>`` block gives (the attributes VehicleParams has too)."""
+
+    def __init__(self):
+        self.buoyancy_mass = 0.0
+        self.cob = np.zeros(3)
+        self.surface: Optional[SurfaceTransition] = None
+        self.added_mass = np.zeros((6, 6))
+        self.linear_drag = np.zeros((6, 6))
+        self.quadratic_drag = np.zeros((6, 6, 6))
+        self.forward_speed_drag = np.zeros((6, 6))
+        self.drag_center = np.zeros(3)
+        self.drag_velocity_point = np.zeros(3)
+        self.coefficient_labels: dict = {}
+
+
+def _read_model(model: ET.Element, params, source: str, warnings: List[str],
+                box: Optional[List[float]] = None) -> str:
+    """Read a hydrodynamic_model into ``params`` (VehicleParams or _LinkValues); its type."""
     kind = model.find('type')
     kind = (kind.text or '').strip() if kind is not None else ''
-    if kind != 'fossen':
+    if kind not in ('fossen', 'cylinder'):
         raise element_error('uuv_simulator hydrodynamic_model type %r is not read (only '
-                            "'fossen' with explicit coefficients is)" % kind, source, model)
+                            "'fossen' with explicit coefficients and 'cylinder' are)" % kind,
+                            source, model)
+    check_children(model, MODEL_CHILDREN + (CYLINDER_CHILDREN if kind == 'cylinder' else ()),
+                   source)
     flip = np.outer(T6, T6)
     elem = model.find('added_mass')
     if elem is not None:
@@ -181,77 +210,178 @@ def _read_model(model: ET.Element, params: VehicleParams, source: str,
         # (u the signed NED surge = FLU surge) -> wrench -u L_u nu with L_u = -T D_fwd T
         params.forward_speed_drag = -_matrix(elem, source) * flip
         params.coefficient_labels['forward_speed_drag'] = _labels(elem, 2)
+    if kind == 'cylinder':
+        # HMCylinder overwrites these diagonal terms (uuv/cylinder_model.py)
+        added, quad_diag = cylinder_coefficients(model, box, source)
+        params.added_mass = np.array(params.added_mass, float)
+        params.quadratic_drag = np.array(params.quadratic_drag, float)
+        for i, value in added.items():
+            params.added_mass[i, i] = value
+        for i, value in quad_diag.items():
+            params.quadratic_drag[i, i, i] = value
+        for key in ('added_mass', 'quadratic_drag'):
+            params.coefficient_labels.pop(key, None)
+    return kind
 
 
-def _base_link_block(plugin: ET.Element, base: str, source: str) -> ET.Element:
-    links = plugin.findall('link')
-    for link in links:
-        if link.get('name', '') != base:
-            raise element_error('uuv_simulator block for link %r: only the base link %r is '
-                                'read (one rigid body)' % (link.get('name', ''), base),
-                                source, link)
-    if not links:
-        raise element_error('uuv_simulator block has no <link name=%r>' % base, source,
-                            plugin)
-    return links[0]
+def _read_link(link: ET.Element, out, com: np.ndarray, mass: float, density: float,
+               source: str, warnings: List[str]) -> ET.Element:
+    """
+    Read one ``<link>`` block into ``out``; return its hydrodynamic_model element.
 
-
-def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
-                    base: Optional[str] = None) -> VehicleParams:
-    """Fill buoyancy, surface, drag and added mass of ``params`` from the block."""
-    check_children(plugin, PLUGIN_CHILDREN, source)
-    link = _base_link_block(plugin, base or params.base_frame, source)
+    ``com`` is the centre of mass the forces act at (Gazebo classic applies the force
+    at the CoM), ``mass`` the one ``neutrally_buoyant`` balances.
+    """
     check_children(link, LINK_CHILDREN, source)
     for tag in ('metacentric_width', 'metacentric_length', 'water_level_plane_area'):
         if link.find(tag) is not None:
             raise element_error('uuv_simulator surface-vessel model <%s> is not read' % tag,
                                 source, link.find(tag))
+    volume = link.find('volume')
+    out.buoyancy_mass = float_text(volume, source) * density if volume is not None else 0.0
+    neutral = link.find('neutrally_buoyant')
+    if neutral is not None and flag_text(neutral, source):
+        # BuoyantObject::SetNeutrallyBuoyant: volume = mass / fluid_density
+        out.buoyancy_mass = mass
+    cob = link.find('center_of_buoyancy')
+    # AddForceAtRelativePosition (dBodyAddForceAtRelPos): position relative to the CoM
+    out.cob = com + (element_numbers(cob, (3,), source) if cob is not None else np.zeros(3))
+    box = link.find('box')
+    height, edges = None, None
+    if box is not None:
+        check_children(box, BOX_CHILDREN, source)
+        if box.find('height') is not None:
+            height = float_text(box.find('height'), source)
+        if all(box.find(tag) is not None for tag in BOX_CHILDREN):
+            # HydrodynamicModel: bounding box x = width, y = length, z = height
+            edges = [float_text(box.find(tag), source) for tag in BOX_CHILDREN]
+    if height is not None and height > 0.0:
+        # BuoyantObject::GetBuoyancyForce: V (d + h/2) / h for 0 < d < h/2, 0 for d <= 0
+        out.surface = SurfaceTransition(out_of_water_depth=0.0,
+                                        fully_submerged_depth=0.5 * height,
+                                        scale_factor=0.5, model='dsros')
+    model = link.find('hydrodynamic_model')
+    if model is None:
+        raise element_error('uuv_simulator <link> without <hydrodynamic_model>', source, link)
+    _read_model(model, out, source, warnings, edges)
+    # HMFossen: link-origin twist; AddRelativeForce (dBodyAddRelForce) acts at the CoM
+    out.drag_center = np.array(com, float)
+    out.drag_velocity_point = np.zeros(3)
+    return model
+
+
+def link_blocks(plugin: ET.Element, source: str, warnings: List[str]) -> dict:
+    """
+    Return {link name: <link> block} of an underwater-object plugin.
+
+    As UnderwaterObjectPlugin::Load: a block without ``name`` is skipped (gzwarn), a
+    name given twice keeps the last block (``models[link]`` is overwritten); both are
+    warned about here.
+    """
+    blocks = {}
+    for link in plugin.findall('link'):
+        name = link.get('name')
+        if not name:
+            warnings.append('%s: uuv_simulator <link> block without a name: skipped, as '
+                            'uuv_simulator skips it' % where(source, link))
+            continue
+        if name in blocks:
+            warnings.append('%s: second uuv_simulator block for link %r: it replaces the '
+                            'first, as in uuv_simulator' % (where(source, link), name))
+        blocks[name] = link
+    return blocks
+
+
+def uuv_link_parts(plugin: ET.Element, links, inertials: dict, source: str,
+                   warnings: List[str], base: str = '') -> dict:
+    """
+    Return {link: LinkHydroPart in its link frame} of every ``<link>`` block of ``plugin``.
+
+    ``links``: the robot's link names; ``inertials``: {link: (mass, com, inertia)} in
+    the link frame.  Semantics as the module docstring says, per link: buoyancy at the
+    link's CoM + ``<center_of_buoyancy>``, drag on the link-origin twist acting at the
+    link's CoM, added mass about the link origin.  A block naming no link of the robot
+    is skipped with a warning, as uuv_simulator skips it ("Specified link not found").
+    """
+    density_elem = plugin.find('fluid_density')
+    density = (float_text(density_elem, source) if density_elem is not None
+               else UUV_DEFAULT_FLUID_DENSITY)
+    parts, no_box = {}, []
+    for name, block in link_blocks(plugin, source, warnings).items():
+        if name not in links:
+            warnings.append('%s: uuv_simulator block for link %r, which the robot does not '
+                            'have: skipped, as uuv_simulator skips it'
+                            % (where(source, block), name))
+            continue
+        mass, com = inertials.get(name, (0.0, np.zeros(3), None))[:2]
+        values = _LinkValues()
+        _read_link(block, values, np.asarray(com, float), mass, density, source, warnings)
+        if values.surface is None and name != base:  # the base's: apply_uuv_block's
+            no_box.append(name)
+        if np.any(values.forward_speed_drag):
+            warnings.append('%s: <linear_damping_forward_speed> of link %r is not kept in '
+                            'its per-link hydrodynamics (the lumped vehicle keeps the base '
+                            "link's)" % (where(source, block), name))
+        parts[name] = LinkHydroPart(
+            link=name, buoyancy_mass=values.buoyancy_mass, cob=values.cob,
+            surface=values.surface, added_mass=values.added_mass,
+            linear_drag=values.linear_drag, quadratic_drag=values.quadratic_drag,
+            drag_velocity_point=values.drag_velocity_point,
+            drag_center=values.drag_center, where=where(source, block))
+    if no_box:
+        warnings.append('uuv_simulator blocks without <box><height> (links %s): their '
+                        'buoyancy is full at every depth here (uuv_simulator scales it near '
+                        'the surface with the link bounding box, unknown here)'
+                        % ', '.join(map(repr, no_box)))
+    return parts
+
+
+def _base_link_block(plugin: ET.Element, base: str, source: str,
+                     tree_links=()) -> ET.Element:
+    links = plugin.findall('link')
+    for link in links:
+        if link.get('name', '') != base and link.get('name', '') not in tree_links:
+            raise element_error('uuv_simulator block for link %r: only the base link %r is '
+                                'read (one rigid body; a link block is kept per link only '
+                                'when a joint that moves carries links with hydro)'
+                                % (link.get('name', ''), base), source, link)
+    found = [link for link in links if link.get('name', '') == base]
+    if not found:
+        raise element_error('uuv_simulator block has no <link name=%r>' % base, source,
+                            plugin)
+    return found[-1]
+
+
+def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
+                    base: Optional[str] = None, tree_links=()) -> VehicleParams:
+    """
+    Fill buoyancy, surface, drag and added mass of ``params`` from the base link's block.
+
+    Blocks of other links are an error unless named in ``tree_links`` (the links the
+    vehicle's kinematic tree keeps with their own hydro: :func:`uuv_link_parts`).
+    """
+    check_children(plugin, PLUGIN_CHILDREN, source)
+    link = _base_link_block(plugin, base or params.base_frame, source, tree_links)
     set_origin(params, HYDRO_FIELDS + ('fluid_density',),
                '%s:%s (uuv_simulator underwater object)' % (source, element_line(plugin)))
     warnings: List[str] = []
     density = plugin.find('fluid_density')
     params.fluid_density = (float_text(density, source) if density is not None
                             else UUV_DEFAULT_FLUID_DENSITY)
-    volume = link.find('volume')
-    params.buoyancy_mass = (float_text(volume, source) * params.fluid_density
-                            if volume is not None else 0.0)
-    neutral = link.find('neutrally_buoyant')
-    if neutral is not None and flag_text(neutral, source):
-        # BuoyantObject::SetNeutrallyBuoyant: volume = mass / fluid_density
-        params.buoyancy_mass = params.mass
-    cob = link.find('center_of_buoyancy')
     com = np.asarray(params.com, float).reshape(3)
-    # AddForceAtRelativePosition (dBodyAddForceAtRelPos): position relative to the CoM
-    params.cob = com + (element_numbers(cob, (3,), source) if cob is not None
-                        else np.zeros(3))
-    box = link.find('box')
-    height = None
-    if box is not None:
-        check_children(box, BOX_CHILDREN, source)
-        if box.find('height') is not None:
-            height = float_text(box.find('height'), source)
-    if height is not None and height > 0.0:
-        # BuoyantObject::GetBuoyancyForce: V (d + h/2) / h for 0 < d < h/2, 0 for d <= 0
-        params.surface = SurfaceTransition(out_of_water_depth=0.0,
-                                           fully_submerged_depth=0.5 * height,
-                                           scale_factor=0.5, model='dsros')
-    else:
+    params.surface = None  # _read_link sets it from <box><height>
+    model = _read_link(link, params, com, params.mass, params.fluid_density, source, warnings)
+    if params.surface is None:
         params.surface = SurfaceTransition()
         warnings.append('uuv_simulator block without <box><height>: uuv_simulator scales '
                         'buoyancy near the surface with the link bounding box, unknown '
                         'here; full buoyancy is used at every depth')
-    model = link.find('hydrodynamic_model')
-    if model is None:
-        raise element_error('uuv_simulator <link> without <hydrodynamic_model>', source, link)
-    _read_model(model, params, source, warnings)
     # (the plugin itself is recorded by plugin_inventory with the other <plugin>s)
     forward = np.any(params.forward_speed_drag)
-    record(params, 'hydrodynamic_model', 'fossen', where(source, model), 'read',
+    kind = (model.findtext('type') or '').strip()
+    record(params, 'hydrodynamic_model', kind, where(source, model), 'read',
            'force at the CoM, link-origin twist (Gazebo classic)'
            + (', forward-speed damping' if forward else ''))
-    # HMFossen: link-origin twist; AddRelativeForce (dBodyAddRelForce) acts at the CoM
-    params.drag_center = com.copy()
-    params.drag_velocity_point = np.zeros(3)
     params.added_mass_point = np.zeros(3)
     if np.any(com) and np.any(params.added_mass):
         warnings.append(

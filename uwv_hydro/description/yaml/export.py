@@ -53,7 +53,7 @@ import math
 from typing import Iterable, List, Optional
 
 import numpy as np
-from transforms3d.euler import quat2euler
+from transforms3d.euler import mat2euler, quat2euler
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.fins import FIN_NUMBER_KEYS, FIN_VECTOR_KEYS
@@ -156,7 +156,89 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
         trees = {s.name: sensor_tree(s, None if base is not None else sensor_mount(s, p))
                  for s in p.sensors}
         lines += ['sensors:'] + ['  ' + line for line in _tree_lines(trees)]
-    return lines + _fin_lines(p.fins) + _hull_lines(p.hull)
+    # the tree comes from one file: with a base description it is that file's
+    tree = link_tree_lines(p.tree) if base is None else []
+    return lines + _fin_lines(p.fins) + _hull_lines(p.hull) + tree
+
+
+def _origin_text(position, rotation) -> str:
+    """Return ``{xyz: [..], rpy: [..]}`` of a pose (URDF rpy: static axes x, y, z)."""
+    return '{xyz: %s, rpy: %s}' % (_flow_list(np.asarray(position, float)),
+                                   _flow_list(mat2euler(np.asarray(rotation, float), 'sxyz')))
+
+
+def _part_lines(part) -> List[str]:
+    """Return a link part's hydro keys (no indentation), at the ``origin`` semantics."""
+    lines = ['buoyancy_mass: %s' % yaml_float(part.buoyancy_mass),
+             'cob: %s' % _flow_list(np.asarray(part.cob, float)),
+             'drag_center: %s' % _flow_list(np.asarray(part.drag_center, float)),
+             'drag_velocity_point: %s' % _flow_list(np.asarray(part.drag_velocity_point,
+                                                               float))]
+    if part.surface is not None:
+        lines += ['surface:'] + ['  %s: %s' % (k, yaml_string(v) if k == 'model'
+                                               else yaml_float(v))
+                                 for k, v in (('out_of_water_depth',
+                                               part.surface.out_of_water_depth),
+                                              ('fully_submerged_depth',
+                                               part.surface.fully_submerged_depth),
+                                              ('scale_factor', part.surface.scale_factor),
+                                              ('model', part.surface.model))]
+    for key, order in (('linear_drag', 2), ('quadratic_drag', 3), ('added_mass', 2)):
+        if np.any(getattr(part, key)):
+            coefficients = _sparse(getattr(part, key), order)
+            lines += ['%s:' % key] + ['  ' + line for line in coefficients]
+    return lines
+
+
+def link_tree_lines(tree) -> List[str]:
+    """
+    Return the ``links:`` and ``joints:`` sections of a kinematic tree ([] for None).
+
+    One entry per body, named for its root link, with the body's lumped inertial and
+    the root link's hydro; each other link of a body that carries hydro is an entry of
+    zero mass on a fixed joint at its pose in the body (``fixed_<link>``).  Infinite
+    limits are left out (the YAML default).
+    """
+    if tree is None:
+        return []
+    links, joints = ['links:'], ['joints:']
+    for body in tree.bodies.values():
+        parts = {part.link: part for part in body.parts}
+        inertia = np.asarray(body.inertia, float)
+        links += ['  %s:' % yaml_string(body.name),
+                  '    mass: %s' % yaml_float(body.mass),
+                  '    com: %s' % _flow_list(np.asarray(body.com, float)),
+                  '    inertia: {ixx: %s, iyy: %s, izz: %s, ixy: %s, ixz: %s, iyz: %s}'
+                  % tuple(yaml_float(v) for v in (inertia[0, 0], inertia[1, 1],
+                                                  inertia[2, 2], inertia[0, 1],
+                                                  inertia[0, 2], inertia[1, 2]))]
+        if body.name in parts:
+            links += ['    ' + line for line in _part_lines(parts[body.name])]
+        for link, part in parts.items():
+            if link == body.name:
+                continue
+            links += ['  %s:' % yaml_string(link)]
+            links += ['    ' + line for line in _part_lines(part)]
+            joints += ['  %s:' % yaml_string('fixed_' + link), '    type: fixed',
+                       '    parent: %s' % yaml_string(body.name),
+                       '    child: %s' % yaml_string(link),
+                       '    origin: %s' % _origin_text(part.position, part.rotation)]
+    for joint in tree.joints:
+        joints += ['  %s:' % yaml_string(joint.name), '    type: %s' % yaml_string(joint.kind),
+                   '    parent: %s' % yaml_string(joint.parent),
+                   '    child: %s' % yaml_string(joint.child),
+                   '    origin: %s' % _origin_text(joint.origin_position,
+                                                   joint.origin_rotation),
+                   '    child_origin: %s' % _origin_text(joint.child_position,
+                                                         joint.child_rotation),
+                   '    axis: %s' % _flow_list(np.asarray(joint.axis, float))]
+        limits = ['%s: %s' % (key, yaml_float(getattr(joint, key)))
+                  for key in ('lower', 'upper', 'velocity', 'effort')
+                  if np.isfinite(getattr(joint, key))
+                  and not (joint.kind == 'continuous' and key in ('lower', 'upper'))]
+        if limits:
+            joints.append('    limits: {%s}' % ', '.join(limits))
+    return links + joints
 
 
 def _hull_lines(hull) -> List[str]:

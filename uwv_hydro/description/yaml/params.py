@@ -56,6 +56,9 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   defaults (:mod:`uwv_hydro.description.sources`).
 * ``allow_nonphysical: true``: load drag / added mass that fail the physical checks
   with a warning instead of an error (:mod:`uwv_hydro.description.validate`).
+* ``links`` and ``joints``: a vehicle whose links move, each link with its own
+  inertial and hydro (:mod:`uwv_hydro.description.yaml.link_tree`); ``mass`` and
+  ``inertia`` may then be left out (the links' lumped).
 * ``thrusters``: thruster mappings keyed by joint name, or a list
   (:mod:`uwv_hydro.description.thrusters`), replacing the base's thrusters.
 * ``hull``: a slender hull's body lift and cross-flow drag
@@ -84,6 +87,7 @@ from uwv_hydro.description.hull import finish_hull, read_yaml_hull
 from uwv_hydro.description.known_names import closest, unknown_reason
 from uwv_hydro.description.sources import rigid_body_of, set_origin
 from uwv_hydro.description.thrusters import read_yaml_thrusters
+from uwv_hydro.description.yaml.link_tree import read_joints, read_links
 from uwv_hydro.description.yaml.sensors import read_yaml_sensors
 from uwv_hydro.description.yaml.values import (
     _Ctx, _inertia, _number, _point, _vector3, coefficient_array, SURFACE_KEYS)
@@ -232,7 +236,7 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
     vec = frd_to_flu_vector if frd else np.asarray
     if base is None:
         for key in ('mass', 'inertia'):
-            if key not in vehicle:
+            if key not in vehicle and 'links' not in vehicle:  # links: give them
                 raise ctx.error(key, "missing '%s' (or give a 'base' description)" % key)
         params = VehicleParams(mass=1.0, inertia=np.eye(3))
     else:
@@ -335,6 +339,8 @@ def _read_hull(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
 YAML_SECTIONS['thrusters'] = _read_thrusters
 YAML_SECTIONS['fins'] = _read_fins
 YAML_SECTIONS['hull'] = _read_hull
+YAML_SECTIONS['links'] = read_links
+YAML_SECTIONS['joints'] = read_joints
 
 
 def load_yaml_string(text: str, source: str = '<yaml>', base: Optional[VehicleParams] = None,

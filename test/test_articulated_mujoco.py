@@ -71,8 +71,8 @@ def _folded(body):
 
 def _inertial(body) -> str:
     mass, com, i = _folded(body)
-    full = ' '.join(repr(float(i[a, b])) for a, b in ((0, 0), (1, 1), (2, 2), (0, 1), (0, 2),
-                                                       (1, 2)))
+    pairs = ((0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2))  # MJCF fullinertia order
+    full = ' '.join(repr(float(i[a, b])) for a, b in pairs)
     return '<inertial pos="%s" mass="%r" fullinertia="%s"/>' % (
         ' '.join(repr(float(v)) for v in com), float(mass), full)
 
@@ -166,7 +166,7 @@ def test_two_links_follow_mujoco_within_its_step_error():
     errors = [_difference(e, ours) for e in engine]
     step_error = _difference(engine[0], engine[1])
     swing = ours[3]
-    print('MuJoCo at 10, 5, 2.5 ms vs the mode at 10 ms: %s; MuJoCo\'s own step error at '
+    print("MuJoCo at 10, 5, 2.5 ms vs the mode at 10 ms: %s; MuJoCo's own step error at "
           '10 ms %.3g; the mode at 10 vs 2.5 ms %.3g; travelled %.2f m, arm moved %.2f rad'
           % (', '.join('%.3g' % e for e in errors), step_error,
              _difference(ours, ours_fine), float(np.linalg.norm(ours[0] - POSITION)), swing))

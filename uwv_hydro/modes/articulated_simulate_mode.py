@@ -38,9 +38,10 @@ next):
   apparent inertia I = 1 / (M^-1)_jj (Pinocchio's ``computeMinverse`` at each step's
   start: the joint's inertia with the base and the other joints free, added mass
   included): qdot_ref = clamp(w/4 (q_cmd - q), +-velocity limit), torque =
-  clamp(I w (qdot_ref - qdot), +-effort limit), w = ``servo_bandwidth`` (rad/s).  The
-  command is clamped to the joint's position limits.  No integral term: a static load
-  tau_s leaves an offset tau_s / (I w^2 / 4).
+  clamp(tau_s + I w (qdot_ref - qdot), +-effort limit), w = ``servo_bandwidth`` (rad/s),
+  tau_s the torque holding the joint against weight and buoyancy (inverse dynamics at
+  rest, base held; both held over the step): no offset at rest.  The command is
+  clamped to the joint's position limits.
 * ``velocity`` (rad/s or m/s): the inner loop of the same servo, qdot_ref = the command.
 * ``effort`` (N m or N): the torque itself, clamped to the effort limit.
 * ``locked``: a brake: the joint acceleration is zero exactly (the torque that holds it
@@ -154,8 +155,8 @@ class ArticulatedSimulateMode(SimulateMode):
         return True
 
     # ------------------------------------------------------------------ dynamics
-    def _servo(self, apparent):
-        """Return torques_of(q, qd) for the commands, with the apparent inertias held."""
+    def _servo(self, apparent, static):
+        """Return torques_of(q, qd) for the commands, apparent inertias and statics held."""
         kinds = np.array(self.kinds)
         values = self.values.copy()
         w = self.servo_bandwidth
@@ -170,7 +171,7 @@ class ArticulatedSimulateMode(SimulateMode):
                 # cascade: qdot_ref from the position error (critically damped at w / 4)
                 ref = np.where(position, 0.25 * w * (values - q), values)
                 ref = _limit(ref, vmax)
-                out = np.where(servo, _limit(apparent * w * (ref - qd), emax), out)
+                out = np.where(servo, _limit(static + apparent * w * (ref - qd), emax), out)
             return np.where(effort, _limit(values, emax), out)
         return torques_of
 
@@ -181,11 +182,13 @@ class ArticulatedSimulateMode(SimulateMode):
         """Run n RK4 sub-steps of h; return (x, q, qd, the torque law, the locked joints)."""
         dyn = self.dynamics
         locked = self._locked()
-        apparent = np.zeros(len(q))
+        apparent = static = np.zeros(len(q))
         if any(kind in ('position', 'velocity') for kind in self.kinds):
             m_inv = dyn.minverse(dyn.configuration(x, q))
             apparent = 1.0 / np.diag(m_inv)[6:]
-        torques_of = self._servo(apparent)
+            # compensation of weight and buoyancy (held over the step)
+            static = dyn.static_torques(x, q)
+        torques_of = self._servo(apparent, static)
         x = np.array(x, dtype=float)
 
         def f(x, q, qd):

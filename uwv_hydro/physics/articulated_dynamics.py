@@ -49,7 +49,7 @@ rotational block) and a remainder:
 Locked joints (a joint command ``locked``): the joint acceleration is held at zero
 exactly by the joint torque that the same linear system solves for (a brake).
 """
-from typing import Dict, List, Sequence
+from typing import Dict, Sequence
 
 import numpy as np
 import pinocchio as pin
@@ -308,6 +308,19 @@ class TreeDynamics:
         pin.forwardKinematics(self.model, self.data, config,
                               np.concatenate((x[7:13], qd)), np.concatenate((nu_dot, qdd)))
         return {k: self.data.a[self.joint_ids[k]].vector.copy() for k in self.lagged}
+
+    def static_torques(self, x, q) -> np.ndarray:
+        """
+        Return the joint torques that hold the joints still against weight and buoyancy.
+
+        Inverse dynamics (``pinocchio.rnea``) at rest: the torques that keep q with no
+        velocity and no acceleration anywhere, the base held (a servo's compensation).
+        """
+        config = self.configuration(np.asarray(x, dtype=float), q)
+        zero = np.zeros(self.model.nv)
+        pin.forwardKinematics(self.model, self.data, config, zero)
+        fext = self.external_forces(None, None, {})
+        return np.array(pin.rnea(self.model, self.data, config, zero, zero, fext))[6:]
 
     # ------------------------------------------------------------------ outputs
     def body_states(self, x, q, qd):

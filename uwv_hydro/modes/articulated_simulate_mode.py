@@ -220,10 +220,17 @@ class ArticulatedSimulateMode(SimulateMode):
         n = max(self.substeps, int(math.ceil(h_dt / (self.dt / self.substeps) - 1e-9)))
         ok = False
         for attempt in (n, n * RETRY_SUBSTEP_FACTOR):
-            x, q, qd, torques_of, locked = self._rk4(self._x, self.q, self.qd, tau, current,
-                                                     h_dt / attempt, attempt)
-            if np.all(np.isfinite(x)) and np.all(np.isfinite(qd)) and np.all(np.isfinite(q)):
-                ok = True
+            try:
+                with np.errstate(all='ignore'):
+                    x, q, qd, torques_of, locked = self._rk4(
+                        self._x, self.q, self.qd, tau, current, h_dt / attempt, attempt)
+                    # the state's acceleration and torques (IMU, joint_states, the lag)
+                    end = self.dynamics.derivative(x, q, qd, tau, current, torques_of,
+                                                   self._lag, locked)
+                ok = all(bool(np.all(np.isfinite(v))) for v in (x, q, qd, end[0], end[1]))
+            except (ValueError, ArithmeticError, RuntimeError, np.linalg.LinAlgError):
+                ok = False  # a diverging state: NaN depths, a singular solve
+            if ok or attempt != n:
                 break
             self.events['divergences'] += 1
             self._log('warning', 'divergence_retried', 'articulated integration went '
@@ -235,10 +242,8 @@ class ArticulatedSimulateMode(SimulateMode):
             return False
         self._x = [float(v) for v in x]
         self.q, self.qd = q, qd
-        # the state's acceleration and torques (IMU, joint_states, the lagged added mass)
         dyn = self.dynamics
-        dx, qdd, self.efforts = dyn.derivative(x, q, qd, tau, current, torques_of, self._lag,
-                                               locked)
+        dx, qdd, self.efforts = end
         self._nu_dot_state = dx[7:13]
         if dyn.lagged:
             self._lag = dyn.link_accelerations(x, q, qd, dx[7:13], qdd)

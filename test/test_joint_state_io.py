@@ -69,3 +69,21 @@ def test_state_arrays_every_joint_has_position_velocity_effort():
     assert pos == [0.0, 2.5, 0.1, -0.2]
     assert vel == [0.0, 40.0, 0.01, 0.0]  # no rotor speed (a table thruster): 0
     assert eff == [3.0, 5.0, 0.0, 0.0]
+
+
+def test_moving_joints_take_their_interface_beside_thrusters_and_fins():
+    """An arm joint (a vehicle with moving links) with the velocity interface, packed or not."""
+    dec = JointCommands(THRUSTERS, FINS, [('shoulder', 'velocity'), ('elbow', 'velocity')])
+    names = ['stern', 'side', 'rudder', 'elevator', 'shoulder', 'elbow']
+    # packed: velocity for side (use_angvel_cmd) and both arm joints, in name order
+    packed = dec.decode(names, {'effort': [3.0], 'velocity': [40.0, 0.2, -0.3],
+                                'position': [0.1, -0.2]})
+    assert packed == (None, [('thruster', 0, 3.0), ('thruster', 1, 40.0), ('fin', 0, 0.1),
+                             ('fin', 1, -0.2), ('joint', 0, 0.2), ('joint', 1, -0.3)])
+    # one value per name: an arm joint's position is not its interface's value
+    aligned = dec.decode(['shoulder', 'elbow'], {'position': [1.0, 2.0],
+                                                 'velocity': [0.5, 0.6]})
+    assert aligned == (None, [('joint', 0, 0.5), ('joint', 1, 0.6)])
+    position, velocity, effort = joint_state_arrays(
+        np.zeros(0), np.zeros(0), np.zeros(0), [], [], ([0.4, -0.1], [0.2, 0.0], [3.0, -1.0]))
+    assert (position, velocity, effort) == ([0.4, -0.1], [0.2, 0.0], [3.0, -1.0])

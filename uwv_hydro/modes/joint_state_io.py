@@ -31,7 +31,11 @@ shorter than ``name``); an array as long as ``name`` is read index by index.  He
   ``cmd_vel`` would carry): **effort** = thrust (N, or the thruster model's own
   command, e.g. PWM for a lookup table) or, for a ``use_angvel_cmd`` thruster,
   **velocity** = rotor speed (rad/s);
-* a fin joint takes **position** = deflection (rad).
+* a fin joint takes **position** = deflection (rad);
+* a moving joint of a vehicle with moving links (its kinematic tree) takes the value of
+  its command interface (one for all of them, the ros2_control block's): **position**,
+  **velocity** or **effort** (the joint command of the same name,
+  :meth:`uwv_hydro.modes.articulated_simulate_mode.ArticulatedSimulateMode.command`).
 
 Joints of the message the vehicle does not have are ignored (another hardware
 block's) when the arrays are one per name; packed arrays are matched to this
@@ -61,14 +65,20 @@ INTERFACES = ('position', 'velocity', 'effort')
 class JointCommands:
     """Decode TopicBasedSystem command messages into thruster and fin commands."""
 
-    def __init__(self, thrusters: Sequence, fin_names: Sequence[str]):
-        #: joint -> ('thruster' | 'fin', index, interface)
+    def __init__(self, thrusters: Sequence, fin_names: Sequence[str],
+                 joints: Sequence[Tuple[str, str]] = ()):
+        #: joint -> ('thruster' | 'fin' | 'joint', index, interface)
         self.joints: Dict[str, Tuple[str, int, str]] = {}
         for k, spec in enumerate(thrusters):
             self.joints[spec.joint_name] = ('thruster', k, 'velocity' if spec.use_angvel_cmd
                                             else 'effort')
         for k, name in enumerate(fin_names):
             self.joints[name] = ('fin', k, 'position')
+        for k, (name, interface) in enumerate(joints):
+            if interface not in INTERFACES:
+                raise ValueError('joint %s: command interface must be one of %s, got %r'
+                                 % (name, ', '.join(INTERFACES), interface))
+            self.joints[name] = ('joint', k, interface)
         self.rejected: Counter = Counter()
         self.accepted = 0
 
@@ -113,11 +123,19 @@ class JointCommands:
 
 
 def joint_state_arrays(thrust: np.ndarray, omega: np.ndarray, rotor_angle: np.ndarray,
-                       fin_angles: Sequence[float], fin_rates: Sequence[float]
+                       fin_angles: Sequence[float], fin_rates: Sequence[float],
+                       joints: Sequence[Sequence[float]] = ((), (), ())
                        ) -> Tuple[List[float], List[float], List[float]]:
-    """Return (position, velocity, effort) lists: thrusters first, then fins."""
+    """
+    Return (position, velocity, effort) lists: thrusters, then fins, then moving joints.
+
+    ``joints``: the moving joints' (positions, speeds, efforts).
+    """
     omega = np.where(np.isnan(omega), 0.0, omega)  # a model without rotor speed: 0
-    position = [float(a) for a in rotor_angle] + [float(a) for a in fin_angles]
-    velocity = [float(w) for w in omega] + [float(r) for r in fin_rates]
-    effort = [float(t) for t in thrust] + [0.0] * len(fin_angles)
+    position = ([float(a) for a in rotor_angle] + [float(a) for a in fin_angles]
+                + [float(a) for a in joints[0]])
+    velocity = ([float(w) for w in omega] + [float(r) for r in fin_rates]
+                + [float(r) for r in joints[1]])
+    effort = ([float(t) for t in thrust] + [0.0] * len(fin_angles)
+              + [float(e) for e in joints[2]])
     return position, velocity, effort

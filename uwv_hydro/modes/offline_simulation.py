@@ -20,6 +20,9 @@ steps, retry and restore) is stepped here once per ``dt``; the trajectory is kep
 arrays (world ENU position, world <- body quaternion [w, x, y, z], body FLU twist of the
 body origin).  Buoyancy engines hold their default volumes (no commands offline) and
 push as the node's do (:class:`uwv_hydro.modes.buoyancy_engines.BuoyancyEngines`).
+A vehicle with moving links runs
+:class:`~uwv_hydro.modes.articulated_simulate_mode.ArticulatedSimulateMode`, its joints
+holding their initial positions.
 """
 
 from dataclasses import dataclass
@@ -69,7 +72,13 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         raise ValueError('dt must be > 0 and duration >= 0')
     n = int(round(duration / dt))
     # the node's simulate mode: same sub-step choice, checked steps, retry and restore
-    mode = SimulateMode(params, dt=dt, substeps=substeps, initial=initial)
+    if params.tree is None:
+        mode = SimulateMode(params, dt=dt, substeps=substeps, initial=initial)
+    else:
+        # moving links: the joints hold their initial positions (no commands offline);
+        # Pinocchio is loaded only for such a vehicle
+        from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
+        mode = ArticulatedSimulateMode(params, dt=dt, substeps=substeps, initial=initial)
     if current_field is not None:
         mode.field = current_field
         mode.reset()

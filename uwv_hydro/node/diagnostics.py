@@ -105,6 +105,13 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
                    else 'all fin commands fresh or idle')
         out.append(_status(prefix + ': fin servos', vehicle, WARN if stale else OK, message,
                            values))
+    joints = snap.get('joints')
+    if joints:
+        values = {'rejected': snap.get('joints_rejected', 0)}
+        for name, joint in sorted(joints.items()):
+            values.update({name + '.' + key: value for key, value in joint.items()})
+        out.append(_status(prefix + ': moving joints', vehicle, OK,
+                           '%d moving joints' % len(joints), values))
     for name, info in sorted(snap.get('sensors', {}).items()):
         # a DVL without bottom lock warns; a submerged GPS without a fix is expected
         level = WARN if info['state'] == 'no_lock' else OK

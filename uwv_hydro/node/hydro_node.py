@@ -70,6 +70,7 @@ from uwv_hydro.node.cycle_meter import CycleMeter
 from uwv_hydro.node.cycle_profile import CycleProfile
 from uwv_hydro.node.diagnostics import DiagnosticsReport
 from uwv_hydro.node.fin_io import FinIO
+from uwv_hydro.node.joint_io import JointIO
 from uwv_hydro.node.markers import MarkerBuilder
 from uwv_hydro.node.node_part import locked
 from uwv_hydro.node.outbox import Outbox
@@ -231,11 +232,18 @@ class HydroNode(Node):
                 self.parts.append(ArduSubIO(self, self.thrusters))
             except ValueError as exc:
                 raise ConfigError('ardusub: %s' % exc) from None
+        # moving joints (a vehicle with moving links): commands in, joint_states and TF out
+        self.joints = JointIO(self) if (
+            self.mode == 'simulate' and self.vehicle.tree is not None) else None
+        if self.joints is not None:
+            self.parts.append(self.joints)
+            self.stack_outputs.append(self.joints)
         if cfg['ros2_control']:
-            if self.mode != 'simulate' or (self.thrusters is None and self.fins is None):
+            if self.mode != 'simulate' or (
+                    self.thrusters is None and self.fins is None and self.joints is None):
                 raise ConfigError('ros2_control needs simulate mode and a vehicle with '
-                                  'thrusters or fins')
-            ros2_control = Ros2ControlIO(self, self.thrusters, self.fins)
+                                  'thrusters, fins or moving joints')
+            ros2_control = Ros2ControlIO(self, self.thrusters, self.fins, self.joints)
             self.parts.append(ros2_control)
             self.stack_outputs.append(ros2_control)
         # gz-sim buoyancy engines: volume commands in, volumes out (simulate mode)

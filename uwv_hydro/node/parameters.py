@@ -60,6 +60,10 @@ DEFAULT_POSE_VARIANCE = 1e-6
 DEFAULT_TWIST_VARIANCE = 1e-6
 #: The fin command topic pattern by default (SDF fins with a joint controller use its).
 DEFAULT_FIN_TOPIC = 'fins/{joint}/cmd_pos'
+#: The moving joints' command topic prefix by default (+ /cmd_pos, /cmd_vel, /cmd_force).
+DEFAULT_JOINT_TOPIC = 'joints/{joint}'
+#: physics.articulated_dynamics.ADDED_MASS_METHODS (not imported: it loads Pinocchio).
+JOINT_ADDED_MASS = ('inertia', 'lagged')
 
 
 @dataclass(frozen=True)
@@ -128,7 +132,8 @@ PARAMETERS = (
     Spec('joint_states_topic', 'joint_states', 'wrench mode, a vehicle whose links move: '
          'sensor_msgs/JointState of its joints, matched by name (what ros_gz_bridge carries '
          "from gz-sim's JointStatePublisher, or a robot driver's); each link's wrench goes "
-         'out on hydro/links/<link>/wrench'),
+         'out on hydro/links/<link>/wrench; simulate mode publishes it (position, '
+         'velocity, effort of every moving joint)'),
     Spec('thrust_topics', ['thrust'], 'WrenchStamped thrust topics (frame_id = thruster '
          'link, summed in the base frame)'),
     Spec('thrust_timeout', 0.5, 'a thrust topic silent this long contributes zero '
@@ -150,6 +155,17 @@ PARAMETERS = (
          'centre (zero)', choices=FIN_TIMEOUT_ACTIONS),
     Spec('fin_joint_state_topic', 'joint_states', 'sensor_msgs/JointState of the actual fin '
          'angles (for robot_state_publisher)'),
+    Spec('joint_command_topic', DEFAULT_JOINT_TOPIC, 'simulate, a vehicle with moving '
+         'links: std_msgs/Float64 command topics of each moving joint, this + /cmd_pos '
+         '(position), /cmd_vel (velocity) or /cmd_force (effort); {joint} = the joint, '
+         '{model} = the vehicle name (gz-style: /model/{model}/joint/{joint})'),
+    Spec('joint_servo_bandwidth', 20.0, 'simulate, moving links: bandwidth w of the '
+         'joint position/velocity servos (rad/s; velocity loop w, position loop w / 4, on '
+         "the joint's apparent inertia)", bounds=(1e-3, 1e4)),
+    Spec('joint_added_mass', 'inertia', 'simulate, moving links: inertia (the rigid-body '
+         "form of each link's added mass in its inertia, the base's remainder solved, "
+         "other remainders lagged) or lagged (every link's added mass lagged by a step)",
+         choices=JOINT_ADDED_MASS),
     Spec('ardusub_input', 'none', 'simulate: thruster PWM from ArduSub through MAVROS: '
          'override (mavros_msgs/OverrideRCIn, thruster servos in RC passthrough), rc_out '
          '(mavros_msgs/RCOut, the autopilot outputs) or none', choices=ARDUSUB_INPUTS),
@@ -170,6 +186,9 @@ PARAMETERS = (
          'thruster (effort = thrust, velocity = rotor speed) and fin (position) joints'),
     Spec('ros2_control_states_topic', STATES_TOPIC, 'JointState of the thruster and fin '
          'joints (position, velocity, effort)'),
+    Spec('ros2_control_joint_interface', 'position', 'the command interface of the moving '
+         'joints (a vehicle with moving links) in the ros2_control block: position, '
+         'velocity or effort', choices=('position', 'velocity', 'effort')),
     Spec('dvl_topic', '{name}/data', 'simulate: marine_acoustic_msgs/Dvl topic of each '
          'DVL ({name} = the sensor name, {topic} = its twist topic)'),
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s, each '

@@ -20,11 +20,13 @@ With ``ros2_control`` true the node stands in for the robot behind a
 sensor_msgs/JointState commands on ``ros2_control_commands_topic`` (default
 ``/robot_joint_commands``) -- thruster joints: effort = thrust (or the thruster
 model's command), velocity = rotor speed for ``use_angvel_cmd`` thrusters; fin
-joints: position = deflection -- and publishes the JointState of every thruster and
-fin joint on ``ros2_control_states_topic`` (default ``/robot_joint_states``) after
-each update.  The decoding rules are :class:`uwv_hydro.modes.joint_state_io.JointCommands`;
-a thruster command goes through the same watchdog (``thruster_timeout``) as its Float64
-command, a fin command through the fin servos.
+joints: position = deflection; the moving joints of a vehicle with moving links: the
+value of ``ros2_control_joint_interface`` -- and publishes the JointState of every
+thruster, fin and moving joint on ``ros2_control_states_topic`` (default
+``/robot_joint_states``) after each update.  The decoding rules are
+:class:`uwv_hydro.modes.joint_state_io.JointCommands`; a thruster command goes through
+the same watchdog (``thruster_timeout``) as its Float64 command, a fin command through
+the fin servos, a moving joint's is that joint's command (``node/joint_io.py``).
 """
 import numpy as np
 from sensor_msgs.msg import JointState
@@ -35,21 +37,26 @@ from uwv_hydro.node.node_part import locked, NodePart
 
 
 class Ros2ControlIO(NodePart):
-    """JointState commands to thrusters and fins, JointState of both out."""
+    """JointState commands to thrusters, fins and moving joints; their JointState out."""
 
-    def __init__(self, node, thrusters, fins):
+    def __init__(self, node, thrusters, fins, joints=None):
         super().__init__(node)
         cfg = self.cfg
         self.thrusters = thrusters
         self.fins = fins
+        #: the moving joints' part (node/joint_io.py) of a vehicle with moving links
+        self.joints = joints
         specs = node.vehicle.thrusters if thrusters is not None else ()
         fin_names = list(fins.servos.names) if fins is not None else []
-        self.decoder = JointCommands(specs, fin_names)
+        joint_names = list(joints.mode.joint_names) if joints is not None else []
+        self.interface = cfg['ros2_control_joint_interface']
+        self.decoder = JointCommands(specs, fin_names,
+                                     [(name, self.interface) for name in joint_names])
         self.topic = cfg['ros2_control_commands_topic']
         self.add_input(self.topic)
         node.create_subscription(JointState, self.topic, self._on_commands, 10)
         self.pub = node.create_publisher(JointState, cfg['ros2_control_states_topic'], 10)
-        self._msg = JointState(name=[s.joint_name for s in specs] + fin_names)
+        self._msg = JointState(name=[s.joint_name for s in specs] + fin_names + joint_names)
         self.logger.info('ros2_control: JointState commands on %s, states on %s (%s)' % (
             self.topic, cfg['ros2_control_states_topic'], ', '.join(self._msg.name)))
 
@@ -66,6 +73,8 @@ class Ros2ControlIO(NodePart):
         for kind, index, value in commands:
             if kind == 'thruster':
                 self.thrusters.drive.command(self.thrusters.drive.names[index], value, pace)
+            elif kind == 'joint':
+                self.joints.command(index, self.interface, value)
             else:
                 self.fins.servos.command(index, value, pace * 1e-9)
         node.inputs[self.topic].received(node.now_ns())
@@ -81,8 +90,10 @@ class Ros2ControlIO(NodePart):
             fin_angles, fin_rates = self.fins.servos.angles, self.fins.servos.rates
         else:
             fin_angles = fin_rates = []
+        mode = self.joints.mode if self.joints is not None else None
+        joints = ((), (), ()) if mode is None else (mode.q, mode.qd, mode.efforts)
         msg = self._msg
         conv.ns_to_stamp(msg.header.stamp, now)
         msg.position, msg.velocity, msg.effort = joint_state_arrays(
-            thrust, omega, angle, fin_angles, fin_rates)
+            thrust, omega, angle, fin_angles, fin_rates, joints)
         self.pub.publish(msg)

@@ -77,10 +77,17 @@ class SimulateIO(NodePart):
     def __init__(self, node):
         super().__init__(node)
         cfg = self.cfg
-        self.mode = SimulateMode(node.vehicle, dt=node.period_ns * 1e-9,
-                                 substeps=cfg['substeps'],
-                                 max_catchup_steps=cfg['max_catchup_steps'],
-                                 initial=self.initial_state(), log=node.log_throttled)
+        common = {'dt': node.period_ns * 1e-9, 'substeps': cfg['substeps'],
+                  'max_catchup_steps': cfg['max_catchup_steps'],
+                  'initial': self.initial_state(), 'log': node.log_throttled}
+        if node.vehicle.tree is None:
+            self.mode = SimulateMode(node.vehicle, **common)
+        else:  # moving links: the floating base with its joints (node/joint_io.py)
+            # Pinocchio is loaded only for such a vehicle
+            from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
+            self.mode = ArticulatedSimulateMode(
+                node.vehicle, added_mass=cfg['joint_added_mass'],
+                servo_bandwidth=cfg['joint_servo_bandwidth'], **common)
         # the current description's field, sampled at every step (node.current)
         self.mode.field = node.current.field
         self._report_substeps(cfg['substeps'])

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The node's /tf_static: the CoM, CoB and drag-centre frames and the sensor frames."""
+"""The node's /tf_static: CoM, CoB and drag-centre frames, sensor frames, fixed links."""
 from geometry_msgs.msg import TransformStamped
 from tf2_msgs.msg import TFMessage
 
@@ -36,4 +36,7 @@ def static_frames(node) -> TFMessage:
     sensors = getattr(node.io, 'sensors', None)  # sensor frames with a pose
     if sensors is not None:
         msg.transforms += sensors.static_transforms(stamp)
+    joints = getattr(node, 'joints', None)  # the fixed links of a vehicle with moving links
+    if joints is not None:
+        msg.transforms += joints.static_transforms(stamp)
     return msg

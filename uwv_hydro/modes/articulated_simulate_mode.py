@@ -1,0 +1,305 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Simulate mode of a vehicle whose links move: a floating base with actuated joints.
+
+:class:`ArticulatedSimulateMode` is :class:`~uwv_hydro.modes.simulate_mode.SimulateMode`
+(same clock, catch-up, thrust and buoyancy-engine hooks, same events) for a vehicle
+with a kinematic tree (``VehicleParams.tree``): the state is the base pose and body
+twist plus the joint positions and speeds, the equations of motion are those of
+:class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics` (per-link hydro as
+external forces, Pinocchio's ABA, added mass as chosen there).
+
+Integration: classic RK4 on [p, quaternion, nu, q, qdot] with the rigid vehicle's
+sub-step rule (the lumped vehicle's stiffness, :func:`~uwv_hydro.physics.stability.
+stable_substeps`; at least servo bandwidth x dt sub-steps) and its quaternion handling
+(the stage attitude from the normalised quaternion, renormalised after every sub-step),
+so that with every joint locked the base follows the rigid vehicle's integrator.  The
+base wrench and the current are held over a step, the joint servos act at every stage.
+A step that goes non-finite is retried once with 16x the sub-steps, else the state
+before it is restored (``divergences``, ``state_restores``).
+
+Joint commands (:meth:`ArticulatedSimulateMode.command`, per joint, held until the
+next):
+
+* ``position`` (rad or m): a cascaded servo, critically damped, on the joint's
+  apparent inertia I = 1 / (M^-1)_jj (Pinocchio's ``computeMinverse`` at each step's
+  start: the joint's inertia with the base and the other joints free, added mass
+  included): qdot_ref = clamp(w/4 (q_cmd - q), +-velocity limit), torque =
+  clamp(tau_s + I w (qdot_ref - qdot), +-effort limit), w = ``servo_bandwidth`` (rad/s),
+  tau_s the torque holding the joint against weight and buoyancy (inverse dynamics at
+  rest, base held; both held over the step): no offset at rest.  The command is
+  clamped to the joint's position limits.
+* ``velocity`` (rad/s or m/s): the inner loop of the same servo, qdot_ref = the command.
+* ``effort`` (N m or N): the torque itself, clamped to the effort limit.
+* ``locked``: a brake: the joint acceleration is zero exactly (the torque that holds it
+  is solved for, unlimited); it stays where it is.
+
+Initially every joint holds its initial position (``position`` command).  Nothing
+stops a joint at its position limits but the position servo's clamped target.
+"""
+import math
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+
+from uwv_hydro.modes.simulate_mode import RETRY_SUBSTEP_FACTOR, SimulateMode
+from uwv_hydro.physics.articulated_dynamics import TreeDynamics
+from uwv_hydro.physics.hydro_model import WrenchComponents
+from uwv_hydro.physics.rotation import matrix_to_quat
+from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+
+#: Joint command kinds.
+COMMAND_KINDS = ('position', 'velocity', 'effort', 'locked')
+#: Servo bandwidth by default (rad/s): the velocity loop's; the position loop is w / 4.
+DEFAULT_SERVO_BANDWIDTH = 20.0
+
+
+def _limit(value, bound):
+    return np.clip(value, -bound, bound)
+
+
+class ArticulatedSimulateMode(SimulateMode):
+    """
+    The simulated vehicle with moving links (see the module docstring).
+
+    ``vehicle``: VehicleParams with ``tree`` set (its lumped fields give the sub-step
+    rule); ``added_mass``: 'inertia' or 'lagged'
+    (:mod:`~uwv_hydro.physics.articulated_dynamics`); ``servo_bandwidth``: w of the
+    joint servos (rad/s); ``joint_positions``: the initial joint positions (default:
+    zero, clamped to the limits).  The other arguments are SimulateMode's.
+    """
+
+    def __init__(self, vehicle, dt: float, substeps: int = 1, max_catchup_steps: int = 10,
+                 initial=None, log=None, added_mass: str = 'inertia',
+                 servo_bandwidth: float = DEFAULT_SERVO_BANDWIDTH,
+                 joint_positions: Optional[Sequence[float]] = None):
+        tree = vehicle.tree
+        if tree is None:
+            raise ValueError('vehicle %r has no kinematic tree: use SimulateMode'
+                             % vehicle.name)
+        if not (servo_bandwidth > 0.0 and math.isfinite(servo_bandwidth)):
+            raise ValueError('servo_bandwidth must be positive, got %r' % (servo_bandwidth,))
+        self.dynamics = TreeDynamics(tree, vehicle.gravity, added_mass)
+        self.joint_names: List[str] = tree.joint_names()
+        joints = tree.joints
+        self.lower = np.array([j.lower for j in joints], dtype=float)
+        self.upper = np.array([j.upper for j in joints], dtype=float)
+        self.velocity_limit = np.array([j.velocity for j in joints], dtype=float)
+        self.effort_limit = np.array([j.effort for j in joints], dtype=float)
+        self.servo_bandwidth = float(servo_bandwidth)
+        n = len(joints)
+        start = np.zeros(n) if joint_positions is None else np.array(
+            joint_positions, dtype=float).reshape(n)
+        self.initial_joints = np.clip(start, self.lower, self.upper)
+        self._index = {name: k for k, name in enumerate(self.joint_names)}
+        super().__init__(vehicle, dt, substeps, max_catchup_steps, initial, log)
+        # the servos' fastest mode w needs w h <= 1 (RK4 is stable to |lambda h| 2.78)
+        self.substeps = max(self.substeps, int(math.ceil(self.servo_bandwidth * self.dt)))
+        if vehicle.fins or vehicle.hull is not None:
+            self._log('warning', 'articulated_lumped', 'vehicle %s: its fins and hull are '
+                      'not simulated with moving links (per-link hydro only)' % vehicle.name)
+
+    # ------------------------------------------------------------------ state
+    def reset(self, state=None, joint_positions=None) -> None:
+        """Return to ``state`` and the joint positions (default: the initial ones), at rest."""
+        super().reset(state)
+        q = self.initial_joints if joint_positions is None else np.array(
+            joint_positions, dtype=float).reshape(len(self.joint_names))
+        if not np.all(np.isfinite(q)):
+            raise ValueError('joint positions must be finite, got %r' % (q.tolist(),))
+        #: joint positions, speeds and the torques of the latest step's end
+        self.q = q.copy()
+        self.qd = np.zeros(len(q))
+        self.efforts = np.zeros(len(q))
+        #: per joint: command kind and value (held until the next command)
+        self.kinds: List[str] = ['position'] * len(q)
+        self.values = q.copy()
+        self._lag: Dict[int, np.ndarray] = {j: np.zeros(6) for j in self.dynamics.lagged}
+        self._nu_dot_state = np.zeros(6)
+
+    def joint(self, name: str) -> int:
+        """Return the index of joint ``name`` (KeyError naming the joints if unknown)."""
+        try:
+            return self._index[name]
+        except KeyError:
+            raise KeyError('no moving joint %r; joints: %s'
+                           % (name, ', '.join(self.joint_names))) from None
+
+    def command(self, index: int, kind: str, value: float = 0.0) -> bool:
+        """Set joint ``index``'s command; False (ignored) for a non-finite value."""
+        if kind not in COMMAND_KINDS:
+            raise ValueError('joint command kind must be one of %s, got %r'
+                             % (', '.join(COMMAND_KINDS), kind))
+        value = float(value)
+        if not math.isfinite(value):
+            return False
+        if kind == 'position':
+            value = min(max(value, self.lower[index]), self.upper[index])
+        if kind == 'locked':
+            self.qd[index] = 0.0
+        self.kinds[index] = kind
+        self.values[index] = value
+        return True
+
+    # ------------------------------------------------------------------ dynamics
+    def _servo(self, apparent, static):
+        """Return torques_of(q, qd) for the commands, apparent inertias and statics held."""
+        kinds = np.array(self.kinds)
+        values = self.values.copy()
+        w = self.servo_bandwidth
+        position = kinds == 'position'
+        servo = position | (kinds == 'velocity')
+        effort = kinds == 'effort'
+        vmax, emax = self.velocity_limit, self.effort_limit
+
+        def torques_of(q, qd):
+            out = np.zeros(len(q))
+            if servo.any():
+                # cascade: qdot_ref from the position error (critically damped at w / 4)
+                ref = np.where(position, 0.25 * w * (values - q), values)
+                ref = _limit(ref, vmax)
+                out = np.where(servo, _limit(static + apparent * w * (ref - qd), emax), out)
+            return np.where(effort, _limit(values, emax), out)
+        return torques_of
+
+    def _locked(self) -> List[int]:
+        return [k for k, kind in enumerate(self.kinds) if kind == 'locked']
+
+    def _rk4(self, x, q, qd, tau, current, h: float, n: int):
+        """Run n RK4 sub-steps of h; return (x, q, qd, the torque law, the locked joints)."""
+        dyn = self.dynamics
+        locked = self._locked()
+        apparent = static = np.zeros(len(q))
+        if any(kind in ('position', 'velocity') for kind in self.kinds):
+            m_inv = dyn.minverse(dyn.configuration(x, q))
+            apparent = 1.0 / np.diag(m_inv)[6:]
+            # compensation of weight and buoyancy (held over the step)
+            static = dyn.static_torques(x, q)
+        torques_of = self._servo(apparent, static)
+        x = np.array(x, dtype=float)
+
+        def f(x, q, qd):
+            dx, qdd, _ = dyn.derivative(x, q, qd, tau, current, torques_of, self._lag, locked)
+            return dx, qd, qdd
+
+        for _ in range(n):
+            k1 = f(x, q, qd)
+            k2 = f(*(s + 0.5 * h * k for s, k in zip((x, q, qd), k1)))
+            k3 = f(*(s + 0.5 * h * k for s, k in zip((x, q, qd), k2)))
+            k4 = f(*(s + h * k for s, k in zip((x, q, qd), k3)))
+            # classic RK4
+            x, q, qd = (s + (h / 6.0) * (a + 2.0 * b + 2.0 * c + d)
+                        for s, a, b, c, d in zip((x, q, qd), k1, k2, k3, k4))
+            x[3:7] /= np.linalg.norm(x[3:7])
+        q = np.where([k == 'locked' for k in self.kinds], self.q, q)
+        return x, q, qd, torques_of, locked
+
+    def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
+        """
+        Advance one step of dt under the base wrench ``tau`` (held over the step).
+
+        Return False when the step went non-finite even when retried with more
+        sub-steps: the state before it is then kept.
+        """
+        h_dt = self.dt if dt is None else float(dt)
+        current, _ = self.current_at_state(current)
+        tau = None if tau is None else np.asarray(tau, dtype=float).reshape(6)
+        n = max(self.substeps, int(math.ceil(h_dt / (self.dt / self.substeps) - 1e-9)))
+        ok = False
+        for attempt in (n, n * RETRY_SUBSTEP_FACTOR):
+            try:
+                with np.errstate(all='ignore'):
+                    x, q, qd, torques_of, locked = self._rk4(
+                        self._x, self.q, self.qd, tau, current, h_dt / attempt, attempt)
+                    # the state's acceleration and torques (IMU, joint_states, the lag)
+                    end = self.dynamics.derivative(x, q, qd, tau, current, torques_of,
+                                                   self._lag, locked)
+                ok = all(bool(np.all(np.isfinite(v))) for v in (x, q, qd, end[0], end[1]))
+            except (ValueError, ArithmeticError, RuntimeError, np.linalg.LinAlgError):
+                ok = False  # a diverging state: NaN depths, a singular solve
+            if ok or attempt != n:
+                break
+            self.events['divergences'] += 1
+            self._log('warning', 'divergence_retried', 'articulated integration went '
+                      'non-finite: step recomputed with more sub-steps')
+        if not ok:
+            self.events['state_restores'] += 1
+            self._log('error', 'state_restored', 'simulated state went non-finite: last '
+                      'good state restored')
+            return False
+        self._x = [float(v) for v in x]
+        self.q, self.qd = q, qd
+        dyn = self.dynamics
+        dx, qdd, self.efforts = end
+        self._nu_dot_state = dx[7:13]
+        if dyn.lagged:
+            self._lag = dyn.link_accelerations(x, q, qd, dx[7:13], qdd)
+        self.step_inputs = (tau, current)
+        self._components = None
+        self.t += h_dt
+        return True
+
+    def run(self, taus, n: int, current=None, dt: Optional[float] = None, rows=None,
+            stop_on_restore: bool = True) -> int:
+        """Run ``n`` steps (see SimulateMode.run; ``rows`` receives the base state)."""
+        per_step = taus is not None and getattr(taus, 'ndim', 1) == 2
+        done = 0
+        for k in range(n):
+            ok = self.step(taus[k] if per_step else taus, current, dt)
+            if ok:
+                done += 1
+                if rows is not None:
+                    rows[k] = self._x
+            elif stop_on_restore:
+                break
+        return done
+
+    def acceleration(self) -> np.ndarray:
+        """Return the base's nu_dot at the current state (under the latest step's inputs)."""
+        return self._nu_dot_state.copy()
+
+    # ------------------------------------------------------------------ outputs
+    def body_states(self) -> Dict[str, tuple]:
+        """Return body -> (world position, world <- body rotation, body twist) of its frame."""
+        kin = self.dynamics.body_states(self._x, self.q, self.qd)
+        return {name: (kin.position[k], kin.rotation[k], kin.twist[k])
+                for k, name in enumerate(kin.names)}
+
+    def joint_transforms(self) -> List[tuple]:
+        """
+        Return (parent body, child body, position, quaternion [w, x, y, z]) per moving joint.
+
+        The child body frame in the parent body frame at the current joint positions
+        (what robot_state_publisher sends for the joint).
+        """
+        states = self.body_states()
+        out = []
+        for joint in self.dynamics.tree.joints:
+            p_p, r_p, _ = states[joint.parent]
+            p_c, r_c, _ = states[joint.child]
+            # T_parent^-1 T_child: R = R_p^T R_c, p = R_p^T (p_c - p_p)
+            out.append((joint.parent, joint.child, r_p.T @ (p_c - p_p),
+                        matrix_to_quat(r_p.T @ r_c)))
+        return out
+
+    def components(self, current_world=None) -> WrenchComponents:
+        """Return the per-link hydro and weights summed at the base (cached per step)."""
+        if self._components is None:
+            current, _ = self.current_at_state(current_world)
+            rows = self.dynamics.base_components(self._x, self.q, self.qd, current)
+            self._components = WrenchComponents(components=dict(zip(COMPONENT_NAMES, rows)),
+                                                total=rows.sum(axis=0))
+        return self._components

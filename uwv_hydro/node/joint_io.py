@@ -1,0 +1,173 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Moving joints in simulate mode: Float64 commands per joint in, joint_states and TF out.
+
+For a vehicle with a kinematic tree (``VehicleParams.tree``) the simulate mode is
+:class:`~uwv_hydro.modes.articulated_simulate_mode.ArticulatedSimulateMode`.  Each moving
+joint takes std_msgs/Float64 commands on ``joint_command_topic`` (``{joint}``, ``{model}``
+substituted; default ``joints/{joint}``) followed by gz-sim's suffixes:
+``/cmd_pos`` (position, JointPositionController), ``/cmd_vel`` (velocity,
+JointController) and ``/cmd_force`` (effort, ApplyJointForce); gz-style:
+``/model/{model}/joint/{joint}`` (gz-sim's JointPositionController topic with its
+``/0`` index token dropped, as for fins).  sensor_msgs/JointState commands as
+topic_based_ros2_control sends them: :mod:`uwv_hydro.node.ros2_control_io`.
+
+Out, after every update, stamped with the state's time: sensor_msgs/JointState of
+every moving joint on ``joint_states_topic`` (position, velocity, effort = the joint
+torque or force), and on /tf each moving joint's child body frame in its parent body
+frame (as robot_state_publisher sends a joint; the base stays odom -> base from the
+odometry part).  On /tf_static (:func:`uwv_hydro.node.static_frames.static_frames`):
+every other link of each body in its body frame.
+"""
+import math
+
+from geometry_msgs.msg import TransformStamped
+import numpy as np
+from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64
+from tf2_msgs.msg import TFMessage
+
+from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.node.hand_over import LatestSlots
+from uwv_hydro.node.node_part import NodePart
+from uwv_hydro.node.simulate_io import TF_QOS
+from uwv_hydro.physics.rotation import matrix_to_quat
+
+#: gz-sim's command topic suffix -> joint command kind.
+SUFFIXES = (('cmd_pos', 'position'), ('cmd_vel', 'velocity'), ('cmd_force', 'effort'))
+
+
+def _wxyz(rotation) -> np.ndarray:
+    """Return a link rotation (3x3 matrix or quaternion [w, x, y, z]) as a quaternion."""
+    r = np.asarray(rotation, dtype=float)
+    return r if r.shape == (4,) else matrix_to_quat(r)
+
+
+def _transform(stamp, parent: str, child: str, position, wxyz) -> TransformStamped:
+    t = TransformStamped()
+    t.header.stamp = stamp
+    t.header.frame_id = parent
+    t.child_frame_id = child
+    conv.fill_vector3(t.transform.translation, position)
+    conv.fill_quaternion(t.transform.rotation, wxyz)
+    return t
+
+
+class JointIO(NodePart):
+    """Joint command subscriptions, joint_states and the moving links' TF."""
+
+    def __init__(self, node):
+        super().__init__(node)
+        cfg = self.cfg
+        self.mode = node.io.mode
+        self.prefix = cfg['frame_prefix']
+        self._slots = LatestSlots()
+        self.topics = {}
+        for k, name in enumerate(self.mode.joint_names):
+            try:
+                base = cfg['joint_command_topic'].format(joint=name, model=node.vehicle.name)
+            except (KeyError, IndexError, ValueError) as exc:
+                raise ValueError('joint_command_topic %r: only {joint} and {model} can be '
+                                 'substituted (%s)' % (cfg['joint_command_topic'], exc)) from None
+            for suffix, kind in SUFFIXES:
+                topic = base.rstrip('/') + '/' + suffix
+                if topic in self.topics:
+                    raise ValueError('joint_command_topic %r gives two joints the topic %r: '
+                                     'use {joint}' % (cfg['joint_command_topic'], topic))
+                self.topics[topic] = (k, kind)
+                try:
+                    node.create_subscription(
+                        Float64, topic, lambda msg, k=k, kind=kind, topic=topic:
+                            self._on_command(msg, k, kind, topic), 10)
+                except Exception as exc:  # noqa: B902 - rclpy's invalid-name exceptions
+                    raise ValueError('joint_command_topic %r gives joint %s the topic %r: %s'
+                                     % (cfg['joint_command_topic'], name, topic, exc)) from None
+                self.add_input(topic)
+        self.state_pub = node.create_publisher(JointState, cfg['joint_states_topic'], 10)
+        self.tf_pub = node.create_publisher(TFMessage, '/tf', TF_QOS) if cfg['publish_tf'] \
+            else None
+        self.rejected = 0
+        self._last_ns = None
+        self.logger.info('moving joints %s: Float64 commands on %s/{cmd_pos,cmd_vel,cmd_force}'
+                         ', JointState on %s' % (', '.join(self.mode.joint_names),
+                                                 cfg['joint_command_topic'],
+                                                 cfg['joint_states_topic']))
+
+    def _on_command(self, msg: Float64, index: int, kind: str, topic: str) -> None:
+        # executor thread, no state lock: checked here, handed over in a slot
+        value = float(msg.data)
+        if not math.isfinite(value):
+            self.rejected += 1
+            self.node.drop(topic, 'non_finite')
+            return
+        self._slots.put(index, (kind, value))
+        self.node.inputs[topic].received(self.node.now_ns())
+
+    def command(self, index: int, kind: str, value: float) -> None:
+        """Hand a command over to the next update (ros2_control's decoder uses it too)."""
+        self._slots.put(index, (kind, value))
+
+    def take_inputs(self) -> None:
+        """Give the mode the latest command of each joint received since the last update."""
+        for index, (kind, value) in self._slots.take():
+            self.mode.command(index, kind, value)
+
+    def reset(self) -> None:
+        """Forget the commands not taken (the mode's reset holds the initial positions)."""
+        self._slots.clear()
+        self._last_ns = None
+
+    def static_transforms(self, stamp) -> list:
+        """Return every link of each body but its root, in the body frame (/tf_static)."""
+        out = []
+        for body in self.mode.dynamics.tree.bodies.values():
+            for link, (position, rotation) in body.links.items():
+                if link == body.name:
+                    continue
+                out.append(_transform(stamp, self.prefix + body.name, self.prefix + link,
+                                      position, _wxyz(rotation)))
+        return out
+
+    def update(self, now: int) -> None:
+        """Publish joint_states and the moving joints' transforms of the state."""
+        mode = self.mode
+        if mode.state_ns is None or mode.state_ns == self._last_ns:
+            return  # no new state (tf2 refuses a transform repeated at one stamp)
+        self._last_ns = mode.state_ns
+        stamp_ns = self.node.stamp_ns(mode.state_ns)
+        msg = JointState(name=list(mode.joint_names))
+        conv.ns_to_stamp(msg.header.stamp, stamp_ns)
+        msg.position = [float(v) for v in mode.q]
+        msg.velocity = [float(v) for v in mode.qd]
+        msg.effort = [float(v) for v in mode.efforts]
+        self.node.outbox.publish(self.state_pub, msg)
+        if self.tf_pub is None:
+            return
+        tf = TFMessage()
+        for parent, child, position, wxyz in mode.joint_transforms():
+            t = _transform(msg.header.stamp, self.prefix + parent, self.prefix + child,
+                           position, wxyz)
+            tf.transforms.append(t)
+        self.node.outbox.publish(self.tf_pub, tf)
+
+    def snapshot(self, snap: dict) -> None:
+        """Add each joint's command, position and speed."""
+        mode = self.mode
+        snap['joints'] = {name: {'command': mode.kinds[k], 'value': float(mode.values[k]),
+                                 'position': float(mode.q[k]), 'velocity': float(mode.qd[k]),
+                                 'effort': float(mode.efforts[k])}
+                          for k, name in enumerate(mode.joint_names)}
+        snap['joints_rejected'] = self.rejected

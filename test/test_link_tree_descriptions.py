@@ -482,7 +482,7 @@ PROP_VOLUMES = 1.1 * 0.7 * 0.2 + 2 * np.pi * 0.001 ** 2 * 0.002
 
 
 def test_propellers_buoyant_on_their_axes_stay_lumped():
-    """DAVE's pattern: a tiny collision centred on the axis turns with no hydro change."""
+    """As in DAVE's ROVs: a tiny collision centred on the axis turns with no hydro change."""
     params = load_vehicle(str(PROPS))
     assert params.tree is None
     # their volume counts in the lumped buoyancy, as gz-sim's Buoyancy system has it
@@ -535,7 +535,7 @@ def test_on_axis_cob_is_a_fixed_point_of_the_trees_kinematics():
 
 
 def _buoyancy_only(text, link_cobs):
-    """The arm YAML with only buoyancy on upper and fore, at the CoBs given."""
+    """Return the arm YAML with only buoyancy on upper and fore, at the CoBs given."""
     for old in ('          quadratic_drag: [0.5, 6.0, 6.0, 0.0, 0.1, 0.1]\n',
                 '          added_mass: {yy: 1.2, zz: 1.2, pp: 0.02, hh: 0.02}\n',
                 '          drag_center: com\n', '          linear_drag: {yy: 2.0, zz: 2.0}\n'):
@@ -548,7 +548,7 @@ def _buoyancy_only(text, link_cobs):
 
 
 def test_yaml_on_axis_joint_below_a_tree_joint_is_lumped():
-    """fore's CoB on the elbow axis: the elbow is lumped, fore's part rides in 'upper'."""
+    """With fore's CoB on the elbow axis the elbow is lumped: fore rides in 'upper'."""
     text = _buoyancy_only(ARM_YAML.read_text(), [
         ('cob: [0.2, 0.0, 0.0]', 'cob: [0.2, 0.0, 0.05]'),    # off the shoulder axis (y)
         ('cob: [0.15, 0.0, 0.0]', 'cob: [0.0, 0.07, 0.0]')])  # on the elbow axis (y)
@@ -560,7 +560,7 @@ def test_yaml_on_axis_joint_below_a_tree_joint_is_lumped():
 
 
 def test_yaml_joint_whose_on_axis_cob_moves_with_a_joint_below_is_a_tree_joint():
-    """fore's CoB on the shoulder axis at q = 0 but off the elbow's: both are tree joints."""
+    """A CoB on the shoulder axis at q = 0 but off the elbow's: both are tree joints."""
     text = _buoyancy_only(ARM_YAML.read_text(), [
         ('cob: [0.2, 0.0, 0.0]', 'cob: [0.0, 0.03, 0.0]'),     # on the shoulder axis
         ('cob: [0.15, 0.0, 0.0]', 'cob: [-0.4, 0.05, 0.0]')])  # shoulder axis, 0.4 m off elbow's

@@ -24,6 +24,8 @@ gz-sim's Hydrodynamics and Buoyancy systems (derivatives at the link origin, col
 volume at its centre).  The lumped vehicle fields must be what a rigid description
 of the same vehicle gives, and the tree at zero joint positions must lump back to
 them (Steiner).  Bad per-link blocks are errors naming file, element and line.
+A joint whose motion changes no hydro (buoyancy only, centred on its axis: a
+propeller's tiny collision) stays lumped (no tree).
 """
 import contextlib
 import io
@@ -42,6 +44,7 @@ CORPUS = pathlib.Path(__file__).resolve().parent / 'corpus'
 UVMS = CORPUS / 'uuv_simulator' / 'uvms_like.urdf.xacro'
 RUDDER = CORPUS / 'gz_sim' / 'rudder_arm_like.sdf'
 ARM_YAML = CORPUS / 'arm_links.yaml'
+PROPS = CORPUS / 'gz_sim' / 'propeller_on_axis_like.sdf'
 #: Float tolerance of values computed through a few products and sums (double rounding).
 TIGHT = 1e-12
 
@@ -456,3 +459,116 @@ def test_urdf_gz_hydrodynamics_per_link():
     assert not np.any(params.added_mass)
     error = _error(GZ_URDF.replace('type="revolute"', 'type="fixed"'), 'gz_rigid.urdf')
     assert 'more than one gz-sim Hydrodynamics block' in str(error) and error.line is not None
+
+
+def rodrigues(axis, angle):
+    """Rotation by ``angle`` about the unit ``axis`` (Rodrigues' formula)."""
+    k = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]],
+                  [-axis[1], axis[0], 0.0]])
+    return np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * k @ k
+
+
+def cob_in_base(joint, part, q):
+    """World-free forward kinematics: a part's CoB in the base body at joint angle q."""
+    # T_base_link(q) = T_origin Rot(axis, q) T_child, then the part's pose in its body
+    rot = joint.origin_rotation @ rodrigues(joint.axis, q)
+    child = joint.child_position + joint.child_rotation @ (part.position
+                                                           + part.rotation @ part.cob)
+    return joint.origin_position + rot @ child
+
+
+#: gz-sim collision volumes of the look-alike: hull box, propeller cylinder (pi r^2 L).
+PROP_VOLUMES = 1.1 * 0.7 * 0.2 + 2 * np.pi * 0.001 ** 2 * 0.002
+
+
+def test_propellers_buoyant_on_their_axes_stay_lumped():
+    """As in DAVE's ROVs: a tiny collision centred on the axis turns with no hydro change."""
+    params = load_vehicle(str(PROPS))
+    assert params.tree is None
+    # their volume counts in the lumped buoyancy, as gz-sim's Buoyancy system has it
+    assert params.buoyancy_mass == pytest.approx(1025.0 * PROP_VOLUMES, rel=TIGHT)
+    notes = {r.name: r.note for r in params.elements if r.kind == 'joint'}
+    for name in ('prop_port_joint', 'prop_stbd_joint'):
+        assert 'centred on its axis' in notes[name], notes[name]
+
+
+def test_propeller_buoyant_off_its_axis_is_a_tree_joint():
+    text = PROPS.read_text()
+    across = text.replace('<pose>0 0 0 0 0 0</pose>\n        <geometry><cylinder>',
+                          '<pose>0 0.01 0 0 0 0</pose>\n        <geometry><cylinder>')
+    assert across != text
+    params = load_vehicle_string(across, 'across.sdf')
+    (joint,) = params.tree.joints
+    assert joint.name == 'prop_port_joint'  # the starboard one is still on its axis
+    _, part = part_of(params.tree, 'prop_port')
+    # its CoB turns on a 0.01 m circle about the axis: half a turn moves it by 0.02 m
+    moved = np.linalg.norm(cob_in_base(joint, part, np.pi) - cob_in_base(joint, part, 0.0))
+    assert moved == pytest.approx(0.02, rel=1e-9)
+    assert params.buoyancy_mass == pytest.approx(1025.0 * PROP_VOLUMES, rel=TIGHT)
+    notes = {r.name: r.note for r in params.elements if r.kind == 'joint'}
+    assert 'centred on its axis' in notes['prop_stbd_joint']
+
+
+@pytest.mark.parametrize('change', [
+    ('<mass>0.002</mass>\n', '<mass>0.002</mass>\n<fluid_added_mass><xx>1e-4</xx>'
+     '</fluid_added_mass>\n'),                       # added mass: turns with the joint
+    ('type="continuous"', 'type="prismatic"'),        # a slide moves the CoB
+])
+def test_on_axis_rule_is_for_buoyancy_only_and_rotation(change):
+    text = PROPS.read_text()
+    assert change[0] in text
+    params = load_vehicle_string(text.replace(*change, 1), 'changed.sdf')
+    assert params.tree is not None and params.tree.joints
+
+
+def test_on_axis_cob_is_a_fixed_point_of_the_trees_kinematics():
+    """The rule's axis line is the tree's: forced into the tree, the CoB does not move."""
+    text = PROPS.read_text().replace(
+        '<mass>0.002</mass>\n', '<mass>0.002</mass>\n<fluid_added_mass><xx>1e-4</xx>'
+        '</fluid_added_mass>\n')
+    params = load_vehicle_string(text, 'forced.sdf')
+    for joint in params.tree.joints:
+        _, part = part_of(params.tree, joint.child)
+        for q in (0.7, 2.0, -3.0):
+            np.testing.assert_allclose(cob_in_base(joint, part, q),
+                                       cob_in_base(joint, part, 0.0), atol=1e-12)
+
+
+def _buoyancy_only(text, link_cobs):
+    """Return the arm YAML with only buoyancy on upper and fore, at the CoBs given."""
+    for old in ('          quadratic_drag: [0.5, 6.0, 6.0, 0.0, 0.1, 0.1]\n',
+                '          added_mass: {yy: 1.2, zz: 1.2, pp: 0.02, hh: 0.02}\n',
+                '          drag_center: com\n', '          linear_drag: {yy: 2.0, zz: 2.0}\n'):
+        assert old in text
+        text = text.replace(old, '')
+    for old, new in link_cobs:
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+def test_yaml_on_axis_joint_below_a_tree_joint_is_lumped():
+    """With fore's CoB on the elbow axis the elbow is lumped: fore rides in 'upper'."""
+    text = _buoyancy_only(ARM_YAML.read_text(), [
+        ('cob: [0.2, 0.0, 0.0]', 'cob: [0.2, 0.0, 0.05]'),    # off the shoulder axis (y)
+        ('cob: [0.15, 0.0, 0.0]', 'cob: [0.0, 0.07, 0.0]')])  # on the elbow axis (y)
+    params = load_vehicle_string(text, 'arm.yaml')
+    assert [j.name for j in params.tree.joints] == ['shoulder']
+    body, fore = part_of(params.tree, 'fore')
+    assert body == 'upper'
+    np.testing.assert_allclose(fore.position, [0.4, 0.0, 0.0], atol=TIGHT)
+
+
+def test_yaml_joint_whose_on_axis_cob_moves_with_a_joint_below_is_a_tree_joint():
+    """A CoB on the shoulder axis at q = 0 but off the elbow's: both are tree joints."""
+    text = _buoyancy_only(ARM_YAML.read_text(), [
+        ('cob: [0.2, 0.0, 0.0]', 'cob: [0.0, 0.03, 0.0]'),     # on the shoulder axis
+        ('cob: [0.15, 0.0, 0.0]', 'cob: [-0.4, 0.05, 0.0]')])  # shoulder axis, 0.4 m off elbow's
+    params = load_vehicle_string(text, 'arm.yaml')
+    assert [j.name for j in params.tree.joints] == ['shoulder', 'elbow']
+    both = _buoyancy_only(ARM_YAML.read_text(), [  # elbow on the shoulder: one axis line
+        ('cob: [0.2, 0.0, 0.0]', 'cob: [0.0, 0.03, 0.0]'),
+        ('cob: [0.15, 0.0, 0.0]', 'cob: [0.0, -0.02, 0.0]'),
+        ('origin: {xyz: [0.4, 0.0, 0.0]', 'origin: {xyz: [0.0, 0.0, 0.0]')])
+    error = _error(both, 'arm.yaml')
+    assert 'only buoyancy on the axis of a joint that turns them' in str(error)

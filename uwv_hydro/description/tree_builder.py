@@ -31,6 +31,13 @@ own frame (position zero).  The rule is the same for all formats:
   joints; a moving joint walked from child to parent because the base link is not
   the tree's root).  Moving joints whose subtree carries no hydro (propellers, a
   gripper without hydro) stay lumped as today: their motion changes no hydro.
+* So do revolute and continuous joints whose subtree carries buoyancy only (no added
+  mass, no drag) with every centre of buoyancy on the joint axis (within
+  :data:`AXIS_TOLERANCE`; a link with a surface transition has its origin there too,
+  its depth point): buoyancy is a world-vertical force at a point the rotation leaves
+  fixed, so their wrench does not depend on q (a propeller whose collision is centred
+  on its axis).  A moving joint below such a joint with hydro below it must be one
+  too.  Their volume counts in the lumped buoyancy as before.
 * No tree joint: no tree (None), the vehicle stays rigid.
 * A body's inertial is its links' lumped by Steiner's theorem
   (:mod:`uwv_hydro.description.rigid_lumping`) in the body frame; each part is put
@@ -47,6 +54,16 @@ from uwv_hydro.physics.link_tree import (
     KinematicTree, LinkHydroPart, MOVING_JOINT_TYPES, TreeBody, TreeJoint)
 
 Pose = Tuple[np.ndarray, np.ndarray]
+
+#: Largest distance (m) of a centre of buoyancy from a joint's axis line for its
+#: rotation to leave the buoyancy wrench unchanged (float rounding of poses, not a
+#: size: a millimetre off the axis is off it).
+AXIS_TOLERANCE = 1e-9
+
+#: Element-report note of a moving joint lumped because its motion changes no hydro.
+ON_AXIS_NOTE = ('%s joint lumped at its zero position: its links carry buoyancy only, '
+                'centred on its axis (within %g m), so its motion changes no hydro; its '
+                'motion and inertial coupling are left out')
 
 
 def _zeros3():
@@ -116,6 +133,9 @@ class TreeResult:
     lumped_with_hydro: Dict[str, str] = field(default_factory=dict)
     #: Every link reached from the base: its pose in the base frame at q = 0.
     zero_poses: Dict[str, Pose] = field(default_factory=dict)
+    #: Moving joints whose subtree's hydro does not depend on their q (buoyancy only,
+    #: centred on the axis), lumped: name -> element-report note.
+    on_axis: Dict[str, str] = field(default_factory=dict)
 
 
 def _hydro_below(link: str, children: Dict[str, List[JointSpec]], hydro: set) -> bool:
@@ -128,6 +148,55 @@ def _hydro_below(link: str, children: Dict[str, List[JointSpec]], hydro: set) ->
         seen.add(here)
         stack += [j.child for j in children.get(here, ()) if j.child not in seen]
     return False
+
+
+def _off_axis(point: np.ndarray, axis: np.ndarray) -> float:
+    """Return the distance of ``point`` from the line through the origin along ``axis``."""
+    # |p - (p . a) a| for a unit axis a
+    return float(np.linalg.norm(point - np.dot(point, axis) * axis))
+
+
+def _hydro_fixed_in_q(joint: JointSpec, children: Dict[str, List[JointSpec]],
+                      parts: Dict[str, LinkHydroPart], hydro: set) -> bool:
+    """
+    Return whether the hydro of ``joint``'s subtree is independent of its q.
+
+    True for a revolute or continuous joint whose subtree carries buoyancy only, every
+    centre of buoyancy (and the origin of a link with a surface transition) on the
+    axis, and whose moving joints below with hydro below them are such joints too.
+    """
+    if joint.kind not in ('revolute', 'continuous'):
+        return False
+    axis = np.asarray(joint.axis, float)
+    norm = np.linalg.norm(axis)
+    if not norm > 0.0:
+        return False
+    axis = axis / norm
+    # links in the joint frame at q = 0
+    stack = [(joint.child, (np.asarray(joint.child_position, float),
+                            np.asarray(joint.child_rotation, float)))]
+    seen = set()
+    while stack:
+        link, (position, rotation) = stack.pop()
+        seen.add(link)
+        part = parts.get(link)
+        if link in hydro:
+            if (np.any(part.added_mass) or np.any(part.linear_drag)
+                    or np.any(part.quadratic_drag)):
+                return False
+            points = [position + rotation @ np.asarray(part.cob, float)]
+            if part.surface is not None:  # its fraction follows the link origin's depth
+                points.append(position)
+            if any(_off_axis(p, axis) > AXIS_TOLERANCE for p in points):
+                return False
+        for below in children.get(link, ()):
+            if below.child in seen:
+                continue
+            if (below.rigid is None and _hydro_below(below.child, children, hydro)
+                    and not _hydro_fixed_in_q(below, children, parts, hydro)):
+                return False
+            stack.append((below.child, compose((position, rotation), below.rest())))
+    return True
 
 
 def _why_lumped(joint: JointSpec) -> Optional[str]:
@@ -165,6 +234,9 @@ def build_tree(base: str, joints: List[JointSpec],
             zero[joint.child] = compose(zero[link], joint.rest())
             why = _why_lumped(joint) if joint.rigid is None else None
             carries = joint.rigid is None and _hydro_below(joint.child, children, hydro)
+            if carries and _hydro_fixed_in_q(joint, children, parts, hydro):
+                carries = False
+                result.on_axis[joint.name] = ON_AXIS_NOTE % (joint.kind, AXIS_TOLERANCE)
             if carries and why is None:
                 origin = compose(pose[link], (joint.origin_position, joint.origin_rotation))
                 axis = np.asarray(joint.axis, float)

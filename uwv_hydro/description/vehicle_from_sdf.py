@@ -276,6 +276,8 @@ def _sdf_tree(flat: FlatModel, base: str, params: VehicleParams,
             rec.note = ('%s joint kept in the kinematic tree (body %r); the lumped vehicle '
                         'has it at its zero position' % (flat.joints[rec.name].get('type'),
                                                          kept.tree_joints[rec.name]))
+        elif rec.kind == 'joint' and rec.name in kept.on_axis:
+            rec.note = kept.on_axis[rec.name]
     lumped = [m for m in moving
               if m[0] not in kept.tree_joints and m[0] not in kept.lumped_with_hydro]
     if lumped:

@@ -205,8 +205,8 @@ def _record_joints(params: VehicleParams, joints: List[ET.Element], poses, sourc
                    'it at its zero position' % (kind, kept.tree_joints[name]))
         elif child_name in poses:
             record(params, 'joint', name, where(source, joint), 'warned',
-                   '%s joint lumped at its zero position: its motion and inertial coupling '
-                   'are left out' % kind)
+                   kept.on_axis.get(name, '%s joint lumped at its zero position: its motion '
+                                    'and inertial coupling are left out' % kind))
             if name not in kept.lumped_with_hydro:  # those: tree_warning's
                 moving.append('%r (%s, link %r)' % (name, kind, child_name))
     params.warnings.extend(tree_warning(kept))
@@ -214,7 +214,7 @@ def _record_joints(params: VehicleParams, joints: List[ET.Element], poses, sourc
         params.warnings.append(
             "joints that move are lumped at their zero position (the links' mass counts, as "
             "gz-sim simulates it; the joints' own motion and inertial coupling are left "
-            'out%s): %s' % ('; their links carry no hydro' if kept.tree is not None else '',
+            'out%s): %s' % ('; their motion changes no hydro' if kept.tree is not None else '',
                             ', '.join(moving)))
 
 

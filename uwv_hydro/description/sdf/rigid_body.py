@@ -139,7 +139,7 @@ def lumped_joints_warning(moving: List[tuple], in_tree: bool = False) -> str:
     return ("joints that move are lumped at their zero position (the links' mass, volume "
             "and hydrodynamics count, as gz-sim simulates them; the joints' own motion and "
             'inertial coupling are left out%s): %s'
-            % ('; they carry no hydro of their own' if in_tree else '',
+            % ('; their motion changes no hydro' if in_tree else '',
                ', '.join('%r (%s, link %r)' % m for m in moving)))
 
 

@@ -259,12 +259,14 @@ def read_link_tree(vehicle: dict, ctx: _Ctx, params: VehicleParams) -> None:
         wet = [n for n, p in parts.items() if p.carries_hydro()]
         if wet:
             raise ctx.error('links', 'links %s carry hydro but no joint that moves carries '
-                            'them: one rigid body, give it in the top-level keys'
+                            'them (or only buoyancy on the axis of a joint that turns '
+                            'them): one rigid body, give it in the top-level keys'
                             % ', '.join(map(repr, wet)))
         moving = [s.name for s in specs if s.rigid is None]
         if moving:
-            params.warnings.append('joints %s move but carry no hydro: lumped at their '
-                                   'zero position' % ', '.join(map(repr, moving)))
+            params.warnings.append('joints %s move but their motion changes no hydro: '
+                                   'lumped at their zero position'
+                                   % ', '.join(map(repr, moving)))
         return
     params.tree = result.tree
     params.warnings.extend(tree_warning(result))

@@ -19,8 +19,9 @@ MuJoCo integrates the two bodies (free joint + hinge, RK4, gravity off); before 
 MuJoCo step each link's hydro is evaluated from MuJoCo's own state and applied
 (test/articulated_reference.py: buoyancy, linear and quadratic drag of each part, each
 body's weight); the added mass, of rigid-body form here, is folded into MuJoCo's body
-inertia (exact, its Kirchhoff term included).  The arm swings under an effort command (a sine, held over
-each 10 ms step in both) while a constant base wrench drives the vehicle.
+inertia (exact, its Kirchhoff term included).  The arm swings under an effort command
+(a sine, held over each 10 ms step in both) while a constant base wrench drives the
+vehicle.
 
 MuJoCo holds the applied forces over its step: its own error is first order in the
 step.  The mode's trajectory (RK4 with the forces at every stage, 10 ms) lies within

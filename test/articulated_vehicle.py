@@ -23,6 +23,7 @@ our own.  :func:`lumped` is the same vehicle with the joint at zero as one rigid
 summed here by hand (parallel axes, twist transforms): what the rigid SimulateMode
 integrates.
 """
+from articulated_reference import twist_transform
 import numpy as np
 
 from uwv_hydro.physics.link_tree import KinematicTree, LinkHydroPart, TreeBody, TreeJoint
@@ -37,20 +38,6 @@ def rot_z(angle: float) -> np.ndarray:
     """Return the rotation about z by ``angle``."""
     c, s = np.cos(angle), np.sin(angle)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-
-
-def skew(v) -> np.ndarray:
-    """Return S(v) with S(v) w = v x w."""
-    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
-
-
-def twist_transform(rotation, position) -> np.ndarray:
-    """Return X: the twist of a frame posed (R, p) from the twist of its parent's origin."""
-    out = np.zeros((6, 6))
-    out[:3, :3] = rotation.T
-    out[:3, 3:] = -rotation.T @ skew(position)
-    out[3:, 3:] = rotation.T
-    return out
 
 
 def base_added_mass(scale: float = 1.0, rigid_form: bool = False) -> np.ndarray:

@@ -27,6 +27,7 @@ Simulate mode with moving links (ArticulatedSimulateMode) against invariants and
 """
 import time
 
+from articulated_reference import momentum
 from articulated_vehicle import rot_z, two_link
 import numpy as np
 import pytest
@@ -75,37 +76,11 @@ def test_locked_joints_follow_the_lumped_rigid_vehicle(current):
     assert np.max(np.abs(np.array(free.x) - x)) > 1e-3
 
 
-def _momentum(mode):
-    """Return (world linear momentum, angular momentum about the system CoM, about 0)."""
-    tree = mode.dynamics.tree
-    states = mode.body_states()
-    linear, angular, first_moment, mass = np.zeros(3), np.zeros(3), np.zeros(3), 0.0
-    for name, body in tree.bodies.items():
-        p, r, nu = states[name]
-        v, w = nu[:3], nu[3:]
-        # rigid body: m v_c and I_c w + c x m v_c (world)
-        momentum = r @ (body.mass * (v + np.cross(w, body.com)))
-        c = p + r @ body.com
-        linear += momentum
-        angular += r @ (body.inertia @ w) + np.cross(c, momentum)
-        first_moment += body.mass * c
-        mass += body.mass
-        for part in body.parts:
-            # the fluid's impulse of the part (Kirchhoff): M_A nu_part in the part frame
-            nu_p = np.concatenate((part.rotation.T @ (v + np.cross(w, part.position)),
-                                   part.rotation.T @ w))
-            h = part.added_mass @ nu_p
-            r_p, p_p = r @ part.rotation, p + r @ part.position
-            linear += r_p @ h[:3]
-            angular += r_p @ h[3:] + np.cross(p_p, r_p @ h[:3])
-    return linear, angular - np.cross(first_moment / mass, linear), angular
-
-
 def _drift(params, method, dt, duration=3.0):
     """Return the largest relative drifts (linear, about the CoM, about 0) and the swing."""
     from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
     mode = ArticulatedSimulateMode(params, dt, initial=_start(), added_mass=method)
-    start = _momentum(mode)
+    start = momentum(mode)
     drift = np.zeros(3)
     swing = 0.0
     for k in range(int(round(duration / dt))):
@@ -113,7 +88,7 @@ def _drift(params, method, dt, duration=3.0):
         mode.command(0, 'effort', 1.5 * np.sin(2.0 * np.pi * k * dt / 1.5))
         assert mode.step()
         drift = np.maximum(drift, [np.linalg.norm(a - b) / np.linalg.norm(b)
-                                   for a, b in zip(_momentum(mode), start)])
+                                   for a, b in zip(momentum(mode), start)])
         swing = max(swing, abs(float(mode.q[0])))
     return drift, swing
 

@@ -1,0 +1,245 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Independent references for the articulated simulate tests, for any kinematic tree.
+
+* :func:`mujoco_run`: MuJoCo integrates the tree (free joint + hinges, RK4, gravity
+  off); before every MuJoCo step each body's hydro is evaluated from MuJoCo's own state
+  (:class:`~uwv_hydro.physics.link_wrench.PartWrenches`: buoyancy, linear and quadratic
+  drag of each part) plus its weight, and applied with ``xfrc_applied``; the added mass,
+  which must be of rigid-body form at each part's origin (:func:`rigid_form`), is folded
+  into MuJoCo's body inertia (exact, its Kirchhoff term included).  MuJoCo holds the
+  applied forces over its step: its error is first order in the step.
+* :func:`momentum`: linear and angular momentum of bodies and fluid (Kirchhoff impulse).
+* :func:`lumped`: the tree at zero joint positions as one rigid VehicleParams, summed by
+  hand (parallel axes, twist transforms): exact for the rigid SimulateMode when only the
+  base's parts have quadratic drag.
+"""
+import dataclasses
+
+import numpy as np
+
+from uwv_hydro.physics.vehicle_params import VehicleParams
+
+
+def skew(v) -> np.ndarray:
+    """Return S(v) with S(v) w = v x w."""
+    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
+
+
+def twist_transform(rotation, position) -> np.ndarray:
+    """Return X: the twist of a frame posed (R, p) from the twist of its parent's origin."""
+    out = np.zeros((6, 6))
+    out[:3, :3] = rotation.T
+    out[:3, 3:] = -rotation.T @ skew(position)
+    out[3:, 3:] = rotation.T
+    return out
+
+
+def rigid_form(m_a: np.ndarray) -> np.ndarray:
+    """Return the added mass's rigid-body-form part: mean translational a I, rotational block."""
+    out = np.zeros((6, 6))
+    out[:3, :3] = np.trace(m_a[:3, :3]) / 3.0 * np.eye(3)
+    out[3:, 3:] = 0.5 * (m_a[3:, 3:] + m_a[3:, 3:].T)
+    return out
+
+
+def with_parts(tree, change):
+    """Return a copy of ``tree`` whose parts are ``change(body name, part)``."""
+    bodies = {name: dataclasses.replace(body, parts=[change(name, p) for p in body.parts])
+              for name, body in tree.bodies.items()}
+    return dataclasses.replace(tree, bodies=bodies)
+
+
+def folded(body):
+    """Return (mass, CoM, inertia about it) of a body with its parts' added mass folded in."""
+    pieces = [(body.mass, np.asarray(body.com, float), np.asarray(body.inertia, float))]
+    for part in body.parts:
+        m_a = part.added_mass
+        a = m_a[0, 0]
+        # rigid-body form at the part origin: a I, no coupling
+        assert np.allclose(m_a[:3, :3], a * np.eye(3)) and not np.any(m_a[:3, 3:])
+        r = part.rotation
+        pieces.append((a, np.asarray(part.position, float), r @ m_a[3:, 3:] @ r.T))
+    mass = sum(p[0] for p in pieces)
+    com = sum(p[0] * p[1] for p in pieces) / mass
+    inertia = np.zeros((3, 3))
+    for m, c, i_c in pieces:
+        d = c - com
+        # parallel axes
+        inertia += i_c + m * (d @ d * np.eye(3) - np.outer(d, d))
+    return mass, com, inertia
+
+
+def _numbers(values) -> str:
+    return ' '.join(repr(float(v)) for v in values)
+
+
+def _inertial(body) -> str:
+    mass, com, i = folded(body)
+    pairs = ((0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2))  # MJCF fullinertia order
+    return '<inertial pos="%s" mass="%r" fullinertia="%s"/>' % (
+        _numbers(com), float(mass), _numbers(i[a, b] for a, b in pairs))
+
+
+def mjcf(tree, dt: float) -> str:
+    """Return the MJCF of the tree: a free base, a hinge per joint, inertias folded."""
+    from uwv_hydro.physics.rotation import matrix_to_quat
+
+    def body_xml(name):
+        inner = ''.join(
+            '<body name="%s" pos="%s" quat="%s"><joint name="%s" type="hinge" axis="%s" '
+            'pos="0 0 0" limited="false"/>%s</body>' % (
+                j.child, _numbers(j.origin_position), _numbers(matrix_to_quat(
+                    j.origin_rotation)), j.name, _numbers(j.axis),
+                body_xml(j.child)[len('<body>'):-len('</body>')])
+            for j in tree.joints if j.parent == name)
+        return '<body>%s%s</body>' % (_inertial(tree.bodies[name]), inner)
+
+    for joint in tree.joints:
+        assert joint.kind in ('revolute', 'continuous')
+        assert np.allclose(joint.child_rotation, np.eye(3))
+        assert not np.any(joint.child_position)
+    return ('<mujoco><option timestep="%r" gravity="0 0 0" integrator="RK4"/><worldbody>'
+            '<body name="%s"><freejoint/>%s</body></worldbody></mujoco>' % (
+                float(dt), tree.base, body_xml(tree.base)[len('<body>'):-len('</body>')]))
+
+
+def mujoco_run(params, dt, duration, start, efforts, base_wrench, command_dt=None):
+    """
+    Return (base position, quaternion, joint angles) after ``duration`` with MuJoCo at dt.
+
+    ``start``: (position, quaternion, body twist, joint angles); ``efforts(t)``: the
+    joint torques, held over each ``command_dt`` (default dt); ``base_wrench``: body axes.
+    """
+    import mujoco
+    from uwv_hydro.physics.link_wrench import PartWrenches, wrench_in_parent
+    from uwv_hydro.physics.multibody import attached_frames, FrameKinematics
+    from uwv_hydro.physics.point_transform import motion_transforms
+    from uwv_hydro.physics.rotation import quat_to_matrix
+    tree = params.tree
+    model = mujoco.MjModel.from_xml_string(mjcf(tree, dt))
+    data = mujoco.MjData(model)
+    position, quaternion, twist, angles = start
+    data.qpos[:3] = position
+    data.qpos[3:7] = quaternion
+    data.qvel[:3] = quat_to_matrix(quaternion) @ twist[:3]  # free joint: world velocity
+    data.qvel[3:6] = twist[3:]
+    qadr = [model.joint(j.name).qposadr[0] for j in tree.joints]
+    vadr = [model.joint(j.name).dofadr[0] for j in tree.joints]
+    data.qpos[qadr] = angles
+    base_id = model.body(tree.base).id
+    bodies = [(model.body(name).id, body, PartWrenches(body.parts, params.gravity))
+              for name, body in tree.bodies.items()]
+    per_command = int(round((command_dt or dt) / dt))
+    velocity = np.zeros(6)
+    for k in range(int(round(duration / dt))):
+        mujoco.mj_forward(model, data)
+        for b, body, parts in bodies:
+            rot = data.xmat[b].reshape(3, 3)
+            # [w, v] of the body frame origin in body axes (flg_local = 1)
+            mujoco.mj_objectVelocity(model, data, mujoco.mjtObj.mjOBJ_XBODY, b, velocity, 1)
+            nu = np.concatenate((velocity[3:], velocity[:3]))
+            weight = (-body.mass * params.gravity) * rot[2, :]
+            local = np.concatenate((weight, np.cross(body.com, weight)))
+            if body.parts:
+                p_rot = np.array([p.rotation for p in body.parts])
+                p_pos = np.array([p.position for p in body.parts])
+                frame = FrameKinematics([], data.xpos[b][None].copy(), rot[None].copy(),
+                                        nu[None])
+                kin = attached_frames(frame, [0] * len(body.parts), p_rot, p_pos)
+                rows = parts.wrenches(kin.rotation, kin.position, kin.twist)
+                # buoyancy and drag (rows 1-3); the added mass is MuJoCo's (folded)
+                local += wrench_in_parent(rows[:, 1:4].sum(axis=1),
+                                          motion_transforms(p_rot, p_pos)).sum(axis=0)
+            if b == base_id:
+                local += base_wrench
+            force = rot @ local[:3]
+            # xfrc_applied: world force and torque about the body's CoM (xipos)
+            data.xfrc_applied[b, :3] = force
+            data.xfrc_applied[b, 3:] = rot @ local[3:] + np.cross(
+                data.xpos[b] - data.xipos[b], force)
+        data.qfrc_applied[vadr] = efforts((k // per_command) * per_command * dt)
+        mujoco.mj_step(model, data)
+    return data.qpos[:3].copy(), data.qpos[3:7].copy(), data.qpos[qadr].copy()
+
+
+def momentum(mode):
+    """Return (world linear momentum, angular momentum about the system CoM, about 0)."""
+    tree = mode.dynamics.tree
+    states = mode.body_states()
+    linear, angular, first_moment, mass = np.zeros(3), np.zeros(3), np.zeros(3), 0.0
+    for name, body in tree.bodies.items():
+        p, r, nu = states[name]
+        v, w = nu[:3], nu[3:]
+        # rigid body: m v_c and I_c w + c x m v_c (world)
+        moving = r @ (body.mass * (v + np.cross(w, body.com)))
+        c = p + r @ body.com
+        linear += moving
+        angular += r @ (body.inertia @ w) + np.cross(c, moving)
+        first_moment += body.mass * c
+        mass += body.mass
+        for part in body.parts:
+            # the fluid's impulse of the part (Kirchhoff): M_A nu_part in the part frame
+            nu_p = np.concatenate((part.rotation.T @ (v + np.cross(w, part.position)),
+                                   part.rotation.T @ w))
+            h = part.added_mass @ nu_p
+            r_p, p_p = r @ part.rotation, p + r @ part.position
+            linear += r_p @ h[:3]
+            angular += r_p @ h[3:] + np.cross(p_p, r_p @ h[:3])
+    return linear, angular - np.cross(first_moment / mass, linear), angular
+
+
+def body_poses(tree):
+    """Return body -> (rotation, position) in the base frame at zero joint positions."""
+    poses = {tree.base: (np.eye(3), np.zeros(3))}
+    for j in tree.joints:  # every parent before its child
+        r, p = poses[j.parent]
+        poses[j.child] = (r @ j.origin_rotation, p + r @ j.origin_position)
+    return poses
+
+
+def lumped(tree, gravity: float, name: str = 'lumped') -> VehicleParams:
+    """Return the tree with its joints at zero as one rigid VehicleParams (by hand)."""
+    poses = body_poses(tree)
+    mass = sum(b.mass for b in tree.bodies.values())
+    centres = {n: poses[n][1] + poses[n][0] @ b.com for n, b in tree.bodies.items()}
+    com = sum(b.mass * centres[n] for n, b in tree.bodies.items()) / mass
+    inertia = np.zeros((3, 3))
+    buoyancy, moment = 0.0, np.zeros(3)
+    linear, added = np.zeros((6, 6)), np.zeros((6, 6))
+    quadratic = np.zeros((6, 6, 6))
+    for n, body in tree.bodies.items():
+        r_b, p_b = poses[n]
+        d = centres[n] - com
+        # parallel axes
+        inertia += r_b @ body.inertia @ r_b.T + body.mass * (d @ d * np.eye(3) - np.outer(d, d))
+        for part in body.parts:
+            r_p, p_p = r_b @ part.rotation, p_b + r_b @ part.position
+            buoyancy += part.buoyancy_mass
+            moment += part.buoyancy_mass * (p_p + r_p @ part.cob)
+            x = twist_transform(r_p, p_p)
+            # linear terms sum as X^T D X (power: nu_p . D nu_p)
+            linear += x.T @ part.linear_drag @ x
+            added += x.T @ part.added_mass @ x
+            if np.any(part.quadratic_drag):
+                # exact only for a part at the base origin, in base axes
+                assert np.allclose(x, np.eye(6)) and not np.any(part.drag_velocity_point)
+                quadratic += part.quadratic_drag
+    return VehicleParams(
+        name=name, mass=mass, inertia=inertia, com=com, buoyancy_mass=buoyancy,
+        cob=moment / buoyancy, linear_drag=linear, quadratic_drag=quadratic,
+        added_mass=added, drag_center=np.zeros(3), drag_velocity_point=np.zeros(3),
+        added_mass_point=np.zeros(3), gravity=gravity, tree=tree)

@@ -57,13 +57,14 @@ CYCLE_KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us', 'cycl
 
 
 def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = False,
-                 profile: bool = False):
+                 profile: bool = False, vehicle_file: str = ''):
     """
     Return benchmark records [(name, value, unit, extra), ...] for the node.
 
     With ``floor`` the process measured is benchmarks/floor_node.py instead (figures
     named ``floor_*``): the same probe on a minimal rclpy publisher.  With ``profile``
-    the node's cycle profile is on and reported (``node_profile``).
+    the node's cycle profile is on and reported (``node_profile``).  ``vehicle_file``:
+    the node's vehicle (default: the launch file's default vehicle).
     """
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
@@ -83,11 +84,14 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
     params = pathlib.Path(work) / 'p.yaml'
     params.write_text('/**:\n  ros__parameters:\n    initial_position: [0.0, 0.0, -10.0]\n'
                       '    publish_markers: false\n'
-                      + ('    cycle_profile: true\n' if profile else ''))
+                      + ('    cycle_profile: true\n' if profile else '')
+                      + ('    vehicle_file: %s\n' % json.dumps(vehicle_file)
+                         if vehicle_file else ''))
     if floor:
         argv = [sys.executable, str(REPO / 'benchmarks' / 'floor_node.py'), repr(rate_hz)]
     else:
-        argv = build_command(expand_vehicle(default_path('vehicle')), rate_hz=rate_hz,
+        urdf = '' if vehicle_file else expand_vehicle(default_path('vehicle'))
+        argv = build_command(urdf, rate_hz=rate_hz,
                              params_file=str(params),
                              description_file=str(pathlib.Path(work) / 'd.yaml'))
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
@@ -200,7 +204,8 @@ def _figures(rate_hz, duration, odom, flips, diags):
           'measured': int(np.sum(np.isfinite(lat))),
           'at_callback_p99': float(np.nanpercentile(lat_cb, 99))}),
         ('node_loop', float(loop.get('overruns', 'nan')), 'overruns',
-         {k: loop[k] for k in LOOP_KEYS if k in loop}),
+         dict({k: loop[k] for k in LOOP_KEYS if k in loop},
+              overruns_measured=sum(int(w.get('overruns_recent', 0)) for w in windows))),
     ] + [('node_' + k, v, 'us', {'windows': len(windows)}) for k, v in cycle.items()] + (
         [('node_profile', len(windows), 'windows', _profile(windows))]
         if any('profile.cycles' in w for w in windows) else [])

@@ -78,6 +78,18 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            users run), with the latency over the floor and the rate in
                            the first second; per rate the medians and ranges, and the
                            quiet runs within floor + 0.3 ms jitter and + 0.5 ms latency
+* links_*                  ``--only node_links``: the node on the 10-link vehicle of
+                           link_wrench (a YAML vehicle_file) and on the rigid vehicle of the
+                           same numbers, in the same run (benchmarks/node_links_probe.py):
+                           links_wrench_*: wrench mode at 1 kHz fed with odometry and
+                           joint_states at 1 kHz; links_simulate_<rate>hz_*: simulate mode
+                           at 1 kHz, or down LINK_SIMULATE_RATES to the highest rate that
+                           fits (links_simulate_highest_fitting_hz).  Per vehicle the
+                           cycle CPU and wall p50/p99 of /diagnostics, overruns, the
+                           achieved rate (wrench mode: the node process's CPU per
+                           odometry message too: the evaluation runs in the odometry
+                           callback, not in the cycle); the links / rigid ratios and
+                           ..._budget_share: the links' p99 wall time / the period
 
 Timing figures need a quiet machine (1-minute load average < ``QUIET_LOAD``).  Before
 every node or floor run the load average is read and printed (waiting up to
@@ -714,6 +726,80 @@ def bench_node_paired(results, duration):
              at_callback=node_x['at_callback_p99'] - floor_x['at_callback_p99'], quiet=quiet)
 
 
+#: node_links: the figures compared links / rigid (their ratio emitted as ..._ratio).
+LINK_RATIO_KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us',
+                   'cycle_wall_p99_us')
+#: node_links: simulate mode's rates, tried from the first down to the highest that fits.
+LINK_SIMULATE_RATES = (1000.0, 500.0, 250.0, 200.0, 150.0, 100.0)
+
+
+def _simulate_figures(records):
+    """Return node_probe.measure_node's records as node_links figures {key: value}."""
+    got = {r[0]: r for r in records}
+    out = {k: got['node_' + k][1] for k in LINK_RATIO_KEYS if 'node_' + k in got}
+    out['overruns'] = got['node_loop'][1]
+    out['overruns_measured'] = got['node_loop'][3]['overruns_measured']
+    out['rate_hz'] = got['node_rate_hz'][1]
+    return out
+
+
+def _emit_pair(results, prefix, rate, figures, quiet_of):
+    """Emit both vehicles' figures, the links / rigid ratios and the links' budget share."""
+    units = {'overruns': 'overruns', 'overruns_measured': 'overruns', 'rate_hz': 'Hz',
+             'odometry_sent_hz': 'Hz', 'process_cpu_share': 'x', 'joints': 'joints'}
+    for kind in ('links', 'rigid'):
+        load, quiet = quiet_of[kind]
+        for key, value in figures[kind].items():
+            emit(results, '%s_%s_%s' % (prefix, kind, key), float(value),
+                 units.get(key, 'us'), rate_hz=rate, quiet=quiet, load=load)
+    quiet = quiet_of['links'][1] and quiet_of['rigid'][1]
+    links, rigid = figures['links'], figures['rigid']
+    for key in LINK_RATIO_KEYS + ('process_cpu_per_odometry_us',):
+        if key in links and key in rigid:
+            emit(results, '%s_%s_ratio' % (prefix, key[:-3] if key.endswith('_us') else key),
+                 links[key] / rigid[key], 'x', links=links[key], rigid=rigid[key],
+                 rate_hz=rate, quiet=quiet)
+    # the links' worst cycle against the period (1 ms at 1 kHz)
+    emit(results, prefix + '_budget_share', links['cycle_wall_p99_us'] * rate * 1e-6, 'x',
+         rate_hz=rate, quiet=quiet, rigid=rigid['cycle_wall_p99_us'] * rate * 1e-6)
+
+
+def bench_node_links(results, duration):
+    """
+    Run the node on a 10-link vehicle and on the same vehicle rigid, in the same run.
+
+    The vehicle is :func:`ten_link_vehicle` written as a YAML file (``links:`` /
+    ``joints:``), the rigid one that file's lumped keys (benchmarks/node_links_probe.py).
+    Wrench mode at 1 kHz, fed with odometry and joint_states at 1 kHz; then simulate mode
+    (articulated) at 1 kHz, or, when the links' cycles do not fit there (an overrun in
+    the measured interval or a p99 wall time over the period), at the highest of
+    LINK_SIMULATE_RATES that fits.
+    """
+    from node_links_probe import measure_wrench, write_vehicles
+    from node_probe import measure_node
+    folder = tempfile.mkdtemp(prefix='uwv_bench_links_')
+    files = dict(zip(('links', 'rigid'), write_vehicles(ten_link_vehicle(), folder)))
+    figures, quiet_of = {}, {}
+    for kind in ('links', 'rigid'):
+        quiet_of[kind] = quiet_check('node wrench mode, %s vehicle, 1000 Hz' % kind)
+        figures[kind] = measure_wrench(files[kind], folder, 1000.0, duration)
+    _emit_pair(results, 'links_wrench', 1000.0, figures, quiet_of)
+    fits = None
+    for rate in LINK_SIMULATE_RATES:
+        for kind in ('links', 'rigid'):
+            quiet_of[kind] = quiet_check('node simulate mode, %s vehicle, %g Hz' % (kind, rate))
+            figures[kind] = _simulate_figures(measure_node(rate_hz=rate, duration=duration,
+                                                           vehicle_file=files[kind]))
+        tag = 'links_simulate_%dhz' % rate
+        _emit_pair(results, tag, rate, figures, quiet_of)
+        links = figures['links']
+        if links['overruns_measured'] == 0 and links['cycle_wall_p99_us'] * rate < 1e6:
+            fits = rate
+            break
+    emit(results, 'links_simulate_highest_fitting_hz', float('nan') if fits is None else fits,
+         'Hz', tried=list(LINK_SIMULATE_RATES), quiet=quiet_of['links'][1])
+
+
 #: The bars of issue 34: node p99 jitter within the floor's + this (ms) ...
 PROFILE_BAR_MS = 0.3
 #: ... thrust -> odometry latency p99 within the floor's + this (ms) ...
@@ -831,7 +917,8 @@ def main(argv=None):
     parser.add_argument('--only', nargs='*', default=None,
                         help='subset: wrench link_wrench rk4 surface simulate replay '
                         'replay_simulate batch node node_paired node_profile node_runs '
-                        'simulate_cli core_start sweep; core: the compiled core figures')
+                        'node_links simulate_cli core_start sweep; core: the compiled core '
+                        'figures')
     parser.add_argument('--rates', nargs='+', type=float, default=[1000.0, 500.0, 250.0],
                         help='node_profile, node_runs: the update rates (Hz)')
     parser.add_argument('--runs', type=int, default=5,
@@ -863,12 +950,14 @@ def main(argv=None):
                                                   args.runs, profile=True),
         'node_runs': lambda r: bench_node_runs(r, 3.0 if quick else 10.0, args.rates,
                                                args.runs, profile=False),
+        # not in the default run either: --only node_links
+        'node_links': lambda r: bench_node_links(r, 3.0 if quick else 10.0),
     }
     if args.only is not None and 'core' in args.only:
         args.only = list(args.only) + list(CORE_BENCHMARKS)
     results = []
     for name, fn in plan.items():
-        if (args.only is None and name not in ('node_profile', 'node_runs')) or (
+        if (args.only is None and name not in ('node_profile', 'node_runs', 'node_links')) or (
                 args.only is not None and name in args.only):
             fn(results)
     table(results)

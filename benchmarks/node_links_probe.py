@@ -1,0 +1,193 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The node with a 10-link vehicle against the same vehicle rigid (``--only node_links``).
+
+:func:`write_vehicles` writes run.py's ``ten_link_vehicle()`` as a YAML vehicle file with
+``links:`` / ``joints:`` (doc/reference/link_tree.md; the top-level rigid body left out:
+the links' lumped at zero joint positions) and the rigid vehicle of the same numbers (that
+file's top-level keys alone: what a consumer without the tree reads).  The node loads
+either through ``vehicle_file``.
+
+:func:`measure_wrench` runs the node in wrench mode (``publish_on: timer``, lagged added
+mass, the weight applied) at ``rate_hz`` and feeds it from this process, over DDS, with
+odometry and (10-link vehicle) joint_states at the same rate from a paced thread.  Wrench
+mode evaluates each odometry message in its subscription callback and the update cycle
+publishes the latest result (wrench_io.py), so the evaluation is not in the cycle figures
+of /diagnostics: the node process's CPU time over the interval (``/proc/<pid>/stat``,
+every thread) per odometry message received carries it.  Figures: the cycle's CPU and
+wall p50/p99 (/diagnostics, median over the windows), overruns, the achieved
+``hydro/wrench`` rate at this process, the process CPU per odometry message and its
+share of one core.
+
+Simulate mode is node_probe.measure_node with ``vehicle_file`` (its cycle holds the step).
+"""
+
+import os
+import pathlib
+import subprocess
+import threading
+import time
+
+import numpy as np
+import yaml
+
+#: The node's parameters of every node_links run (besides vehicle_file).
+BASE_PARAMS = {'initial_position': [0.0, 0.0, -10.0], 'publish_markers': False}
+#: Wrench mode's: the latest wrench at rate_hz, the link mode's lagged added mass, weight.
+WRENCH_PARAMS = {'publish_on': 'timer', 'added_mass': 'lagged', 'apply_weight': True,
+                 'accept_any_odometry_frames': True}
+
+
+def write_vehicles(params, folder):
+    """Write ``params`` (with a tree) as links.yaml and rigid.yaml in ``folder``; return both."""
+    from uwv_hydro.description.loader import load_vehicle
+    from uwv_hydro.description.yaml.export import export_yaml, write_yaml
+    folder = pathlib.Path(folder)
+    links = folder / 'links.yaml'
+    doc = yaml.safe_load(export_yaml(params))
+    vehicle = doc['uwv_hydro']['ros__parameters']['vehicle']
+    for key in ('mass', 'com', 'inertia'):  # the links' lumped at zero joint positions
+        vehicle.pop(key, None)
+    links.write_text(yaml.safe_dump(doc))
+    loaded = load_vehicle(str(links))
+    assert loaded.tree is not None and len(loaded.tree.link_names()) == 10, 'not 10 links'
+    loaded.tree = None
+    rigid = folder / 'rigid.yaml'
+    write_yaml(loaded, rigid)
+    return str(links), str(rigid)
+
+
+def params_file(folder, name, vehicle_file, extra):
+    """Write a node params YAML (BASE_PARAMS, vehicle_file, ``extra``); return its path."""
+    values = dict(BASE_PARAMS, vehicle_file=vehicle_file, **extra)
+    path = pathlib.Path(folder) / name
+    path.write_text(yaml.safe_dump({'/**': {'ros__parameters': values}}))
+    return str(path)
+
+
+def process_cpu_s(pid):
+    """Return the user + system CPU seconds of process ``pid`` (every thread)."""
+    fields = pathlib.Path('/proc/%d/stat' % pid).read_text().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+def cycle_figures(diags):
+    """Return (median over the windows of each cycle figure, the loop windows)."""
+    from node_probe import CYCLE_KEYS
+    windows = [{kv.key: kv.value for kv in status.values}
+               for msg in diags for status in msg.status if 'update loop' in status.name]
+    cycle = {k: float(np.median([float(w[k]) for w in windows if k in w]))
+             for k in CYCLE_KEYS if any(k in w for w in windows)}
+    return cycle, windows
+
+
+def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0):
+    """Return the figures of the node in wrench mode on ``vehicle_file`` (see module doc)."""
+    import rclpy
+    from diagnostic_msgs.msg import DiagnosticArray
+    from geometry_msgs.msg import WrenchStamped
+    from nav_msgs.msg import Odometry
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.node import Node
+    from sensor_msgs.msg import JointState
+    from uwv_hydro.description.loader import load_vehicle
+    from uwv_hydro.node.launch_command import build_command, stop_node
+    from uwv_hydro.node.rate_loop import RateLoop
+
+    tree = load_vehicle(vehicle_file).tree
+    joints = [] if tree is None else tree.joint_names()
+    domain = 120 + os.getpid() % 80
+    env = dict(os.environ, ROS_DOMAIN_ID=str(domain),
+               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    argv = build_command('', mode='wrench', rate_hz=rate_hz,
+                         params_file=params_file(folder, 'wrench.yaml', vehicle_file,
+                                                 WRENCH_PARAMS),
+                         description_file=str(pathlib.Path(folder) / 'd.yaml'))
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    context = rclpy.Context()
+    rclpy.init(context=context, domain_id=domain)
+    arrivals, diags = [], []
+    feed = None
+    try:
+        node = Node('uwv_bench_links_probe', context=context)
+        node.create_subscription(WrenchStamped, 'hydro/wrench',
+                                 lambda msg: arrivals.append(time.perf_counter()), 1000)
+        node.create_subscription(DiagnosticArray, '/diagnostics', diags.append, 10)
+        odom_pub = node.create_publisher(Odometry, 'odometry', 10)
+        joint_pub = node.create_publisher(JointState, 'joint_states', 10)
+        odom = Odometry()
+        odom.header.frame_id = 'odom'
+        odom.pose.pose.position.z = -10.0
+        odom.pose.pose.orientation.w = 1.0
+        joint = JointState()
+        joint.name = joints
+        sent = [0]
+
+        def publish():
+            # a moving state: surge and yaw rate, every joint swinging
+            t = time.monotonic()
+            stamp = node.get_clock().now().to_msg()
+            odom.header.stamp = stamp
+            odom.twist.twist.linear.x = 1.0 + 0.1 * np.sin(t)
+            odom.twist.twist.angular.z = 0.2 * np.cos(t)
+            if joints:
+                phase = t + np.arange(len(joints))
+                joint.header.stamp = stamp
+                joint.position = (0.3 * np.sin(phase)).tolist()
+                joint.velocity = (0.3 * np.cos(phase)).tolist()
+                joint_pub.publish(joint)
+            odom_pub.publish(odom)
+            sent[0] += 1
+
+        executor = SingleThreadedExecutor(context=context)
+        executor.add_node(node)
+        spinner = threading.Thread(target=executor.spin, daemon=True)
+        spinner.start()
+        feed = RateLoop(1.0 / rate_hz, publish)
+        feed.start()
+        deadline = time.monotonic() + 60.0
+        while not arrivals and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not arrivals:
+            raise RuntimeError('the node published no hydro/wrench within 60 s')
+        time.sleep(1.0)
+        del arrivals[:]
+        del diags[:]
+        cpu0, wall0, sent0 = process_cpu_s(proc.pid), time.monotonic(), sent[0]
+        time.sleep(duration)
+        cpu1, wall1, sent1 = process_cpu_s(proc.pid), time.monotonic(), sent[0]
+        got = list(arrivals)
+        time.sleep(1.5)  # one more diagnostics report
+        feed.stop()
+        feed = None
+        executor.shutdown(timeout_sec=1.0)
+    finally:
+        if feed is not None:
+            feed.stop()
+        stop_node(proc)
+        context.try_shutdown()
+    cycle, windows = cycle_figures(diags)
+    loop = windows[-1] if windows else {}
+    out = dict(cycle)
+    out.update(overruns=float(loop.get('overruns', 'nan')),
+               overruns_measured=sum(int(w.get('overruns_recent', 0)) for w in windows),
+               rate_hz=(len(got) - 1) / (got[-1] - got[0]) if len(got) > 1 else float('nan'),
+               odometry_sent_hz=(sent1 - sent0) / (wall1 - wall0),
+               process_cpu_share=(cpu1 - cpu0) / (wall1 - wall0),
+               process_cpu_per_odometry_us=(cpu1 - cpu0) / max(sent1 - sent0, 1) * 1e6,
+               joints=len(joints))
+    return out

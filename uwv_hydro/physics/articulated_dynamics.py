@@ -56,6 +56,7 @@ import pinocchio as pin
 
 from uwv_hydro.physics.link_wrench import PartWrenches, wrench_in_parent
 from uwv_hydro.physics.multibody import attached_frames, FrameKinematics, MultibodyModel
+from uwv_hydro.physics.point_transform import motion_transforms
 from uwv_hydro.physics.rotation import cross, quat_derivative, quat_to_matrix, skew
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
@@ -170,6 +171,8 @@ class TreeDynamics:
         self._part_body = np.array(part_body, dtype=int)
         self._part_rot = np.array(part_rot).reshape(-1, 3, 3)
         self._part_pos = np.array(part_pos).reshape(-1, 3)
+        #: X of each part in its joint frame (wrench_in_parent's transform)
+        self._part_x = motion_transforms(self._part_rot, self._part_pos)
         self._has_rigid = [bool(np.any(m)) for m in self.rigid]
         #: the base's remainder is solved exactly (inertia) or lagged with the others
         self.root_remainder = self.remainder[0] if (
@@ -212,7 +215,7 @@ class TreeDynamics:
         rows = self.parts.wrenches(kin.rotation, kin.position, kin.twist,
                                    None if current is None else np.zeros((self.parts.count, 6)),
                                    current)
-        return wrench_in_parent(rows, self._part_rot, self._part_pos)
+        return wrench_in_parent(rows, self._part_x)
 
     def external_forces(self, base_wrench, current, lag):
         """
@@ -347,4 +350,4 @@ class TreeDynamics:
             # weight m g along world down at the body's CoM
             down = (-mass * self.gravity) * frames.rotation[k][2, :]
             per_body[k, weight] = np.concatenate((down, cross(com, down)))
-        return wrench_in_parent(per_body, rot, pos).sum(axis=0)
+        return wrench_in_parent(per_body, motion_transforms(rot, pos)).sum(axis=0)

@@ -29,7 +29,9 @@ own frame (position zero).  The rule is the same for all formats:
   transform, moving ones at q = 0 as the lumped vehicle has them -- with a warning
   when their subtree carries hydro (mimic joints; ball, universal, planar, floating
   joints; a moving joint walked from child to parent because the base link is not
-  the tree's root).  Moving joints whose subtree carries no hydro (propellers, a
+  the tree's root).  Each joint remembers its parent link (``TreeJoint.parent_link``,
+  ``TreeBody.parents``) for TF as robot_state_publisher lays it out; a link reached
+  upwards from the base hangs from its body root (the base's own parent is odom).  Moving joints whose subtree carries no hydro (propellers, a
   gripper without hydro) stay lumped as today: their motion changes no hydro.
 * No tree joint: no tree (None), the vehicle stays rigid.
 * A body's inertial is its links' lumped by Steiner's theorem
@@ -156,6 +158,7 @@ def build_tree(base: str, joints: List[JointSpec],
     pose: Dict[str, Pose] = {base: (np.zeros(3), np.eye(3))}
     zero = result.zero_poses
     zero[base] = pose[base]
+    hangs_from: Dict[str, str] = {}  # link fixed in a body -> its joint's parent link
     stack = [base]
     while stack:
         link = stack.pop()
@@ -174,6 +177,7 @@ def build_tree(base: str, joints: List[JointSpec],
                                            joint.where)
                 tree.joints.append(TreeJoint(
                     name=joint.name, kind=joint.kind, parent=body_of[link], child=joint.child,
+                    parent_link=link,
                     origin_position=origin[0], origin_rotation=origin[1],
                     axis=axis / norm,
                     child_position=np.asarray(joint.child_position, float),
@@ -188,6 +192,7 @@ def build_tree(base: str, joints: List[JointSpec],
                 if carries:
                     result.lumped_with_hydro[joint.name] = why
                 body_of[joint.child] = body_of[link]
+                hangs_from[joint.child] = link
                 pose[joint.child] = compose(pose[link], joint.rest())
             stack.append(joint.child)
         for joint in parents.get(link, []):  # walked upwards: the base is not the root
@@ -206,6 +211,8 @@ def build_tree(base: str, joints: List[JointSpec],
         return result
     for link, body in body_of.items():
         tree.bodies[body].links[link] = pose[link]
+        if link in hangs_from:
+            tree.bodies[body].parents[link] = hangs_from[link]
     for name, body in tree.bodies.items():
         lumped = [part_in_base(*inertials[link], *pose[link])
                   for link in body.links if link in inertials]

@@ -31,8 +31,9 @@ own frame (position zero).  The rule is the same for all formats:
   joints; a moving joint walked from child to parent because the base link is not
   the tree's root).  Each joint remembers its parent link (``TreeJoint.parent_link``,
   ``TreeBody.parents``) for TF as robot_state_publisher lays it out; a link reached
-  upwards from the base hangs from its body root (the base's own parent is odom).  Moving joints whose subtree carries no hydro (propellers, a
-  gripper without hydro) stay lumped as today: their motion changes no hydro.
+  upwards from the base hangs from its body root (the base's own parent is odom).
+  Moving joints whose subtree carries no hydro (propellers, a gripper without hydro)
+  stay lumped as today: their motion changes no hydro.
 * No tree joint: no tree (None), the vehicle stays rigid.
 * A body's inertial is its links' lumped by Steiner's theorem
   (:mod:`uwv_hydro.description.rigid_lumping`) in the body frame; each part is put

@@ -29,6 +29,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from test_link_tree_descriptions import rot_x, rot_z
 
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.yaml.export import export_yaml
@@ -44,16 +45,6 @@ URDF_PARENTS = {'propeller': 'base_link', 'arm/base': 'base_link', 'arm/upper': 
 QUATERNION = np.array([0.9, 0.2, -0.3, 0.25]) / np.linalg.norm([0.9, 0.2, -0.3, 0.25])
 #: Poses composed through a few 3x3 products: rounding far below this.
 TOLERANCE = 1e-9
-
-
-def _rot_x(a):
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
-
-
-def _rot_z(a):
-    c, s = np.cos(a), np.sin(a)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
 def _vehicle(tmp_path, mount_rpy):
@@ -111,4 +102,4 @@ def test_tf_chain_composes_to_forward_kinematics_with_urdf_parents(tmp_path, mou
     # then the angle about the axis z
     (p, r), = [(p, r) for _, child, p, r in sent if child == 'arm/upper']
     np.testing.assert_allclose(p, [0.1, 0.0, 0.05], atol=TOLERANCE)
-    np.testing.assert_allclose(r, _rot_x(np.pi / 2) @ _rot_z(0.7), atol=TOLERANCE)
+    np.testing.assert_allclose(r, rot_x(np.pi / 2) @ rot_z(0.7), atol=TOLERANCE)

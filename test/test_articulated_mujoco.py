@@ -96,6 +96,7 @@ def _mujoco_run(params, dt):
     """Return (base position, quaternion, joint angle) after DURATION with MuJoCo at dt."""
     from uwv_hydro.physics.link_wrench import PartWrenches, wrench_in_parent
     from uwv_hydro.physics.multibody import attached_frames, FrameKinematics
+    from uwv_hydro.physics.point_transform import motion_transforms
     from uwv_hydro.physics.rotation import quat_to_matrix
     tree = params.tree
     model = mujoco.MjModel.from_xml_string(_mjcf(tree, dt))
@@ -124,7 +125,8 @@ def _mujoco_run(params, dt):
             kin = attached_frames(frame, [0] * len(body.parts), p_rot, p_pos)
             rows = parts.wrenches(kin.rotation, kin.position, kin.twist)
             # buoyancy and drag (rows 1-3); the added mass is MuJoCo's (folded)
-            local += wrench_in_parent(rows[:, 1:4].sum(axis=1), p_rot, p_pos).sum(axis=0)
+            local += wrench_in_parent(rows[:, 1:4].sum(axis=1),
+                                      motion_transforms(p_rot, p_pos)).sum(axis=0)
             if b == model.body('base_link').id:
                 local += TAU
             force = rot @ local[:3]

@@ -55,7 +55,7 @@ import numpy as np
 import pinocchio as pin
 
 from uwv_hydro.physics.link_wrench import PartWrenches, wrench_in_parent
-from uwv_hydro.physics.multibody import attached_frames, FrameKinematics, MultibodyModel
+from uwv_hydro.physics.multibody import AttachedFrames, FrameKinematics, MultibodyModel
 from uwv_hydro.physics.point_transform import motion_transforms
 from uwv_hydro.physics.rotation import cross, quat_derivative, quat_to_matrix, skew
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
@@ -171,7 +171,8 @@ class TreeDynamics:
         self._part_body = np.array(part_body, dtype=int)
         self._part_rot = np.array(part_rot).reshape(-1, 3, 3)
         self._part_pos = np.array(part_pos).reshape(-1, 3)
-        #: X of each part in its joint frame (wrench_in_parent's transform)
+        # each part in its body: the frames and their motion transforms, computed once
+        self._part_frames = AttachedFrames(self._part_body, self._part_rot, self._part_pos)
         self._part_x = motion_transforms(self._part_rot, self._part_pos)
         self._has_rigid = [bool(np.any(m)) for m in self.rigid]
         #: the base's remainder is solved exactly (inertia) or lagged with the others
@@ -210,7 +211,7 @@ class TreeDynamics:
         """Return every part's components (N, len(COMPONENT_NAMES), 6) in its joint frame."""
         if not self.parts.count:
             return np.zeros((0, len(COMPONENT_NAMES), 6))
-        kin = attached_frames(frames, self._part_body, self._part_rot, self._part_pos)
+        kin = self._part_frames(frames)
         # the current's M_A nu_dot_c: the inertial term with a zero own acceleration
         rows = self.parts.wrenches(kin.rotation, kin.position, kin.twist,
                                    None if current is None else np.zeros((self.parts.count, 6)),

@@ -29,15 +29,16 @@ own frame (position zero).  The rule is the same for all formats:
   transform, moving ones at q = 0 as the lumped vehicle has them -- with a warning
   when their subtree carries hydro (mimic joints; ball, universal, planar, floating
   joints; a moving joint walked from child to parent because the base link is not
-  the tree's root).  Each joint remembers its parent link (``TreeJoint.parent_link``,
-  ``TreeBody.parents``) for TF as robot_state_publisher lays it out; a link reached
-  upwards from the base hangs from its body root (the base's own parent is odom).
-  Moving joints whose subtree carries no hydro (propellers, a gripper without hydro)
-  stay lumped as today: their motion changes no hydro.
+  the tree's root).  Moving joints whose subtree carries no hydro (propellers, a
+  gripper without hydro) stay lumped as today: their motion changes no hydro.
 * No tree joint: no tree (None), the vehicle stays rigid.
 * A body's inertial is its links' lumped by Steiner's theorem
   (:mod:`uwv_hydro.description.rigid_lumping`) in the body frame; each part is put
   at its link's pose in its body.
+* Each tree joint remembers its parent link (``TreeJoint.parent_link``) and each body
+  its links' parents (``TreeBody.parents``), for TF as robot_state_publisher lays it
+  out; a link reached upwards from the base hangs from its body root (the base's own
+  parent is odom).
 """
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple

@@ -319,6 +319,7 @@ def _same_tree(a, b, tol=TIGHT):
     assert [j.name for j in a.joints] == [j.name for j in b.joints]
     for ja, jb in zip(a.joints, b.joints):
         assert (ja.kind, ja.parent, ja.child) == (jb.kind, jb.parent, jb.child)
+        assert a.parent_link(ja) == b.parent_link(jb)
         for field in ('origin_position', 'origin_rotation', 'axis', 'child_position',
                       'child_rotation'):
             np.testing.assert_allclose(getattr(jb, field), getattr(ja, field), atol=tol)
@@ -417,6 +418,9 @@ def test_check_lists_the_tree():
     tree = json.loads(out.getvalue())['tree']
     assert [j['name'] for j in tree['joints']] == ['arm/shoulder', 'arm/elbow']
     assert tree['joints'][1]['limits']['velocity'] is None  # no limit
+    # the shoulder hangs from the arm's base, fixed in the base body (URDF parent link)
+    assert [(j['parent'], j['parent_link']) for j in tree['joints']] == [
+        ('base_link', 'arm/base'), ('arm/upper', 'arm/upper')]
     wet = {p['link']: p for p in tree['links_with_hydro']}
     assert set(wet) == {'base_link', 'arm/base', 'arm/upper', 'arm/fore', 'arm/jaw'}
     assert wet['arm/fore']['volume'] == pytest.approx(0.0024, rel=TIGHT)
@@ -426,6 +430,8 @@ def test_check_lists_the_tree():
         assert main(['check', str(UVMS)]) == 0
     assert 'kinematic tree: 3 bodies, 2 joints, 5 links with hydro' in text.getvalue()
     assert 'joint arm/elbow: revolute, arm/upper -> arm/fore' in text.getvalue()
+    assert 'joint arm/shoulder: revolute, base_link (link arm/base) -> arm/upper' in \
+        text.getvalue()
 
 
 GZ_URDF = ARM_URDF.split('  <gazebo>')[0] + """  <gazebo>

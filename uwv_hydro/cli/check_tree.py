@@ -17,7 +17,8 @@ What ``check`` says about a vehicle's kinematic tree (joints, bodies, per-link h
 
 ``check --json`` has a ``tree`` key only for a vehicle that has one
 (:class:`~uwv_hydro.physics.link_tree.KinematicTree`): its joints (type, parent and
-child body, axis, origin, limits; null for none), bodies (mass, CoM, links) and each
+child body, the parent link in the description, axis, origin in the parent body,
+limits; null for none), bodies (mass, CoM, links) and each
 link's hydro (volume and displaced mass, CoB in the link frame, which of added mass,
 linear and quadratic drag it has, near-surface scaling).
 """
@@ -32,7 +33,8 @@ def _vector(values) -> list:
 
 def tree_summary(tree, fluid_density: float) -> Dict[str, Any]:
     """Return the ``tree`` entry of the check summary (plain Python data)."""
-    joints = [{'name': j.name, 'type': j.kind, 'parent': j.parent, 'child': j.child,
+    joints = [{'name': j.name, 'type': j.kind, 'parent': j.parent,
+               'parent_link': tree.parent_link(j), 'child': j.child,
                'axis': _vector(j.axis), 'origin': _vector(j.origin_position),
                'limits': {'lower': float(j.lower), 'upper': float(j.upper),
                           'velocity': float(j.velocity), 'effort': float(j.effort)},
@@ -79,8 +81,10 @@ def tree_lines(tree: Dict[str, Any]) -> List[str]:
              % (len(tree['bodies']), len(tree['joints']), len(tree['links_with_hydro']),
                 tree['base'])]
     for j in tree['joints']:
+        parent = j['parent'] if j['parent_link'] == j['parent'] else '%s (link %s)' % (
+            j['parent'], j['parent_link'])
         lines.append('  - joint %s: %s, %s -> %s, axis %s, at %s m; %s'
-                     % (j['name'], j['type'], j['parent'], j['child'], _fmt(j['axis']),
+                     % (j['name'], j['type'], parent, j['child'], _fmt(j['axis']),
                         _fmt(j['origin']), _limits(j)))
     for b in tree['bodies']:
         lines.append('  - body %s: %.6g kg, CoM %s m, links %s'

@@ -42,6 +42,10 @@ own frame (position zero).  The rule is the same for all formats:
 * A body's inertial is its links' lumped by Steiner's theorem
   (:mod:`uwv_hydro.description.rigid_lumping`) in the body frame; each part is put
   at its link's pose in its body.
+* Each tree joint remembers its parent link (``TreeJoint.parent_link``) and each body
+  its links' parents (``TreeBody.parents``), for TF as robot_state_publisher lays it
+  out; a link reached upwards from the base hangs from its body root (the base's own
+  parent is odom).
 """
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
@@ -225,6 +229,7 @@ def build_tree(base: str, joints: List[JointSpec],
     pose: Dict[str, Pose] = {base: (np.zeros(3), np.eye(3))}
     zero = result.zero_poses
     zero[base] = pose[base]
+    hangs_from: Dict[str, str] = {}  # link fixed in a body -> its joint's parent link
     stack = [base]
     while stack:
         link = stack.pop()
@@ -246,6 +251,7 @@ def build_tree(base: str, joints: List[JointSpec],
                                            joint.where)
                 tree.joints.append(TreeJoint(
                     name=joint.name, kind=joint.kind, parent=body_of[link], child=joint.child,
+                    parent_link=link,
                     origin_position=origin[0], origin_rotation=origin[1],
                     axis=axis / norm,
                     child_position=np.asarray(joint.child_position, float),
@@ -260,6 +266,7 @@ def build_tree(base: str, joints: List[JointSpec],
                 if carries:
                     result.lumped_with_hydro[joint.name] = why
                 body_of[joint.child] = body_of[link]
+                hangs_from[joint.child] = link
                 pose[joint.child] = compose(pose[link], joint.rest())
             stack.append(joint.child)
         for joint in parents.get(link, []):  # walked upwards: the base is not the root
@@ -278,6 +285,8 @@ def build_tree(base: str, joints: List[JointSpec],
         return result
     for link, body in body_of.items():
         tree.bodies[body].links[link] = pose[link]
+        if link in hangs_from:
+            tree.bodies[body].parents[link] = hangs_from[link]
     for name, body in tree.bodies.items():
         lumped = [part_in_base(*inertials[link], *pose[link])
                   for link in body.links if link in inertials]

@@ -280,18 +280,23 @@ class ArticulatedSimulateMode(SimulateMode):
 
     def joint_transforms(self) -> List[tuple]:
         """
-        Return (parent body, child body, position, quaternion [w, x, y, z]) per moving joint.
+        Return (parent link, child body, position, quaternion [w, x, y, z]) per moving joint.
 
-        The child body frame in the parent body frame at the current joint positions
-        (what robot_state_publisher sends for the joint).
+        The child body frame in the joint's parent link frame (the description's, which
+        may be a link fixed in the parent body) at the current joint positions: what
+        robot_state_publisher sends for the joint.
         """
         states = self.body_states()
+        tree = self.dynamics.tree
         out = []
-        for joint in self.dynamics.tree.joints:
+        for joint in tree.joints:
             p_p, r_p, _ = states[joint.parent]
             p_c, r_c, _ = states[joint.child]
-            # T_parent^-1 T_child: R = R_p^T R_c, p = R_p^T (p_c - p_p)
-            out.append((joint.parent, joint.child, r_p.T @ (p_c - p_p),
+            p_l, r_l = tree.link_in_body(joint.parent, tree.parent_link(joint))
+            # the parent link in the world: T_parent T_link
+            p_p, r_p = p_p + r_p @ p_l, r_p @ r_l
+            # T_link^-1 T_child: R = R_l^T R_c, p = R_l^T (p_c - p_l)
+            out.append((tree.parent_link(joint), joint.child, r_p.T @ (p_c - p_p),
                         matrix_to_quat(r_p.T @ r_c)))
         return out
 

@@ -27,15 +27,16 @@ topic_based_ros2_control sends them: :mod:`uwv_hydro.node.ros2_control_io`.
 
 Out, after every update, stamped with the state's time: sensor_msgs/JointState of
 every moving joint on ``joint_states_topic`` (position, velocity, effort = the joint
-torque or force), and on /tf each moving joint's child body frame in its parent body
-frame (as robot_state_publisher sends a joint; the base stays odom -> base from the
-odometry part).  On /tf_static (:func:`uwv_hydro.node.static_frames.static_frames`):
-every other link of each body in its body frame.
+torque or force), and on /tf each moving joint's child link in the joint's parent link
+in the description (which may be a link fixed to the parent body, e.g. an arm's base
+on the vehicle's base link), as robot_state_publisher sends a joint; the base stays
+odom -> base from the odometry part.  On /tf_static
+(:func:`uwv_hydro.node.static_frames.static_frames`): every other link in the link it
+hangs from in the description (robot_state_publisher's fixed joints).
 """
 import math
 
 from geometry_msgs.msg import TransformStamped
-import numpy as np
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 from tf2_msgs.msg import TFMessage
@@ -48,12 +49,6 @@ from uwv_hydro.physics.rotation import matrix_to_quat
 
 #: gz-sim's command topic suffix -> joint command kind.
 SUFFIXES = (('cmd_pos', 'position'), ('cmd_vel', 'velocity'), ('cmd_force', 'effort'))
-
-
-def _wxyz(rotation) -> np.ndarray:
-    """Return a link rotation (3x3 matrix or quaternion [w, x, y, z]) as a quaternion."""
-    r = np.asarray(rotation, dtype=float)
-    return r if r.shape == (4,) else matrix_to_quat(r)
 
 
 def _transform(stamp, parent: str, child: str, position, wxyz) -> TransformStamped:
@@ -131,15 +126,11 @@ class JointIO(NodePart):
         self._last_ns = None
 
     def static_transforms(self, stamp) -> list:
-        """Return every link of each body but its root, in the body frame (/tf_static)."""
-        out = []
-        for body in self.mode.dynamics.tree.bodies.values():
-            for link, (position, rotation) in body.links.items():
-                if link == body.name:
-                    continue
-                out.append(_transform(stamp, self.prefix + body.name, self.prefix + link,
-                                      position, _wxyz(rotation)))
-        return out
+        """Return every link fixed in a body in the link it hangs from (/tf_static)."""
+        return [_transform(stamp, self.prefix + parent, self.prefix + link, position,
+                           matrix_to_quat(rotation))
+                for parent, link, position, rotation
+                in self.mode.dynamics.tree.fixed_link_frames()]
 
     def update(self, now: int) -> None:
         """Publish joint_states and the moving joints' transforms of the state."""

@@ -112,7 +112,8 @@ def write_description_params(vehicle_urdf: str, path: Optional[str] = None) -> s
     return str(path)
 
 
-def _bool_text(value) -> str:
+def bool_text(value) -> str:
+    """Return a launch boolean ('true', 1, True...) as a ROS parameter value text."""
     if isinstance(value, str):
         value = value.strip().lower() in ('true', '1', 'yes', 'on')
     return 'true' if value else 'false'
@@ -136,7 +137,7 @@ def build_command(vehicle_urdf: str, mode: str = 'simulate', use_sim_time=False,
     argv += ['--params-file', params_file or default_path('params_file')]
     argv += ['--params-file', write_description_params(vehicle_urdf, description_file)]
     argv += ['-p', 'mode:=' + str(mode),
-             '-p', 'use_sim_time:=' + _bool_text(use_sim_time),
+             '-p', 'use_sim_time:=' + bool_text(use_sim_time),
              '-p', 'rate_hz:=' + repr(float(rate_hz))]
     return argv
 

@@ -98,6 +98,9 @@ class TreeBody:
     links: Dict[str, tuple] = field(default_factory=dict)
     #: The group's links that carry hydro, each at its own pose.
     parts: List[LinkHydroPart] = field(default_factory=list)
+    #: Each link but the root -> the link it hangs from in the description (its URDF/SDF
+    #: joint's parent, in this body); a link not listed hangs from the body root.
+    parents: Dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -109,6 +112,9 @@ class TreeJoint:
     kind: str
     parent: str
     child: str
+    #: The joint's parent link in the description (a link of the parent body, e.g. an
+    #: arm's base fixed to the vehicle's base link); '' = the parent body's root.
+    parent_link: str = ''
     #: Joint frame in the parent body frame at q = 0.
     origin_position: np.ndarray = _zeros(3)
     origin_rotation: np.ndarray = _eye3()
@@ -140,3 +146,34 @@ class KinematicTree:
     def link_names(self) -> List[str]:
         """Return every link of every body (base body first)."""
         return [link for body in self.bodies.values() for link in body.links]
+
+    def parent_link(self, joint: TreeJoint) -> str:
+        """Return the link a tree joint hangs from (its parent body's root if unnamed)."""
+        return joint.parent_link or joint.parent
+
+    def link_in_body(self, body: str, link: str) -> tuple:
+        """Return (position, 3x3 rotation) of ``link`` in the frame of ``body``."""
+        if link == body:
+            return np.zeros(3), np.eye(3)
+        position, rotation = self.bodies[body].links[link]
+        return (np.asarray(position, dtype=float).reshape(3),
+                np.asarray(rotation, dtype=float).reshape(3, 3))
+
+    def fixed_link_frames(self) -> List[tuple]:
+        """
+        Return (parent link, link, position, rotation) of every link fixed in a body.
+
+        Each link but a body's root in the link it hangs from in the description, as
+        robot_state_publisher sends a fixed joint (/tf_static).
+        """
+        out = []
+        for name, body in self.bodies.items():
+            for link in body.links:
+                if link == name:
+                    continue
+                parent = body.parents.get(link, name)
+                p_p, r_p = self.link_in_body(name, parent)
+                p_l, r_l = self.link_in_body(name, link)
+                # T_parent^-1 T_link: R = R_p^T R_l, p = R_p^T (p_l - p_p)
+                out.append((parent, link, r_p.T @ (p_l - p_p), r_p.T @ r_l))
+        return out

@@ -190,13 +190,29 @@ def _part_lines(part) -> List[str]:
     return lines
 
 
+def _kept_parent(body, link: str, kept) -> str:
+    """Return ``link`` or the nearest link above it in ``body`` that has an entry."""
+    while link != body.name and link not in kept:
+        link = body.parents.get(link, body.name)
+    return link
+
+
+def _in_link(tree, body: str, link: str, pose):
+    """Return a pose given in the body frame in the frame of its ``link``."""
+    p_l, r_l = tree.link_in_body(body, link)
+    # T_link^-1 T: R = R_l^T R, p = R_l^T (p - p_l)
+    return r_l.T @ (np.asarray(pose[0], float) - p_l), r_l.T @ np.asarray(pose[1], float)
+
+
 def link_tree_lines(tree) -> List[str]:
     """
     Return the ``links:`` and ``joints:`` sections of a kinematic tree ([] for None).
 
     One entry per body, named for its root link, with the body's lumped inertial and
     the root link's hydro; each other link of a body that carries hydro is an entry of
-    zero mass on a fixed joint at its pose in the body (``fixed_<link>``).  Infinite
+    zero mass on a fixed joint (``fixed_<link>``).  Joints hang from their parent link
+    of the description when it has an entry (else from the nearest link above it that
+    has one), so TF keeps its layout through the file.  Infinite
     limits are left out (the YAML default).
     """
     if tree is None:
@@ -217,18 +233,24 @@ def link_tree_lines(tree) -> List[str]:
         for link, part in parts.items():
             if link == body.name:
                 continue
+            parent = _kept_parent(body, body.parents.get(link, body.name), parts)
             links += ['  %s:' % yaml_string(link)]
             links += ['    ' + line for line in _part_lines(part)]
             joints += ['  %s:' % yaml_string('fixed_' + link), '    type: fixed',
-                       '    parent: %s' % yaml_string(body.name),
+                       '    parent: %s' % yaml_string(parent),
                        '    child: %s' % yaml_string(link),
-                       '    origin: %s' % _origin_text(part.position, part.rotation)]
+                       '    origin: %s' % _origin_text(*_in_link(
+                           tree, body.name, parent, (part.position, part.rotation)))]
     for joint in tree.joints:
+        body = tree.bodies[joint.parent]
+        parent = _kept_parent(body, tree.parent_link(joint),
+                              {part.link: part for part in body.parts})
         joints += ['  %s:' % yaml_string(joint.name), '    type: %s' % yaml_string(joint.kind),
-                   '    parent: %s' % yaml_string(joint.parent),
+                   '    parent: %s' % yaml_string(parent),
                    '    child: %s' % yaml_string(joint.child),
-                   '    origin: %s' % _origin_text(joint.origin_position,
-                                                   joint.origin_rotation),
+                   '    origin: %s' % _origin_text(*_in_link(
+                       tree, joint.parent, parent,
+                       (joint.origin_position, joint.origin_rotation))),
                    '    child_origin: %s' % _origin_text(joint.child_position,
                                                          joint.child_rotation),
                    '    axis: %s' % _flow_list(np.asarray(joint.axis, float))]

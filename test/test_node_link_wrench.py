@@ -31,8 +31,7 @@ import pytest
 
 pytestmark = pytest.mark.ros
 
-# beside the node helpers, not in test/corpus: main's loader refuses its arm block until
-# the description readers keep the tree (test_fuzz_corpus loads every corpus file)
+# beside the node helpers (the corpus has its own arm look-alikes)
 VEHICLE = str(REPO / 'test' / 'nodes' / 'arm_vehicle_like.urdf')
 NU = np.array([0.6, -0.1, 0.05, 0.02, -0.03, 0.15])
 POSITION = np.array([1.0, 2.0, -20.0])
@@ -41,17 +40,9 @@ SHOULDER = (1.2, -0.4)  # position (rad), velocity (rad/s)
 
 
 def _vehicle():
-    from uwv_hydro.description.errors import DescriptionError
     from uwv_hydro.description.loader import load_vehicle
-    try:
-        params = load_vehicle(VEHICLE)
-    except DescriptionError as exc:
-        if 'only the base link' not in str(exc):
-            raise
-        params = None  # the readers before the tree: the arm's block is refused
-    if params is None or params.tree is None:
-        pytest.skip('the description readers do not keep the kinematic tree of %s yet '
-                    '(issue 30, part 1)' % VEHICLE)
+    params = load_vehicle(VEHICLE)
+    assert params.tree is not None, 'the arm of %s must be kept in the kinematic tree' % VEHICLE
     return params
 
 
@@ -100,8 +91,14 @@ def test_each_link_gets_its_own_wrench(rclpy_context, spawn, tmp_path):
     odom = odometry_msg(POSITION, QUATERNION, NU, 10 ** 9)
 
     def arrived():
-        return (all(links.values()) and base and np.allclose(
-            _array(links['arm_link'][-1].wrench), want.link_wrenches[arm], rtol=0, atol=1e-9))
+        # every link's latest and the base's from the state sent (messages of a cycle
+        # before it reached the node come first and are passed over)
+        if not (all(links.values()) and base):
+            return False
+        return all(np.allclose(_array(links[name][-1].wrench), want.link_wrenches[k],
+                               rtol=0, atol=1e-9)
+                   for k, name in enumerate(want.link_names)) and np.allclose(
+            _array(base[-1].wrench), want.total, rtol=0, atol=1e-9)
 
     assert probe.spin_until(arrived, timeout=60.0, proc=proc, log=log, action=lambda: (
         joints.publish(state), odometry.publish(odom))), read_log(log)

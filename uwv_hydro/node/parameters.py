@@ -163,8 +163,8 @@ PARAMETERS = (
          'joint position/velocity servos (rad/s; velocity loop w, position loop w / 4, on '
          "the joint's apparent inertia)", bounds=(1e-3, 1e4)),
     Spec('joint_added_mass', 'inertia', 'simulate, moving links: inertia (the rigid-body '
-         "form of each link's added mass in its inertia, the base's remainder solved, "
-         "other remainders lagged) or lagged (every link's added mass lagged by a step)",
+         "form of each link's added mass in its inertia, every remainder solved with the "
+         "accelerations) or lagged (every link's added mass lagged by a step)",
          choices=JOINT_ADDED_MASS),
     Spec('ardusub_input', 'none', 'simulate: thruster PWM from ArduSub through MAVROS: '
          'override (mavros_msgs/OverrideRCIn, thruster servos in RC passthrough), rc_out '

@@ -36,12 +36,14 @@ rotational block) and a remainder:
 
 * ``inertia`` (default): the rigid-body part is added to the body's spatial inertia
   (implicit: exact, Pinocchio also forms its Kirchhoff term nu x* (M nu), which the
-  explicit force replaces by the parts' relative-velocity ones); the base's remainder is
-  solved exactly (the base acceleration of the linear system (I + G_bb M_r) a_b = a0_b
-  with G = M^-1 from ``computeMinverse``); another body's remainder is lagged (its
-  acceleration at the end of the previous step).  Exact when every moving body's
-  added mass is of rigid-body form (isotropic translational block, coupling -a S(c)),
-  e.g. a sphere, or a cylinder given one translational value.
+  explicit force replaces by the parts' relative-velocity ones); every body's remainder
+  R_k is solved exactly with the accelerations: body k's acceleration is
+  a_k = J_k a + c_k (its LOCAL Jacobian, c_k the bias J_k_dot v), the remainder's force
+  -R_k a_k, so a = a0 + G sum_k J_k^T (-R_k (J_k a + c_k)) with a0 the ABA acceleration
+  without them and G = M^-1 (``computeMinverse``):
+  (I + G K) a = a0 - G b, K = sum J_k^T R_k J_k, b = sum J_k^T R_k c_k.  Exact for
+  any added mass (uuv's cylinder model gives arm links a remainder several times their
+  mass: lagged, that diverged on the real Oberon7 arm).
 * ``lagged``: nothing in the inertia, every body's whole M_A times its acceleration of
   the previous step (the dsros scheme): first-order in dt, unstable when M_A exceeds
   the body's articulated inertia.
@@ -175,12 +177,12 @@ class TreeDynamics:
         self._part_frames = AttachedFrames(self._part_body, self._part_rot, self._part_pos)
         self._part_x = motion_transforms(self._part_rot, self._part_pos)
         self._has_rigid = [bool(np.any(m)) for m in self.rigid]
-        #: the base's remainder is solved exactly (inertia) or lagged with the others
-        self.root_remainder = self.remainder[0] if (
-            added_mass == 'inertia' and np.any(self.remainder[0])) else None
-        #: bodies (indices) whose remainder is lagged by one step
+        #: bodies (indices) whose remainder is solved with the accelerations (inertia)
+        self.exact = [k for k in range(nb) if np.any(self.remainder[k])
+                      and added_mass == 'inertia']
+        #: bodies (indices) whose added mass is lagged by one step (lagged)
         self.lagged = [k for k in range(nb) if np.any(self.remainder[k])
-                       and (k > 0 or added_mass == 'lagged')]
+                       and added_mass == 'lagged']
         #: largest lagged remainder per body (0 everywhere: exact)
         self.inexact = {mb.body_names[k]: float(np.max(np.abs(self.remainder[k])))
                         for k in self.lagged}
@@ -261,26 +263,41 @@ class TreeDynamics:
         tau[6:] = torques
         # a copy: Pinocchio returns its data.ddq, which the next call overwrites
         a0 = np.array(pin.aba(self.model, self.data, config, v, tau, fext))
-        if self.root_remainder is None and not locked:
+        if not self.exact and not locked:
             return a0, tau[6:]
+        nv = self.model.nv
         g = self.minverse(config)
+        k_mat, b = self._remainder_terms(config, v)
         held = [6 + k for k in locked]
-        m_r = self.root_remainder if self.root_remainder is not None else np.zeros((6, 6))
         n = len(held)
-        # unknowns [a_b, delta]: a = a0 + G [-M_r a_b, delta] with a_held = 0
-        lhs = np.zeros((6 + n, 6 + n))
-        lhs[:6, :6] = np.eye(6) + g[:6, :6] @ m_r
-        lhs[:6, 6:] = -g[:6, held]
-        lhs[6:, :6] = g[np.ix_(held, range(6))] @ m_r
-        lhs[6:, 6:] = -g[np.ix_(held, held)]
-        z = np.linalg.solve(lhs, np.concatenate((a0[:6], a0[held])))
-        u = np.zeros(self.model.nv)
-        u[:6] = -m_r @ z[:6]
-        u[held] = z[6:]
-        a = a0 + g @ u
+        # unknowns [a, delta]: (I + G K) a - G E delta = a0 - G b, E^T a = 0 (the brakes)
+        lhs = np.zeros((nv + n, nv + n))
+        lhs[:nv, :nv] = np.eye(nv) + g @ k_mat
+        lhs[:nv, nv:] = -g[:, held]
+        lhs[nv + np.arange(n), held] = 1.0
+        z = np.linalg.solve(lhs, np.concatenate((a0 - g @ b, np.zeros(n))))
+        a = z[:nv]
         a[held] = 0.0
-        tau[held] = z[6:]
+        tau[held] += z[nv:]
         return a, tau[6:]
+
+    def _remainder_terms(self, config, v):
+        """Return (K, b) of the exact remainders (module docstring) at (config, v)."""
+        model, data = self.model, self.data
+        nv = model.nv
+        k_mat, b = np.zeros((nv, nv)), np.zeros(nv)
+        if not self.exact:
+            return k_mat, b
+        pin.computeJointJacobians(model, data, config)
+        # the bias accelerations c_k = J_k_dot v: the accelerations with no ddq
+        pin.forwardKinematics(model, data, config, v, np.zeros(nv))
+        for k in self.exact:
+            joint = self.joint_ids[k]
+            jac = pin.getJointJacobian(model, data, joint, pin.ReferenceFrame.LOCAL)
+            rest = self.remainder[k]
+            k_mat += jac.T @ rest @ jac
+            b += jac.T @ (rest @ data.a[joint].vector)
+        return k_mat, b
 
     def derivative(self, x, q, qd, base_wrench, current, torques_of, lag, locked):
         """

@@ -30,7 +30,10 @@ With ``vehicle.tree`` set, :class:`uwv_hydro.node.wrench_io.WrenchIO` runs
 * with every base wrench, publishes each wrench link's own wrench as
   geometry_msgs/WrenchStamped on ``hydro/links/<link>/wrench`` (frame_id: the link,
   prefixed; about the link origin; ``<link>`` with characters other than letters,
-  digits and ``_`` replaced by ``_``);
+  digits and ``_`` replaced by ``_``); each as serialised bytes patched in place
+  (:mod:`uwv_hydro.node.serialized_message`: ten links' messages built field by field
+  and published took a median 98 us, their patched bytes 20 us), or as messages where
+  that layout does not hold;
 * with ``gz_entity_wrench``, publishes one EntityWrench per body (``<model>::<body's
   root link>``, world axes, about its origin or, with ``gz_wrench_point: com``, its
   centre of mass) instead of the base's single one: the bodies are the engine's links
@@ -45,12 +48,26 @@ from sensor_msgs.msg import JointState
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.node.serialized_message import SerializedMessage
 
 
 def topic_token(name: str) -> str:
     """Return ``name`` as one ROS 2 name token (letters, digits, '_'; no leading digit)."""
     token = re.sub(r'[^A-Za-z0-9_]', '_', name) or '_'
     return '_' + token if token[0].isdigit() else token
+
+
+def _fill_wrench(msg: WrenchStamped, stamp_ns: int, values) -> None:
+    """Write a stamp and the wrench (force, torque) into a WrenchStamped."""
+    conv.ns_to_stamp(msg.header.stamp, stamp_ns)
+    conv.fill_wrench(msg.wrench, values)
+
+
+def _wire(frame: str):
+    """Return the patchable serialised WrenchStamped of ``frame`` (None: not possible)."""
+    msg = WrenchStamped()
+    msg.header.frame_id = frame
+    return SerializedMessage.create(msg, _fill_wrench, (6,))
 
 
 class LinkWrenchIO(NodePart):
@@ -68,6 +85,7 @@ class LinkWrenchIO(NodePart):
         self.link_pubs = [node.create_publisher(
             WrenchStamped, 'hydro/links/%s/wrench' % topic_token(link), 10)
             for link in mode.link_names]
+        self.wires = [_wire(frame) for frame in self.frames]
         self.entities = [] if gz is None else [
             gz.entity_name if k == 0 else gz.entity(body)
             for k, body in enumerate(mode.multibody.body_names)]
@@ -88,11 +106,15 @@ class LinkWrenchIO(NodePart):
     def publish(self, wc, header) -> None:
         """Publish every link's wrench (link frames) and, for gz, every body's (world)."""
         outbox = self.node.outbox
-        for pub, frame, wrench in zip(self.link_pubs, self.frames, wc.link_wrenches):
+        stamp_ns = conv.stamp_to_ns(header.stamp)
+        for pub, wire, frame, wrench in zip(self.link_pubs, self.wires, self.frames,
+                                            wc.link_wrenches):
+            if wire is not None:
+                outbox.publish(pub, wire.pack(stamp_ns, wrench.tolist()))
+                continue
             msg = WrenchStamped()
-            msg.header.stamp = header.stamp
             msg.header.frame_id = frame
-            conv.fill_wrench(msg.wrench, wrench)
+            _fill_wrench(msg, stamp_ns, wrench)
             outbox.publish(pub, msg)
         if self.gz is None:
             return

@@ -249,10 +249,10 @@ def _liftdrag_fin(block, joints, poses, params, source) -> Fin:
             if limit is None:
                 raise element_error('revolute fin joint %r needs <limit lower upper>'
                                     % joint_name, source, joint)
-            fin.lower = _limit(limit, 'lower', source, 0.0)
-            fin.upper = _limit(limit, 'upper', source, 0.0)
+            fin.lower = limit_value(limit, 'lower', source, 0.0)
+            fin.upper = limit_value(limit, 'upper', source, 0.0)
         if limit is not None and limit.get('velocity') is not None:
-            fin.velocity = _limit(limit, 'velocity', source, float('inf'))
+            fin.velocity = limit_value(limit, 'velocity', source, float('inf'))
             if fin.velocity == 0.0:  # uuv's snippets; Gazebo classic: no limit
                 fin.velocity = float('inf')
                 params.warnings.append('%s: <limit velocity="0"> read as no rate limit, as '
@@ -309,7 +309,9 @@ def liftdrag_coefficients(block: ET.Element, fin: Fin, rotation: np.ndarray,
     return check_fin(fin, error)
 
 
-def _limit(limit: ET.Element, attr: str, source: str, default: float) -> float:
+def limit_value(limit: ET.Element, attr: str, source: str,
+                default: Optional[float] = None) -> Optional[float]:
+    """Return a joint ``<limit>`` attribute as a finite float (``default`` when absent)."""
     text = limit.get(attr)
     if text is None:
         return default

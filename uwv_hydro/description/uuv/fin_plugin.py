@@ -44,13 +44,13 @@ bound the deflection and ``velocity="0"`` (uuv's snippets) means no rate limit: 
 sets the joint position directly.  Topics and ``fin_id`` are uuv's ROS wiring (fins here
 take the node's fin commands); the current comes from the node's current input.
 """
-from typing import List, Optional
+from typing import List
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
 from uwv_hydro.description.element_report import record, where
-from uwv_hydro.description.fins import check_fin
+from uwv_hydro.description.fins import check_fin, limit_value
 from uwv_hydro.description.urdf_joint import joint_in_base, origin_of
 from uwv_hydro.description.uuv.blocks import one, typed_block
 from uwv_hydro.description.xml_safe import element_error
@@ -73,20 +73,6 @@ FIN_DYNAMICS = {'ZeroOrder': (), 'FirstOrder': ('timeConstant',)}
 def is_uuv_fin_plugin(elem: ET.Element) -> bool:
     """Return True for a uuv_simulator fin <plugin> (ROS or plain)."""
     return elem.tag == 'plugin' and 'uuv_fin' in elem.get('filename', '')
-
-
-def _limit(limit: ET.Element, attr: str, source: str) -> Optional[float]:
-    text = limit.get(attr)
-    if text is None:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = float('nan')
-    if not np.isfinite(value):
-        raise element_error('<limit %s=%r>: expected a finite number' % (attr, text), source,
-                            limit)
-    return value
 
 
 def read_uuv_fins(root: ET.Element, params: VehicleParams, source: str) -> List[Fin]:
@@ -127,11 +113,11 @@ def read_uuv_fins(root: ET.Element, params: VehicleParams, source: str) -> List[
         fin.upward = rotation @ np.array([0.0, -1.0, 0.0])
         limit = joint.find('limit')
         if limit is not None:
-            lower, upper = _limit(limit, 'lower', source), _limit(limit, 'upper', source)
+            lower, upper = limit_value(limit, 'lower', source), limit_value(limit, 'upper', source)
             if joint.get('type') == 'revolute':
                 fin.lower = 0.0 if lower is None else lower
                 fin.upper = 0.0 if upper is None else upper
-            velocity = _limit(limit, 'velocity', source)
+            velocity = limit_value(limit, 'velocity', source)
             # uuv sets the fin angle directly: velocity 0 (its snippets) means no limit
             if velocity is not None and velocity > 0.0:
                 fin.velocity = velocity

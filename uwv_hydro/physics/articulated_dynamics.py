@@ -183,9 +183,6 @@ class TreeDynamics:
         #: bodies (indices) whose added mass is lagged by one step (lagged)
         self.lagged = [k for k in range(nb) if np.any(self.remainder[k])
                        and added_mass == 'lagged']
-        #: largest lagged remainder per body (0 everywhere: exact)
-        self.inexact = {mb.body_names[k]: float(np.max(np.abs(self.remainder[k])))
-                        for k in self.lagged}
 
     # ------------------------------------------------------------------ configuration
     @staticmethod

@@ -36,7 +36,6 @@ hangs from in the description (robot_state_publisher's fixed joints).
 """
 import math
 
-from geometry_msgs.msg import TransformStamped
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 from tf2_msgs.msg import TFMessage
@@ -45,20 +44,11 @@ from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.node.hand_over import LatestSlots
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.simulate_io import TF_QOS
+from uwv_hydro.node.static_frames import transform_stamped
 from uwv_hydro.physics.rotation import matrix_to_quat
 
 #: gz-sim's command topic suffix -> joint command kind.
 SUFFIXES = (('cmd_pos', 'position'), ('cmd_vel', 'velocity'), ('cmd_force', 'effort'))
-
-
-def _transform(stamp, parent: str, child: str, position, wxyz) -> TransformStamped:
-    t = TransformStamped()
-    t.header.stamp = stamp
-    t.header.frame_id = parent
-    t.child_frame_id = child
-    conv.fill_vector3(t.transform.translation, position)
-    conv.fill_quaternion(t.transform.rotation, wxyz)
-    return t
 
 
 class JointIO(NodePart):
@@ -127,8 +117,8 @@ class JointIO(NodePart):
 
     def static_transforms(self, stamp) -> list:
         """Return every link fixed in a body in the link it hangs from (/tf_static)."""
-        return [_transform(stamp, self.prefix + parent, self.prefix + link, position,
-                           matrix_to_quat(rotation))
+        return [transform_stamped(stamp, self.prefix + parent, self.prefix + link, position,
+                                  matrix_to_quat(rotation))
                 for parent, link, position, rotation
                 in self.mode.dynamics.tree.fixed_link_frames()]
 
@@ -147,11 +137,10 @@ class JointIO(NodePart):
         self.node.outbox.publish(self.state_pub, msg)
         if self.tf_pub is None:
             return
-        tf = TFMessage()
-        for parent, child, position, wxyz in mode.joint_transforms():
-            t = _transform(msg.header.stamp, self.prefix + parent, self.prefix + child,
-                           position, wxyz)
-            tf.transforms.append(t)
+        tf = TFMessage(transforms=[
+            transform_stamped(msg.header.stamp, self.prefix + parent, self.prefix + child,
+                              position, wxyz)
+            for parent, child, position, wxyz in mode.joint_transforms()])
         self.node.outbox.publish(self.tf_pub, tf)
 
     def snapshot(self, snap: dict) -> None:

@@ -53,6 +53,7 @@ from uwv_hydro.modes import sensor_messages
 from uwv_hydro.modes.dvl_message import fill_dvl
 from uwv_hydro.modes.sensor_suite import SensorSuite
 from uwv_hydro.node.node_part import NodePart
+from uwv_hydro.node.static_frames import transform_stamped
 from uwv_hydro.physics.rotation import quat_from_rpy
 
 _MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovarianceStamped,
@@ -113,13 +114,8 @@ class SensorIO(NodePart):
             spec = model.spec
             if spec.pose is None:
                 continue
-            t = TransformStamped()
-            t.header.stamp = stamp
-            t.header.frame_id = prefix + spec.link
-            t.child_frame_id = prefix + spec.frame_id()
-            conv.fill_vector3(t.transform.translation, spec.pose[:3])
-            conv.fill_quaternion(t.transform.rotation, quat_from_rpy(*spec.pose[3:]))
-            out.append(t)
+            out.append(transform_stamped(stamp, prefix + spec.link, prefix + spec.frame_id(),
+                                         spec.pose[:3], quat_from_rpy(*spec.pose[3:])))
         return out
 
     def sample(self, pace_ns: int, stamp_ns: int) -> None:

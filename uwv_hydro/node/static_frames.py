@@ -19,6 +19,17 @@ from tf2_msgs.msg import TFMessage
 from uwv_hydro.modes import msg_conversions as conv
 
 
+def transform_stamped(stamp, parent: str, child: str, position, wxyz) -> TransformStamped:
+    """Return the transform parent -> child at ``stamp`` (position, quaternion [w, x, y, z])."""
+    t = TransformStamped()
+    t.header.stamp = stamp
+    t.header.frame_id = parent
+    t.child_frame_id = child
+    conv.fill_vector3(t.transform.translation, position)
+    conv.fill_quaternion(t.transform.rotation, wxyz)
+    return t
+
+
 def static_frames(node) -> TFMessage:
     """Return base -> base_com, base_cob, base_drag_center (and posed sensors) of ``node``."""
     msg = TFMessage()
@@ -26,13 +37,8 @@ def static_frames(node) -> TFMessage:
     vehicle = node.vehicle
     for suffix, point in (('_com', vehicle.com), ('_cob', vehicle.cob),
                           ('_drag_center', vehicle.resolved_drag_center())):
-        t = TransformStamped()
-        t.header.stamp = stamp
-        t.header.frame_id = node.base_frame
-        t.child_frame_id = node.base_frame + suffix
-        conv.fill_vector3(t.transform.translation, point)
-        t.transform.rotation.w = 1.0
-        msg.transforms.append(t)
+        msg.transforms.append(transform_stamped(stamp, node.base_frame,
+                                                node.base_frame + suffix, point, (1, 0, 0, 0)))
     sensors = getattr(node.io, 'sensors', None)  # sensor frames with a pose
     if sensors is not None:
         msg.transforms += sensors.static_transforms(stamp)

@@ -100,12 +100,25 @@ class LockStep:
         vel.angular.x, vel.angular.y, vel.angular.z = (float(v) for v in twist[3:])
         self.odom_pub.publish(odom)
 
-    def exchange(self, stamp_ns, position, quaternion, twist, timeout=10.0):
-        """Publish the state at stamp_ns; return the node's wrench stamped stamp_ns."""
-        self.publish(stamp_ns, position, quaternion, twist)
-        if not self.spin_until(lambda: stamp_ns in self.wrenches, timeout):
-            raise TimeoutError('no hydro/wrench stamped %d ns within %g s' % (stamp_ns, timeout))
-        return self.wrenches.pop(stamp_ns)
+    def exchange(self, stamp_ns, position, quaternion, twist, timeout=10.0, resend=1.0):
+        """
+        Publish the state at stamp_ns; return the node's wrench stamped stamp_ns.
+
+        Without an answer within ``resend`` s the same state is published again: our
+        publishers can match the node's subscriptions before the node's side has matched
+        ours, and a volatile reader drops what it got from a writer it did not yet know.
+        A repeated stamp is harmless at the node (it takes equal stamps, and the lagged
+        acceleration estimate skips a zero time step).
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            self.publish(stamp_ns, position, quaternion, twist)
+            wait = min(resend, deadline - time.monotonic())
+            if self.spin_until(lambda: stamp_ns in self.wrenches, wait):
+                return self.wrenches.pop(stamp_ns)
+            if time.monotonic() >= deadline:
+                raise TimeoutError('no hydro/wrench stamped %d ns within %g s'
+                                   % (stamp_ns, timeout))
 
     def run(self, body, steps, dt, thrust=None):
         """

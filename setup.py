@@ -22,9 +22,14 @@ package_name = 'uwv_hydro'
 # The compiled core (uwv_hydro/physics/kernel.py loads it): build deps are a C compiler
 # and the Python headers (rosdep: python3-dev).  The source hash lets the loader refuse
 # a stale binary left in a source tree (symlink install) after the C file changed.
-KERNEL_SOURCE = 'uwv_hydro/physics/_kernel.c'
-with open(KERNEL_SOURCE, 'rb') as f:
-    KERNEL_HASH = hashlib.sha256(f.read()).hexdigest()[:16]
+# (uwv_hydro/physics/kernel.py KERNEL_SOURCES: the same files, the same order)
+KERNEL_SOURCES = ['uwv_hydro/physics/_kernel.h', 'uwv_hydro/physics/_kernel.c',
+                  'uwv_hydro/physics/_tree_wrench.c']
+KERNEL_DIGEST = hashlib.sha256()
+for name in KERNEL_SOURCES:
+    with open(name, 'rb') as f:
+        KERNEL_DIGEST.update(f.read())
+KERNEL_HASH = KERNEL_DIGEST.hexdigest()[:16]
 
 setup(
     name=package_name,
@@ -40,7 +45,8 @@ setup(
         ('share/' + package_name + '/worlds', glob('worlds/*.sdf')),
     ],
     ext_modules=[Extension(
-        'uwv_hydro.physics._kernel', sources=[KERNEL_SOURCE],
+        'uwv_hydro.physics._kernel', sources=KERNEL_SOURCES[1:],
+        depends=KERNEL_SOURCES[:1],
         define_macros=[('UWV_KERNEL_SOURCE_HASH', '"%s"' % KERNEL_HASH)],
         extra_compile_args=['-O3', '-fno-math-errno']),
         # exact CSV text of float tables (uwv_hydro/modes/csv_text.py)

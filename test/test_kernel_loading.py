@@ -44,11 +44,19 @@ def test_a_missing_extension_names_what_to_install():
 
 
 def test_a_stale_binary_is_refused(tmp_path, monkeypatch):
-    """A binary built from another _kernel.c (symlink install, C file edited) is refused."""
-    (tmp_path / '_kernel.c').write_text('/* another version */\n')
+    """A binary built from other sources (symlink install, C file edited) is refused."""
+    here = kernel._HERE
+    for name in kernel.KERNEL_SOURCES:
+        text = (here / name).read_text()
+        if name == '_tree_wrench.c':
+            text += '/* another version */\n'
+        (tmp_path / name).write_text(text)
     monkeypatch.setattr(kernel, '_HERE', tmp_path)
-    with pytest.raises(ImportError, match='built from another version of _kernel.c'):
+    with pytest.raises(ImportError, match='built from another version of _kernel.h'):
         kernel._load()
+    # the same sources: loaded
+    (tmp_path / '_tree_wrench.c').write_text((here / '_tree_wrench.c').read_text())
+    assert kernel._load() is kernel.core
 
 
 def test_the_extension_matches_its_source():

@@ -36,7 +36,7 @@ Added mass per link (``added_mass``):
 * ``lagged`` — each link's acceleration a_l comes from forward kinematics of filtered
   generalised accelerations: the base twist and the joint velocities [nu, qdot] go
   through one LaggedAcceleration (dsros_hydro's filtered backward difference, alpha),
-  and Pinocchio's second-order kinematics turns (nu_dot, qddot) into every link's
+  and second-order forward kinematics turns (nu_dot, qddot) into every link's
   a_l = J_l [nu_dot, qddot] + Jdot_l [nu, qdot], the velocity-product terms exact.
   With the joints still this is T_l nu_dot for every link, so the sum is the rigid
   mode's lagged -M_A nu_dot exactly; emitted per link: -M_A (a_l - nu_dot_c) -
@@ -58,6 +58,10 @@ link's wrench in its own frame about its origin (``link_names``: the base link, 
 link carrying a part, each body's root link carrying mass), each body's wrench about
 its origin in its axes (the per-body sum: what an engine whose links are the bodies,
 e.g. gz-sim after merging fixed joints, applies), and their world poses.
+
+The kinematics and the parts' wrenches are one compiled call
+(:mod:`uwv_hydro.physics.tree_wrench`); the fins and hull, on the base twist, are
+WrenchMode's.
 """
 from collections import Counter
 from dataclasses import dataclass, field
@@ -69,13 +73,13 @@ import numpy as np
 from uwv_hydro.modes.wrench_mode import WrenchMode
 from uwv_hydro.physics.added_mass import LaggedAcceleration
 from uwv_hydro.physics.hydro_model import WrenchComponents
-from uwv_hydro.physics.link_wrench import part_poses, PartWrenches, wrench_in_parent
-from uwv_hydro.physics.multibody import AttachedFrames, MultibodyModel
-from uwv_hydro.physics.point_transform import motion_transforms
-from uwv_hydro.physics.rotation import cross_rows, IDENTITY, quat_normalize
+from uwv_hydro.physics.link_wrench import PartWrenches
+from uwv_hydro.physics.multibody import MultibodyModel
+from uwv_hydro.physics.rotation import IDENTITY, quat_normalize
+from uwv_hydro.physics.tree_wrench import TreeWrench
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
-_WEIGHT, _FINS = (COMPONENT_NAMES.index(name) for name in ('weight', 'fins'))
+_FINS = COMPONENT_NAMES.index('fins')
 
 
 def _empty(*shape):
@@ -98,13 +102,6 @@ class LinkWrenchComponents(WrenchComponents):
     body_wrenches: np.ndarray = _empty(0, 6)
     body_positions: np.ndarray = _empty(0, 3)
     body_rotations: np.ndarray = _empty(0, 3, 3)
-
-
-def _incidence(rows, count) -> np.ndarray:
-    """Return the (count, len(rows)) 0/1 matrix summing item k into row rows[k]."""
-    out = np.zeros((count, len(rows)))
-    out[np.asarray(rows, dtype=int), np.arange(len(rows))] = 1.0
-    return out
 
 
 class LinkWrenchMode(WrenchMode):
@@ -151,23 +148,17 @@ class LinkWrenchMode(WrenchMode):
                 part_body.append(body_index[name])
         self.parts = PartWrenches(parts, params.gravity, params.damping,
                                   self.model.added_mass_coriolis)
-        position, rotation = part_poses(parts)
-        #: the parts on their bodies (their motion transforms X precomputed)
-        self._parts = AttachedFrames(part_body, rotation, position)
         masses = np.array([float(tree.bodies[name].mass) for name in bodies])
-        self._body_weight = masses * float(params.gravity)
         #: Each body's centre of mass (body frame), ``body_names`` order.
         self.body_coms = np.array([np.asarray(tree.bodies[name].com, dtype=float).reshape(3)
                                    for name in bodies])
         # the wrench links: the base, every part's link, every body root carrying mass
-        names, row_body, row_pos, row_rot = [], [], [], []
+        names, rows = [], []
 
         def add(link, body, position, rotation):
             if link not in names:
                 names.append(link)
-                row_body.append(body)
-                row_pos.append(np.asarray(position, dtype=float).reshape(3))
-                row_rot.append(np.asarray(rotation, dtype=float).reshape(3, 3))
+                rows.append((body, rotation, position))
             return names.index(link)
 
         add(bodies[0], 0, np.zeros(3), np.eye(3))
@@ -175,15 +166,8 @@ class LinkWrenchMode(WrenchMode):
         body_row = [add(name, k, np.zeros(3), np.eye(3)) if masses[k] > 0.0 or k == 0
                     else -1 for k, name in enumerate(bodies)]
         self.link_names = names
-        self._row_body = np.array(row_body, dtype=int)
-        self._row_pos = np.array(row_pos).reshape(-1, 3)
-        self._row_rot = np.array(row_rot).reshape(-1, 3, 3)
-        # sums as matrix products: parts -> links, parts -> bodies, bodies -> root links
-        self._part_to_link = _incidence(part_row, len(names))
-        self._part_to_body = _incidence(part_body, len(bodies))
-        weighted = [k for k, row in enumerate(body_row) if row >= 0]
-        self._body_to_link = np.zeros((len(names), len(bodies)))
-        self._body_to_link[[body_row[k] for k in weighted], weighted] = 1.0
+        self.core = TreeWrench(self.multibody, self.parts, part_body, part_row, rows,
+                               body_row, masses * float(params.gravity), self.body_coms)
 
     # ------------------------------------------------------------------ joint states
     def joint_state(self, names: Sequence[str], position: Sequence[float],
@@ -245,48 +229,22 @@ class LinkWrenchMode(WrenchMode):
         if lagged:
             acc = self.estimator.update(np.concatenate((nu, self.velocities)), t)
             base_acc, qddot = acc[:6], acc[6:]
-        where = np.zeros(3) if position is None else np.asarray(position, float).reshape(3)
         quat = IDENTITY if quaternion is None else quat_normalize(quaternion)
-        bodies = self.multibody.kinematics(where, quat, nu, self.positions, self.velocities,
-                                           base_acc, qddot, links=False).bodies
-        parts = self._parts(bodies)
-        comps = self.parts.wrenches(parts.rotation, None if position is None else
-                                    parts.position, parts.twist, parts.acceleration,
-                                    current_world, current_rate_world,
-                                    engine_added_mass=not lagged)
-        r_base, p_base = bodies.rotation[0], bodies.position[0]
-        # each body's pose in the base frame, R_b^T R and R_b^T (p - p_b), as its X; a
-        # part's X in the base: X_part X_body (the twist goes base -> body -> part)
-        x_body = motion_transforms(np.einsum('ji,njk->nik', r_base, bodies.rotation),
-                                   (bodies.position - p_base) @ r_base)
-        x_part = np.matmul(self._parts.transform, x_body[self._parts.index])
-        # the dual map tau = X^T f of every part and component, summed over the parts
-        values = np.einsum('nji,nkj->ki', x_part, comps)
-        weight = np.zeros((len(bodies.names), 6))
-        if self.apply_weight:
-            # weight m g along world down (-R[2, :] in body axes) at each body's CoM
-            force = -self._body_weight[:, None] * bodies.rotation[:, 2, :]
-            weight = np.concatenate((force, cross_rows(self.body_coms, force)), axis=1)
-            values[_WEIGHT] = np.einsum('nji,nj->i', x_body, weight)
-        base_extra = self._base_components(nu, r_base, current_world)
+        out = self.core.evaluate(position, quat, nu, self.positions, self.velocities,
+                                 base_acc, qddot, current_world, current_rate_world,
+                                 engine_added_mass=not lagged, apply_weight=self.apply_weight)
+        values = out.components
+        base_extra = self._base_components(nu, out.body_rotations[0], current_world)
         values[_FINS:] = base_extra
-        # per link (link axes) and per body (body axes): sums of the parts' totals
-        part_total = comps.sum(axis=1)
         extra = base_extra.sum(axis=0)
-        links = self._part_to_link @ part_total + self._body_to_link @ weight
-        links[0] += extra
-        body_total = self._part_to_body @ wrench_in_parent(
-            part_total, self._parts.transform) + weight
-        body_total[0] += extra
-        r_row = bodies.rotation[self._row_body]
+        out.link_wrenches[0] += extra
+        out.body_wrenches[0] += extra
         return LinkWrenchComponents(
             components=dict(zip(COMPONENT_NAMES, values)), total=values.sum(axis=0),
-            link_names=self.link_names, link_wrenches=links,
-            link_positions=bodies.position[self._row_body] + np.einsum(
-                'nij,nj->ni', r_row, self._row_pos),
-            link_rotations=np.matmul(r_row, self._row_rot),
-            body_names=bodies.names, body_wrenches=body_total,
-            body_positions=bodies.position, body_rotations=bodies.rotation)
+            link_names=self.link_names, link_wrenches=out.link_wrenches,
+            link_positions=out.link_positions, link_rotations=out.link_rotations,
+            body_names=self.multibody.body_names, body_wrenches=out.body_wrenches,
+            body_positions=out.body_positions, body_rotations=out.body_rotations)
 
     def _base_components(self, nu, r_base, current_world) -> np.ndarray:
         """Return the fins, hull_lift and crossflow_drag rows (3, 6) on the base twist."""

@@ -32,8 +32,7 @@
  * No numpy C API: arrays arrive through the buffer protocol (doubles, C-contiguous),
  * short vectors also as lists or tuples of floats.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_kernel.h"
 
 #include <math.h>
 #include <string.h>
@@ -110,8 +109,8 @@ static const char *GUARD_CAPSULE = "uwv_hydro.kernel.guard";
 
 /* ------------------------------------------------------------------ argument helpers */
 
-/* Read exactly n doubles from a list, tuple or C-contiguous float64 buffer. */
-static int read_vector(PyObject *obj, double *out, Py_ssize_t n, const char *what)
+/* Declared in _kernel.h. */
+int uwv_read_vector(PyObject *obj, double *out, Py_ssize_t n, const char *what)
 {
   if (PyList_CheckExact(obj) || PyTuple_CheckExact(obj)) {
     Py_ssize_t len = PySequence_Fast_GET_SIZE(obj);
@@ -153,28 +152,26 @@ static int read_vector(PyObject *obj, double *out, Py_ssize_t n, const char *wha
     PyErr_Format(PyExc_ValueError, "%s must be %zd numbers", what, n);
     return -1;
   }
-  int rc = read_vector(seq, out, n, what);
+  int rc = uwv_read_vector(seq, out, n, what);
   Py_DECREF(seq);
   return rc;
 }
 
-/* Optional vector: None gives NULL (rc 0, *present = 0). */
-static int read_optional(PyObject *obj, double *out, Py_ssize_t n, const char *what,
+int uwv_read_optional(PyObject *obj, double *out, Py_ssize_t n, const char *what,
                          int *present)
 {
   *present = 0;
   if (obj == Py_None) {
     return 0;
   }
-  if (read_vector(obj, out, n, what) < 0) {
+  if (uwv_read_vector(obj, out, n, what) < 0) {
     return -1;
   }
   *present = 1;
   return 0;
 }
 
-/* A C-contiguous float64 buffer of at least min_len doubles (writable if asked). */
-static int get_array(PyObject *obj, Py_buffer *view, Py_ssize_t min_len, int writable,
+int uwv_get_array(PyObject *obj, Py_buffer *view, Py_ssize_t min_len, int writable,
                      const char *what)
 {
   int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
@@ -785,7 +782,7 @@ static int packed_arg(PyObject *args, Py_buffer *view, Py_ssize_t min_len, const
   if (!PyArg_ParseTuple(args, "O", &obj)) {
     return -1;
   }
-  return get_array(obj, view, min_len, 0, what);
+  return uwv_get_array(obj, view, min_len, 0, what);
 }
 
 static PyObject *py_model(PyObject *self, PyObject *args)
@@ -903,7 +900,7 @@ static int fin_setup(const Fins *fins, PyObject *angles_obj, double *rot)
   }
   double angles[MAX_FINS];
   int present;
-  if (read_optional(angles_obj, angles, fins->count, "fin angles", &present) < 0) {
+  if (uwv_read_optional(angles_obj, angles, fins->count, "fin angles", &present) < 0) {
     return -1;
   }
   fins_rotate(fins, present ? angles : NULL, rot);
@@ -921,7 +918,7 @@ static int fin_setup(const Fins *fins, PyObject *angles_obj, double *rot)
 static int read_field(PyObject *obj, const double *x, Field *f, int *present)
 {
   double v[34];
-  if (read_optional(obj, v, 34, "current field", present) < 0) {
+  if (uwv_read_optional(obj, v, 34, "current field", present) < 0) {
     return -1;
   }
   if (*present) {
@@ -948,9 +945,9 @@ static int read_inputs(const Model *m, PyObject *x_obj, PyObject *tau_obj, PyObj
                        PyObject *ang_obj, Inputs *in)
 {
   int has_tau, has_cw;
-  if (read_vector(x_obj, in->x, N_STATE, "x") < 0
-      || read_optional(tau_obj, in->tau, 6, "tau_body", &has_tau) < 0
-      || read_optional(cw_obj, in->cw, 3, "current_world", &has_cw) < 0
+  if (uwv_read_vector(x_obj, in->x, N_STATE, "x") < 0
+      || uwv_read_optional(tau_obj, in->tau, 6, "tau_body", &has_tau) < 0
+      || uwv_read_optional(cw_obj, in->cw, 3, "current_world", &has_cw) < 0
       || fin_setup(&m->fins, ang_obj, in->rot) < 0) {
     return -1;
   }
@@ -1081,8 +1078,8 @@ static PyObject *py_advance(PyObject *self, PyObject *args)
   double x[N_STATE], cw[3];
   int has_cw, has_field;
   Field field;
-  if (read_vector(x_obj, x, N_STATE, "x") < 0
-      || read_optional(cw_obj, cw, 3, "current_world", &has_cw) < 0
+  if (uwv_read_vector(x_obj, x, N_STATE, "x") < 0
+      || uwv_read_optional(cw_obj, cw, 3, "current_world", &has_cw) < 0
       || read_field(field_obj, x, &field, &has_field) < 0) {
     return NULL;
   }
@@ -1117,14 +1114,14 @@ static PyObject *py_advance(PyObject *self, PyObject *args)
       tau_stride = 6;
     } else {
       /* one wrench for every step (any sequence of 6 numbers) */
-      if (read_vector(taus_obj, tau_one, 6, "tau_body") < 0) {
+      if (uwv_read_vector(taus_obj, tau_one, 6, "tau_body") < 0) {
         return NULL;
       }
       tau_base = tau_one;
       has_taus = 0;   /* nothing to release */
     }
   }
-  if (has_rows && get_array(rows_obj, &rows, (Py_ssize_t)n * N_STATE, 1, "rows") < 0) {
+  if (has_rows && uwv_get_array(rows_obj, &rows, (Py_ssize_t)n * N_STATE, 1, "rows") < 0) {
     if (has_taus) {
       PyBuffer_Release(&taus);
     }
@@ -1191,7 +1188,7 @@ static PyObject *py_guard_norm(PyObject *self, PyObject *args)
   }
   Guard *g = PyCapsule_GetPointer(gcap, GUARD_CAPSULE);
   double nu[6];
-  if (g == NULL || read_vector(nu_obj, nu, 6, "twist") < 0) {
+  if (g == NULL || uwv_read_vector(nu_obj, nu, 6, "twist") < 0) {
     return NULL;
   }
   return PyFloat_FromDouble(guard_norm(g, nu));
@@ -1280,7 +1277,7 @@ static PyObject *py_batch_step(PyObject *self, PyObject *args)
     }
     Py_ssize_t st = i < 6 ? width[i] : stride[i - 6];
     Py_ssize_t need = i == 8 ? (st ? nv * st : 1) : (st ? nv * width[i] : width[i]);
-    if (get_array(arr_obj[i], &buf[i], need, i >= 3 && i < 6, names[i]) < 0) {
+    if (uwv_get_array(arr_obj[i], &buf[i], need, i >= 3 && i < 6, names[i]) < 0) {
       goto done;
     }
     have[i] = 1;
@@ -1340,7 +1337,7 @@ static PyObject *py_fin_wrench(PyObject *self, PyObject *args)
   }
   Fins *f = PyCapsule_GetPointer(cap, FINS_CAPSULE);
   double nu_r[6];
-  if (f == NULL || read_vector(nu_obj, nu_r, 6, "nu_r") < 0) {
+  if (f == NULL || uwv_read_vector(nu_obj, nu_r, 6, "nu_r") < 0) {
     return NULL;
   }
   double rot[MAX_FINS * FIN_ROT];
@@ -1373,11 +1370,11 @@ static PyObject *py_fin_eval(PyObject *self, PyObject *args)
   Py_buffer nub, ab, out[4];
   int have[4] = {0, 0, 0, 0};
   PyObject *result = NULL;
-  if (get_array(nu_obj, &nub, 0, 0, "nu_r") < 0) {
+  if (uwv_get_array(nu_obj, &nub, 0, 0, "nu_r") < 0) {
     return NULL;
   }
   Py_ssize_t n = nub.len / 8 / 6, k = fins->count;
-  if (get_array(ang_obj, &ab, ang_stride ? n * ang_stride : k, 0, "angles") < 0) {
+  if (uwv_get_array(ang_obj, &ab, ang_stride ? n * ang_stride : k, 0, "angles") < 0) {
     PyBuffer_Release(&nub);
     return NULL;
   }
@@ -1385,7 +1382,7 @@ static PyObject *py_fin_eval(PyObject *self, PyObject *args)
   const char *names[4] = {"wrench", "r", "force", "alpha"};
   for (int o = 0; o < 4; o++) {
     if (out_obj[o] != Py_None) {
-      if (get_array(out_obj[o], &out[o], sizes[o], 1, names[o]) < 0) {
+      if (uwv_get_array(out_obj[o], &out[o], sizes[o], 1, names[o]) < 0) {
         goto done;
       }
       have[o] = 1;
@@ -1446,6 +1443,9 @@ static PyMethodDef methods[] = {
   {"batch_step", py_batch_step, METH_VARARGS, "batch_step(models, group, state, out, ...)"},
   {"fin_wrench", py_fin_wrench, METH_VARARGS, "fin_wrench(fins, nu_r, angles) -> list"},
   {"fin_eval", py_fin_eval, METH_VARARGS, "fin_eval(fins, nu_r, angles, stride, outputs...)"},
+  {"tree_model", uwv_py_tree_model, METH_VARARGS, "tree_model(packed) -> capsule of a tree"},
+  {"tree_wrench", uwv_py_tree_wrench, METH_VARARGS,
+   "tree_wrench(tree, position, quaternion, nu, q, qd, ..., out): per-link wrenches"},
   {NULL, NULL, 0, NULL},
 };
 

@@ -45,6 +45,8 @@ import numpy as np
 from uwv_hydro.physics.hydrostatics import transition_interior
 
 _HERE = pathlib.Path(__file__).resolve().parent
+#: The extension's sources, hashed in this order into its SOURCE_HASH (setup.py).
+KERNEL_SOURCES = ('_kernel.h', '_kernel.c', '_tree_wrench.c')
 _INSTALL_HINT = (
     'it is a C extension built with the package: install a C compiler and the Python '
     'headers (Debian/Ubuntu: apt install build-essential python3-dev; rosdep installs '
@@ -59,14 +61,15 @@ def _load():
     except ImportError as exc:
         raise ImportError('uwv_hydro: the compiled core uwv_hydro.physics._kernel cannot be '
                           'imported (%s): %s' % (exc, _INSTALL_HINT)) from exc
-    source = _HERE / '_kernel.c'
-    if source.is_file():  # a source tree (symlink install): refuse a stale binary
-        digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
-        if digest != _kernel.SOURCE_HASH:
+    sources = [_HERE / name for name in KERNEL_SOURCES]
+    if all(source.is_file() for source in sources):  # a source tree (symlink install)
+        digest = hashlib.sha256(b''.join(s.read_bytes() for s in sources)).hexdigest()[:16]
+        if digest != _kernel.SOURCE_HASH:  # refuse a stale binary
             raise ImportError('uwv_hydro: the compiled core %s was built from another '
-                              'version of _kernel.c (%s, source %s): rebuild it (tools/'
+                              'version of %s (%s, source %s): rebuild it (tools/'
                               'bootstrap, or colcon build)'
-                              % (_kernel.__file__, _kernel.SOURCE_HASH, digest))
+                              % (_kernel.__file__, ', '.join(KERNEL_SOURCES),
+                                 _kernel.SOURCE_HASH, digest))
     return _kernel
 
 

@@ -105,10 +105,11 @@ class PartWrenches:
         h_v = motion_transforms(axes, self.velocity_point)
         h_ct = np.swapaxes(motion_transforms(axes, self.center), 1, 2)
         # Fossen 2011 eq. 7.236: nu_p = H(r_v) nu; the wrench at r_c moved: H(r_c)^T tau
-        self._h_velocity = h_v
-        self._linear_origin = np.matmul(np.matmul(h_ct, self.linear), h_v)
-        self._quadratic_origin = np.einsum('nab,nbk->nak', h_ct,
-                                           self.quadratic.reshape(n, 6, 36))
+        #: H(r_v), H_c^T L H_v and H_c^T Q (N, 6, 36): the drag maps about the origin
+        self.h_velocity = h_v
+        self.linear_origin = np.matmul(np.matmul(h_ct, self.linear), h_v)
+        self.quadratic_origin = np.einsum('nab,nbk->nak', h_ct,
+                                          self.quadratic.reshape(n, 6, 36))
         # Archimedes at the CoB: [F, cob x F] = [I; S(cob)] F
         self._buoyancy_map = np.swapaxes(motion_transforms(axes, self.cob), 1, 2)[:, :, :3]
         self.has_linear = bool(np.any(self.linear))
@@ -153,11 +154,11 @@ class PartWrenches:
             nu_r[:, :3] -= v_c
         if self.has_linear:
             # dsros_hydro linear drag -L nu_p at r_c, about the origin: -H_c^T L H_v nu_r
-            out[:, _LINEAR] = -np.einsum('nij,nj->ni', self._linear_origin, nu_r)
+            out[:, _LINEAR] = -np.einsum('nij,nj->ni', self.linear_origin, nu_r)
         if self.has_quadratic:
-            nu_p = np.einsum('nij,nj->ni', self._h_velocity, nu_r)
+            nu_p = np.einsum('nij,nj->ni', self.h_velocity, nu_r)
             # dsros_hydro quadratic drag -Q |nu_p| nu_p at r_c, about the origin
-            out[:, _QUADRATIC] = -np.einsum('nak,nk->na', self._quadratic_origin, (
+            out[:, _QUADRATIC] = -np.einsum('nak,nk->na', self.quadratic_origin, (
                 np.abs(nu_p)[:, :, None] * nu_p[:, None, :]).reshape(n, 36))
         if self.has_added_mass:
             self._added_mass(out, rot, nu, nu_r, v_c, acceleration, current_rate_world,

@@ -120,7 +120,8 @@ def _se3(rotation, position):
                    np.asarray(position, dtype=float).reshape(3))
 
 
-def _unit_axis(joint) -> np.ndarray:
+def unit_axis(joint) -> np.ndarray:
+    """Return a joint's axis as a unit vector (ValueError naming the joint if it has none)."""
     axis = np.asarray(joint.axis, dtype=float).reshape(3)
     norm = float(np.linalg.norm(axis))
     if not np.isfinite(norm) or norm == 0.0:
@@ -198,7 +199,7 @@ class MultibodyModel:
             raise ValueError('joint %r%s: child body %r is %s' % (
                 joint.name, where, joint.child,
                 'already placed' if joint.child in placed else 'not among the bodies'))
-        axis = _unit_axis(joint)
+        axis = unit_axis(joint)
         if joint.kind == 'prismatic':
             model = pin.JointModelPrismaticUnaligned(axis)
         else:

@@ -23,7 +23,8 @@ either through ``vehicle_file``.
 
 :func:`measure_wrench` runs the node in wrench mode (``publish_on: timer``, lagged added
 mass, the weight applied) at ``rate_hz`` and feeds it from this process, over DDS, with
-odometry and (10-link vehicle) joint_states at the same rate from a paced thread.  Wrench
+odometry and joint_states (the 10-link vehicle's, to either vehicle: the same feeder) at
+the same rate from a paced thread.  Wrench
 mode evaluates each odometry message in its subscription callback and the update cycle
 publishes the latest result (wrench_io.py), so the evaluation is not in the cycle figures
 of /diagnostics: the node process's CPU time over the interval (``/proc/<pid>/stat``,
@@ -31,6 +32,10 @@ every thread) per odometry message received carries it.  Figures: the cycle's CP
 wall p50/p99 (/diagnostics, median over the windows), overruns, the achieved
 ``hydro/wrench`` rate at this process, the process CPU per odometry message and its
 share of one core.
+
+With ``link_listeners`` the probe subscribes to every link topic (the node publishes
+those only while they have a subscriber): ``link_topic_rate_hz`` is the rate received per
+link.
 
 Simulate mode is node_probe.measure_node with ``vehicle_file`` (its cycle holds the step).
 """
@@ -94,8 +99,16 @@ def cycle_figures(diags):
     return cycle, windows
 
 
-def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0):
-    """Return the figures of the node in wrench mode on ``vehicle_file`` (see module doc)."""
+def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0, link_listeners=False,
+                   feed_joints=None):
+    """
+    Return the figures of the node in wrench mode on ``vehicle_file`` (see module doc).
+
+    With ``link_listeners`` this process also subscribes to every hydro/links/<link>/wrench
+    (the node publishes a link topic only while someone listens) and reports their rate.
+    ``feed_joints``: the joint names whose joint_states this process publishes (default:
+    the vehicle's), so that a rigid vehicle's run has the same feeder as the links'.
+    """
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
     from geometry_msgs.msg import WrenchStamped
@@ -107,8 +120,14 @@ def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0):
     from uwv_hydro.node.launch_command import build_command, stop_node
     from uwv_hydro.node.rate_loop import RateLoop
 
-    tree = load_vehicle(vehicle_file).tree
-    joints = [] if tree is None else tree.joint_names()
+    from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode
+    from uwv_hydro.node.link_wrench_io import topic_token
+    params = load_vehicle(vehicle_file)
+    joints = [] if params.tree is None else params.tree.joint_names()
+    if feed_joints is not None:
+        joints = list(feed_joints)
+    link_names = (LinkWrenchMode(params).link_names
+                  if link_listeners and params.tree is not None else [])
     domain = 120 + os.getpid() % 80
     env = dict(os.environ, ROS_DOMAIN_ID=str(domain),
                ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
@@ -127,6 +146,14 @@ def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0):
         node.create_subscription(WrenchStamped, 'hydro/wrench',
                                  lambda msg: arrivals.append(time.perf_counter()), 1000)
         node.create_subscription(DiagnosticArray, '/diagnostics', diags.append, 10)
+        link_count = [0]
+
+        def on_link(msg):
+            link_count[0] += 1
+
+        for link in link_names:
+            node.create_subscription(WrenchStamped, 'hydro/links/%s/wrench' % topic_token(link),
+                                     on_link, 1000)
         odom_pub = node.create_publisher(Odometry, 'odometry', 10)
         joint_pub = node.create_publisher(JointState, 'joint_states', 10)
         odom = Odometry()
@@ -168,8 +195,10 @@ def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0):
         del arrivals[:]
         del diags[:]
         cpu0, wall0, sent0 = process_cpu_s(proc.pid), time.monotonic(), sent[0]
+        links0 = link_count[0]
         time.sleep(duration)
         cpu1, wall1, sent1 = process_cpu_s(proc.pid), time.monotonic(), sent[0]
+        links1 = link_count[0]
         got = list(arrivals)
         time.sleep(1.5)  # one more diagnostics report
         feed.stop()
@@ -189,5 +218,7 @@ def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0):
                odometry_sent_hz=(sent1 - sent0) / (wall1 - wall0),
                process_cpu_share=(cpu1 - cpu0) / (wall1 - wall0),
                process_cpu_per_odometry_us=(cpu1 - cpu0) / max(sent1 - sent0, 1) * 1e6,
-               joints=len(joints))
+               joints_fed=len(joints))
+    if link_names:
+        out['link_topic_rate_hz'] = (links1 - links0) / len(link_names) / (wall1 - wall0)
     return out

@@ -82,7 +82,8 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            link_wrench (a YAML vehicle_file) and on the rigid vehicle of the
                            same numbers, in the same run (benchmarks/node_links_probe.py):
                            links_wrench_*: wrench mode at 1 kHz fed with odometry and
-                           joint_states at 1 kHz; links_simulate_<rate>hz_*: simulate mode
+                           joint_states at 1 kHz (links_wrench_listened_*: the 10-link
+                           vehicle with every link topic subscribed); links_simulate_<rate>hz_*: simulate mode
                            at 1 kHz, or down LINK_SIMULATE_RATES to the highest rate that
                            fits (links_simulate_highest_fitting_hz).  Per vehicle the
                            cycle CPU and wall p50/p99 of /diagnostics, overruns, the
@@ -744,24 +745,36 @@ def _simulate_figures(records):
 
 
 def _emit_pair(results, prefix, rate, figures, quiet_of):
-    """Emit both vehicles' figures, the links / rigid ratios and the links' budget share."""
+    """
+    Emit every vehicle's figures, the ratios to the rigid one and the budget shares.
+
+    ``figures`` has 'rigid' and 'links', and may have 'listened' (the links vehicle with
+    every link topic subscribed); the ratios and budget shares are emitted for each of
+    the latter two against 'rigid' (``<prefix>_listened_...`` for 'listened').
+    """
     units = {'overruns': 'overruns', 'overruns_measured': 'overruns', 'rate_hz': 'Hz',
-             'odometry_sent_hz': 'Hz', 'process_cpu_share': 'x', 'joints': 'joints'}
-    for kind in ('links', 'rigid'):
+             'odometry_sent_hz': 'Hz', 'process_cpu_share': 'x', 'joints_fed': 'joints',
+             'link_topic_rate_hz': 'Hz'}
+    for kind in figures:
         load, quiet = quiet_of[kind]
         for key, value in figures[kind].items():
             emit(results, '%s_%s_%s' % (prefix, kind, key), float(value),
                  units.get(key, 'us'), rate_hz=rate, quiet=quiet, load=load)
-    quiet = quiet_of['links'][1] and quiet_of['rigid'][1]
-    links, rigid = figures['links'], figures['rigid']
-    for key in LINK_RATIO_KEYS + ('process_cpu_per_odometry_us',):
-        if key in links and key in rigid:
-            emit(results, '%s_%s_ratio' % (prefix, key[:-3] if key.endswith('_us') else key),
-                 links[key] / rigid[key], 'x', links=links[key], rigid=rigid[key],
-                 rate_hz=rate, quiet=quiet)
-    # the links' worst cycle against the period (1 ms at 1 kHz)
-    emit(results, prefix + '_budget_share', links['cycle_wall_p99_us'] * rate * 1e-6, 'x',
-         rate_hz=rate, quiet=quiet, rigid=rigid['cycle_wall_p99_us'] * rate * 1e-6)
+    rigid = figures['rigid']
+    for kind in ('links', 'listened'):
+        if kind not in figures:
+            continue
+        links = figures[kind]
+        tag = prefix if kind == 'links' else prefix + '_listened'
+        quiet = quiet_of[kind][1] and quiet_of['rigid'][1]
+        for key in LINK_RATIO_KEYS + ('process_cpu_per_odometry_us',):
+            if key in links and key in rigid:
+                emit(results, '%s_%s_ratio' % (tag, key[:-3] if key.endswith('_us') else key),
+                     links[key] / rigid[key], 'x', links=links[key], rigid=rigid[key],
+                     rate_hz=rate, quiet=quiet)
+        # the links' worst cycle against the period (1 ms at 1 kHz)
+        emit(results, tag + '_budget_share', links['cycle_wall_p99_us'] * rate * 1e-6, 'x',
+             rate_hz=rate, quiet=quiet, rigid=rigid['cycle_wall_p99_us'] * rate * 1e-6)
 
 
 def bench_node_links(results, duration):
@@ -770,7 +783,8 @@ def bench_node_links(results, duration):
 
     The vehicle is :func:`ten_link_vehicle` written as a YAML file (``links:`` /
     ``joints:``), the rigid one that file's lumped keys (benchmarks/node_links_probe.py).
-    Wrench mode at 1 kHz, fed with odometry and joint_states at 1 kHz; then simulate mode
+    Wrench mode at 1 kHz, fed with odometry and joint_states at 1 kHz, the 10-link vehicle
+    twice: without and with a subscriber on every link topic ('listened'); then simulate mode
     (articulated) at 1 kHz, or, when the links' cycles do not fit there (an overrun in
     the measured interval or a p99 wall time over the period), at the highest of
     LINK_SIMULATE_RATES that fits.
@@ -780,11 +794,14 @@ def bench_node_links(results, duration):
     folder = tempfile.mkdtemp(prefix='uwv_bench_links_')
     files = dict(zip(('links', 'rigid'), write_vehicles(ten_link_vehicle(), folder)))
     figures, quiet_of = {}, {}
-    for kind in ('links', 'rigid'):
+    joints = ten_link_vehicle().tree.joint_names()  # fed to both vehicles
+    for kind in ('links', 'listened', 'rigid'):
         quiet_of[kind] = quiet_check('node wrench mode, %s vehicle, 1000 Hz' % kind)
-        figures[kind] = measure_wrench(files[kind], folder, 1000.0, duration)
+        figures[kind] = measure_wrench(files['links' if kind == 'listened' else kind],
+                                       folder, 1000.0, duration,
+                                       link_listeners=kind == 'listened', feed_joints=joints)
     _emit_pair(results, 'links_wrench', 1000.0, figures, quiet_of)
-    fits = None
+    figures, fits = {}, None
     for rate in LINK_SIMULATE_RATES:
         for kind in ('links', 'rigid'):
             quiet_of[kind] = quiet_check('node simulate mode, %s vehicle, %g Hz' % (kind, rate))

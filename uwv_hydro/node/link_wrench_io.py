@@ -33,7 +33,10 @@ With ``vehicle.tree`` set, :class:`uwv_hydro.node.wrench_io.WrenchIO` runs
   digits and ``_`` replaced by ``_``); each as serialised bytes patched in place
   (:mod:`uwv_hydro.node.serialized_message`: ten links' messages built field by field
   and published took a median 98 us, their patched bytes 20 us), or as messages where
-  that layout does not hold;
+  that layout does not hold.  A link topic nobody subscribes to is not published
+  (as image_transport does): its subscriber count is looked up every
+  ``LISTENER_REFRESH_S``, so a new subscriber gets messages within that time (its
+  discovery takes about as long);
 * with ``gz_entity_wrench``, publishes one EntityWrench per body (``<model>::<body's
   root link>``, world axes, about its origin or, with ``gz_wrench_point: com``, its
   centre of mass) instead of the base's single one: the bodies are the engine's links
@@ -41,14 +44,18 @@ With ``vehicle.tree`` set, :class:`uwv_hydro.node.wrench_io.WrenchIO` runs
   nothing is applied twice.
 """
 import re
+import time
 
 from geometry_msgs.msg import WrenchStamped
 import numpy as np
 from sensor_msgs.msg import JointState
 
 from uwv_hydro.modes import msg_conversions as conv
-from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.serialized_message import SerializedMessage
+
+#: Seconds between two lookups of the link topics' subscriber counts.
+LISTENER_REFRESH_S = 0.5
 
 
 def topic_token(name: str) -> str:
@@ -86,12 +93,16 @@ class LinkWrenchIO(NodePart):
             WrenchStamped, 'hydro/links/%s/wrench' % topic_token(link), 10)
             for link in mode.link_names]
         self.wires = [_wire(frame) for frame in self.frames]
+        #: the link topics with a subscriber (looked up every LISTENER_REFRESH_S)
+        self._listened = []
+        self._next_lookup = 0.0  # the first publish looks them up
         self.entities = [] if gz is None else [
             gz.entity_name if k == 0 else gz.entity(body)
             for k, body in enumerate(mode.multibody.body_names)]
 
-    @locked
     def _on_joint_state(self, msg: JointState) -> None:
+        # no state lock: the joint values are read by the odometry callback alone, on
+        # the same executor thread (the update only publishes its result)
         node = self.node
         reason = self.mode.joint_state(msg.name, msg.position, msg.velocity)
         if reason is not None:
@@ -107,8 +118,13 @@ class LinkWrenchIO(NodePart):
         """Publish every link's wrench (link frames) and, for gz, every body's (world)."""
         outbox = self.node.outbox
         stamp_ns = conv.stamp_to_ns(header.stamp)
-        for pub, wire, frame, wrench in zip(self.link_pubs, self.wires, self.frames,
-                                            wc.link_wrenches):
+        now = time.monotonic()
+        if now >= self._next_lookup:
+            self._next_lookup = now + LISTENER_REFRESH_S
+            self._listened = [(pub, wire, frame, k) for k, (pub, wire, frame) in enumerate(
+                zip(self.link_pubs, self.wires, self.frames)) if pub.get_subscription_count()]
+        for pub, wire, frame, k in self._listened:
+            wrench = wc.link_wrenches[k]
             if wire is not None:
                 outbox.publish(pub, wire.pack(stamp_ns, wrench.tolist()))
                 continue

@@ -59,7 +59,7 @@ import pinocchio as pin
 from uwv_hydro.physics.link_wrench import PartWrenches, wrench_in_parent
 from uwv_hydro.physics.multibody import AttachedFrames, FrameKinematics, MultibodyModel
 from uwv_hydro.physics.point_transform import motion_transforms
-from uwv_hydro.physics.rotation import cross, quat_derivative, quat_to_matrix, skew
+from uwv_hydro.physics.rotation import cross_rows, quat_derivative, quat_to_matrix, skew
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 #: How each body's added mass enters the equations of motion (module docstring).
@@ -82,13 +82,6 @@ def motion_matrix(rotation, position) -> np.ndarray:
     out[:3, 3:] = -rt @ skew(np.asarray(position, float))
     out[3:, 3:] = rt
     return out
-
-
-def spatial_force_cross(nu, h) -> np.ndarray:
-    """Return nu x* h = [w x h1, v x h1 + w x h2] (Featherstone's force cross product)."""
-    v, w = nu[:3], nu[3:]
-    # Featherstone 2008 eq. 2.32: crf(nu) h
-    return np.concatenate((cross(w, h[:3]), cross(v, h[:3]) + cross(w, h[3:])))
 
 
 def _psd(matrix: np.ndarray) -> np.ndarray:
@@ -176,7 +169,13 @@ class TreeDynamics:
         # each part in its body: the frames and their motion transforms, computed once
         self._part_frames = AttachedFrames(self._part_body, self._part_rot, self._part_pos)
         self._part_x = motion_transforms(self._part_rot, self._part_pos)
-        self._has_rigid = [bool(np.any(m)) for m in self.rigid]
+        #: the rigid parts' spatial inertias stacked (None: no body has one), each body's
+        #: m g and CoM, for the vectorised external forces
+        self._rigid_stack = (np.array(self.rigid) if any(np.any(m) for m in self.rigid)
+                             else None)
+        self._weight = np.array([mass for mass, _ in self.weights], dtype=float) * self.gravity
+        self._com = np.array([np.asarray(com, dtype=float).reshape(3)
+                              for _, com in self.weights]).reshape(-1, 3)
         #: bodies (indices) whose remainder is solved with the accelerations (inertia)
         self.exact = [k for k in range(nb) if np.any(self.remainder[k])
                       and added_mass == 'inertia']
@@ -227,24 +226,25 @@ class TreeDynamics:
         forces = np.zeros((len(self.joint_ids), 6))
         if self.parts.count:
             np.add.at(forces, self._part_body, self.part_components(frames, current).sum(axis=1))
+        # weight m g along world down, in each joint's axes, at the body's CoM
+        down = -self._weight[:, None] * frames.rotation[:, 2, :]
+        forces[:, :3] += down
+        forces[:, 3:] += cross_rows(self._com, down)
+        if self._rigid_stack is not None:
+            # Pinocchio's Kirchhoff term of the rigid parts, replaced by the parts' own:
+            # Featherstone 2008 eq. 2.32, nu x* (I nu) = [w x h1, v x h1 + w x h2]
+            nu = frames.twist
+            h = np.einsum('kij,kj->ki', self._rigid_stack, nu)
+            forces[:, :3] += cross_rows(nu[:, 3:], h[:, :3])
+            forces[:, 3:] += cross_rows(nu[:, :3], h[:, :3]) + cross_rows(nu[:, 3:], h[:, 3:])
+        for k, acc in lag.items():
+            # lagged added mass: -M_rest a (previous step)
+            forces[k] -= self.remainder[k] @ acc
+        if base_wrench is not None:
+            forces[0] += base_wrench
         fext = pin.StdVec_Force()
         fext.append(pin.Force.Zero())
-        for k, (mass, com) in enumerate(self.weights):
-            f = forces[k]
-            nu = frames.twist[k]
-            if mass:
-                # weight m g along world down, in the joint axes, at the body's CoM
-                down = (-mass * self.gravity) * frames.rotation[k][2, :]
-                f[:3] += down
-                f[3:] += cross(com, down)
-            if self._has_rigid[k]:
-                # Pinocchio's Kirchhoff term of the rigid part, replaced by the parts' own
-                f += spatial_force_cross(nu, self.rigid[k] @ nu)
-            if k in lag:
-                # lagged added mass: -M_rest a (previous step)
-                f -= self.remainder[k] @ lag[k]
-            if k == 0 and base_wrench is not None:
-                f += base_wrench
+        for f in forces:
             fext.append(pin.Force(f))
         return fext
 
@@ -360,9 +360,8 @@ class TreeDynamics:
         per_body = np.zeros((len(self.joint_ids), len(COMPONENT_NAMES), 6))
         if self.parts.count:
             np.add.at(per_body, self._part_body, self.part_components(frames, current))
-        weight = COMPONENT_NAMES.index('weight')
-        for k, (mass, com) in enumerate(self.weights):
-            # weight m g along world down at the body's CoM
-            down = (-mass * self.gravity) * frames.rotation[k][2, :]
-            per_body[k, weight] = np.concatenate((down, cross(com, down)))
+        # weight m g along world down at each body's CoM
+        down = -self._weight[:, None] * frames.rotation[:, 2, :]
+        per_body[:, COMPONENT_NAMES.index('weight')] = np.concatenate(
+            (down, cross_rows(self._com, down)), axis=1)
         return wrench_in_parent(per_body, motion_transforms(rot, pos)).sum(axis=0)

@@ -56,6 +56,17 @@ def rigid_form(m_a: np.ndarray) -> np.ndarray:
     return out
 
 
+def unlimited(params):
+    """
+    Return ``params`` with no position limit on any joint (as the MJCF of :func:`mjcf`).
+
+    MuJoCo's joint limits are soft constraints (solref, solimp), the mode's inelastic
+    stops: the engine comparisons run both without them.
+    """
+    joints = [dataclasses.replace(j, lower=-np.inf, upper=np.inf) for j in params.tree.joints]
+    return dataclasses.replace(params, tree=dataclasses.replace(params.tree, joints=joints))
+
+
 def with_parts(tree, change):
     """Return a copy of ``tree`` whose parts are ``change(body name, part)``."""
     bodies = {name: dataclasses.replace(body, parts=[change(name, p) for p in body.parts])

@@ -28,7 +28,7 @@ step.  The mode's trajectory (RK4 with the forces at every stage, 10 ms) lies wi
 MuJoCo's step error at 10 ms (estimated as the change when MuJoCo's step is halved),
 and MuJoCo's trajectory converges to it as its step is halved twice.
 """
-from articulated_reference import mujoco_run
+from articulated_reference import mujoco_run, unlimited
 from articulated_vehicle import two_link
 import numpy as np
 import pytest
@@ -80,7 +80,7 @@ def _difference(a, b):
 
 
 def test_two_links_follow_mujoco_within_its_step_error():
-    params = two_link(rigid_form_base=True)
+    params = unlimited(two_link(rigid_form_base=True))
     ours = _mode_run(params, DT)
     ours_fine = _mode_run(params, DT / 4)
     engine = [_mujoco_run(params, DT / 2 ** k) for k in range(3)]

@@ -191,3 +191,59 @@ def test_a_diverging_step_restores_the_last_good_state():
     # the default method carries the same added mass in the inertia: no divergence
     exact = ArticulatedSimulateMode(params, DT, initial=_start())
     assert all(exact.step(TAU) for _ in range(200))
+
+
+def _stops(added_mass, dt, duration=2.5):
+    """Run the stop scenario (the test below); return (drift, first held step, held, mode)."""
+    from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
+    params = two_link(gravity=0.0, drag=False, added_mass=added_mass)
+    mode = ArticulatedSimulateMode(params, dt, initial=_start())
+    # as the swing test: about the CoM, with added mass the impulse's moment about 0
+    angular = 1 if added_mass == 0.0 else 2
+    start = momentum(mode)
+    drift, held, first = 0.0, 0, None
+    reverse = int(round(1.5 / dt))
+    for k in range(int(round(duration / dt))):
+        mode.command(0, 'effort', 8.0 if k < reverse else -8.0)
+        assert mode.step()
+        q, qd = float(mode.q[0]), float(mode.qd[0])
+        assert -2.0 <= q <= 2.0, 'past a stop at step %d: %r' % (k, q)
+        if q == 2.0 and k < reverse:
+            assert qd == 0.0  # at the stop, pushed outward: held there, not moving
+            held += 1
+            first = k if first is None else first
+        # no gravity, no drag: the linear and angular momentum
+        drift = max(drift, max(np.linalg.norm(momentum(mode)[i] - start[i])
+                               / np.linalg.norm(start[i]) for i in (0, angular)))
+    return drift, first, held, mode
+
+
+@pytest.mark.parametrize('added_mass', [0.0, 1.0], ids=['rigid', 'added-mass'])
+def test_a_joint_stops_at_its_limits_and_the_vehicle_keeps_its_momentum(added_mass):
+    """
+    An effort drives the arm into its +2 rad stop and holds it there, then into -2 rad.
+
+    Only internal torques act (the motor, the stops): the momentum is the arm swing
+    test's invariant through the inelastic stops, to RK4's error (fourth order).
+    """
+    runs = {dt: _stops(added_mass, dt) for dt in (DT / 2, DT / 4)}
+    for dt, (drift, first, held, mode) in runs.items():
+        print('added mass x%g at %g s: at the +2 rad stop from %.3f s, held %d steps, %d stops; '
+              'largest relative momentum drift %.3g; at the end %.3f rad'
+              % (added_mass, dt, first * dt, held, mode.events['limit_stops'], drift,
+                 mode.q[0]))
+        assert first is not None and held == int(round(1.5 / dt)) - first
+        assert mode.events['limit_stops'] == 2 and float(mode.q[0]) == -2.0
+    half, quarter = runs[DT / 2][0], runs[DT / 4][0]
+    assert quarter <= 1e-8 and quarter <= half / 8.0
+
+
+def test_a_servo_reaches_its_command_at_the_limit_without_chattering():
+    """The position servo asked for the limit itself settles on it with no stop events."""
+    from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
+    mode = ArticulatedSimulateMode(two_link(drag=True), DT, initial=_start())
+    mode.command(0, 'position', -2.0)
+    for _ in range(800):
+        assert mode.step()
+        assert float(mode.q[0]) >= -2.0
+    assert abs(float(mode.q[0]) + 2.0) < 0.01

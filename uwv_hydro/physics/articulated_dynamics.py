@@ -264,7 +264,7 @@ class TreeDynamics:
             return a0, tau[6:]
         nv = self.model.nv
         g = self.minverse(config)
-        k_mat, b = self._remainder_terms(config, v)
+        k_mat, b = self.remainder_terms(config, v)
         held = [6 + k for k in locked]
         n = len(held)
         # unknowns [a, delta]: (I + G K) a - G E delta = a0 - G b, E^T a = 0 (the brakes)
@@ -278,7 +278,7 @@ class TreeDynamics:
         tau[held] += z[nv:]
         return a, tau[6:]
 
-    def _remainder_terms(self, config, v):
+    def remainder_terms(self, config, v):
         """Return (K, b) of the exact remainders (module docstring) at (config, v)."""
         model, data = self.model, self.data
         nv = model.nv

@@ -285,8 +285,8 @@ class ArticulatedSimulateMode(SimulateMode):
             return x1, q1, qd1
         if events >= MAX_LIMIT_EVENTS:  # a joint chattering at its stop: set it there
             return self._stop(x1, np.clip(q1, self.lower, self.upper), qd1, crossing)
-        fraction, (x2, q2, qd2), hit = self._first_crossing(f(held), held, x, q, qd, h,
-                                                           (x1, q1, qd1), crossing)
+        fraction, (x2, q2, qd2), hit = self._first_crossing(
+            f(held), held, x, q, qd, h, (x1, q1, qd1), crossing)
         x2, q2, qd2 = self._stop(x2, q2, qd2, hit)
         return self._limited_substep(f, locked, x2, q2, qd2, h * (1.0 - fraction), events + 1)
 
@@ -298,18 +298,20 @@ class ArticulatedSimulateMode(SimulateMode):
 
     def _first_crossing(self, f, held, x, q, qd, h: float, end, crossing):
         """
-        Return (fraction of h, the state there, the joints on their stops) of the earliest
-        crossing of a limit in the sub-step from (x, q, qd) to ``end`` by ``crossing``.
+        Return the earliest crossing of a limit by ``crossing`` in a sub-step.
 
-        Each joint's crossing: q's linear interpolation, then the Illinois method (regula
-        falsi) on the cut sub-step's length, RK4 from the same start, to LIMIT_HIT; a
-        joint found past its stop there crossed earlier and is searched for in turn.
+        The sub-step goes from (x, q, qd) to ``end``; returned: the fraction of h where
+        it is cut, the state there and the joints there on their stops.  Each joint's
+        crossing: q's linear interpolation, then the Illinois method (regula falsi) on
+        the cut sub-step's length, RK4 from the same start, to LIMIT_HIT; a joint found
+        past its stop there crossed earlier and is searched for in turn.
         """
         hi_frac, hi_state, candidates = 1.0, end, crossing
         while True:
             q_hi = hi_state[1]
-            fractions = [hi_frac * self._past(j, q, q_hi) / (self._past(j, q, q_hi)
-                                                              - self._past(j, q_hi, q_hi))
+            # q's linear interpolation: the fraction where past() goes through zero
+            fractions = [hi_frac * self._past(j, q, q_hi)
+                         / (self._past(j, q, q_hi) - self._past(j, q_hi, q_hi))
                          for j in candidates]
             first = candidates[int(np.argmin(fractions))]
             lo, f_lo = 0.0, self._past(first, q, q_hi)

@@ -788,7 +788,17 @@ def _emit_pair(results, prefix, rate, figures, quiet_of):
                  'x', rate_hz=rate, quiet=quiet, rigid=rigid['cycle_wall_p99_us'] * rate * 1e-6)
 
 
-def bench_node_links(results, duration):
+#: node_links: the wrench-mode figures summarised over the runs (median and range).
+LINK_SUMMARY = (('links', 'process_cpu_per_odometry_us', 'us'),
+                ('rigid', 'process_cpu_per_odometry_us', 'us'),
+                ('links', 'cycle_wall_p99_us', 'us'), ('rigid', 'cycle_wall_p99_us', 'us'),
+                ('links', 'overruns_measured', 'overruns'),
+                ('rigid', 'overruns_measured', 'overruns'),
+                ('links', 'rate_hz', 'Hz'), ('rigid', 'rate_hz', 'Hz'),
+                ('listened', 'cycle_cpu_p50_us', 'us'), ('links', 'cycle_cpu_p50_us', 'us'))
+
+
+def bench_node_links(results, duration, runs=1):
     """
     Run the node on a 10-link vehicle and on the same vehicle rigid, in the same run.
 
@@ -798,20 +808,39 @@ def bench_node_links(results, duration):
     twice: without and with a subscriber on every link topic ('listened'); then simulate mode
     (articulated) at 1 kHz, or, when the links' cycles do not fit there (an overrun in
     the measured interval or a p99 wall time over the period), at the highest of
-    LINK_SIMULATE_RATES that fits.
+    LINK_SIMULATE_RATES that fits.  Wrench mode runs ``runs`` times (the three vehicles
+    in turn each time; figures ``links_wrench_run<k>_...`` when more than one), then the
+    medians and ranges of LINK_SUMMARY and of the links / rigid CPU ratio.
     """
     from node_links_probe import measure_wrench, write_vehicles
     from node_probe import measure_node
     folder = tempfile.mkdtemp(prefix='uwv_bench_links_')
     files = dict(zip(('links', 'rigid'), write_vehicles(ten_link_vehicle(), folder)))
-    figures, quiet_of = {}, {}
     joints = ten_link_vehicle().tree.joint_names()  # fed to both vehicles
-    for kind in ('links', 'listened', 'rigid'):
-        quiet_of[kind] = quiet_check('node wrench mode, %s vehicle, 1000 Hz' % kind)
-        figures[kind] = measure_wrench(files['links' if kind == 'listened' else kind],
-                                       folder, 1000.0, duration,
-                                       link_listeners=kind == 'listened', feed_joints=joints)
-    _emit_pair(results, 'links_wrench', 1000.0, figures, quiet_of)
+    every, quiet_runs = [], True
+    for run in range(1, runs + 1):
+        figures, quiet_of = {}, {}
+        for kind in ('links', 'listened', 'rigid'):
+            quiet_of[kind] = quiet_check('node wrench mode, %s vehicle, 1000 Hz, run %d/%d'
+                                         % (kind, run, runs))
+            figures[kind] = measure_wrench(files['links' if kind == 'listened' else kind],
+                                           folder, 1000.0, duration,
+                                           link_listeners=kind == 'listened',
+                                           feed_joints=joints)
+            quiet_runs = quiet_runs and quiet_of[kind][1]
+        _emit_pair(results, 'links_wrench' if runs == 1 else 'links_wrench_run%d' % run,
+                   1000.0, figures, quiet_of)
+        every.append(figures)
+    if runs > 1:
+        summary = [(kind, key, unit, [f[kind][key] for f in every])
+                   for kind, key, unit in LINK_SUMMARY]
+        summary.append(('links_over_rigid', 'process_cpu_per_odometry_ratio', 'x', [
+            f['links']['process_cpu_per_odometry_us'] / f['rigid']['process_cpu_per_odometry_us']
+            for f in every]))
+        for kind, key, unit, values in summary:
+            emit(results, 'links_wrench_%s_%s_median' % (kind, key), float(np.median(values)),
+                 unit, low=float(min(values)), high=float(max(values)), runs=runs,
+                 quiet=quiet_runs)
     figures, fits = {}, None
     for rate in LINK_SIMULATE_RATES:
         for kind in ('links', 'rigid'):
@@ -979,7 +1008,7 @@ def main(argv=None):
         'node_runs': lambda r: bench_node_runs(r, 3.0 if quick else 10.0, args.rates,
                                                args.runs, profile=False),
         # not in the default run either: --only node_links
-        'node_links': lambda r: bench_node_links(r, 3.0 if quick else 10.0),
+        'node_links': lambda r: bench_node_links(r, 3.0 if quick else 10.0, args.runs),
     }
     if args.only is not None and 'core' in args.only:
         args.only = list(args.only) + list(CORE_BENCHMARKS)

@@ -83,7 +83,8 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            same numbers, in the same run (benchmarks/node_links_probe.py):
                            links_wrench_*: wrench mode at 1 kHz fed with odometry and
                            joint_states at 1 kHz (links_wrench_listened_*: the 10-link
-                           vehicle with every link topic subscribed: the update's CPU);
+                           vehicle with every link topic subscribed: the update's CPU;
+                           links_wrench_unfed_*: fed no joint_states);
                            links_simulate_<rate>hz_*: simulate mode
                            at 1 kHz, or down LINK_SIMULATE_RATES to the highest rate that
                            fits (links_simulate_highest_fitting_hz).  Per vehicle the
@@ -752,9 +753,11 @@ def _emit_pair(results, prefix, rate, figures, quiet_of):
     """
     Emit every vehicle's figures, the ratios to the rigid one and the budget shares.
 
-    ``figures`` has 'rigid' and 'links', and may have 'listened' (the links vehicle with
-    every link topic subscribed by the probe).  The probe's ten 1 kHz subscriptions take
-    most of a core in Python (a bare rclpy subscriber: ~70-90 us of CPU a message), so on
+    ``figures`` has 'rigid' and 'links', and may have 'unfed' (the links vehicle fed no
+    joint_states: emitted as the others, without ratios) and 'listened' (the links
+    vehicle with every link topic subscribed by the probe).  The probe's ten 1 kHz
+    subscriptions take most of a core in Python (a bare rclpy subscriber: ~70-90 us of
+    CPU a message), so on
     a 2-core machine the listened run's wall times, rates and process CPU measure the
     probe as much as the node: of it only the update's own CPU (its thread's CPU time,
     where the link topics are published), the rates sent and received and that CPU's
@@ -795,7 +798,10 @@ LINK_SUMMARY = (('links', 'process_cpu_per_odometry_us', 'us'),
                 ('links', 'overruns_measured', 'overruns'),
                 ('rigid', 'overruns_measured', 'overruns'),
                 ('links', 'rate_hz', 'Hz'), ('rigid', 'rate_hz', 'Hz'),
-                ('listened', 'cycle_cpu_p50_us', 'us'), ('links', 'cycle_cpu_p50_us', 'us'))
+                ('listened', 'cycle_cpu_p50_us', 'us'), ('links', 'cycle_cpu_p50_us', 'us'),
+                ('unfed', 'process_cpu_per_odometry_us', 'us'),
+                ('unfed', 'cycle_wall_p99_us', 'us'), ('unfed', 'overruns_measured', 'overruns'),
+                ('unfed', 'rate_hz', 'Hz'))
 
 
 def bench_node_links(results, duration, runs=1):
@@ -805,7 +811,9 @@ def bench_node_links(results, duration, runs=1):
     The vehicle is :func:`ten_link_vehicle` written as a YAML file (``links:`` /
     ``joints:``), the rigid one that file's lumped keys (benchmarks/node_links_probe.py).
     Wrench mode at 1 kHz, fed with odometry and joint_states at 1 kHz, the 10-link vehicle
-    twice: without and with a subscriber on every link topic ('listened'); then simulate mode
+    three times: as is, with a subscriber on every link topic ('listened') and fed no
+    joint_states ('unfed': the joints stay at zero, the cost of that input stream shows
+    against 'links'); then simulate mode
     (articulated) at 1 kHz, or, when the links' cycles do not fit there (an overrun in
     the measured interval or a p99 wall time over the period), at the highest of
     LINK_SIMULATE_RATES that fits.  Wrench mode runs ``runs`` times (the three vehicles
@@ -820,13 +828,13 @@ def bench_node_links(results, duration, runs=1):
     every, quiet_runs = [], True
     for run in range(1, runs + 1):
         figures, quiet_of = {}, {}
-        for kind in ('links', 'listened', 'rigid'):
+        for kind in ('links', 'listened', 'unfed', 'rigid'):
             quiet_of[kind] = quiet_check('node wrench mode, %s vehicle, 1000 Hz, run %d/%d'
                                          % (kind, run, runs))
-            figures[kind] = measure_wrench(files['links' if kind == 'listened' else kind],
+            figures[kind] = measure_wrench(files['rigid' if kind == 'rigid' else 'links'],
                                            folder, 1000.0, duration,
                                            link_listeners=kind == 'listened',
-                                           feed_joints=joints)
+                                           feed_joints=[] if kind == 'unfed' else joints)
             quiet_runs = quiet_runs and quiet_of[kind][1]
         _emit_pair(results, 'links_wrench' if runs == 1 else 'links_wrench_run%d' % run,
                    1000.0, figures, quiet_of)

@@ -306,6 +306,11 @@ def _same_tree(a, b, tol=TIGHT):
         assert other.mass == pytest.approx(body.mass, rel=tol)
         np.testing.assert_allclose(other.com, body.com, atol=tol)
         np.testing.assert_allclose(other.inertia, body.inertia, atol=tol)
+        # every link of the body and its pose (the frames TF publishes), hydro or not
+        assert set(other.links) == set(body.links), name
+        for link, (position, rotation) in body.links.items():
+            np.testing.assert_allclose(other.links[link][0], position, atol=tol, err_msg=link)
+            np.testing.assert_allclose(other.links[link][1], rotation, atol=tol, err_msg=link)
         mine = {p.link: p for p in body.parts}
         theirs = {p.link: p for p in other.parts}
         assert set(mine) == set(theirs)

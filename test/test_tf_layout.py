@@ -64,11 +64,10 @@ def test_tf_chain_composes_to_forward_kinematics_with_urdf_parents(tmp_path, mou
     from uwv_hydro.physics.dynamics import State
     vehicle = _vehicle(tmp_path, mount_rpy)
     parents = dict(URDF_PARENTS)
-    if through_yaml:  # export_yaml keeps the links with hydro (not the propeller)
+    if through_yaml:  # export_yaml keeps every link, the propeller without hydro too
         path = tmp_path / 'exported.yaml'
         path.write_text(export_yaml(vehicle))
         vehicle = load_vehicle(str(path))
-        del parents['propeller']
     tree = vehicle.tree
     assert tree.joint_names() == ['arm/shoulder', 'arm/elbow']
     start = State(position=np.array([1.0, -2.0, -10.0]), quaternion=QUATERNION)

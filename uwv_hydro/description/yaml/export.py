@@ -209,10 +209,9 @@ def link_tree_lines(tree) -> List[str]:
     Return the ``links:`` and ``joints:`` sections of a kinematic tree ([] for None).
 
     One entry per body, named for its root link, with the body's lumped inertial and
-    the root link's hydro; each other link of a body that carries hydro is an entry of
-    zero mass on a fixed joint (``fixed_<link>``).  Joints hang from their parent link
-    of the description when it has an entry (else from the nearest link above it that
-    has one), so TF keeps its layout through the file.  Infinite
+    the root link's hydro; each other link of a body is an entry of zero mass (its hydro,
+    or empty) on a fixed joint (``fixed_<link>``).  Joints hang from their parent link
+    of the description, so TF keeps its layout and every frame through the file.  Infinite
     limits are left out (the YAML default).
     """
     if tree is None:
@@ -230,21 +229,21 @@ def link_tree_lines(tree) -> List[str]:
                                                   inertia[0, 2], inertia[1, 2]))]
         if body.name in parts:
             links += ['    ' + line for line in _part_lines(parts[body.name])]
-        for link, part in parts.items():
+        for link, pose in body.links.items():
             if link == body.name:
                 continue
-            parent = _kept_parent(body, body.parents.get(link, body.name), parts)
-            links += ['  %s:' % yaml_string(link)]
-            links += ['    ' + line for line in _part_lines(part)]
+            parent = _kept_parent(body, body.parents.get(link, body.name), body.links)
+            # a link with no hydro keeps its entry (empty): its frame stays in TF
+            lines = _part_lines(parts[link]) if link in parts else []
+            links += ['  %s:%s' % (yaml_string(link), '' if lines else ' {}')]
+            links += ['    ' + line for line in lines]
             joints += ['  %s:' % yaml_string('fixed_' + link), '    type: fixed',
                        '    parent: %s' % yaml_string(parent),
                        '    child: %s' % yaml_string(link),
-                       '    origin: %s' % _origin_text(*_in_link(
-                           tree, body.name, parent, (part.position, part.rotation)))]
+                       '    origin: %s' % _origin_text(*_in_link(tree, body.name, parent, pose))]
     for joint in tree.joints:
         body = tree.bodies[joint.parent]
-        parent = _kept_parent(body, tree.parent_link(joint),
-                              {part.link: part for part in body.parts})
+        parent = _kept_parent(body, tree.parent_link(joint), body.links)
         joints += ['  %s:' % yaml_string(joint.name), '    type: %s' % yaml_string(joint.kind),
                    '    parent: %s' % yaml_string(parent),
                    '    child: %s' % yaml_string(joint.child),

@@ -233,7 +233,9 @@ def read_link_tree(vehicle: dict, ctx: _Ctx, params: VehicleParams) -> None:
                         % (base, ', '.join(map(str, links))))
     inertials, parts = {}, {}
     for name, value in links.items():
-        inertials[name], parts[name] = _link(name, value, ctx, params.fluid_density)
+        inertials[name], part = _link(name, value, ctx, params.fluid_density)
+        if any(key in value for key in LINK_KEYS[3:]):  # an entry with no hydro key: none
+            parts[name] = part
     joints = vehicle['joints']
     if not isinstance(joints, dict):
         raise ctx.error('joints', 'expected a mapping of joint names')

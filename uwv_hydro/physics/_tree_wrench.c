@@ -153,6 +153,20 @@ static void add_wrench_in_parent(const double *r, const double *p, const double 
   }
 }
 
+/* The pose of a frame (world r, p) in the base frame (world r0, p0): R_0^T R, R_0^T (p - p0). */
+static void pose_in_base(const double *r0, const double *p0, const double *r, const double *p,
+                         double *rel, double *rel_p)
+{
+  double d[3];
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      rel[3 * i + j] = r0[i] * r[j] + r0[3 + i] * r[3 + j] + r0[6 + i] * r[6 + j];
+    }
+    d[i] = p[i] - p0[i];
+  }
+  mul3t(r0, d, rel_p);
+}
+
 /* -C_A(nu) nu = [a1 x w, a1 x v + a2 x w], a = M_A nu (Fossen 2011 eq. 6.43). */
 static void coriolis_wrench(const double *ma, const double *nu, double *out)
 {
@@ -636,15 +650,8 @@ PyObject *uwv_py_tree_wrench(PyObject *self, PyObject *args)
     if (part_rows(t, q, r, p, nu_l, with_acc ? a_l : NULL, &flow, rows) < 0) {
       goto done;
     }
-    /* the part in the base frame: R_0^T R, R_0^T (p - p_0) */
-    double rel[9], d[3], rel_p[3], total[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    for (int i = 0; i < 3; i++) {
-      for (int jj = 0; jj < 3; jj++) {
-        rel[3 * i + jj] = r0[i] * r[jj] + r0[3 + i] * r[3 + jj] + r0[6 + i] * r[6 + jj];
-      }
-      d[i] = p[i] - p0[i];
-    }
-    mul3t(r0, d, rel_p);
+    double rel[9], rel_p[3], total[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    pose_in_base(r0, p0, r, p, rel, rel_p);
     for (int c = 0; c < TREE_HYDRO; c++) {
       add_wrench_in_parent(rel, rel_p, rows[c], values + 6 * t->c_hydro[c]);
       for (int i = 0; i < 6; i++) {
@@ -664,14 +671,8 @@ PyObject *uwv_py_tree_wrench(PyObject *self, PyObject *args)
       /* weight m g along world down (-R[2, :] in body axes) at the body's CoM */
       double wr[6] = {-b->weight * rb[6], -b->weight * rb[7], -b->weight * rb[8]};
       cross3(b->com, wr, wr + 3);
-      double rel[9], d[3], rel_p[3];
-      for (int i = 0; i < 3; i++) {
-        for (int jj = 0; jj < 3; jj++) {
-          rel[3 * i + jj] = r0[i] * rb[jj] + r0[3 + i] * rb[3 + jj] + r0[6 + i] * rb[6 + jj];
-        }
-        d[i] = pos[3 * k + i] - p0[i];
-      }
-      mul3t(r0, d, rel_p);
+      double rel[9], rel_p[3];
+      pose_in_base(r0, p0, rb, pos + 3 * k, rel, rel_p);
       add_wrench_in_parent(rel, rel_p, wr, values + 6 * t->c_weight);
       for (int i = 0; i < 6; i++) {
         if (b->row >= 0) {

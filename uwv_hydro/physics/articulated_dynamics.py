@@ -128,14 +128,15 @@ class TreeDynamics:
         #: Pinocchio joint id of each body (``multibody.body_names`` order)
         self.joint_ids = list(mb.joint_ids)
         nb = len(self.joint_ids)
-        #: per body, in its joint frame: weight (mass, CoM), added mass split
-        self.weights = []
+        #: per body, in its joint frame: the added mass split (weight: _weight, _com)
+        masses, coms = [], []
         self.rigid = [np.zeros((6, 6)) for _ in range(nb)]
         self.remainder = [np.zeros((6, 6)) for _ in range(nb)]
         parts, part_body, part_rot, part_pos = [], [], [], []
         for k, name in enumerate(mb.body_names):
             body, c = tree.bodies[name], mb.body_placements[k]
-            self.weights.append((float(body.mass), c.act(np.asarray(body.com, float).reshape(3))))
+            masses.append(float(body.mass))
+            coms.append(c.act(np.asarray(body.com, float).reshape(3)))
             m_a = np.zeros((6, 6))
             rigid = pin.Inertia.Zero()
             for part in body.parts:
@@ -173,9 +174,8 @@ class TreeDynamics:
         #: m g and CoM, for the vectorised external forces
         self._rigid_stack = (np.array(self.rigid) if any(np.any(m) for m in self.rigid)
                              else None)
-        self._weight = np.array([mass for mass, _ in self.weights], dtype=float) * self.gravity
-        self._com = np.array([np.asarray(com, dtype=float).reshape(3)
-                              for _, com in self.weights]).reshape(-1, 3)
+        self._weight = np.array(masses) * self.gravity
+        self._com = np.array(coms, dtype=float).reshape(-1, 3)
         #: bodies (indices) whose remainder is solved with the accelerations (inertia)
         self.exact = [k for k in range(nb) if np.any(self.remainder[k])
                       and added_mass == 'inertia']

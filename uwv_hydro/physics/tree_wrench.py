@@ -112,8 +112,9 @@ class TreeWrench:
             packed += ([joint_part[0], joint_part[1], body_row[k]] + joint_part[2:]
                        + [float(body_weight[k])] + list(coms[k]))
         position, rotation = part_poses(parts.parts)
+        surfaces = dict(parts.surfaces)
         for k in range(npart):
-            surface = dict(parts.surfaces).get(k)
+            surface = surfaces.get(k)
             packed += [part_body[k], part_row[k], surface is not None,
                        surface is not None and surface.model == 'continuous',
                        surface.fully_submerged_depth if surface else 0.0,

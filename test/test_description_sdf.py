@@ -196,3 +196,28 @@ def test_gz_hydrodynamics_in_a_urdf_gives_the_sdf_forces():
             assert np.allclose(a[name], b[name], rtol=0, atol=1e-12), name
     with pytest.raises(DescriptionError, match="<link_name> 'hull' is not the base link"):
         load_vehicle_string(_urdf_with(GZ_PLUGIN.replace('>body<', '>hull<')), 'auv.urdf')
+
+
+@pytest.mark.parametrize('scale', [1.0, 0.5, 1e300])
+def test_sdf_quat_xyzw_pose_is_the_rpy_pose(scale):
+    """SDF 1.9 ``rotation_format="quat_xyzw"``: any non-zero multiple of the quaternion."""
+    rpy = (0.2, -0.1, 0.3)
+    reference = load_vehicle_string(sdf(pose='0.1 0 -0.05 %r %r %r' % rpy), 'a.sdf')
+    # q of roll-pitch-yaw (fixed axes x, y, z): q_z(yaw) q_y(pitch) q_x(roll)
+    c, s = np.cos(np.asarray(rpy) / 2), np.sin(np.asarray(rpy) / 2)
+    q_wxyz = np.array([c[0] * c[1] * c[2] + s[0] * s[1] * s[2],
+                       s[0] * c[1] * c[2] - c[0] * s[1] * s[2],
+                       c[0] * s[1] * c[2] + s[0] * c[1] * s[2],
+                       c[0] * c[1] * s[2] - s[0] * s[1] * c[2]])
+    xyzw = ' '.join(repr(float(scale * v)) for v in (*q_wxyz[1:], q_wxyz[0]))
+    text = sdf(pose='0.1 0 -0.05 ' + xyzw).replace(
+        '<pose>', '<pose rotation_format="quat_xyzw">')
+    params = load_vehicle_string(text, 'a.sdf')
+    assert np.allclose(params.inertia, reference.inertia, rtol=0, atol=1e-12)
+    assert np.allclose(params.com, reference.com, rtol=0, atol=1e-15)
+
+
+def test_sdf_quat_xyzw_pose_of_zero_is_refused():
+    text = sdf(pose='0.1 0 -0.05 0 0 0 0').replace('<pose>', '<pose rotation_format="quat_xyzw">')
+    with pytest.raises(DescriptionError, match='quaternion of a quat_xyzw pose is zero'):
+        load_vehicle_string(text, 'a.sdf')

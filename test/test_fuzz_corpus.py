@@ -31,13 +31,17 @@ import math
 import pathlib
 import re
 import shutil
+import warnings
 
 from hypothesis import given, HealthCheck, settings, strategies as st
+import numpy as np
 import pytest
 
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
+from uwv_hydro.modes.offline_simulation import simulate
+from uwv_hydro.physics.hydro_model import HydroModel
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 TREES = ('config', 'urdf', 'worlds', 'test/corpus')
@@ -173,13 +177,20 @@ def test_an_offset_whose_mass_matrix_overflows_is_refused(tree):
     assert 'not finite' in error.reason
 
 
-def test_a_fin_with_a_huge_forward_is_refused_at_load(tree):
-    # finite for the LiftDrag reader, so check accepted it; then wrench raised
-    # ValueError: fin keel: forward must be a nonzero finite vector (|v|^2 overflows)
+def test_a_fin_with_a_huge_forward_keeps_its_direction(tree):
+    # first ValueError in wrench (|forward|^2 overflows), then a refusal with numpy's
+    # overflow warnings printed before it; a fin's forward is a direction (gz LiftDrag
+    # normalises it): 1e200 0 0 flies as 1 0 0
     old = '<cp>0.05 0 0</cp><forward>1 0 0</forward>'
-    error = _refused(tree / 'test' / 'corpus' / 'gz_sim' / 'finned_auv.sdf', old,
-                     old.replace('1 0 0', '1e200 0 0'))
-    assert error.reason.startswith('forward must be') and error.element == 'fin keel'
+    path = tree / 'test' / 'corpus' / 'gz_sim' / 'finned_auv.sdf'
+    params, _ = _quiet(load_vehicle, path, old, old.replace('1 0 0', '1e200 0 0'))
+    reference = load_vehicle(str(path))
+    fins = {fin.name: fin for fin in params.fins}
+    assert np.allclose(fins['keel'].forward, [1.0, 0.0, 0.0], atol=1e-15)
+    twist = [1.0, 0.2, -0.1, 0.1, -0.2, 0.3]
+    ours, theirs = (np.asarray(HydroModel(p).wrench(
+        twist, fin_angles=np.full(len(p.fins), 0.1)).total) for p in (params, reference))
+    assert np.allclose(ours, theirs, rtol=1e-12, atol=1e-12 * np.abs(theirs).max())
 
 
 def test_a_collision_volume_that_overflows_is_refused(tree):
@@ -202,3 +213,89 @@ def test_a_fin_whose_moment_overflows_is_refused_at_load(tree):
                      '<origin xyz="-0.9 0 0" rpy="${rpy}"/>',
                      '<origin xyz="-0.9 -1e150 0" rpy="${rpy}"/>')
     assert 'not finite' in error.reason and error.element.startswith('fin ')
+
+
+# Found by mutating uuv_simulator's own xacros (rexrov, rexrov2, lauv, eca_a9, desistek_saga,
+# with their sensor, thruster and fin macros) and by running ``simulate`` on mutants of the
+# files kept here: numpy's overflow warnings printed before a refusal, refusals that named
+# no link, and mutants check accepted that simulate then refused with a traceback.
+
+def _quiet(load, path: pathlib.Path, old: str, new: str):
+    """Run ``load`` on a copy of ``path`` with ``old`` replaced by ``new``; no warnings."""
+    text = path.read_text()
+    assert old in text
+    copy = path.with_name('regression_' + path.name)
+    copy.write_text(text.replace(old, new, 1))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('error')  # a RuntimeWarning from numpy fails the test
+            return load(str(copy)), str(copy)
+    finally:
+        copy.unlink()
+
+
+def _error(path: str):
+    try:
+        load_vehicle(path)
+    except DescriptionError as exc:
+        return exc
+    raise AssertionError('loaded')
+
+
+def test_a_link_whose_offset_overflows_the_lumped_inertia_is_named(tree):
+    # was: RuntimeWarning overflow in rigid_lumping, then 'inertia: non-finite number in
+    # inertia' with no link named (an ordinary link's offset from the displaced centre
+    # of mass overflows first)
+    error, copy = _quiet(_error, tree / 'test' / 'corpus' / 'uuv_simulator' /
+                         'arm_vehicle_like.urdf',
+                         '<origin xyz="0.2 0 0" rpy="0 0 0"/>',
+                         '<origin xyz="0.2 0 1e300" rpy="0 0 0"/>')
+    assert error.source == copy and "link[@name='arm_link']" in error.element, error
+    assert 'overflows the float range' in error.reason and error.line
+
+
+def test_a_thrust_axis_beyond_float_range_is_still_a_direction(tree):
+    # was: RuntimeWarning overflow in norm, then "expected a unit vector, norm 0";
+    # sdformat and urdfdom normalise an axis, so xyz="1e300 0 0" is +x
+    params, _ = _quiet(load_vehicle, tree / 'test' / 'corpus' / 'uuv_simulator' /
+                       'lauv_like.urdf.xacro', '<axis xyz="1 0 0"/>\n    <parent',
+                       '<axis xyz="1e300 0 0"/>\n    <parent')
+    (spec,) = params.thrusters
+    assert np.allclose(spec.axis, [1.0, 0.0, 0.0], atol=1e-15)
+
+
+def test_a_vanishing_mass_is_refused_at_load_not_by_simulate(tree):
+    # was accepted by check (its smallest eigenvalue 1e-320 > 0), then simulate raised
+    # ValueError: the mass matrix M_RB + M_A is singular or not finite
+    error, _ = _quiet(_error, tree / 'test' / 'corpus' / 'ds_sim' /
+                      'nested_gazebo_plate.urdf', '<mass value="20.0"/>',
+                      '<mass value="1e-320"/>')
+    assert 'singular to working precision' in error.reason and error.element == 'mass'
+
+
+def test_a_nameless_joint_is_refused_as_urdfdom_does(tree):
+    # was accepted as joint '' (here with a 1e300 axis that then became [0, 0, 0]), and
+    # simulate raised ValueError in the multibody
+    error, _ = _quiet(_error, tree / 'test' / 'corpus' / 'uuv_simulator' /
+                      'arm_vehicle_like.urdf', '<joint name="shoulder" type="revolute">',
+                      '<joint type="revolute">')
+    assert error.reason == 'a <joint> needs a name' and error.line
+
+
+def test_a_moving_joint_axis_beyond_float_range_is_a_direction_and_simulates(tree):
+    # was: the tree kept the axis [0, 0, 0] (1e300 / inf) and simulate raised ValueError
+    params, _ = _quiet(load_vehicle, tree / 'test' / 'corpus' / 'uuv_simulator' /
+                       'arm_vehicle_like.urdf', '<axis xyz="0 1 0"/>',
+                       '<axis xyz="0 1e300 0"/>')
+    (joint,) = params.tree.joints
+    assert np.allclose(joint.axis, [0.0, 1.0, 0.0], atol=1e-15)
+    trajectory = simulate(params, 0.05, dt=0.01)
+    assert np.all(np.isfinite(trajectory.rows()))
+
+
+def test_a_world_gravity_beyond_float_range_squared_is_read_quietly(tree):
+    # was: RuntimeWarning overflow in norm (|g|^2 = 1e600) printed, gravity inf
+    params, _ = _quiet(load_vehicle, tree / 'test' / 'corpus' / 'gz_sim' /
+                       'rudder_arm_like.sdf', '<gravity>0 0 -9.81</gravity>',
+                       '<gravity>0 0 1e300</gravity>')
+    assert params.gravity == pytest.approx(1e300, rel=1e-15)

@@ -20,6 +20,7 @@ independently per message, and for determinism (byte-identical outputs).
 """
 
 import math
+import re
 import subprocess
 import sys
 
@@ -305,3 +306,34 @@ def test_replay_is_byte_identical_across_runs(body, tmp_path):
                 '--added-mass', 'lagged')
         blobs.append(b''.join(p.read_bytes() for p in sorted(out.iterdir())))
     assert blobs[0] == blobs[1]
+
+
+@pytest.mark.parametrize('roll_damping', [1.0e4, 1.0e12])
+def test_simulate_reports_the_sub_steps_it_used_and_every_restored_step(
+        tmp_path, roll_damping):
+    """
+    Linear roll damping D on roll inertia I + K_pdot = 2.5 kg m^2: |lambda| = D / 2.5 1/s.
+
+    The printed sub-steps are those the stiffness rule chose (|lambda| h <= 2.5, RK4),
+    not the --substeps asked.  Past 1000 sub-steps the run warns before it starts, and
+    steps that stay non-finite are counted, not passed over in silence.
+    """
+    path = tmp_path / 'stiff.yaml'
+    path.write_text(BODY_YAML.replace('rr: 5.0', 'rr: %r' % roll_damping))
+    proc = run_cli('simulate', path, '--duration', 0.1, '--dt', 0.02, '--out',
+                   tmp_path / 'out.csv', '--initial-velocity', 0, 0, 0, 0.1, 0, 0)
+    lam, dt = roll_damping / 2.5, 0.02
+    used = int(re.search(r'dt 0\.02, (\d+) substeps', proc.stdout).group(1))
+    if lam * dt / 1000 <= 2.5:
+        assert math.ceil(lam * dt / 2.5) <= used <= math.ceil(lam * dt / 2.5) + 1
+        assert 'warning' not in proc.stderr, proc.stderr
+        data = np.loadtxt(tmp_path / 'out.csv', delimiter=',', skiprows=1)
+        # roll rate p(t) = p0 exp(-lambda t): gone within the first step
+        assert abs(data[-1, 11]) < 1e-6
+    else:
+        assert used == 1000
+        lines = proc.stderr.splitlines()
+        assert lines[0].startswith('warning: stiffest mode |lambda| = 4e+11 1/s needs more '
+                                   'than 1000 sub-steps at 0.02 s'), proc.stderr
+        assert re.search(r'warning: (\d+) steps went non-finite and were recomputed with '
+                         r'more sub-steps; \1 stayed non-finite', proc.stderr), proc.stderr

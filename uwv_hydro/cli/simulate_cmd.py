@@ -26,6 +26,7 @@ directory (sqlite3).  Deterministic: the same input gives byte-identical output.
 """
 
 import pathlib
+import sys
 import time
 
 import numpy as np
@@ -105,8 +106,15 @@ def run(args) -> int:
     current = finite_vector(args.current, '--current', 3)
     field = load_current_from_args(args)
     start = time.perf_counter()
+    said = set()
+
+    def log(level: str, key: str, text: str) -> None:
+        if key not in said:  # once per kind; the counts follow at the end
+            said.add(key)
+            print('%s: %s' % (level, text), file=sys.stderr)
+
     traj = simulate(params, args.duration, dt=args.dt, substeps=args.substeps, thrust=thrust,
-                    initial=initial, current_world=current, current_field=field)
+                    initial=initial, current_world=current, current_field=field, log=log)
     elapsed = time.perf_counter() - start
     out = pathlib.Path(args.out)
     if out.suffix == '.csv':
@@ -120,8 +128,13 @@ def run(args) -> int:
         plot_trajectory(traj, args.plot, title='%s: simulate' % params.name)
     final = traj.twist[-1]
     print('simulated %.3f s in %d steps (dt %g, %d substeps) in %.3f s: %.0fx real time'
-          % (args.duration, len(traj.t) - 1, args.dt, args.substeps, elapsed,
+          % (args.duration, len(traj.t) - 1, args.dt, traj.substeps, elapsed,
              args.duration / elapsed if elapsed > 0 else float('inf')))
+    retried, restored = (traj.events.get(k, 0) for k in ('divergences', 'state_restores'))
+    if retried or restored:
+        print('warning: %d steps went non-finite and were recomputed with more sub-steps; '
+              '%d stayed non-finite and kept the state before them' % (retried, restored),
+              file=sys.stderr)
     print('final position [%.4f %.4f %.4f] m, body velocity [%.4f %.4f %.4f] m/s'
           % (*traj.position[-1], *final[:3]))
     kind = ('CSV' if out.suffix == '.csv' else 'MCAP file' if out.suffix == '.mcap'

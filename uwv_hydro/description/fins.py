@@ -56,6 +56,7 @@ import numpy as np
 from uwv_hydro.description.element_report import where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.plugin_number import plugin_float
+from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.description.urdf_joint import joint_frame
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS, VehicleParams
@@ -85,12 +86,13 @@ ErrorFactory = Callable[[str, str], DescriptionError]
 
 def check_fin(fin: Fin, error: ErrorFactory) -> Fin:
     """Raise (via ``error``) if the fin's values are unusable; return it."""
-    for key in FIN_VECTOR_KEYS:
+    for key in ('axis', 'forward', 'upward'):  # directions: stored as unit vectors
         v = np.asarray(getattr(fin, key), float)
-        if key in ('axis', 'forward', 'upward') and not np.linalg.norm(v) > 1e-9:
+        unit = unit_vector(v)
+        if unit is None or not np.max(np.abs(v)) > 1e-9:
             raise error(key, '%s must be a nonzero vector' % key)
-    f = np.asarray(fin.forward, float) / np.linalg.norm(fin.forward)
-    u = np.asarray(fin.upward, float) / np.linalg.norm(fin.upward)
+        setattr(fin, key, unit)
+    f, u = fin.forward, fin.upward
     if abs(f @ u) > 1e-6:
         raise error('upward', 'forward %s and upward %s must be perpendicular'
                     % (np.round(fin.forward, 6).tolist(), np.round(fin.upward, 6).tolist()))

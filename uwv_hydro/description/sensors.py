@@ -79,6 +79,7 @@ import zlib
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.description.xml_safe import element_line, element_path
 from uwv_hydro.physics.dvl_beams import gz_beam_axis
 from uwv_hydro.physics.sensor_params import (
@@ -308,10 +309,10 @@ def _beam_vectors(block: Dict[str, Any], path: str, ctx: _Ctx) -> Tuple[Tuple[fl
     out = []
     for vector in items:
         v = np.array([_number(x, path, ctx) for x in vector])
-        norm = float(np.linalg.norm(v))
-        if not norm > 0.0:
+        unit = unit_vector(v)
+        if unit is None:
             raise ctx.error(path, 'beam direction %r has no length' % (vector,))
-        out.append(tuple(float(x) for x in v / norm))
+        out.append(tuple(float(x) for x in unit))
     return tuple(out)
 
 

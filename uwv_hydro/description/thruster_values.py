@@ -30,6 +30,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.physics.thruster_spec import (
     DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS)
 
@@ -249,12 +250,13 @@ def spec_from_values(values: Dict[str, Any], pose: Tuple[np.ndarray, np.ndarray,
         if field in _ALIAS_OF:
             origin_of[field] = _ALIAS_OF[field]
     origin, rotation, axis = pose
-    norm = float(np.linalg.norm(axis))
-    if not norm > 0.0:
-        raise error('axis', 'the thrust axis is the zero vector')
+    unit = unit_vector(axis)
+    if unit is None:
+        raise error('axis', 'the thrust axis is the zero vector or not finite: %s'
+                    % [float(v) for v in np.ravel(axis)])
     spec = ThrusterSpec(translation=tuple(float(v) for v in origin),
                         rotation=tuple(float(v) for v in matrix_to_quat(rotation)),
-                        axis=tuple(float(v) for v in np.asarray(axis) / norm), **fields)
+                        axis=tuple(float(v) for v in unit), **fields)
     for key, reason in spec.problems():
         raise error(origin_of.get(key, key), 'thruster %r: %s' % (spec.joint_name, reason))
     return spec

@@ -53,7 +53,8 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.rigid_lumping import lump, part_in_base
+from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
+from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.physics.link_tree import (
     KinematicTree, LinkHydroPart, MOVING_JOINT_TYPES, TreeBody, TreeJoint)
 
@@ -171,11 +172,9 @@ def _hydro_fixed_in_q(joint: JointSpec, children: Dict[str, List[JointSpec]],
     """
     if joint.kind not in ('revolute', 'continuous'):
         return False
-    axis = np.asarray(joint.axis, float)
-    norm = np.linalg.norm(axis)
-    if not norm > 0.0:
+    axis = unit_vector(joint.axis)
+    if axis is None:
         return False
-    axis = axis / norm
     # links in the joint frame at q = 0
     stack = [(joint.child, (np.asarray(joint.child_position, float),
                             np.asarray(joint.child_rotation, float)))]
@@ -244,16 +243,15 @@ def build_tree(base: str, joints: List[JointSpec],
                 result.on_axis[joint.name] = ON_AXIS_NOTE % (joint.kind, AXIS_TOLERANCE)
             if carries and why is None:
                 origin = compose(pose[link], (joint.origin_position, joint.origin_rotation))
-                axis = np.asarray(joint.axis, float)
-                norm = np.linalg.norm(axis)
-                if not norm > 0.0:
-                    raise DescriptionError('the axis of joint %r is zero' % joint.name,
-                                           joint.where)
+                axis = unit_vector(joint.axis)
+                if axis is None:
+                    raise DescriptionError('the axis of joint %r has no direction (zero or '
+                                           'not finite)' % joint.name, joint.where)
                 tree.joints.append(TreeJoint(
                     name=joint.name, kind=joint.kind, parent=body_of[link], child=joint.child,
                     parent_link=link,
                     origin_position=origin[0], origin_rotation=origin[1],
-                    axis=axis / norm,
+                    axis=axis,
                     child_position=np.asarray(joint.child_position, float),
                     child_rotation=np.asarray(joint.child_rotation, float),
                     lower=joint.lower, upper=joint.upper, velocity=joint.velocity,
@@ -288,9 +286,14 @@ def build_tree(base: str, joints: List[JointSpec],
         if link in hangs_from:
             tree.bodies[body].parents[link] = hangs_from[link]
     for name, body in tree.bodies.items():
-        lumped = [part_in_base(*inertials[link], *pose[link])
-                  for link in body.links if link in inertials]
-        body.mass, body.com, body.inertia = lump(lumped)
+        links = [link for link in body.links if link in inertials]
+        try:
+            body.mass, body.com, body.inertia = lump(
+                part_in_base(*inertials[link], *pose[link]) for link in links)
+        except LumpOverflow as exc:
+            where = next((j.where for j in joints if j.child == name), '')
+            raise DescriptionError('link %r lumped into body %r: %s'
+                                   % (links[exc.index], name, exc), where) from None
     for name, part in parts.items():
         if name not in body_of:
             continue

@@ -42,7 +42,8 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.physical_checks import (
     check_physical, rounding_pairs, symmetrise_rounding)
 from uwv_hydro.physics.fins import FinSet
-from uwv_hydro.physics.vehicle_params import DAMPING_MODELS, SURFACE_MODELS, VehicleParams
+from uwv_hydro.physics.vehicle_params import (
+    DAMPING_MODELS, MAX_MASS_CONDITION, SURFACE_MODELS, VehicleParams)
 
 #: Relative tolerance of the inertia inequalities.
 _TOL = 1e-9
@@ -215,6 +216,11 @@ def validate(params: VehicleParams) -> VehicleParams:
         raise DescriptionError(
             'M_RB + M_A is not positive definite (smallest eigenvalue %g): the added mass '
             'makes the vehicle accelerate the wrong way' % eig[0], src, 'added_mass')
+    if eig[-1] > MAX_MASS_CONDITION * eig[0]:  # condition number of a symmetric M > 0
+        raise DescriptionError(
+            'M_RB + M_A is singular to working precision (eigenvalues %.3g to %.3g, '
+            'condition number above %.0e): a mass, inertia or added mass is (nearly) zero '
+            'beside the others' % (eig[0], eig[-1], MAX_MASS_CONDITION), src, 'mass')
     _warn(params)
     return params
 

@@ -68,6 +68,7 @@ Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
   uwv_hydro plugin): a typo is an error with "did you mean".  Any other
   hydrodynamics or buoyancy plugin in the model is an error naming it.
 """
+import math
 from typing import Dict, List, Optional
 import xml.etree.ElementTree as ET
 
@@ -355,7 +356,8 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
                    % source)
     if world is not None:
         gravity = world.find('gravity')
-        params.gravity = (float(np.linalg.norm(element_numbers(gravity, (3,), source)))
+        # |g| by math.hypot: scaled, so a 1e300 component gives 1e300, not an overflow
+        params.gravity = (math.hypot(*element_numbers(gravity, (3,), source))
                           if gravity is not None else SDF_DEFAULT_GRAVITY)
         set_origin(params, ('gravity',), '%s:%s (world <gravity>)' % (
             source, element_line(gravity)) if gravity is not None else

@@ -60,7 +60,7 @@ from uwv_hydro.description.hull import finish_hull, HULL_KEYS, read_xml_hull
 from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin, URDF_ATTRIBUTES,
     URDF_CHILDREN)
-from uwv_hydro.description.rigid_lumping import lump, part_in_base
+from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
 from uwv_hydro.description.sdf.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
 from uwv_hydro.description.sensor_elements import sensors_from_urdf
@@ -315,12 +315,21 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     for link in root.findall('link'):
         check_children(link, URDF_CHILDREN['link'], source)
         name = link.get('name', '')
+        if not name:  # urdfdom refuses it ("No name given for the link")
+            raise element_error('a <link> needs a name', source, link)
         if name in links:
             raise element_error('duplicate link %r' % name, source, link)
         links[name] = link
     joints = root.findall('joint')
+    joint_names = set()
     for joint in joints:
         check_children(joint, URDF_CHILDREN['joint'], source)
+        name = joint.get('name', '')
+        if not name:  # urdfdom refuses it ("unnamed joint found")
+            raise element_error('a <joint> needs a name', source, joint)
+        if name in joint_names:
+            raise element_error('duplicate joint %r' % name, source, joint)
+        joint_names.add(name)
     plugins = hydro_plugins(root, source)
     # gz-sim's Hydrodynamics runs per link: several blocks, each on its <link_name>
     per_link = len(plugins) > 1 and all(is_gz_hydrodynamics_plugin(p) for p in plugins)
@@ -338,7 +347,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         plugin = next((p for p in plugins if _gz_link(p, source) in ('', base)), None)
     frames = _fixed_chain(base, joints, source)
     poses, moving = _tree_poses(base, joints, source)
-    parts, records, inertials = [], [], {}
+    parts, part_links, records, inertials = [], [], [], {}
     for name in poses:
         if name not in links:
             continue
@@ -354,10 +363,16 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
             continue
         mass, com, inertia = inertial
         parts.append(part_in_base(mass, com, inertia, *poses[name]))
+        part_links.append(name)
     if not parts:
         raise element_error('base link %r has no <inertial> (mass, centre of mass, inertia)'
                             % base, source, links[base])
-    total, com, inertia = lump(parts)
+    try:
+        total, com, inertia = lump(parts)
+    except LumpOverflow as exc:
+        name = part_links[exc.index]
+        raise element_error('link %r lumped into %r: %s' % (name, base, exc), source,
+                            links[name]) from None
     if total <= 0.0:
         raise element_error('mass must be positive, got %g kg' % total, source, links[base])
     params = VehicleParams(mass=float(total), inertia=inertia, com=com,

@@ -28,6 +28,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.description.xml_safe import element_numbers
 
 #: Joint types a zero range makes rigid.
@@ -62,9 +63,9 @@ def sdf_zero_range(joint: ET.Element, source: str) -> Optional[float]:
 
 def rigid_motion(kind: str, axis: np.ndarray, q: float) -> Tuple[np.ndarray, np.ndarray]:
     """Return (translation, rotation) of a joint of type ``kind`` at position ``q``."""
-    axis = np.asarray(axis, float)
-    norm = np.linalg.norm(axis)
-    unit = axis / norm if norm > 0.0 else axis
+    unit = unit_vector(axis)
+    if unit is None:  # no direction: the zero vector moves nothing
+        unit = np.zeros(3)
     if kind == 'prismatic':
         return q * unit, np.eye(3)
     k = np.array([[0.0, -unit[2], unit[1]], [unit[2], 0.0, -unit[0]],

@@ -25,14 +25,14 @@ A vehicle with moving links runs
 holding their initial positions.
 """
 
-from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Optional, Sequence
 
 import numpy as np
 
 from uwv_hydro.modes.buoyancy_engines import BuoyancyEngines
 from uwv_hydro.modes.csv_text import write_rows
-from uwv_hydro.modes.simulate_mode import SimulateMode
+from uwv_hydro.modes.simulate_mode import SimulateMode, too_stiff_text
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -48,6 +48,11 @@ class Trajectory:
     position: np.ndarray     # (n, 3) world ENU
     quaternion: np.ndarray   # (n, 4) world <- body, [w, x, y, z]
     twist: np.ndarray        # (n, 6) body FLU twist of the body origin
+    #: RK4 sub-steps per step the mode chose (its stiffness rule; 0: not simulated)
+    substeps: int = 0
+    #: The mode's counters: divergences (steps recomputed with more sub-steps) and
+    #: state_restores (steps that stayed non-finite: the state before them kept)
+    events: Dict[str, int] = field(default_factory=dict)
 
     def rows(self) -> np.ndarray:
         """Return the (n, 14) table in CSV_COLUMNS order."""
@@ -58,7 +63,8 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
              thrust: Optional[Callable[[float], np.ndarray]] = None,
              initial: Optional[State] = None,
              current_world: Optional[Sequence[float]] = None,
-             fin_angles: Optional[Sequence[float]] = None, current_field=None) -> Trajectory:
+             fin_angles: Optional[Sequence[float]] = None, current_field=None,
+             log=None) -> Trajectory:
     """
     Integrate ``duration`` seconds in steps of ``dt`` and return every state.
 
@@ -73,12 +79,15 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     n = int(round(duration / dt))
     # the node's simulate mode: same sub-step choice, checked steps, retry and restore
     if params.tree is None:
-        mode = SimulateMode(params, dt=dt, substeps=substeps, initial=initial)
+        mode = SimulateMode(params, dt=dt, substeps=substeps, initial=initial, log=log)
     else:
         # moving links: the joints hold their initial positions (no commands offline);
         # Pinocchio is loaded only for such a vehicle
         from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
-        mode = ArticulatedSimulateMode(params, dt=dt, substeps=substeps, initial=initial)
+        mode = ArticulatedSimulateMode(params, dt=dt, substeps=substeps, initial=initial,
+                                       log=log)
+    if mode.too_stiff and log is not None:
+        log('warning', 'too_stiff', too_stiff_text(mode))
     if current_field is not None:
         mode.field = current_field
         mode.reset()
@@ -108,7 +117,7 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         # every step checked in the compiled core; a restored step keeps the state
         mode.run(taus, n, current, rows=rows[1:], stop_on_restore=False)
     pos, quat, twist = rows[:, :3].copy(), rows[:, 3:7].copy(), rows[:, 7:].copy()
-    return Trajectory(t, pos, quat, twist)
+    return Trajectory(t, pos, quat, twist, substeps=mode.substeps, events=dict(mode.events))
 
 
 def write_csv(trajectory: Trajectory, path) -> None:

@@ -50,6 +50,7 @@ Rules:
   dt at the start of every step and their force is held over it (gz-sim's order).
 """
 import math
+import sys
 from typing import Callable, Dict, Optional
 
 import numpy as np
@@ -69,6 +70,13 @@ MAX_SUBSTEPS = 1000
 #: log(level, key, text): level 'info' | 'warning' | 'error'; key names the kind of
 #: message (for throttling by the caller).
 Log = Callable[[str, str, str], None]
+
+
+def too_stiff_text(mode) -> str:
+    """Return the warning for a mode whose stiffness needs more than MAX_SUBSTEPS sub-steps."""
+    return ('stiffest mode |lambda| = %.6g 1/s needs more than %d sub-steps at %.6g s: '
+            'the integration may diverge (detected and restored at run time); shorten the '
+            'step' % (mode.stiffness_per_s, mode.substeps, mode.dt))
 
 
 def _silent(level: str, key: str, text: str) -> None:
@@ -110,7 +118,8 @@ class SimulateMode:
                                         minimum=int(substeps), maximum=MAX_SUBSTEPS)
         #: True when even MAX_SUBSTEPS cannot keep |lambda| h <= 2.5 (divergences
         #: are then detected and restored at run time)
-        self.too_stiff = self.stiffness_per_s * self.dt / self.substeps > 2.5
+        self.too_stiff = not math.isfinite(self.stiffness_per_s) or stable_substeps(
+            self.stiffness_per_s, self.dt, maximum=sys.maxsize) > self.substeps
         self.sim = Simulator(vehicle, dt=self.dt, substeps=self.substeps)
         self.guard = EnergyGuard(self.sim)
         self.events: Dict[str, int] = {'divergences': 0, 'state_restores': 0,

@@ -63,7 +63,8 @@ _WEIGHT = COMPONENT_NAMES.index('weight')
 def unit_quaternion(quaternion: Sequence[float]) -> Tuple[Optional[np.ndarray], float]:
     """Return (q / |q|, |q|) for a usable odometry quaternion, else (None, |q|)."""
     q = np.asarray(quaternion, float)
-    norm = float(np.sqrt(q @ q)) if np.all(np.isfinite(q)) else float('nan')
+    with np.errstate(over='ignore'):  # |q|^2 beyond float range: inf, refused below
+        norm = float(np.sqrt(q @ q)) if np.all(np.isfinite(q)) else float('nan')
     low, high = QUATERNION_NORM_RANGE
     if not low < norm < high:
         return None, norm

@@ -32,7 +32,7 @@ from rclpy.serialization import serialize_message
 from tf2_msgs.msg import TFMessage
 
 from uwv_hydro.modes import msg_conversions as conv
-from uwv_hydro.modes.simulate_mode import SimulateMode
+from uwv_hydro.modes.simulate_mode import SimulateMode, too_stiff_text
 from uwv_hydro.modes.thrust_mux import ThrustMux
 from uwv_hydro.node.hand_over import LatestSlots
 from uwv_hydro.node.node_part import NodePart
@@ -126,10 +126,7 @@ class SimulateIO(NodePart):
                 '(substeps parameter %d) keep |lambda| h <= 2.5'
                 % (lam, mode.substeps, dt, requested))
         if mode.too_stiff:
-            self.logger.warning(
-                'stiffest mode |lambda| = %.6g 1/s needs more than %d sub-steps at %.6g s: '
-                'the integration may diverge (detected and restored at run time); raise '
-                'rate_hz' % (lam, mode.substeps, dt))
+            self.logger.warning(too_stiff_text(mode) + ' (raise rate_hz)')
 
     def initial_state(self) -> State:
         """Return the state given by the initial_* parameters."""

@@ -50,6 +50,7 @@ from uwv_hydro.physics import kernel
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.rigid_body import coriolis_wrench
 from uwv_hydro.physics.rotation import quat_derivative, quat_normalize, quat_to_matrix
+from uwv_hydro.physics.vehicle_params import MAX_MASS_CONDITION
 
 _kernel = kernel.core
 #: Outcomes of one checked step (kernel.core.advance)
@@ -112,7 +113,7 @@ class Simulator:
         self._h = self.dt / self.substeps
         self._m_rb = self.model.rigid_body_mass_matrix()
         mass = self.model.mass_matrix()
-        if not np.all(np.isfinite(mass)) or np.linalg.cond(mass) > 1e12:
+        if not np.all(np.isfinite(mass)) or np.linalg.cond(mass) > MAX_MASS_CONDITION:
             raise ValueError('the mass matrix M_RB + M_A is singular or not finite')
         # Implicit added mass: (M_RB + M_A)^-1 computed once
         self._m_inv = np.linalg.inv(mass)

@@ -71,6 +71,9 @@ SURFACE_MODELS = ('dsros', 'continuous')
 
 #: Damping model switches (uwv_dynamic_model ModelType equivalents).
 DAMPING_MODELS = ('linear_quadratic', 'quadratic_only')
+#: The largest condition number of M_RB + M_A a vehicle may have: simulate inverts it,
+#: and beyond 1e12 the inverse keeps fewer than 4 of a double's 16 significant digits.
+MAX_MASS_CONDITION = 1e12
 
 
 @dataclass

@@ -37,6 +37,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from uwv_hydro.description.conventions import quat_to_matrix, rpy_to_matrix
+from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 
 #: A rigid transform (translation, rotation matrix): x_parent = p + R x_child.
@@ -63,7 +64,10 @@ def read_pose(elem: Optional[ET.Element], source: str) -> Pose:
         return np.zeros(3), np.eye(3)
     if elem.get('rotation_format', 'euler_rpy') == 'quat_xyzw':
         v = element_numbers(elem, (7,), source)
-        return v[:3], quat_to_matrix([v[6], v[3], v[4], v[5]])
+        q = unit_vector([v[6], v[3], v[4], v[5]])
+        if q is None:
+            raise element_error('the quaternion of a quat_xyzw pose is zero', source, elem)
+        return v[:3], quat_to_matrix(q)
     v = element_numbers(elem, (6,), source)
     rpy = np.radians(v[3:]) if elem.get('degrees', 'false').lower() == 'true' else v[3:]
     return v[:3], rpy_to_matrix(rpy)

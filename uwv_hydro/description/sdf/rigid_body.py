@@ -21,7 +21,7 @@ import numpy as np
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.known_names import check_children
-from uwv_hydro.description.rigid_lumping import lump, part_in_base
+from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
 from uwv_hydro.description.sdf.frames import FlatModel, Pose, read_pose
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.xml_safe import element_error
@@ -182,7 +182,12 @@ def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source:
                     else 'rigid' if not reached[name] else 'at the zero position of joint %s'
                     % ', '.join(reached[name])))
         records.append((name, link, status, note))
-    mass, com, inertia = lump(parts)
+    try:
+        mass, com, inertia = lump(parts)
+    except LumpOverflow as exc:
+        name, link = records[exc.index][:2]
+        raise element_error('link %r lumped into %r: %s' % (name, base, exc), source,
+                            link) from None
     if mass <= 0.0:
         raise element_error('mass must be positive, got %g kg' % mass, source, flat.element)
     params = VehicleParams(mass=mass, inertia=inertia, com=com, name=params_name,

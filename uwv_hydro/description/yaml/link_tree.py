@@ -63,8 +63,9 @@ import numpy as np
 
 from uwv_hydro.description.conventions import rpy_to_matrix
 from uwv_hydro.description.known_names import unknown_reason
-from uwv_hydro.description.rigid_lumping import lump, part_in_base
+from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
 from uwv_hydro.description.tree_builder import build_tree, JointSpec, tree_warning
+from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.description.yaml.values import (
     _Ctx, _inertia, _number, _point, _vector3, coefficient_array, SURFACE_KEYS)
 from uwv_hydro.description.zero_range_joint import rigid_motion
@@ -165,7 +166,7 @@ def _joint(name: str, value: Any, ctx: _Ctx, links: Dict[str, Any]) -> JointSpec
     xyz, rot = _origin(entry, 'origin', sub)
     child_xyz, child_rot = _origin(entry, 'child_origin', sub)
     axis = _vector3(entry['axis'], 'axis', sub) if 'axis' in entry else np.eye(3)[0]
-    if kind != 'fixed' and not np.linalg.norm(axis) > 0.0:
+    if kind != 'fixed' and unit_vector(axis) is None:
         raise sub.error('axis', 'joint axis is zero')
     limits = {'lower': -np.inf, 'upper': np.inf, 'velocity': np.inf, 'effort': np.inf}
     if 'limits' in entry:
@@ -255,8 +256,12 @@ def read_link_tree(vehicle: dict, ctx: _Ctx, params: VehicleParams) -> None:
     if unreached:
         raise ctx.error('joints', 'links %s are not joined to the base link %r'
                         % (', '.join(map(repr, unreached)), base))
-    _check_lumped(vehicle, params, lump(part_in_base(*inertials[n], *result.zero_poses[n])
-                                        for n in links), ctx)
+    try:
+        lumped = lump(part_in_base(*inertials[n], *result.zero_poses[n]) for n in links)
+    except LumpOverflow as exc:
+        raise ctx.error('links.%s' % list(links)[exc.index], 'lumped at the zero pose: %s'
+                        % exc) from None
+    _check_lumped(vehicle, params, lumped, ctx)
     if result.tree is None:
         wet = [n for n, p in parts.items() if p.carries_hydro()]
         if wet:

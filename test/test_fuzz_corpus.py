@@ -137,19 +137,33 @@ def test_a_mutant_loads_with_a_finite_wrench_or_is_refused_naming_the_file(tree,
         mutant.unlink()
 
 
-def _refused(path: pathlib.Path, old: str, new: str) -> DescriptionError:
-    """Load ``path`` with ``old`` replaced by ``new`` (a copy beside it); return the error."""
+def _quiet(load, path: pathlib.Path, old: str, new: str):
+    """Run ``load`` on a copy of ``path`` with ``old`` replaced by ``new``; no warnings."""
     text = path.read_text()
     assert old in text
     copy = path.with_name('regression_' + path.name)
     copy.write_text(text.replace(old, new, 1))
     try:
-        with pytest.raises(DescriptionError) as caught:
-            load_vehicle(str(copy))
+        with warnings.catch_warnings():
+            warnings.simplefilter('error')  # a RuntimeWarning from numpy fails the test
+            return load(str(copy)), str(copy)
     finally:
         copy.unlink()
-    assert caught.value.source == str(copy), caught.value
-    return caught.value
+
+
+def _error(path: str):
+    try:
+        load_vehicle(path)
+    except DescriptionError as exc:
+        return exc
+    raise AssertionError('loaded')
+
+
+def _refused(path: pathlib.Path, old: str, new: str) -> DescriptionError:
+    """Load ``path`` with ``old`` replaced by ``new``; return the error naming the copy."""
+    error, copy = _quiet(_error, path, old, new)
+    assert error.source == copy, error
+    return error
 
 
 def test_a_400_digit_yaml_integer_is_refused_with_key_and_line(tree):
@@ -220,37 +234,14 @@ def test_a_fin_whose_moment_overflows_is_refused_at_load(tree):
 # files kept here: numpy's overflow warnings printed before a refusal, refusals that named
 # no link, and mutants check accepted that simulate then refused with a traceback.
 
-def _quiet(load, path: pathlib.Path, old: str, new: str):
-    """Run ``load`` on a copy of ``path`` with ``old`` replaced by ``new``; no warnings."""
-    text = path.read_text()
-    assert old in text
-    copy = path.with_name('regression_' + path.name)
-    copy.write_text(text.replace(old, new, 1))
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('error')  # a RuntimeWarning from numpy fails the test
-            return load(str(copy)), str(copy)
-    finally:
-        copy.unlink()
-
-
-def _error(path: str):
-    try:
-        load_vehicle(path)
-    except DescriptionError as exc:
-        return exc
-    raise AssertionError('loaded')
-
-
 def test_a_link_whose_offset_overflows_the_lumped_inertia_is_named(tree):
     # was: RuntimeWarning overflow in rigid_lumping, then 'inertia: non-finite number in
     # inertia' with no link named (an ordinary link's offset from the displaced centre
     # of mass overflows first)
-    error, copy = _quiet(_error, tree / 'test' / 'corpus' / 'uuv_simulator' /
-                         'arm_vehicle_like.urdf',
-                         '<origin xyz="0.2 0 0" rpy="0 0 0"/>',
-                         '<origin xyz="0.2 0 1e300" rpy="0 0 0"/>')
-    assert error.source == copy and "link[@name='arm_link']" in error.element, error
+    error = _refused(tree / 'test' / 'corpus' / 'uuv_simulator' / 'arm_vehicle_like.urdf',
+                     '<origin xyz="0.2 0 0" rpy="0 0 0"/>',
+                     '<origin xyz="0.2 0 1e300" rpy="0 0 0"/>')
+    assert "link[@name='arm_link']" in error.element, error
     assert 'overflows the float range' in error.reason and error.line
 
 
@@ -267,18 +258,16 @@ def test_a_thrust_axis_beyond_float_range_is_still_a_direction(tree):
 def test_a_vanishing_mass_is_refused_at_load_not_by_simulate(tree):
     # was accepted by check (its smallest eigenvalue 1e-320 > 0), then simulate raised
     # ValueError: the mass matrix M_RB + M_A is singular or not finite
-    error, _ = _quiet(_error, tree / 'test' / 'corpus' / 'ds_sim' /
-                      'nested_gazebo_plate.urdf', '<mass value="20.0"/>',
-                      '<mass value="1e-320"/>')
+    error = _refused(tree / 'test' / 'corpus' / 'ds_sim' / 'nested_gazebo_plate.urdf',
+                     '<mass value="20.0"/>', '<mass value="1e-320"/>')
     assert 'singular to working precision' in error.reason and error.element == 'mass'
 
 
 def test_a_nameless_joint_is_refused_as_urdfdom_does(tree):
     # was accepted as joint '' (here with a 1e300 axis that then became [0, 0, 0]), and
     # simulate raised ValueError in the multibody
-    error, _ = _quiet(_error, tree / 'test' / 'corpus' / 'uuv_simulator' /
-                      'arm_vehicle_like.urdf', '<joint name="shoulder" type="revolute">',
-                      '<joint type="revolute">')
+    error = _refused(tree / 'test' / 'corpus' / 'uuv_simulator' / 'arm_vehicle_like.urdf',
+                     '<joint name="shoulder" type="revolute">', '<joint type="revolute">')
     assert error.reason == 'a <joint> needs a name' and error.line
 
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from uwv_hydro.bag.cdr_codec import encode_wrench_stamped, ODOMETRY_DOUBLES, odometry_layout
 from uwv_hydro.bag.progress import Progress
-from uwv_hydro.bag.rosbag_io import (BagError, BagWriter, message_count, MessageFactory,
+from uwv_hydro.bag.rosbag_io import (BagWriter, decoded, message_count, MessageFactory,
                                      ODOMETRY, read_raw_messages, WRENCH)
 from uwv_hydro.modes.input_guard import StampGuard
 from uwv_hydro.modes.wrench_mode import usable_quaternions, world_wrenches, WrenchMode
@@ -104,13 +104,10 @@ class _Replayer:
         heads, rows, blocks = [], [], []
         slow = {}
         for i, (bag_ns, raw) in enumerate(messages):
-            try:
-                layout = odometry_layout(raw)
-            except ValueError as exc:
-                raise BagError('odometry message at bag time %d ns: %s' % (bag_ns, exc),
-                               source=self.source) from exc
+            layout = decoded(odometry_layout, raw, 'odometry', bag_ns, self.source)
             if layout is None:  # big-endian CDR: rosbags' generic decoder
-                msg = self.store.deserialize_cdr(raw, ODOMETRY)
+                msg = decoded(lambda data: self.store.deserialize_cdr(data, ODOMETRY), raw,
+                              'odometry', bag_ns, self.source)
                 heads.append((msg.header.stamp.sec, msg.header.stamp.nanosec,
                               msg.header.frame_id))
                 slow[i] = _odometry_doubles(msg)

@@ -51,7 +51,7 @@ import numpy as np
 
 from uwv_hydro.bag.cdr_codec import decode_odometry, decode_wrench_stamped, encode_odometry
 from uwv_hydro.bag.progress import Progress
-from uwv_hydro.bag.rosbag_io import (BagError, BagWriter, message_count, ODOMETRY,
+from uwv_hydro.bag.rosbag_io import (BagError, BagWriter, decoded, message_count, ODOMETRY,
                                      odometry_arrays, read_raw_messages, stamp_to_ns, typestore,
                                      WRENCH, wrench_array)
 from uwv_hydro.modes.input_guard import StampGuard
@@ -212,7 +212,8 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
         for topic, bag_ns, raw, _ in read_raw_messages(in_bag, topics, expected_types=types):
             bar.update()
             if topic != odometry_topic:
-                stamp_ns, frame, w = _wrench(raw, store)
+                stamp_ns, frame, w = decoded(lambda data: _wrench(data, store), raw, topic,
+                                             bag_ns, in_bag)
                 w_base = frames.to_base(frame, w) if all(map(math.isfinite, w)) else None
                 verdict, t_ns = ('', 0) if w_base is None else guard.admit(topic, stamp_ns,
                                                                            bag_ns)
@@ -224,7 +225,8 @@ def replay_simulate(in_bag, params: VehicleParams, out_bag=None,
                     history.clear()
                 history.append((t_ns, w_base))
                 continue
-            stamp_ns, frame, child, position, quat, twist, finite = _odometry(raw, store)
+            stamp_ns, frame, child, position, quat, twist, finite = decoded(
+                lambda data: _odometry(data, store), raw, topic, bag_ns, in_bag)
             if not finite:
                 res.skipped_non_finite += 1
                 continue

@@ -17,11 +17,17 @@ Independent references for the articulated simulate tests, for any kinematic tre
 
 * :func:`mujoco_run`: MuJoCo integrates the tree (free joint + hinges, RK4, gravity
   off); before every MuJoCo step each body's hydro is evaluated from MuJoCo's own state
-  (:class:`~uwv_hydro.physics.link_wrench.PartWrenches`: buoyancy, linear and quadratic
-  drag of each part) plus its weight, and applied with ``xfrc_applied``; the added mass,
-  which must be of rigid-body form at each part's origin (:func:`rigid_form`), is folded
-  into MuJoCo's body inertia (exact, its Kirchhoff term included).  MuJoCo holds the
-  applied forces over its step: its error is first order in the step.
+  (:class:`BodyLoads`: :class:`~uwv_hydro.physics.link_wrench.PartWrenches`' buoyancy,
+  linear and quadratic drag of each part, plus the body's weight), and applied with
+  ``xfrc_applied``; the added mass, which must be of rigid-body form at each part's
+  origin (:func:`rigid_form`), is folded into MuJoCo's body inertia (exact, its
+  Kirchhoff term included).  MuJoCo holds the applied forces over its step: its error
+  is first order in the step.
+* :func:`dart_run`: the same with DART (dartpy, the engine under gz-sim): a FreeJoint
+  base, a RevoluteJoint or PrismaticJoint per moving joint (:func:`dart_skeleton`), the
+  same folded inertias, gravity off, the same :class:`BodyLoads` set as each body's
+  external force before every DART step (:func:`dart_apply`).  DART's step is
+  semi-implicit Euler: its error is first order in the step.
 * :func:`momentum`: linear and angular momentum of bodies and fluid (Kirchhoff impulse).
 * :func:`lumped`: the tree at zero joint positions as one rigid VehicleParams, summed by
   hand (parallel axes, twist transforms): exact for the rigid SimulateMode when only the
@@ -128,6 +134,51 @@ def mjcf(tree, dt: float) -> str:
                 float(dt), tree.base, body_xml(tree.base)[len('<body>'):-len('</body>')]))
 
 
+class BodyLoads:
+    """
+    Each body's weight, buoyancy and drag from an engine's state: what the engines apply.
+
+    Evaluated by :class:`~uwv_hydro.physics.link_wrench.PartWrenches` (buoyancy, linear
+    and quadratic drag of each part; the added mass is the engine's, folded into the
+    body, :func:`folded`) plus the body's weight at its CoM; :func:`mujoco_run` and
+    :func:`dart_run` call it body by body before each of their steps.
+    """
+
+    def __init__(self, params):
+        from uwv_hydro.physics.link_wrench import PartWrenches
+        from uwv_hydro.physics.point_transform import motion_transforms
+        self.gravity = params.gravity
+        #: name -> (body, PartWrenches, part rotations, part positions, their X)
+        self.bodies = {}
+        for name, body in params.tree.bodies.items():
+            p_rot = np.array([p.rotation for p in body.parts]).reshape(-1, 3, 3)
+            p_pos = np.array([p.position for p in body.parts]).reshape(-1, 3)
+            self.bodies[name] = (body, PartWrenches(body.parts, params.gravity), p_rot, p_pos,
+                                 motion_transforms(p_rot, p_pos) if body.parts else None)
+
+    def __call__(self, name, position, rotation, nu) -> np.ndarray:
+        """
+        Return body ``name``'s wrench [F, M] about its frame's origin, in its axes.
+
+        ``position``, ``rotation``: the body frame in the world (world <- body);
+        ``nu``: the twist [v, w] of its origin in its axes.
+        """
+        from uwv_hydro.physics.link_wrench import wrench_in_parent
+        from uwv_hydro.physics.multibody import attached_frames, FrameKinematics
+        body, parts, p_rot, p_pos, transforms = self.bodies[name]
+        # the weight m g along the world's -z, in body axes, at the CoM
+        weight = (-body.mass * self.gravity) * rotation[2, :]
+        local = np.concatenate((weight, np.cross(body.com, weight)))
+        if body.parts:
+            frame = FrameKinematics([], np.array(position, float)[None],
+                                    np.array(rotation, float)[None], np.asarray(nu)[None])
+            kin = attached_frames(frame, [0] * len(body.parts), p_rot, p_pos)
+            rows = parts.wrenches(kin.rotation, kin.position, kin.twist)
+            # buoyancy and drag (rows 1-3); the added mass is the engine's (folded)
+            local += wrench_in_parent(rows[:, 1:4].sum(axis=1), transforms).sum(axis=0)
+        return local
+
+
 def mujoco_run(params, dt, duration, start, efforts, base_wrench, command_dt=None):
     """
     Return (base position, quaternion, joint angles) after ``duration`` with MuJoCo at dt.
@@ -136,9 +187,6 @@ def mujoco_run(params, dt, duration, start, efforts, base_wrench, command_dt=Non
     joint torques, held over each ``command_dt`` (default dt); ``base_wrench``: body axes.
     """
     import mujoco
-    from uwv_hydro.physics.link_wrench import PartWrenches, wrench_in_parent
-    from uwv_hydro.physics.multibody import attached_frames, FrameKinematics
-    from uwv_hydro.physics.point_transform import motion_transforms
     from uwv_hydro.physics.rotation import quat_to_matrix
     tree = params.tree
     model = mujoco.MjModel.from_xml_string(mjcf(tree, dt))
@@ -151,31 +199,18 @@ def mujoco_run(params, dt, duration, start, efforts, base_wrench, command_dt=Non
     qadr = [model.joint(j.name).qposadr[0] for j in tree.joints]
     vadr = [model.joint(j.name).dofadr[0] for j in tree.joints]
     data.qpos[qadr] = angles
-    base_id = model.body(tree.base).id
-    bodies = [(model.body(name).id, body, PartWrenches(body.parts, params.gravity))
-              for name, body in tree.bodies.items()]
+    loads = BodyLoads(params)
+    bodies = [(model.body(name).id, name) for name in tree.bodies]
     per_command = int(round((command_dt or dt) / dt))
     velocity = np.zeros(6)
     for k in range(int(round(duration / dt))):
         mujoco.mj_forward(model, data)
-        for b, body, parts in bodies:
+        for b, name in bodies:
             rot = data.xmat[b].reshape(3, 3)
             # [w, v] of the body frame origin in body axes (flg_local = 1)
             mujoco.mj_objectVelocity(model, data, mujoco.mjtObj.mjOBJ_XBODY, b, velocity, 1)
-            nu = np.concatenate((velocity[3:], velocity[:3]))
-            weight = (-body.mass * params.gravity) * rot[2, :]
-            local = np.concatenate((weight, np.cross(body.com, weight)))
-            if body.parts:
-                p_rot = np.array([p.rotation for p in body.parts])
-                p_pos = np.array([p.position for p in body.parts])
-                frame = FrameKinematics([], data.xpos[b][None].copy(), rot[None].copy(),
-                                        nu[None])
-                kin = attached_frames(frame, [0] * len(body.parts), p_rot, p_pos)
-                rows = parts.wrenches(kin.rotation, kin.position, kin.twist)
-                # buoyancy and drag (rows 1-3); the added mass is MuJoCo's (folded)
-                local += wrench_in_parent(rows[:, 1:4].sum(axis=1),
-                                          motion_transforms(p_rot, p_pos)).sum(axis=0)
-            if b == base_id:
+            local = loads(name, data.xpos[b], rot, np.concatenate((velocity[3:], velocity[:3])))
+            if name == tree.base:
                 local += base_wrench
             force = rot @ local[:3]
             # xfrc_applied: world force and torque about the body's CoM (xipos)
@@ -185,6 +220,138 @@ def mujoco_run(params, dt, duration, start, efforts, base_wrench, command_dt=Non
         data.qfrc_applied[vadr] = efforts((k // per_command) * per_command * dt)
         mujoco.mj_step(model, data)
     return data.qpos[:3].copy(), data.qpos[3:7].copy(), data.qpos[qadr].copy()
+
+
+def dart_skeleton(tree):
+    """
+    Return (skeleton, free joint, body nodes by name, moving joints in tree order).
+
+    A FreeJoint carries the base; a RevoluteJoint (revolute, continuous) or
+    PrismaticJoint per moving joint, its frame at the joint's origin in the parent body
+    and the child body at the joint's child pose in it, on the joint's unit axis, no
+    limits, damping or springs; each body's inertia folded (:func:`folded`), its
+    gravity off (the weight comes with the hydro, :class:`BodyLoads`).
+    """
+    import dartpy as dart
+    from uwv_hydro.physics.multibody import unit_axis
+    skeleton = dart.dynamics.Skeleton('tree')
+    free, base = skeleton.createFreeJointAndBodyNodePair()
+    nodes = {tree.base: base}
+    joints = []
+    for j in tree.joints:  # every parent before its child
+        if j.kind == 'prismatic':
+            joint, node = skeleton.createPrismaticJointAndBodyNodePair(nodes[j.parent])
+        else:
+            assert j.kind in ('revolute', 'continuous')
+            joint, node = skeleton.createRevoluteJointAndBodyNodePair(nodes[j.parent])
+        joint.setName(j.name)
+        joint.setAxis(unit_axis(j))
+        # DART: T_parent_child = T_ParentBodyToJoint Motion(q) T_ChildBodyToJoint^-1
+        # (dart/dynamics/RevoluteJoint.cpp, PrismaticJoint.cpp: updateRelativeTransform)
+        joint.setTransformFromParentBodyNode(dart.math.Isometry3(
+            np.asarray(j.origin_rotation, float), np.asarray(j.origin_position, float)))
+        r_c = np.asarray(j.child_rotation, float)
+        joint.setTransformFromChildBodyNode(dart.math.Isometry3(
+            r_c.T, -r_c.T @ np.asarray(j.child_position, float)))
+        nodes[j.child] = node
+        joints.append(joint)
+    for name, node in nodes.items():
+        node.setName(name)
+        node.setGravityMode(False)
+        mass, com, inertia = folded(tree.bodies[name])
+        # DART's Inertia(mass, CoM in the body frame, moment about the CoM in body axes)
+        node.setInertia(dart.dynamics.Inertia(mass, com, inertia))
+    return skeleton, free, nodes, joints
+
+
+def dart_world(skeleton, dt):
+    """Return a DART world of the skeleton: its gravity off, its step ``dt``."""
+    import dartpy as dart
+    world = dart.simulation.World()
+    world.setGravity([0.0, 0.0, 0.0])
+    world.setTimeStep(float(dt))
+    world.addSkeleton(skeleton)
+    return world
+
+
+def dart_set_state(tree, free, nodes, joints, start, joint_speeds=None):
+    """Set DART's state: ``start`` as :func:`mujoco_run`'s, the joint speeds (default 0)."""
+    import dartpy as dart
+    from uwv_hydro.physics.rotation import quat_to_matrix
+    position, quaternion, twist, angles = start
+    speeds = np.zeros(len(joints)) if joint_speeds is None else joint_speeds
+    for joint, angle, speed in zip(joints, angles, speeds):
+        joint.setPosition(0, float(angle))
+        joint.setVelocity(0, float(speed))
+    free.setTransform(dart.math.Isometry3(quat_to_matrix(np.asarray(quaternion, float)),
+                                          np.asarray(position, float)))
+    # the body twist [w, v] of the base origin, relative to the world, in base axes
+    # (not the generalised velocities: the world twist from dartpy 6.17, test_cosim_dart)
+    twist = np.asarray(twist, float)
+    free.setSpatialVelocity(np.concatenate((twist[3:], twist[:3])),
+                            dart.dynamics.Frame.World(), nodes[tree.base])
+
+
+def dart_apply(loads, base, nodes, joints, base_wrench, torques):
+    """
+    Set each body's :class:`BodyLoads` from DART's state, ``base_wrench`` on ``base``.
+
+    Each as the node's external force at its origin and torque, both in its axes; the
+    joint torques (or forces) as the joints' forces (actuator FORCE).  ``World.step()``
+    clears both after the step: they are set before every step.
+    """
+    origin = np.zeros(3)
+    for name, node in nodes.items():
+        transform = node.getWorldTransform()
+        # getSpatialVelocity(): [w, v] of the body frame origin in body axes
+        velocity = np.asarray(node.getSpatialVelocity(), float)
+        local = loads(name, transform.translation(), transform.rotation(),
+                      np.concatenate((velocity[3:], velocity[:3])))
+        if name == base:
+            local += base_wrench
+        # isForceLocal, isOffsetLocal: the force in body axes at the body origin; then
+        # the torque (body axes) replaces the angular part, which the force left zero
+        node.setExtForce(local[:3], origin, True, True)
+        node.setExtTorque(local[3:], True)
+    for joint, value in zip(joints, torques):
+        joint.setForce(0, float(value))
+
+
+def dart_run(params, dt, duration, start, efforts, base_wrench, command_dt=None):
+    """
+    Return (base position, quaternion, joint angles) after ``duration`` with DART at dt.
+
+    As :func:`mujoco_run` (same arguments): the tree as :func:`dart_skeleton`, world
+    gravity off; before every DART step each body's :class:`BodyLoads` and the efforts
+    are set (:func:`dart_apply`).  DART's step is semi-implicit Euler (the velocities
+    first, the positions with the new ones): its error is first order in the step.
+    """
+    from uwv_hydro.physics.rotation import matrix_to_quat
+    tree = params.tree
+    skeleton, free, nodes, joints = dart_skeleton(tree)
+    world = dart_world(skeleton, dt)
+    dart_set_state(tree, free, nodes, joints, start)
+    loads = BodyLoads(params)
+    per_command = int(round((command_dt or dt) / dt))
+    for k in range(int(round(duration / dt))):
+        dart_apply(loads, tree.base, nodes, joints, base_wrench,
+                   efforts((k // per_command) * per_command * dt))
+        world.step()
+    transform = nodes[tree.base].getWorldTransform()
+    return (transform.translation().copy(), matrix_to_quat(transform.rotation()),
+            np.array([joint.getPosition(0) for joint in joints]))
+
+
+#: The engines of the comparisons: name -> (their label, Python module, run function).
+ENGINES = {'mujoco': ('MuJoCo', 'mujoco', mujoco_run), 'dart': ('DART', 'dartpy', dart_run)}
+
+
+def engine_run(name):
+    """Return (label, run function) of engine ``name`` (skip the test if not installed)."""
+    import pytest
+    label, module, run = ENGINES[name]
+    pytest.importorskip(module, reason='pip install %s (requirements.txt)' % module)
+    return label, run
 
 
 def momentum(mode):

@@ -13,27 +13,27 @@
 # limitations under the License.
 
 """
-A base and an arm link: ArticulatedSimulateMode against MuJoCo with the same per-link hydro.
+A base and an arm link: ArticulatedSimulateMode against MuJoCo and DART, same per-link hydro.
 
-MuJoCo integrates the two bodies (free joint + hinge, RK4, gravity off); before every
-MuJoCo step each link's hydro is evaluated from MuJoCo's own state and applied
+Each engine integrates the two bodies (free joint + hinge, gravity off); before every
+engine step each link's hydro is evaluated from the engine's own state and applied
 (test/articulated_reference.py: buoyancy, linear and quadratic drag of each part, each
-body's weight); the added mass, of rigid-body form here, is folded into MuJoCo's body
-inertia (exact, its Kirchhoff term included).  The arm swings under an effort command
-(a sine, held over each 10 ms step in both) while a constant base wrench drives the
-vehicle.
+body's weight); the added mass, of rigid-body form here, is folded into the engine's
+body inertia (exact, its Kirchhoff term included).  The arm swings under an effort
+command (a sine, held over each 10 ms step in all) while a constant base wrench drives
+the vehicle.
 
-MuJoCo holds the applied forces over its step: its own error is first order in the
-step.  The mode's trajectory (RK4 with the forces at every stage, 10 ms) lies within
-MuJoCo's step error at 10 ms (estimated as the change when MuJoCo's step is halved),
-and MuJoCo's trajectory converges to it as its step is halved twice.
+MuJoCo (RK4) holds the applied forces over its step, DART's step is semi-implicit
+Euler: the error of each is first order in its step.  The mode's trajectory (RK4 with
+the forces at every stage, 10 ms) lies within the engine's step error at 10 ms
+(estimated as the change when the engine's step is halved), and the engine's
+trajectory converges to it as its step is halved twice.
 """
-from articulated_reference import mujoco_run, unlimited
+from articulated_reference import engine_run, ENGINES, unlimited
 from articulated_vehicle import two_link
 import numpy as np
 import pytest
 
-pytest.importorskip('mujoco', reason='pip install mujoco (requirements.txt)')
 pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
 
 DT = 0.01
@@ -50,9 +50,9 @@ def effort(t: float) -> float:
     return 12.0 * np.sin(2.0 * np.pi * t / 1.2)
 
 
-def _mujoco_run(params, dt):
-    """Return (base position, quaternion, joint angle) after DURATION with MuJoCo at dt."""
-    position, quaternion, angles = mujoco_run(
+def _engine_run(run, params, dt):
+    """Return (base position, quaternion, joint angle) after DURATION with an engine at dt."""
+    position, quaternion, angles = run(
         params, dt, DURATION, (POSITION, QUATERNION, TWIST, [Q0]),
         lambda t: np.array([effort(t)]), TAU, DT)
     return position, quaternion, float(angles[0])
@@ -79,18 +79,27 @@ def _difference(a, b):
     return max(float(np.linalg.norm(a[0] - b[0])), angle, abs(a[2] - b[2]))
 
 
-def test_two_links_follow_mujoco_within_its_step_error():
+@pytest.fixture(scope='module')
+def mode_runs():
+    """Return (params, the mode at 10 ms, at 2.5 ms): shared by the engines."""
     params = unlimited(two_link(rigid_form_base=True))
-    ours = _mode_run(params, DT)
-    ours_fine = _mode_run(params, DT / 4)
-    engine = [_mujoco_run(params, DT / 2 ** k) for k in range(3)]
-    errors = [_difference(e, ours) for e in engine]
-    step_error = _difference(engine[0], engine[1])
+    return params, _mode_run(params, DT), _mode_run(params, DT / 4)
+
+
+@pytest.mark.parametrize('engine', ENGINES)
+def test_two_links_follow_the_engine_within_its_step_error(mode_runs, engine):
+    label, run = engine_run(engine)
+    params, ours, ours_fine = mode_runs
+    runs = [_engine_run(run, params, DT / 2 ** k) for k in range(3)]
+    errors = [_difference(e, ours) for e in runs]
+    step_error = _difference(runs[0], runs[1])
     swing = ours[3]
-    print("MuJoCo at 10, 5, 2.5 ms vs the mode at 10 ms: %s; MuJoCo's own step error at "
-          '10 ms %.3g; the mode at 10 vs 2.5 ms %.3g; travelled %.2f m, arm moved %.2f rad'
-          % (', '.join('%.3g' % e for e in errors), step_error,
-             _difference(ours, ours_fine), float(np.linalg.norm(ours[0] - POSITION)), swing))
+    print("%s at 10, 5, 2.5 ms vs the mode at 10 ms: %s (ratios %s); %s's own step error "
+          'at 10 ms %.3g; the mode at 10 vs 2.5 ms %.3g; travelled %.2f m, arm moved %.2f '
+          'rad' % (label, ', '.join('%.3g' % e for e in errors),
+                   ', '.join('%.2f' % (a / b) for a, b in zip(errors, errors[1:])), label,
+                   step_error, _difference(ours, ours_fine),
+                   float(np.linalg.norm(ours[0] - POSITION)), swing))
     assert float(np.linalg.norm(ours[0] - POSITION)) > 1.0 and swing > 0.2
     assert _difference(ours, ours_fine) < 0.01 * errors[0]
     assert errors[0] <= 3.0 * step_error

@@ -16,15 +16,17 @@
 Forward kinematics of a kinematic tree (Pinocchio) against DART, an independent engine.
 
 The tree of ``arm_trees.three_joint_tree`` (revolute with an SDF-style child pose,
-prismatic, continuous about -z, links at poses of their own) is built here a second
-time as a DART skeleton (dartpy, the engine under gz-sim): a FreeJoint base, each joint
-with DART's parent-to-joint and child-to-joint transforms, each extra link a
-SimpleFrame on its body.  At random states (base pose and twist, joint positions and
-velocities, and accelerations) every body's and link's pose, twist and acceleration
-agree to 1e-9 (rounding only: both are exact recursions).  DART orders spatial vectors
-[angular, linear]; the project [linear, angular].
+prismatic, continuous about -z, links at poses of their own) is built a second time as
+a DART skeleton (dartpy, the engine under gz-sim; ``articulated_reference.dart_skeleton``,
+the engine of the articulated comparisons): a FreeJoint base, each joint with DART's
+parent-to-joint and child-to-joint transforms; each extra link a SimpleFrame on its
+body.  At random states (base pose and twist, joint positions and velocities, and
+accelerations) every body's and link's pose, twist and acceleration agree to 1e-9
+(rounding only: both are exact recursions).  DART orders spatial vectors [angular,
+linear]; the project [linear, angular].
 """
 from arm_trees import three_joint_tree
+from articulated_reference import dart_set_state, dart_skeleton
 import numpy as np
 import pytest
 from transforms3d.quaternions import mat2quat
@@ -43,28 +45,12 @@ def _iso(rotation, position):
 
 def _dart_tree(tree):
     """Return (skeleton, free joint, {body: node}, {joint: joint}, {link: frame})."""
-    skeleton = dart.dynamics.Skeleton('three_joint')
-    free, base = skeleton.createFreeJointAndBodyNodePair()
-    base.setName(tree.base)
-    nodes, joints = {tree.base: base}, {}
-    for j in tree.joints:
-        if j.kind == 'prismatic':
-            joint, node = skeleton.createPrismaticJointAndBodyNodePair(nodes[j.parent])
-        else:
-            joint, node = skeleton.createRevoluteJointAndBodyNodePair(nodes[j.parent])
-        joint.setName(j.name)
-        node.setName(j.child)
-        joint.setAxis(np.asarray(j.axis, float))
-        # DART: T_parent_child = T_ParentBodyToJoint * Motion(q) * T_ChildBodyToJoint^-1
-        joint.setTransformFromParentBodyNode(_iso(j.origin_rotation, j.origin_position))
-        child_r = np.asarray(j.child_rotation, float)
-        joint.setTransformFromChildBodyNode(_iso(child_r.T, -child_r.T @ j.child_position))
-        nodes[j.child], joints[j.name] = node, joint
+    skeleton, free, nodes, joints = dart_skeleton(tree)
     frames = {}
     for name, body in tree.bodies.items():
         for link, (position, rotation) in body.links.items():
             frames[link] = dart.dynamics.SimpleFrame(nodes[name], link, _iso(rotation, position))
-    return skeleton, free, nodes, joints, frames
+    return skeleton, free, nodes, dict(zip(tree.joint_names(), joints)), frames
 
 
 def _random_state(rng, n):
@@ -76,18 +62,14 @@ def _random_state(rng, n):
 
 
 def _set_dart_state(tree, free, nodes, joints, state):
-    from transforms3d.quaternions import quat2mat
     position, quaternion, twist, q, qdot, acc, qddot = state
+    dart_set_state(tree, free, nodes, list(joints.values()), (position, quaternion, twist, q),
+                   qdot)
     for k, j in enumerate(tree.joints):
-        joints[j.name].setPosition(0, q[k])
-        joints[j.name].setVelocity(0, qdot[k])
         joints[j.name].setAcceleration(0, qddot[k])
-    base = nodes[tree.base]
-    free.setTransform(_iso(quat2mat(quaternion), position))
-    # the base's body twist [w, v] relative to the world, in base coordinates
-    world = dart.dynamics.Frame.World()
-    free.setSpatialVelocity(np.r_[twist[3:], twist[:3]], world, base)
-    free.setSpatialAcceleration(np.r_[acc[3:], acc[:3]], world, base)
+    # the base's body acceleration [w_dot, v_dot] relative to the world, in base coordinates
+    free.setSpatialAcceleration(np.r_[acc[3:], acc[:3]], dart.dynamics.Frame.World(),
+                                nodes[tree.base])
 
 
 def _dart_frame(frame):

@@ -13,6 +13,8 @@
 # limitations under the License.
 
 """Current fields: gz-sim grid interpolation by hand, uuv Gauss-Markov statistics, files."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -95,6 +97,35 @@ def test_grid_single_slice_is_static_and_single_axis_value_warned(tmp_path):
     assert any('one z value' in w for w in warnings)
     assert abs(field.velocity([0.25, 0.0, 0.0], 123.0)[0] - 0.75) < 1e-12
     assert not np.any(field.velocity([0.25, 1e-3, 0.0], 0.0))
+
+
+def test_grid_values_closer_than_the_lookup_tolerance_give_no_gradient(tmp_path):
+    """
+    x = 0 and 1e-320 (and t = 0 and 1e-320): one point to gz-math's lookup (1e-6).
+
+    The slope across such a cell, 1 / 1e-320, overflowed: the gradient and the rate
+    were NaN and simulate restored every step.  Now the file loads with a warning and,
+    at x = 0, the velocity is the grid's and the gradient the cell above's in y and z,
+    0 in x (no cell is resolved there); the rate between the two times is 0.
+    """
+    (tmp_path / 'p.csv').write_text(
+        't,x,y,z,cx\n'
+        '0,0,0,-1,1.0\n0,1e-320,0,-1,2.0\n0,1,0,-1,3.0\n0,0,1,-1,4.0\n0,1e-320,1,-1,5.0\n'
+        '0,1,1,-1,6.0\n0,0,0,0,1.5\n0,1e-320,0,0,2.5\n0,1,0,0,3.5\n0,0,1,0,4.5\n'
+        '0,1e-320,1,0,5.5\n0,1,1,0,6.5\n'
+        '1e-320,0,0,-1,9.0\n1e-320,0,0,0,9.0\n')
+    path = tmp_path / 'p.yaml'
+    path.write_text('current: {type: csv, data: p.csv, lookup_current_x: cx}\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # no overflow in numpy either
+        field, notes = load_current_file(str(path))
+        sample = field.sample([0.0, 0.0, -1.0], 0.0)
+    assert sum("closer than gz-math's 1e-6 lookup tolerance" in w for w in notes) == 2, notes
+    assert sample.velocity[0] == pytest.approx(1.0, abs=1e-12)
+    assert sample.gradient[0, 0] == 0.0  # across x = 0 .. 1e-320
+    assert sample.gradient[0, 1] == pytest.approx(4.0 - 1.0, abs=1e-12)  # y: 0 -> 1
+    assert sample.gradient[0, 2] == pytest.approx(1.5 - 1.0, abs=1e-12)  # z: -1 -> 0
+    assert np.all(np.isfinite(sample.rate)) and not np.any(sample.rate)
 
 
 @pytest.mark.parametrize('text, key, reason', [

@@ -47,6 +47,18 @@ from uwv_hydro.physics.current_field import CurrentField, CurrentSample, still_s
 AXIS_TOLERANCE = 1e-6
 
 
+def _slope(width: float) -> float:
+    """Return d(weight)/d(value) of a cell: 1 / width, 0 below the lookup tolerance."""
+    # two grid values closer than AXIS_TOLERANCE are one point to gz-math's lookup: no
+    # gradient is resolved between them (and 1 / 1e-320 would overflow)
+    return 1.0 / width if width >= AXIS_TOLERANCE else 0.0
+
+
+def close_pairs(keys: Sequence[float]) -> List[Tuple[float, float]]:
+    """Return the neighbouring values of sorted ``keys`` closer than AXIS_TOLERANCE."""
+    return [(a, b) for a, b in zip(keys[:-1], keys[1:]) if b - a < AXIS_TOLERANCE]
+
+
 def _axis(keys: List[float], value: float) -> Optional[Tuple[int, int, float, float]]:
     """
     Return (i0, i1, w, dw/dvalue) of one axis, or None when ``value`` is out of range.
@@ -63,8 +75,8 @@ def _axis(keys: List[float], value: float) -> Optional[Tuple[int, int, float, fl
         if n == 1:
             return 0, 0, 0.0, 0.0
         if j < n - 1:
-            return j, j + 1, 0.0, 1.0 / (keys[j + 1] - keys[j])
-        return j - 1, j, 1.0, 1.0 / (keys[j] - keys[j - 1])
+            return j, j + 1, 0.0, _slope(keys[j + 1] - keys[j])
+        return j - 1, j, 1.0, _slope(keys[j] - keys[j - 1])
     if j == 0:
         return None
     width = keys[j] - keys[j - 1]
@@ -171,11 +183,20 @@ class GridCurrent(CurrentField):
         (v0, g0), (v1, g1) = first, second
         span = self.times[k + 1] - self.times[k]
         # linear interpolation in time between the two slices, and its slope
-        return CurrentSample((1 - w) * v0 + w * v1, (v1 - v0) / span, (1 - w) * g0 + w * g1)
+        rate = (v1 - v0) / span if span >= AXIS_TOLERANCE else np.zeros(3)  # as _slope
+        return CurrentSample((1 - w) * v0 + w * v1, rate, (1 - w) * g0 + w * g1)
 
     def holes(self) -> int:
         """Return the number of grid points no row gives, over all slices."""
         return sum(s.holes for s in self.slices)
+
+    def close_values(self) -> List[Tuple[str, float, float]]:
+        """Return (axis 'x' 'y' 'z' or 't', a, b) of values closer than AXIS_TOLERANCE."""
+        out = [('t', a, b) for a, b in close_pairs(self.times.tolist())]
+        for k, axis in enumerate('xyz'):
+            pairs = {pair for s in self.slices for pair in close_pairs(s.axes[k].tolist())}
+            out.extend((axis, a, b) for a, b in sorted(pairs))
+        return out
 
 
 def grid_from_columns(columns: Sequence[np.ndarray], static_time: bool = False,

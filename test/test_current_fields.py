@@ -101,7 +101,7 @@ def test_grid_single_slice_is_static_and_single_axis_value_warned(tmp_path):
 
 def test_grid_values_closer_than_the_lookup_tolerance_give_no_gradient(tmp_path):
     """
-    x = 0 and 1e-320 (and t = 0 and 1e-320): one point to gz-math's lookup (1e-6).
+    Grid values x = 0 and 1e-320 (times 0 and 1e-320): one point to gz-math's lookup.
 
     The slope across such a cell, 1 / 1e-320, overflowed: the gradient and the rate
     were NaN and simulate restored every step.  Now the file loads with a warning and,

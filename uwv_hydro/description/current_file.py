@@ -293,7 +293,7 @@ def _grid(block: _Block, origin: str, warnings: List[str]) -> GridCurrent:
         warnings.append('current CSV %s: %d grid points have no row: they read as 0 '
                         '(gz-math)' % (path, field.holes()))
     for axis, a, b in field.close_values():
-        warnings.append('current CSV %s: %s values %.9g and %.9g are closer than gz-math\'s '
+        warnings.append("current CSV %s: %s values %.9g and %.9g are closer than gz-math's "
                         '1e-6 lookup tolerance: no gradient is taken between them'
                         % (path, axis, a, b))
     for k, axis in enumerate('xyz'):

@@ -99,6 +99,18 @@ def test_grid_single_slice_is_static_and_single_axis_value_warned(tmp_path):
     assert not np.any(field.velocity([0.25, 1e-3, 0.0], 0.0))
 
 
+def test_a_grid_current_beyond_the_bound_names_its_csv_line(tmp_path):
+    path = _csv(tmp_path)
+    csv_path = tmp_path / 'c.csv'
+    lines = csv_path.read_text().split('\n')
+    lines[5] = lines[5].rsplit(',', 2)[0] + ',-1e300,' + lines[5].rsplit(',', 1)[1]
+    csv_path.write_text('\n'.join(lines))
+    with pytest.raises(DescriptionError) as err:
+        load_current_file(path)
+    assert err.value.source == str(csv_path) and err.value.line == 6, err.value
+    assert "column 'vx': a current component of -1e+300 m/s" in err.value.reason
+
+
 def test_grid_values_closer_than_the_lookup_tolerance_give_no_gradient(tmp_path):
     """
     Grid values x = 0 and 1e-320 (times 0 and 1e-320): one point to gz-math's lookup.
@@ -141,6 +153,18 @@ def test_grid_values_closer_than_the_lookup_tolerance_give_no_gradient(tmp_path)
     ('current: {type: gauss_markov, velocity: {mean: 0.5, mu: 1.5}}', 'current.velocity',
      'mu (1.5) must be in [0, 1)'),
     ('current: {type: eddy}', 'current.type', 'must be one of'),
+    # a current beyond +-100 m/s (the node's current parameter bound): absurd, and 1e300
+    # made simulate go non-finite at every step
+    ('current: {type: constant, velocity: [0.3, -1.0e+300, 0]}', 'current.velocity',
+     'a current component of -1e+300 m/s: beyond +-100 m/s'),
+    ('current: {type: profile, profile: [[0, 1, 0, 0], [10, 0, 0, 101]]}', 'current.profile',
+     'a current component of 101 m/s'),
+    ('current: {type: tide, table: [[0, 0, 0, 0], [60, 1, 0, 0]], mean: [150, 0, 0]}',
+     'current.mean', 'a current component of 150 m/s'),
+    ('current: {type: tide, constituents: [{amplitude: [0, 0, 1.0e+5], period: 60}]}',
+     'current.constituents[0].amplitude', 'a current component of 100000 m/s'),
+    ('current: {type: gauss_markov, velocity: {mean: 0.5, min: 0.0, max: 1.0e+9}}',
+     'current.velocity.max', 'a current component of 1e+09 m/s'),
 ])
 def test_bad_current_files_name_the_key(tmp_path, text, key, reason):
     _csv(tmp_path)

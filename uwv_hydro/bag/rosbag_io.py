@@ -492,8 +492,11 @@ def read_raw_messages(path, topics: Iterable[str],
             count, last = count + 1, stamp
             read[conn.topic] += 1
             yield conn.topic, stamp, raw, conn.msgtype
-        short = ['%s %d of %d' % (c.topic, read[c.topic], c.msgcount) for c in conns
-                 if read[c.topic] < c.msgcount]
+        counted = Counter()  # a topic may have several connections (split bags)
+        for c in conns:
+            counted[c.topic] += c.msgcount
+        short = ['%s %d of %d' % (topic, read[topic], n) for topic, n in counted.items()
+                 if read[topic] < n]
         if short:  # a damaged record can end the storage's scan without an error
             raise BagError('bag damaged %s: its index counts more messages than could be '
                            'read (%s)' % (_after(count, last), ', '.join(short)),

@@ -61,7 +61,8 @@ from uwv_hydro.description.known_names import closest
 from uwv_hydro.description.xml_safe import read_text_file
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, YamlMap
 from uwv_hydro.physics.current_field import (
-    ConstantCurrent, CurrentField, DepthProfileCurrent, TidalCurrent, TIME_ORIGINS)
+    ConstantCurrent, CurrentField, DepthProfileCurrent, MAX_CURRENT_COMPONENT, TidalCurrent,
+    TIME_ORIGINS)
 from uwv_hydro.physics.current_grid import GridCurrent
 from uwv_hydro.physics.gauss_markov_current import (
     DEFAULT_UPDATE_PERIOD, GaussMarkovCurrent, GaussMarkovProcess)
@@ -122,6 +123,15 @@ class _Block:
             raise self.error(key, 'must be 3 finite numbers, got %r' % (value,))
         return np.array(value, dtype=float)
 
+    def speeds(self, key, values) -> np.ndarray:
+        """Return ``values`` (m/s) if every component is within the current bound."""
+        values = np.asarray(values, dtype=float)
+        beyond = np.abs(values) > MAX_CURRENT_COMPONENT
+        if beyond.any():
+            raise self.error(key, 'a current component of %g m/s: beyond +-%g m/s'
+                             % (values[beyond][0], MAX_CURRENT_COMPONENT))
+        return values
+
     def rows(self, key, width: int) -> np.ndarray:
         value = self.data.get(key)
         if not isinstance(value, list) or not value or not all(
@@ -172,10 +182,10 @@ def current_from_mapping(data, source: str) -> Tuple[CurrentField, List[str]]:
                           % (', '.join(TIME_ORIGINS), origin))
     warnings: List[str] = []
     if kind == 'constant':
-        field = ConstantCurrent(block.vector('velocity'), origin)
+        field = ConstantCurrent(block.speeds('velocity', block.vector('velocity')), origin)
     elif kind == 'profile':
         table = block.rows('profile', 4)
-        field = DepthProfileCurrent(table[:, 0], table[:, 1:], origin)
+        field = DepthProfileCurrent(table[:, 0], block.speeds('profile', table[:, 1:]), origin)
     elif kind == 'tide':
         field = _tide(block, origin)
     elif kind == 'csv':
@@ -191,7 +201,7 @@ def _tide(block: _Block, origin: str) -> TidalCurrent:
     times = velocities = None
     if 'table' in block.data:
         table = block.rows('table', 4)
-        times, velocities = table[:, 0], table[:, 1:]
+        times, velocities = table[:, 0], block.speeds('table', table[:, 1:])
     constituents = []
     items = block.get('constituents', [])
     if not isinstance(items, list):
@@ -202,8 +212,9 @@ def _tide(block: _Block, origin: str) -> TidalCurrent:
         period = c.number('period')
         if not period > 0.0:
             raise c.error('period', 'must be positive, got %r' % period)
-        constituents.append((c.vector('amplitude'), period, c.number('phase', 0.0)))
-    mean = block.vector('mean') if 'mean' in block.data else None
+        constituents.append((c.speeds('amplitude', c.vector('amplitude')), period,
+                             c.number('phase', 0.0)))
+    mean = block.speeds('mean', block.vector('mean')) if 'mean' in block.data else None
     return TidalCurrent(times, velocities, mean, constituents, origin)
 
 
@@ -216,6 +227,9 @@ def _process(block: _Block, key: str, required: bool) -> GaussMarkovProcess:
     p = _Block(block.data[key], block.source, 'current.' + key)
     p.check_keys(tuple(GM_KEYS))
     values = {k: p.number(k, d) for k, d in GM_KEYS.items()}
+    if key == 'velocity':  # the speed process: its bounds and start, m/s
+        for k in ('mean', 'min', 'max'):
+            p.speeds(k, values[k])
     try:
         return GaussMarkovProcess(values['mean'], values['min'], values['max'], values['mu'],
                                   values['noiseAmp'])
@@ -260,7 +274,7 @@ def _grid(block: _Block, origin: str, warnings: List[str]) -> GridCurrent:
     if all(name is None for name in lookups):
         raise block.error('lookup_current_x', 'give at least one of lookup_current_x|y|z '
                           '(the CSV columns of the current; gz-sim Hydrodynamics)')
-    columns, header = _read_csv(path, names + [n for n in lookups if n is not None])
+    columns, header, lines = _read_csv(path, names + [n for n in lookups if n is not None])
     for name in names:
         if name not in header:
             raise block.error('data', '%s: no column %r (header: %s)'
@@ -276,6 +290,13 @@ def _grid(block: _Block, origin: str, warnings: List[str]) -> GridCurrent:
                             'component is 0, as in gz-sim' % (path, name, axis))
             values.append(np.zeros(n))
         else:
+            beyond = np.flatnonzero(np.abs(columns[name]) > MAX_CURRENT_COMPONENT)
+            if beyond.size:
+                k = int(beyond[0])
+                raise DescriptionError('column %r: a current component of %g m/s: beyond '
+                                       '+-%g m/s' % (name, columns[name][k],
+                                                     MAX_CURRENT_COMPONENT),
+                                       path, line=lines[k])
             values.append(columns[name])
     try:
         field = GridCurrent(columns[names[0]], np.column_stack([columns[a] for a in names[1:]]),
@@ -306,7 +327,7 @@ def _grid(block: _Block, origin: str, warnings: List[str]) -> GridCurrent:
 
 
 def _read_csv(path: str, wanted):
-    """Return ({column: (N,) floats} of the ``wanted`` columns present, header)."""
+    """Return ({column: (N,) floats} of the ``wanted`` columns present, header, lines)."""
     text = read_text_file(path, MAX_CSV_BYTES)
     reader = csv.reader(io.StringIO(text))
     try:
@@ -315,6 +336,7 @@ def _read_csv(path: str, wanted):
         raise DescriptionError('empty CSV file', path) from None
     index = {name: header.index(name) for name in wanted if name in header}
     data = {name: [] for name in index}
+    lines = []
     rows = 0
     for row in reader:
         if not row or all(not c.strip() for c in row):
@@ -334,6 +356,7 @@ def _read_csv(path: str, wanted):
                 raise DescriptionError('column %r: %r is not finite' % (name, row[k]),
                                        path, line=line)
             data[name].append(value)
+        lines.append(line)
     if rows == 0:
         raise DescriptionError('no data rows', path)
-    return {name: np.array(v) for name, v in data.items()}, header
+    return {name: np.array(v) for name, v in data.items()}, header, lines

@@ -47,6 +47,7 @@ from uwv_hydro.modes.fin_servos import TIMEOUT_ACTIONS as FIN_TIMEOUT_ACTIONS
 from uwv_hydro.modes.joint_state_io import COMMANDS_TOPIC, STATES_TOPIC
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
+from uwv_hydro.physics.current_field import MAX_CURRENT_COMPONENT
 
 MODES = ('simulate', 'wrench')
 LOOP_MODES = ('auto', 'timer', 'thread')
@@ -192,8 +193,9 @@ PARAMETERS = (
     Spec('dvl_topic', '{name}/data', 'simulate: marine_acoustic_msgs/Dvl topic of each '
          'DVL ({name} = the sensor name, {topic} = its twist topic)'),
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s, each '
-         'component within +-100); the current topics override it once they publish',
-         read_only=False, size=3, element_bounds=(-100.0, 100.0)),
+         'component within +-%g); the current topics override it once they publish'
+         % MAX_CURRENT_COMPONENT, read_only=False, size=3,
+         element_bounds=(-MAX_CURRENT_COMPONENT, MAX_CURRENT_COMPONENT)),
     Spec('current_file', '', 'current description file (YAML current: {type: constant|'
          'profile|tide|csv|gauss_markov, ...}, doc/guide/currents.md): the water current '
          'at the vehicle position and time replaces the current parameter; the current '

@@ -40,6 +40,9 @@ from uwv_hydro.physics.rotation import quat_to_matrix
 #: Where a field's time starts: 'start' (0 at the first sample of a run) or 'clock' (the
 #: clock's seconds as they are: sim time under use_sim_time, like gz-sim's simTime).
 TIME_ORIGINS = ('start', 'clock')
+#: Largest |component| of a current velocity (m/s) a parameter or file may give: far
+#: above any ocean current (tidal races reach about 5 m/s), below what breaks the numbers.
+MAX_CURRENT_COMPONENT = 100.0
 
 
 @dataclass

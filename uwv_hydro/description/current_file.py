@@ -52,7 +52,7 @@ import csv
 import io
 import math
 import os
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -126,10 +126,9 @@ class _Block:
     def speeds(self, key, values) -> np.ndarray:
         """Return ``values`` (m/s) if every component is within the current bound."""
         values = np.asarray(values, dtype=float)
-        beyond = np.abs(values) > MAX_CURRENT_COMPONENT
-        if beyond.any():
-            raise self.error(key, 'a current component of %g m/s: beyond +-%g m/s'
-                             % (values[beyond][0], MAX_CURRENT_COMPONENT))
+        k = _first_too_fast(values)
+        if k is not None:
+            raise self.error(key, _too_fast(values.flat[k]))
         return values
 
     def rows(self, key, width: int) -> np.ndarray:
@@ -149,6 +148,16 @@ class _Block:
                 % (k + 1, value[k][0], value[k - 1][0]), self.source,
                 '%s.%s[%d]' % (self.path, key, k), line)
         return table
+
+
+def _first_too_fast(values: np.ndarray) -> Optional[int]:
+    """Return the flat index of the first component beyond MAX_CURRENT_COMPONENT, or None."""
+    beyond = np.flatnonzero(np.abs(values) > MAX_CURRENT_COMPONENT)
+    return int(beyond[0]) if beyond.size else None
+
+
+def _too_fast(value: float) -> str:
+    return 'a current component of %g m/s: beyond +-%g m/s' % (value, MAX_CURRENT_COMPONENT)
 
 
 def _numbers(value, n: int) -> bool:
@@ -290,12 +299,9 @@ def _grid(block: _Block, origin: str, warnings: List[str]) -> GridCurrent:
                             'component is 0, as in gz-sim' % (path, name, axis))
             values.append(np.zeros(n))
         else:
-            beyond = np.flatnonzero(np.abs(columns[name]) > MAX_CURRENT_COMPONENT)
-            if beyond.size:
-                k = int(beyond[0])
-                raise DescriptionError('column %r: a current component of %g m/s: beyond '
-                                       '+-%g m/s' % (name, columns[name][k],
-                                                     MAX_CURRENT_COMPONENT),
+            k = _first_too_fast(columns[name])
+            if k is not None:
+                raise DescriptionError('column %r: %s' % (name, _too_fast(columns[name][k])),
                                        path, line=lines[k])
             values.append(columns[name])
     try:

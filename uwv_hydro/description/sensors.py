@@ -79,12 +79,12 @@ import zlib
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.description.xml_safe import element_line, element_path
 from uwv_hydro.physics.dvl_beams import gz_beam_axis
 from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SENSOR_TYPES,
     SensorParams)
+from uwv_hydro.physics.unit_vector import unit_vector
 
 #: Accepted sensor rates (Hz): a period of at most a day, at least a microsecond.
 MIN_RATE_HZ = 1.0 / 86400.0

@@ -30,9 +30,9 @@ import numpy as np
 
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.physics.thruster_spec import (
     DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS)
+from uwv_hydro.physics.unit_vector import unit_vector
 
 #: gz-sim Thruster system parameters modelled here, with their meaning.
 GZ_KEYS = {

@@ -54,9 +54,9 @@ import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
-from uwv_hydro.description.unit_vector import unit_vector
 from uwv_hydro.physics.link_tree import (
     KinematicTree, LinkHydroPart, MOVING_JOINT_TYPES, TreeBody, TreeJoint)
+from uwv_hydro.physics.unit_vector import unit_vector
 
 Pose = Tuple[np.ndarray, np.ndarray]
 

@@ -55,6 +55,7 @@ import pinocchio as pin
 
 from uwv_hydro.physics.link_tree import KinematicTree, MOVING_JOINT_TYPES
 from uwv_hydro.physics.point_transform import motion_transforms
+from uwv_hydro.physics.unit_vector import unit_vector
 
 
 @dataclass
@@ -123,11 +124,11 @@ def _se3(rotation, position):
 def unit_axis(joint) -> np.ndarray:
     """Return a joint's axis as a unit vector (ValueError naming the joint if it has none)."""
     axis = np.asarray(joint.axis, dtype=float).reshape(3)
-    norm = float(np.linalg.norm(axis))
-    if not np.isfinite(norm) or norm == 0.0:
+    unit = unit_vector(axis)
+    if unit is None:
         raise ValueError('joint %r%s: axis %s is not a direction' % (
             joint.name, ' (%s)' % joint.where if joint.where else '', axis.tolist()))
-    return axis / norm
+    return unit
 
 
 class MultibodyModel:

@@ -13,13 +13,13 @@
 # limitations under the License.
 
 """
-A description's direction (joint, thrust or fin axis, fin forward/upward, DVL beam).
+A direction (joint, thrust or fin axis, fin forward/upward, DVL beam) as a unit vector.
 
 Only the direction of such a vector counts (sdformat, urdfdom and gz-sim's LiftDrag
 normalise it), so any finite non-zero vector gives one.  It is scaled by its largest
 component before it is normalised: a vector whose length leaves the float range
 (``xyz="1e300 0 0"``, where the plain normalisation gives the zero vector) keeps its
-direction, with no overflow.
+direction, with no overflow.  The description readers and the multibody model use it.
 """
 from typing import Optional, Sequence
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from uwv_hydro.modes.buoyancy_engines import BuoyancyEngines
 from uwv_hydro.modes.csv_text import write_rows
-from uwv_hydro.modes.simulate_mode import SimulateMode, too_stiff_text
+from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
@@ -86,8 +86,6 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
         mode = ArticulatedSimulateMode(params, dt=dt, substeps=substeps, initial=initial,
                                        log=log)
-    if mode.too_stiff and log is not None:
-        log('warning', 'too_stiff', too_stiff_text(mode))
     if current_field is not None:
         mode.field = current_field
         mode.reset()

@@ -72,13 +72,6 @@ MAX_SUBSTEPS = 1000
 Log = Callable[[str, str, str], None]
 
 
-def too_stiff_text(mode) -> str:
-    """Return the warning for a mode whose stiffness needs more than MAX_SUBSTEPS sub-steps."""
-    return ('stiffest mode |lambda| = %.6g 1/s needs more than %d sub-steps at %.6g s: '
-            'the integration may diverge (detected and restored at run time); shorten the '
-            'step' % (mode.stiffness_per_s, mode.substeps, mode.dt))
-
-
 def _silent(level: str, key: str, text: str) -> None:
     """Drop a log line (offline use without a logger)."""
 
@@ -120,6 +113,11 @@ class SimulateMode:
         #: are then detected and restored at run time)
         self.too_stiff = not math.isfinite(self.stiffness_per_s) or stable_substeps(
             self.stiffness_per_s, self.dt, maximum=sys.maxsize) > self.substeps
+        if self.too_stiff:
+            self._log('warning', 'too_stiff', 'stiffest mode |lambda| = %.6g 1/s needs more '
+                      'than %d sub-steps at %.6g s: the integration may diverge (detected and '
+                      'restored at run time); shorten the step (the node: raise rate_hz)'
+                      % (self.stiffness_per_s, self.substeps, self.dt))
         self.sim = Simulator(vehicle, dt=self.dt, substeps=self.substeps)
         self.guard = EnergyGuard(self.sim)
         self.events: Dict[str, int] = {'divergences': 0, 'state_restores': 0,

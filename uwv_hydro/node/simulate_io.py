@@ -32,7 +32,7 @@ from rclpy.serialization import serialize_message
 from tf2_msgs.msg import TFMessage
 
 from uwv_hydro.modes import msg_conversions as conv
-from uwv_hydro.modes.simulate_mode import SimulateMode, too_stiff_text
+from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.modes.thrust_mux import ThrustMux
 from uwv_hydro.node.hand_over import LatestSlots
 from uwv_hydro.node.node_part import NodePart
@@ -125,8 +125,6 @@ class SimulateIO(NodePart):
                 'stiffest mode |lambda| = %.6g 1/s: %d RK4 sub-steps per %.6g s update '
                 '(substeps parameter %d) keep |lambda| h <= 2.5'
                 % (lam, mode.substeps, dt, requested))
-        if mode.too_stiff:
-            self.logger.warning(too_stiff_text(mode) + ' (raise rate_hz)')
 
     def initial_state(self) -> State:
         """Return the state given by the initial_* parameters."""

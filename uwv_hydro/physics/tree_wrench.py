@@ -127,12 +127,10 @@ class TreeWrench:
         for body, rot, pos in rows:
             packed += [body] + _pose(rot, pos)
         self._tree = core.tree_model(np.array(packed, dtype=float))
-        self.bodies, self.links = nb, nl
-        self._joints = nb - 1
-        self._sizes = [len(COMPONENT_NAMES) * 6, nl * 6, nl * 3, nl * 9, nb * 6, nb * 3,
-                       nb * 9, nb * 6, nb * 6]
+        #: the output's views in order (module docstring) and their sizes
         self._shapes = [(len(COMPONENT_NAMES), 6), (nl, 6), (nl, 3), (nl, 3, 3), (nb, 6),
                         (nb, 3), (nb, 3, 3), (nb, 6), (nb, 6)]
+        self._sizes = [int(np.prod(shape)) for shape in self._shapes]
         self._size = sum(self._sizes)
 
     def evaluate(self, position: Optional[np.ndarray], quaternion, nu, q, qd,

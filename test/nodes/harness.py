@@ -193,6 +193,7 @@ class Probe:
         self.node = Node(name, context=context)
         self.executor = SingleThreadedExecutor(context=context)
         self.executor.add_node(self.node)
+        self._subscriptions = []
 
     def collect(self, msg_type, topic, qos=10, keep=None):
         """Subscribe to ``topic``; return the list the messages are appended to."""
@@ -203,8 +204,37 @@ class Probe:
             if keep is not None and len(got) > keep:
                 del got[0]
 
-        self.node.create_subscription(msg_type, topic, _on, qos)
+        self._subscriptions.append(self.node.create_subscription(msg_type, topic, _on, qos))
         return got
+
+    def wait_matched(self, pub, timeout=30.0, proc=None, log=None) -> bool:
+        """
+        Spin until ``pub`` has a subscriber and every collecting subscription a publisher.
+
+        A volatile reader drops what a writer it has not matched yet sends: a reply sent
+        before this probe's readers are matched is lost.
+        """
+        return self.spin_until(lambda: pub.get_subscription_count() > 0 and all(
+            s.get_publisher_count() > 0 for s in self._subscriptions), timeout, proc, log)
+
+    def publish_until(self, pub, msg, condition, resend=1.0, timeout=30.0, proc=None,
+                      log=None) -> bool:
+        """
+        Publish ``msg`` and spin until ``condition()``, publishing it again every ``resend`` s.
+
+        The node's reader may match this probe's writer after this probe has matched it
+        and drop the first sample; the same message again is then its first.  With the
+        replies' readers matched first (:meth:`wait_matched`), no reply is lost.
+        """
+        last = [time.monotonic()]
+        pub.publish(msg)
+
+        def again():
+            if time.monotonic() - last[0] >= resend:
+                last[0] = time.monotonic()
+                pub.publish(msg)
+
+        return self.spin_until(condition, timeout, proc, log, action=again)
 
     def publisher(self, msg_type, topic, qos=10):
         """Return a publisher on ``topic``."""

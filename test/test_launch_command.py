@@ -173,11 +173,9 @@ def test_built_command_starts_the_node(rclpy_context, spawn, tmp_path):
     odom = probe.collect(Odometry, '/launched/odometry', keep=2)
     assert probe.spin_until(lambda: odom, timeout=60.0, proc=proc, log=log), read_log(log)
     client = probe.node.create_client(GetParameters, '/launched/uwv_hydro/get_parameters')
-    assert probe.spin_until(client.service_is_ready, timeout=30.0, proc=proc, log=log)
-    future = client.call_async(GetParameters.Request(
-        names=['rate_hz', 'mode', 'use_sim_time', 'robot_description', 'odom_frame']))
-    assert probe.spin_until(future.done, timeout=30.0, proc=proc, log=log)
-    values = future.result().values
+    values = probe.query(client, GetParameters.Request(
+        names=['rate_hz', 'mode', 'use_sim_time', 'robot_description', 'odom_frame']),
+        proc=proc, log=log).values
     assert values[0].double_value == 40.0  # the launch argument overrides params_file
     assert values[1].string_value == 'simulate'
     assert values[2].bool_value is False

@@ -65,9 +65,8 @@ def test_the_running_node_declares_exactly_what_the_file_lists(
     probe = Probe(rclpy_context)
     client = probe.node.create_client(ListParameters, 'uwv_hydro/list_parameters')
     assert probe.spin_until(client.service_is_ready, timeout=60.0, proc=proc, log=log)
-    future = client.call_async(ListParameters.Request())
-    assert probe.spin_until(future.done, timeout=30.0, proc=proc, log=log)
-    declared = set(future.result().result.names)
+    declared = set(probe.query(client, ListParameters.Request(), proc=proc,
+                               log=log).result.names)
     values, commented = _listed()
     assert declared - RCLPY_PARAMETERS == set(values) | commented
     probe.close()

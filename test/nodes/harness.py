@@ -263,6 +263,27 @@ class Probe:
         """Spin for ``seconds`` of wall time (running ``action`` every iteration)."""
         self.spin_until(lambda: False, seconds, action=action, period=period)
 
+    def query(self, client, request, resend=5.0, timeout=30.0, proc=None, log=None):
+        """
+        Return the response of an idempotent service call, the request sent again if need be.
+
+        A service can be ready (its request reader matched) before its response writer has
+        matched this client's reader: the server then drops the response ("failed to send
+        response (timeout)").  The same request sent again every ``resend`` s gets one.
+        """
+        assert self.spin_until(client.service_is_ready, timeout=timeout, proc=proc, log=log)
+        futures = [client.call_async(request)]
+        last = [time.monotonic()]
+
+        def again():
+            if time.monotonic() - last[0] >= resend:
+                last[0] = time.monotonic()
+                futures.append(client.call_async(request))
+
+        assert self.spin_until(lambda: any(f.done() for f in futures), timeout, proc, log,
+                               action=again)
+        return next(f for f in futures if f.done()).result()
+
     def set_parameters(self, node_name: str, values: dict, proc=None, log=None) -> list:
         """Set ``values`` on ``node_name`` over its parameter service; return the results."""
         from rclpy.parameter import Parameter

@@ -67,6 +67,12 @@ Figures (medians and p99 in microseconds unless named otherwise):
 * paired_*                 node and floor measured side by side at the same time (two
                            probes, two domains): a load change on the machine hits both
 
+* sitl_json_*              the node as ArduPilot's JSON SITL backend (BlueROV2, Heavy): frames
+                           per second in lock step from a client sending as ArduPilot does
+                           (benchmarks/sitl_json_probe.py), the reply latency p50 / p99,
+                           and the same client against a minimal UDP echo (the floor) in the
+                           same run; per run, then medians and ranges over ``--runs``, and
+                           the ArduPilot --speedup that rate allows at 1200 frames/s
 * profile_*                ``--only node_profile``: where the node's p99 comes from (issue
                            34; doc/guide/node_timing.md).  For each of ``--runs`` runs and
                            each of ``--rates``, the node with ``cycle_profile`` on, then the
@@ -120,6 +126,7 @@ sys.path.insert(0, str(HERE))
 
 from naive_reference import full_vehicle, naive_rk4_step, naive_wrench  # noqa: E402, I100
 import numpy as np  # noqa: E402
+import sitl_json_probe  # noqa: E402
 
 TARGETS = {
     'wrench_vs_naive_ratio': ('<=', 1 / 3),
@@ -1017,6 +1024,9 @@ def main(argv=None):
                                                args.runs, profile=False),
         # not in the default run either: --only node_links
         'node_links': lambda r: bench_node_links(r, 3.0 if quick else 10.0, args.runs),
+        'sitl_json': lambda r: sitl_json_probe.bench(
+            lambda *a, **k: emit(r, *a, **k), quiet_check, 2000 if quick else 20000,
+            2 if quick else args.runs),
     }
     if args.only is not None and 'core' in args.only:
         args.only = list(args.only) + list(CORE_BENCHMARKS)

@@ -87,7 +87,7 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
     from uwv_hydro.description.loader import load_vehicle_string
     from uwv_hydro.physics.geodesy import WGS84_A, WGS84_E2
     from tf2_msgs.msg import TFMessage
-    from uwv_hydro.node.hydro_node import TF_STATIC_QOS
+    from uwv_hydro.node.node_setup import TF_STATIC_QOS
     from uwv_hydro.physics.rotation import quat_to_matrix
     from uwv_hydro.physics.sensors import sensor_mount
     vehicle = load_vehicle_string(_urdf())

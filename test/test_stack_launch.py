@@ -57,7 +57,7 @@ def _node_command(name):
         if isinstance(v, ast.Constant):
             return v.value
         if _call_name(v) == 'ParameterValue':
-            kind = {'bool': lambda s: s == 'true', 'str': str,
+            kind = {'bool': lambda s: s == 'true', 'str': str, 'int': int,
                     'float': float}[_kwargs(v)['value_type'].id]
             return kind(value_of(v.args[0]))
         return defaults[_launch_config(v)]
@@ -105,6 +105,45 @@ def test_ardusub_launch(spawn, rclpy_context, tmp_path):
     # the config is the vehicle file too: its vehicle keys are no "unread parameters"
     assert 'vehicle keys the node does not read' not in log
     assert 'servo 6 -> thruster6_joint' in log
+
+
+def test_ardusub_sitl_launch(spawn, rclpy_context, tmp_path):
+    """The launch file's node answers ArduPilot's servo packet (on a free port here)."""
+    import socket
+    from ardupilot_json_peer import Peer
+    defaults, args = _node_command('ardusub_sitl.launch.py')
+    assert defaults['port'] == '9002' and defaults['rate'] == '1200.0'
+    assert 'ardusub_input:=sitl_json' in args and 'sitl_json_port:=9002' in args
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(('127.0.0.1', 0))
+        port = s.getsockname()[1]
+    args[args.index('sitl_json_port:=9002')] = 'sitl_json_port:=%d' % port
+    ns = '/launch_%d' % os.getpid()
+    log = tmp_path / 'node.log'
+    with open(log, 'w') as out:
+        proc = spawn(node_command(ns=ns) + args, stdout=out, stderr=out)
+    probe = Probe(rclpy_context)
+    peer = Peer(port, timeout=0.5)
+
+    def answered():
+        if not (probe.node.count_publishers(ns + '/odometry') > 0
+                and probe.node.count_publishers('/clock') > 0
+                and probe.node.count_publishers(ns + '/dvl/data') > 0):
+            return False
+        try:
+            reply = peer.frame(0)[0]
+        except OSError:
+            return False
+        # one step of 1/1200 s from the surface (the default initial position)
+        return abs(reply['timestamp'] - 1 / 1200) < 1e-9 and abs(reply['position'][2]) < 1e-3
+    try:
+        assert probe.spin_until(answered, timeout=60.0, proc=proc, log=log), read_log(log)
+    finally:
+        peer.close()
+        probe.close()
+        lc.stop_node(proc, timeout=5)
+    text = read_log(log)
+    assert 'servo 6 -> thruster6_joint' in text and "ArduPilot SITL's frames" in text
 
 
 def test_ros2_control_launch(spawn, rclpy_context, tmp_path):

@@ -51,7 +51,10 @@ that is no special value).
 from collections import Counter
 from typing import Dict, List, Optional, Sequence, Tuple
 
-INPUTS = ('none', 'override', 'rc_out')
+#: The MAVROS inputs this module maps; ``sitl_json`` is ArduPilot's JSON SITL backend
+#: (node/sitl_json_io.py), which maps the servos of its packets itself.
+MAVROS_INPUTS = ('override', 'rc_out')
+INPUTS = ('none',) + MAVROS_INPUTS + ('sitl_json',)
 #: ArduSub motor outputs at rest / in failsafe (AP_Motors6DOF::output_min).
 NEUTRAL_PWM = 1500.0
 #: Plausible pulse widths (us); outside is no servo pulse (a unit or scaling bug).
@@ -104,8 +107,8 @@ class ArduSubChannels:
 
     def __init__(self, kind: str, servo_functions: Sequence[int],
                  motor_joints: Sequence[str], timeout_s: float = OVERRIDE_TIMEOUT_S):
-        if kind not in INPUTS[1:]:
-            raise ValueError('ardusub input %r: one of %s' % (kind, ', '.join(INPUTS[1:])))
+        if kind not in MAVROS_INPUTS:
+            raise ValueError('ardusub input %r: one of %s' % (kind, ', '.join(MAVROS_INPUTS)))
         self.kind = kind
         self.servos = servo_map(servo_functions, motor_joints)
         if kind == 'override' and max(self.servos) > OVERRIDE_CHANNELS:

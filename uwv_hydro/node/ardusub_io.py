@@ -32,19 +32,25 @@ from uwv_hydro.modes.ardusub_rc import ArduSubChannels
 from uwv_hydro.node.node_part import locked, NodePart
 
 
+def motor_joints(cfg, thrusters):
+    """Return the thruster joint of Motor1, Motor2, ... (``ardusub_motor_joints``)."""
+    joints = [j for j in cfg['ardusub_motor_joints'] if j]
+    if not joints:
+        joints = list(thrusters.drive.names)  # Motor k = the vehicle's k-th thruster
+    unknown = [j for j in joints if j not in thrusters.drive.names]
+    if unknown:
+        raise ValueError('ardusub_motor_joints: %s not thrusters of the vehicle (%s)'
+                         % (', '.join(unknown), ', '.join(thrusters.drive.names)))
+    return joints
+
+
 class ArduSubIO(NodePart):
     """One MAVROS subscription feeding the vehicle's thrusters."""
 
     def __init__(self, node, thrusters):
         super().__init__(node)
         cfg = self.cfg
-        joints = [j for j in cfg['ardusub_motor_joints'] if j]
-        if not joints:
-            joints = list(thrusters.drive.names)  # Motor k = the vehicle's k-th thruster
-        unknown = [j for j in joints if j not in thrusters.drive.names]
-        if unknown:
-            raise ValueError('ardusub_motor_joints: %s not thrusters of the vehicle (%s)'
-                             % (', '.join(unknown), ', '.join(thrusters.drive.names)))
+        joints = motor_joints(cfg, thrusters)
         kind = cfg['ardusub_input']
         self.channels = ArduSubChannels(kind, cfg['ardusub_servo_functions'], joints,
                                         cfg['ardusub_timeout'])

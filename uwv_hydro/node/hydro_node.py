@@ -56,42 +56,23 @@ from geometry_msgs.msg import WrenchStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
-from std_srvs.srv import Trigger
-from tf2_msgs.msg import TFMessage
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGuard, Throttle
 from uwv_hydro.modes.thrust_mux import FrameResolver
-from uwv_hydro.node.ardusub_io import ArduSubIO
-from uwv_hydro.node.buoyancy_engine_io import BuoyancyEngineIO
 from uwv_hydro.node.clock_watch import ClockWatch
-from uwv_hydro.node.current_input import CurrentInput
 from uwv_hydro.node.cycle_meter import CycleMeter
 from uwv_hydro.node.cycle_profile import CycleProfile
-from uwv_hydro.node.diagnostics import DiagnosticsReport
-from uwv_hydro.node.fin_io import FinIO
-from uwv_hydro.node.joint_io import JointIO
-from uwv_hydro.node.markers import MarkerBuilder
 from uwv_hydro.node.node_part import locked
+from uwv_hydro.node.node_setup import ConfigError, create_io, start_profile
 from uwv_hydro.node.outbox import Outbox
 from uwv_hydro.node.parameters import (
     check, declare, describe, PARAMETERS, unread_parameters, VEHICLE_PARAMETERS)
 from uwv_hydro.node.rate_loop import RateLoop
-from uwv_hydro.node.ros2_control_io import Ros2ControlIO
-from uwv_hydro.node.simulate_io import SimulateIO
-from uwv_hydro.node.static_frames import static_frames
-from uwv_hydro.node.thruster_io import ThrusterIO
 from uwv_hydro.node.vehicle_source import load_from_parameters
-from uwv_hydro.node.wrench_io import WrenchIO
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 from visualization_msgs.msg import MarkerArray
 
 NODE_NAME = 'uwv_hydro'
 
-#: QoS of tf2_ros' StaticTransformBroadcaster.
-TF_STATIC_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                           durability=DurabilityPolicy.TRANSIENT_LOCAL,
-                           history=HistoryPolicy.KEEP_LAST)
 #: Seconds between two copies of the same throttled warning.
 THROTTLE_S = 2.0
 #: Wall-time stamps: the ROS - monotonic offset is re-read when it moved by more (ns).
@@ -104,10 +85,6 @@ STAMP_OFFSET_BRACKET_NS = 200_000
 #: Timer slack (ns) asked for the update thread (rate_loop.py): Linux's default 50 us
 #: stretches every sleep; 1 us lets its wake-up come when it asked.
 LOOP_TIMER_SLACK_NS = 1000
-
-
-class ConfigError(ValueError):
-    """The parameters are inconsistent (the node exits non-zero)."""
 
 
 class HydroNode(Node):
@@ -152,15 +129,19 @@ class HydroNode(Node):
             self.profile = CycleProfile()
         self._last_tick_ns: Optional[int] = None
 
-        # Pacing: sim time under use_sim_time, else the monotonic clock (doc/architecture.md)
-        self.sim_time = bool(self.get_parameter('use_sim_time').value)
+        # Pacing: sim time under use_sim_time, else the monotonic clock (doc/architecture.md);
+        # ArduPilot's JSON SITL: its frames (node/sitl_json_io.py), the node being the clock
+        self.sitl = None
+        sitl = cfg['ardusub_input'] == 'sitl_json'
+        self.sim_time = bool(self.get_parameter('use_sim_time').value) and not sitl
         steady = Clock(clock_type=ClockType.STEADY_TIME)
         self.pace_clock = self.get_clock() if self.sim_time else steady
         self._stamp_offset_ns = 0
         self._offset_read_ns = 0
         self.tick_pace_ns = self.pace_ns()
-        self._sync_stamp_offset(initial=True)
-        self._create_io()
+        if not sitl:
+            self._sync_stamp_offset(initial=True)
+        create_io(self)
         # under use_sim_time: /clock jumps back reset, a stalled /clock is reported
         self.clock_watch = ClockWatch(self, steady) if self.sim_time else None
         if self.clock_watch is not None:
@@ -168,10 +149,12 @@ class HydroNode(Node):
         # The update is paced by a timer on the pacing clock, or in wall time by a
         # RateLoop thread: rclpy's executor costs a few hundred us of CPU per timer tick,
         # too much for a steady 1 kHz (see rate_loop.py)
-        self.loop_mode = cfg['loop'] if cfg['loop'] != 'auto' else (
+        self.loop_mode = 'sitl_json' if sitl else cfg['loop'] if cfg['loop'] != 'auto' else (
             'timer' if self.sim_time else 'thread')
         self._timer = None
-        if self.loop_mode == 'timer':
+        if sitl:
+            pass  # each frame of ArduPilot runs one update
+        elif self.loop_mode == 'timer':
             self._timer = self.create_timer(self.period_ns * 1e-9, self._on_timer,
                                             clock=self.pace_clock)
         else:
@@ -188,9 +171,11 @@ class HydroNode(Node):
         self.add_on_set_parameters_callback(self._on_set_parameters)
         self.reset_state()
         if self.profile is not None:
-            self._start_profile()
+            start_profile(self)
         if self._rate_loop is not None:
             self._rate_loop.start()
+        if self.sitl is not None:
+            self.sitl.start()
         for note in notes:
             self.get_logger().info(note)
         for warning in self.vehicle.warnings:
@@ -202,100 +187,21 @@ class HydroNode(Node):
             '(paced by %s); configuration:\n%s' % (
                 self.vehicle.name, self.vehicle.source, self.vehicle.mass,
                 self.vehicle.buoyancy_mass, self.base_frame, self.mode, cfg['rate_hz'],
-                'a wall-clock thread' if self._rate_loop else 'a timer on %s' % (
-                    'sim time' if self.sim_time else 'the monotonic clock'),
+                'a wall-clock thread' if self._rate_loop else "ArduPilot SITL's frames" if sitl
+                else 'a timer on %s' % ('sim time' if self.sim_time else 'the monotonic clock'),
                 describe(dict(vehicle_values, **cfg))))
-
-    # ------------------------------------------------------------------ set-up
-    def _create_io(self) -> None:
-        cfg = self.cfg
-        self.current = CurrentInput(self)
-        # the mode's topics: one part per mode
-        self.io = SimulateIO(self) if self.mode == 'simulate' else WrenchIO(self)
-        self.parts = [self.io, self.current]
-        # fin servos: commands in, JointState out (vehicles with fins)
-        self.fins = FinIO(self) if self.vehicle.fins else None
-        if self.fins is not None:
-            self.parts.append(self.fins)
-        # per-thruster Float64 commands (simulate mode, a vehicle with thrusters)
-        self.thrusters = ThrusterIO(self) if (
-            self.mode == 'simulate' and self.vehicle.thrusters) else None
-        if self.thrusters is not None:
-            self.parts.append(self.thrusters)
-        # the stacks' own message types: ArduSub via MAVROS, ros2_control's topics
-        self.stack_outputs = []
-        if cfg['ardusub_input'] != 'none':
-            if self.thrusters is None:
-                raise ConfigError('ardusub_input %r needs simulate mode and a vehicle with '
-                                  'thrusters' % cfg['ardusub_input'])
-            try:
-                self.parts.append(ArduSubIO(self, self.thrusters))
-            except ValueError as exc:
-                raise ConfigError('ardusub: %s' % exc) from None
-        # moving joints (a vehicle with moving links): commands in, joint_states and TF out
-        self.joints = JointIO(self) if (
-            self.mode == 'simulate' and self.vehicle.tree is not None) else None
-        if self.joints is not None:
-            self.parts.append(self.joints)
-            self.stack_outputs.append(self.joints)
-        if cfg['ros2_control']:
-            if self.mode != 'simulate' or (
-                    self.thrusters is None and self.fins is None and self.joints is None):
-                raise ConfigError('ros2_control needs simulate mode and a vehicle with '
-                                  'thrusters, fins or moving joints')
-            ros2_control = Ros2ControlIO(self, self.thrusters, self.fins, self.joints)
-            self.parts.append(ros2_control)
-            self.stack_outputs.append(ros2_control)
-        # gz-sim buoyancy engines: volume commands in, volumes out (simulate mode)
-        self.engines = BuoyancyEngineIO(self) if (
-            self.mode == 'simulate' and self.vehicle.buoyancy_engines) else None
-        if self.engines is not None:
-            self.parts.append(self.engines)
-            self.stack_outputs.append(self.engines)
-        if self.mode != 'simulate' and self.vehicle.sensors:
-            self.get_logger().info('the vehicle has %d navigation sensors: they are published '
-                                   'in simulate mode only' % len(self.vehicle.sensors))
-        self.create_service(Trigger, '~/reset', self._on_reset)
-        self.component_pubs = {}
-        if cfg['publish_components']:
-            self.component_pubs = {
-                name: self.create_publisher(WrenchStamped, 'hydro/components/' + name, 10)
-                for name in COMPONENT_NAMES}
-        self.markers = None
-        if cfg['publish_markers']:
-            self.markers = MarkerBuilder(self.vehicle, self.base_frame,
-                                         cfg['marker_force_scale'])
-            self.marker_pub = self.create_publisher(MarkerArray, 'hydro/markers', 1)
-        self.diagnostics = DiagnosticsReport(self)
-        if cfg['publish_static_frames']:
-            self.static_pub = self.create_publisher(TFMessage, '/tf_static', TF_STATIC_QOS)
-            self.static_pub.publish(static_frames(self))
-
-    def _start_profile(self) -> None:
-        """Time the publishes, the rate loop's sleeps and gc passes too."""
-        profile = self.profile
-        io = self.io
-        if self.mode == 'simulate':
-            profile.register_publisher(io.odom_pub, 'publish_odometry')
-            if io.tf_pub is not None:
-                profile.register_publisher(io.tf_pub, 'publish_tf')
-            if io.sensors is not None:
-                for pub in io.sensors.publishers():
-                    profile.register_publisher(pub, 'publish_sensors')
-        self.outbox.profile = profile
-        if self._rate_loop is not None:
-            self._rate_loop.profiled = True
-            # a sleep overshooting the spin tail wakes after the deadline: a late wake
-            profile.late_wake_ns = int(self._rate_loop.spin_tail * 1e9)
-        profile.watch_gc(time.monotonic_ns)
 
     # ------------------------------------------------------------------ shared by the parts
     def now_ns(self) -> int:
         """Return the node-clock (ROS) time (ns): what stamps the outputs."""
+        if self.sitl is not None:  # the physics time of ArduPilot's frames
+            return self.sitl.time_ns
         return self.get_clock().now().nanoseconds
 
     def pace_ns(self) -> int:
         """Return the pacing-clock time (ns): sim time, else monotonic (durations)."""
+        if self.sitl is not None:
+            return self.sitl.time_ns
         if self.sim_time:
             return self.get_clock().now().nanoseconds
         return time.monotonic_ns()
@@ -317,7 +223,7 @@ class HydroNode(Node):
 
     def _sync_stamp_offset(self, initial: bool = False) -> None:
         """Re-read the ROS - pacing offset when it moved (a system-clock step or slew)."""
-        if self.sim_time:
+        if self.sim_time or self.sitl is not None:
             return
         offset, bracket = self._read_stamp_offset(20 if initial else 1)
         if initial:
@@ -453,6 +359,8 @@ class HydroNode(Node):
         """Stop the update thread (if any), then the node."""
         if self._rate_loop is not None:
             self._rate_loop.stop()
+        if self.sitl is not None:
+            self.sitl.stop()
         if self.profile is not None:
             self.profile.unwatch_gc()
         super().destroy_node()

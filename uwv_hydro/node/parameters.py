@@ -167,9 +167,24 @@ PARAMETERS = (
          "form of each link's added mass in its inertia, every remainder solved with the "
          "accelerations) or lagged (every link's added mass lagged by a step)",
          choices=JOINT_ADDED_MASS),
-    Spec('ardusub_input', 'none', 'simulate: thruster PWM from ArduSub through MAVROS: '
-         'override (mavros_msgs/OverrideRCIn, thruster servos in RC passthrough), rc_out '
-         '(mavros_msgs/RCOut, the autopilot outputs) or none', choices=ARDUSUB_INPUTS),
+    Spec('ardusub_input', 'none', 'simulate: thruster PWM from ArduSub: through MAVROS, '
+         'override (mavros_msgs/OverrideRCIn, thruster servos in RC passthrough) or rc_out '
+         '(mavros_msgs/RCOut, the autopilot outputs); sitl_json (the node is the physics of '
+         "ArduPilot SITL's JSON backend, in lock step: its servo packets in, the state out, "
+         'the node paced by its frames and publishing /clock); or none',
+         choices=ARDUSUB_INPUTS),
+    Spec('sitl_json_address', '127.0.0.1', 'ardusub_input sitl_json: the UDP address the '
+         'node binds (ArduPilot sends to 127.0.0.1 unless started with --sim-address)'),
+    Spec('sitl_json_port', 9002, 'ardusub_input sitl_json: the UDP port the node binds '
+         '(ArduPilot instance I sends to 9002 + 10 I)', bounds=(1, 65535)),
+    Spec('sitl_json_publish_rate', 200.0, 'ardusub_input sitl_json: /clock, odometry and '
+         'TF per second of physics time (the sensors keep their own rates)',
+         bounds=(1.0, 2000.0)),
+    Spec('sitl_json_publish_clock', True, 'ardusub_input sitl_json: publish the physics '
+         'time on /clock (the node is the clock: start the other nodes with use_sim_time)'),
+    Spec('sitl_json_timeout', 2.0, 'ardusub_input sitl_json: ArduPilot silent this long '
+         '(s, wall time) is reported; another sender takes over the port after it',
+         bounds=(0.01, 3600.0)),
     Spec('ardusub_override_topic', 'mavros/rc/override', 'OverrideRCIn topic '
          '(ardusub_input override)'),
     Spec('ardusub_rc_out_topic', 'mavros/rc/out', 'RCOut topic (ardusub_input rc_out)'),

@@ -46,6 +46,11 @@ TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE,
                     durability=DurabilityPolicy.VOLATILE, history=HistoryPolicy.KEEP_LAST)
 
 
+def _always(pace_ns: int) -> bool:
+    """Return True: every state is published."""
+    return True
+
+
 def _pose_twist(x) -> tuple:
     """Return position, quaternion [x, y, z, w] and twist of the 13-float state ``x``."""
     return (x[0], x[1], x[2], x[4], x[5], x[6], x[3], *x[7:13])
@@ -116,6 +121,9 @@ class SimulateIO(NodePart):
         self._tf_wire = SerializedMessage.create(self._tf, _fill_tf, (7,))
         # navigation sensors sampled from every published state (node/sensor_io.py)
         self.sensors = SensorIO(node, self.mode) if node.vehicle.sensors else None
+        #: f(pacing ns) -> whether odometry and TF go out at that state (every state by
+        #: default; the SITL backend publishes at its own rate, node/sitl_json_io.py)
+        self.output_due = _always
 
     def _report_substeps(self, requested: int) -> None:
         mode = self.mode
@@ -194,7 +202,7 @@ class SimulateIO(NodePart):
         mode = self.mode
         pace = self.node.tick_pace_ns  # the state is kept on the pacing clock
         if mode.state_ns is None:
-            self._publish_state(mode.advance(pace))
+            self._publish_due(mode.advance(pace))
             return
         if int(round((pace - mode.state_ns) / mode.period_ns)) <= 0:
             return
@@ -208,9 +216,10 @@ class SimulateIO(NodePart):
                              thrust=per_step)
         if stamp is None:
             return
+        if not self._publish_due(stamp):
+            return
         if thrusters is not None:
             thrusters.publish()
-        self._publish_state(stamp)
         self.node.current.publish(self.node.stamp_ns(stamp), mode.current_at_state(current)[0])
         if self.node.component_pubs:
             self.node.publish_components(self.components().components,
@@ -229,6 +238,15 @@ class SimulateIO(NodePart):
         if self.sensors is not None:
             self.sensors.sample(pace_ns, stamp_ns)
         return stamp_ns
+
+    def _publish_due(self, pace_ns: int) -> bool:
+        """Publish the state when its outputs are due, else only sample the sensors."""
+        if self.output_due(pace_ns):
+            self._publish_state(pace_ns)
+            return True
+        if self.sensors is not None:
+            self.sensors.sample(pace_ns, self.node.stamp_ns(pace_ns))
+        return False
 
     def _publish_state(self, pace_ns: int) -> None:
         stamp_ns = self._publish_odometry(pace_ns)

@@ -163,6 +163,20 @@ class ThrusterBank:
         self.deduction = np.array([1.0 - s.thrust_deduction for s in self.specs], dtype=float)
         self._table_k = np.array([self.specs[k].torque_per_thrust * self.specs[k].spin_direction
                                   for k in self._per_thrust], dtype=float)
+        self._per_thrust_index = np.array(self._per_thrust, dtype=int)
+        #: the lookup-table thrusters grouped by table: one interpolation per distinct table
+        #: (a BlueROV2's six T200 share one)
+        groups = {}
+        for k in self._table:
+            spec = self.specs[k]
+            key = (tuple(spec.lookup_command), tuple(spec.lookup_thrust))
+            groups.setdefault(key, []).append(k)
+        self._table_groups = [(np.array(index, dtype=int), np.array(command, dtype=float),
+                               np.array(thrust, dtype=float))
+                              for (command, thrust), index in groups.items()]
+        self._lag = self.time_constant > 0.0
+        self._any_lag = bool(np.any(self._lag))
+        self._step_terms = None  # (dt, lag gains, rate bounds) of the last dt
         self.reset()
 
     def _group(self, conversion: str) -> Tuple[np.ndarray, np.ndarray]:
@@ -198,14 +212,19 @@ class ThrusterBank:
         """Advance the rotor states by dt towards the clamped commands; return the states."""
         u = self.clamp(commands)
         x = self.state
-        lag = self.time_constant > 0.0
+        lag = self._lag
         target = u.copy()
-        if np.any(lag):
+        terms = self._step_terms
+        if terms is None or terms[0] != dt:
+            # Exact first-order hold gain 1 - exp(-dt/tau); rate limit |x+ - x| <= r dt (no
+            # limit where r is infinite, also for dt = 0): both fixed for one dt
+            terms = self._step_terms = (
+                dt, -np.expm1(-dt / self.time_constant[lag]),
+                np.where(np.isfinite(self.max_rate), self.max_rate * dt, np.inf))
+        gain, bound = terms[1], terms[2]
+        if self._any_lag:
             # Exact first-order hold: x+ = x + (1 - exp(-dt/tau)) (u - x)
-            gain = -np.expm1(-dt / self.time_constant[lag])
             target[lag] = x[lag] + gain * (u[lag] - x[lag])
-        # Rate limit: |x+ - x| <= r dt (no limit where r is infinite, also for dt = 0)
-        bound = np.where(np.isfinite(self.max_rate), self.max_rate * dt, np.inf)
         step = target - x
         # not rate limited: the target itself (x + (u - x) may differ from u in the last bit)
         state = np.where(np.abs(step) <= bound, target, x + np.clip(step, -bound, bound))
@@ -292,26 +311,29 @@ class ThrusterBank:
             for k in self._prop:
                 thrust[k], torque[k], omega[k] = propeller_thrust(
                     self.specs[k], x[k], u_a[k], self.fluid_density)
-        for k in self._table:
-            spec = self.specs[k]
+        for k, command, table in self._table_groups:
             # Piecewise-linear lookup, held at the end values (uuv LinearInterp)
-            thrust[k] = np.interp(x[k], spec.lookup_command, spec.lookup_thrust)
+            thrust[k] = np.interp(x[k], command, table)
         if self._dsros:
             u_a = self.inflow(nu_r)
             for k in self._dsros:
                 thrust[k] = dsros_thrust(self.specs[k], x[k], u_a[k])
         k, (gain,) = self._basic
-        # uuv_simulator ConversionFunctionBasic: T = rotorConstant w|w|
-        thrust[k], omega[k] = gain * x[k] * np.abs(x[k]), x[k]
+        if k.size:
+            # uuv_simulator ConversionFunctionBasic: T = rotorConstant w|w|
+            thrust[k], omega[k] = gain * x[k] * np.abs(x[k]), x[k]
         k, (gain_l, gain_r, delta_l, delta_r) = self._bessa
-        b = x[k] * np.abs(x[k])
-        # uuv_simulator ConversionFunctionBessa (Bessa 2006): dead zone deltaL < w|w| < deltaR
-        thrust[k] = np.where(b <= delta_l, gain_l * (b - delta_l),
-                             np.where(b >= delta_r, gain_r * (b - delta_r), 0.0))
-        omega[k] = x[k]
-        for j, k in enumerate(self._per_thrust):
+        if k.size:
+            b = x[k] * np.abs(x[k])
+            # uuv_simulator ConversionFunctionBessa (Bessa 2006): dead zone deltaL < w|w| <
+            # deltaR
+            thrust[k] = np.where(b <= delta_l, gain_l * (b - delta_l),
+                                 np.where(b >= delta_r, gain_r * (b - delta_r), 0.0))
+            omega[k] = x[k]
+        if self._per_thrust:
             # Reaction torque: Q = -s k T
-            torque[k] = -self._table_k[j] * thrust[k]
+            k = self._per_thrust_index
+            torque[k] = -self._table_k * thrust[k]
         dead = (np.abs(thrust) < self.deadband) & self.deadband_enabled
         if np.any(dead):
             # gz-sim deadband: no thrust and no spin below it

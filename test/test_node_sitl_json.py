@@ -1,0 +1,201 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+The node as ArduPilot's JSON SITL physics: lock step over UDP, frames, bad input.
+
+The node runs config/ardusub_bluerov2.yaml as shipped with ``ardusub_input:
+sitl_json``; the test is ArduPilot's side (test/ardupilot_json_peer.py, from
+SIM_JSON.cpp's layout and parsing rules), sending servo packets and reading the replies
+as ArduPilot does, while a probe reads the node's odometry and /diagnostics over DDS.
+"""
+import math
+import socket
+
+from ardupilot_json_peer import Peer, servo_packet
+from nodes.harness import diag_values, Probe, REPO, start_node
+import numpy as np
+import pytest
+from uwv_hydro.description.loader import load_vehicle
+from uwv_hydro.node.launch_command import stop_node
+from uwv_hydro.physics.rotation import quat_to_matrix
+import yaml
+
+pytestmark = pytest.mark.ros
+
+CONFIG = REPO / 'config' / 'ardusub_bluerov2.yaml'
+RATE = 1200
+PERIOD_S = round(1e9 / RATE) * 1e-9
+#: the vehicle's gravity (its default: description/simulator_defaults)
+G = load_vehicle(str(CONFIG)).gravity
+T = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])  # ENU <-> NED
+F = np.diag([1.0, -1.0, -1.0])  # FLU <-> FRD
+#: PWM of servos 1..6 (Motor1..6): forward, a little yaw and heave
+PWM = [1400, 1400, 1620, 1600, 1560, 1540]
+
+
+def _free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def _start(spawn, tmp_path, **extra):
+    params = dict(yaml.safe_load(CONFIG.read_text())['/**']['ros__parameters'])
+    params.pop('vehicle')
+    port = _free_port()
+    params.update(vehicle_file=str(CONFIG), initial_position=[0.0, 0.0, -10.0],
+                  ardusub_input='sitl_json', rate_hz=float(RATE), sitl_json_port=port,
+                  sitl_json_publish_rate=float(RATE), diagnostics_period=0.2)
+    params.update(extra)
+    proc, log = start_node(spawn, tmp_path, params)
+    return proc, log, port
+
+
+def _first_reply(peer, proc, log):
+    """Send frame 0 until the node answers (it binds while starting)."""
+    for _ in range(120):
+        assert proc.poll() is None, log.read_text()
+        try:
+            return peer.frame(0, PWM)
+        except socket.timeout:
+            continue
+    raise AssertionError('no reply from the node: ' + log.read_text())
+
+
+def _check_against_odometry(reply, odom):
+    """Every reply field is the node's odometry of the same time, in NED / FRD."""
+    p = odom.pose.pose.position
+    q = odom.pose.pose.orientation
+    v, w = odom.twist.twist.linear, odom.twist.twist.angular
+    r = quat_to_matrix(np.array([q.w, q.x, q.y, q.z]))
+    assert np.allclose(reply['position'], T @ [p.x, p.y, p.z], rtol=0, atol=1e-12)
+    assert np.allclose(reply['velocity'], T @ r @ [v.x, v.y, v.z], rtol=0, atol=1e-12)
+    assert np.allclose(reply['imu/gyro'], F @ [w.x, w.y, w.z], rtol=0, atol=1e-12)
+    r_ned_frd = quat_to_matrix(np.array(reply['quaternion']))
+    assert np.allclose(r_ned_frd, T @ r @ F, rtol=0, atol=1e-12)
+
+
+def test_lock_step_frames_and_conversions(spawn, rclpy_context, tmp_path):
+    from nav_msgs.msg import Odometry
+    from rosgraph_msgs.msg import Clock
+    proc, log, port = _start(spawn, tmp_path)
+    probe = Probe(rclpy_context)
+    peer = Peer(port, timeout=1.0)
+    try:
+        odom = probe.collect(Odometry, 'odometry', qos=1000)
+        clock = probe.collect(Clock, '/clock')
+        assert probe.spin_until(lambda: probe.node.count_publishers('odometry') > 0
+                                and probe.node.count_publishers('/clock') > 0,
+                                timeout=60.0, proc=proc, log=log)
+        probe.spin_for(1.0)  # readers matched before the frames come
+        replies = [_first_reply(peer, proc, log)[0]]
+        for k in range(1, 240):
+            replies.append(peer.frame(k, PWM)[0])
+        # exactly one step of 1/rate per new frame: the physics time is the frame count
+        stamps = np.array([r['timestamp'] for r in replies])
+        assert np.allclose(stamps, PERIOD_S * np.arange(1, 241), rtol=0, atol=1e-12)
+        # a repeated frame gets the last reply again, without a step
+        again, raw = peer.frame(239, PWM)
+        assert again == replies[-1]
+        # the thrusters moved it: forward (Motor1-2 below 1500, Motor3-4 above) and down
+        body_v = quat_to_matrix(np.array(replies[-1]['quaternion'])).T @ replies[-1]['velocity']
+        assert body_v[0] > 1e-3
+        # accel_body is the specific force: the central difference of the NED velocity
+        # minus gravity, in FRD.  Its error is O(dt^2) of the jerk, below 1e-4 m/s^2, but
+        # the thrust changes from one frame to the next while the rotors spin up, and the
+        # difference averages the two steps around a state: allowed that change on top
+        accel = np.array([r['imu/accel_body'] for r in replies])
+        for k in range(1, 239):
+            a_ned = (np.array(replies[k + 1]['velocity'])
+                     - np.array(replies[k - 1]['velocity'])) / (2 * PERIOD_S)
+            r_ned_frd = quat_to_matrix(np.array(replies[k]['quaternion']))
+            f = r_ned_frd.T @ (a_ned - [0.0, 0.0, G])
+            tol = 1e-4 + np.max(np.abs(accel[k + 1] - accel[k - 1]))
+            assert np.allclose(accel[k], f, rtol=0, atol=tol), (k, accel[k] - f, tol)
+        # level and nearly at rest at first: the accelerometer reads about -g down
+        assert abs(replies[1]['imu/accel_body'][2] + G) < 0.2
+        # every reply is the node's odometry of that time (published every frame here)
+        assert probe.spin_until(lambda: len(odom) >= 241, timeout=30.0, proc=proc, log=log)
+        by_stamp = {round(m.header.stamp.sec + m.header.stamp.nanosec * 1e-9, 9): m
+                    for m in odom}
+        for reply in replies:
+            _check_against_odometry(reply, by_stamp[round(reply['timestamp'], 9)])
+        # /clock is the physics time
+        assert probe.spin_until(lambda: clock and abs(
+            clock[-1].clock.sec + clock[-1].clock.nanosec * 1e-9 - stamps[-1]) < 1e-9,
+            timeout=10.0, proc=proc, log=log)
+        # ArduPilot restarted (the count goes back): initial state at physics time 0
+        restart, _ = peer.frame(3, [1500] * 6)
+        assert restart['timestamp'] == pytest.approx(PERIOD_S, abs=1e-12)
+        assert restart['position'] == pytest.approx([0.0, 0.0, 10.0], abs=1e-6)
+    finally:
+        peer.close()
+        probe.close()
+        stop_node(proc)
+
+
+def test_bad_input_is_counted_never_fatal(spawn, rclpy_context, tmp_path):
+    from diagnostic_msgs.msg import DiagnosticArray
+    proc, log, port = _start(spawn, tmp_path, sitl_json_timeout=1.0)
+    probe = Probe(rclpy_context)
+    peer, intruder = Peer(port, timeout=1.0), Peer(port, timeout=0.1)
+    name = 'input sitl_json udp 127.0.0.1:%d' % port
+    try:
+        diags = probe.collect(DiagnosticArray, '/diagnostics', keep=3)
+        first = _first_reply(peer, proc, log)[0]
+        peer.sock.settimeout(0.1)  # all of these within sitl_json_timeout of that frame
+        good = servo_packet(RATE, 1, PWM)
+        bad = {'bad_magic': b'\xff\xff' + good[2:], 'bad_size': good[:-2],
+               'bad_frame_rate': servo_packet(0, 1, PWM)}
+        for data in list(bad.values()) + [good + b'\0\0']:
+            peer.send(data)
+            with pytest.raises(socket.timeout):  # no reply, and no step
+                peer.reply()
+        # a second sender while ArduPilot is alive: ignored
+        with pytest.raises(socket.timeout):
+            intruder.frame(1, PWM)
+        # PWM outside [1000, 2000] us is clamped, and the frame still steps
+        peer.sock.settimeout(1.0)
+        stepped, _ = peer.frame(1, [2500, 900] + PWM[2:])
+        assert stepped['timestamp'] == pytest.approx(first['timestamp'] + PERIOD_S, abs=1e-12)
+        # a silence longer than sitl_json_timeout is reported; the vehicle waits
+        probe.spin_for(1.6)
+        after, _ = peer.frame(2, PWM)
+        assert after['timestamp'] == pytest.approx(first['timestamp'] + 2 * PERIOD_S,
+                                                   abs=1e-12)
+
+        def counted():
+            if not diags:
+                return False
+            values = diag_values(diags[-1], name)
+            return (int(values.get('bad_magic', 0)) == 1 and int(values.get('bad_size', 0)) == 2
+                    and int(values.get('bad_frame_rate', 0)) == 1
+                    and int(values.get('foreign_sender', 0)) == 1
+                    and int(values.get('pwm_clamped', 0)) == 2
+                    and int(values.get('silences', 0)) == 1 and int(values.get('frames', 0)) == 3)
+        assert probe.spin_until(counted, timeout=20.0, proc=proc, log=log), (
+            diag_values(diags[-1], name) if diags else 'no diagnostics')
+        assert proc.poll() is None
+        text = log.read_text()
+        for reason in ('bad_magic', 'bad_size', 'bad_frame_rate', 'foreign_sender',
+                       'clamped', 'no servo packet'):
+            assert reason in text, reason
+        assert math.isfinite(after['position'][2])
+    finally:
+        peer.close()
+        intruder.close()
+        probe.close()
+        stop_node(proc)

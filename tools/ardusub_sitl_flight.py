@@ -1,0 +1,290 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+r"""
+Fly the real ArduSub (SITL, ``--model JSON``) against the uwv_hydro node and report.
+
+Not part of the test suite (CI cannot build ArduPilot): run it on a machine where
+ArduSub SITL is built (doc/guide/hil.md, "ArduSub SITL") and pymavlink importable::
+
+    tools/run python tools/ardusub_sitl_flight.py --ardusub ARDUPILOT/build/sitl/bin/ardusub \\
+        --ardupilot ARDUPILOT --vehicle bluerov2 --json
+
+It starts the node (``ardusub_input: sitl_json``, the vehicle's config file) and ArduSub
+(``--model JSON``, the frame's default parameters: sub.parm or sub-6dof.parm), sets
+``BARO_SPEC_GRAV`` so that ArduSub's SITL barometer (sea water of 1024 kg/m^3) reads the
+true depth, arms through MAVLink and flies with MANUAL_CONTROL sticks:
+
+1. MANUAL, full forward stick: the steady forward speed and the largest pitch and roll;
+   (``JS_GAIN_DEFAULT`` 1 by default here: ArduSub's 0.5 halves every stick);
+2. ALT_HOLD: down to ``--depth``, stick released, the depth held (the node's depth from
+   its odometry, ArduSub's from GLOBAL_POSITION_INT) and their difference;
+3. STABILIZE: full yaw stick, then released: the yaw rate under the stick and after;
+4. optionally ``--soak`` seconds of physics time at ``--speedup``: the lock-step
+   counters of the node's /diagnostics (gaps, repeats, resets) and its real-time factor.
+
+Prints one JSON document (``--json``) or a table.
+"""
+import argparse
+import json
+import math
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+VEHICLES = {'bluerov2': ('ardusub_bluerov2.yaml', 'sub.parm'),
+            'bluerov2_heavy': ('ardusub_bluerov2_heavy.yaml', 'sub-6dof.parm')}
+#: ArduSub's SITL barometer sees sea water of 1024 kg/m^3 (AP_Baro::SimpleUnderWaterAtmosphere,
+#: g = 9.80665) and the firmware divides by 9800 Pa/m times BARO_SPEC_GRAV (AP_Baro.cpp).
+SITL_SPEC_GRAV = 1024.0 * 9.80665 / 9800.0
+
+
+def _quat_rpy(q):
+    """Return roll, pitch, yaw (rad) of a quaternion [w, x, y, z] (ZYX)."""
+    w, x, y, z = q
+    roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
+    pitch = math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x))))
+    yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+    return roll, pitch, yaw
+
+
+class Flight:
+    """The node, ArduSub and the MAVLink and ROS links to them."""
+
+    def __init__(self, args, workdir):
+        import rclpy
+        from diagnostic_msgs.msg import DiagnosticArray
+        from nav_msgs.msg import Odometry
+        self.args = args
+        config = str(ROOT / 'config' / VEHICLES[args.vehicle][0])
+        env = dict(os.environ)
+        self.node_log = open(os.path.join(workdir, 'node.log'), 'w')
+        self.node = subprocess.Popen(
+            [sys.executable, '-m', 'uwv_hydro.node.main', '--ros-args', '--params-file', config,
+             '-p', 'vehicle_file:=' + config, '-p', 'ardusub_input:=sitl_json',
+             '-p', 'rate_hz:=1200.0', '-p', 'sitl_json_port:=%d' % args.port,
+             '-p', 'diagnostics_period:=1.0'],
+            stdout=self.node_log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        rclpy.init()
+        self.rclpy = rclpy
+        self.ros = rclpy.create_node('ardusub_sitl_flight')
+        self.odom = None
+        self.diag = {}
+        self.ros.create_subscription(Odometry, 'odometry', self._on_odom, 50)
+        self.ros.create_subscription(DiagnosticArray, '/diagnostics', self._on_diag, 10)
+        time.sleep(args.node_start_s)
+        parm = os.path.join(args.ardupilot, 'Tools', 'autotest', 'default_params',
+                            VEHICLES[args.vehicle][1])
+        # read at boot: the depth scale of the barometer and the pilot's stick gain
+        extra = os.path.join(workdir, 'uwv_hydro.parm')
+        with open(extra, 'w') as out:
+            out.write('BARO_SPEC_GRAV %.6f\nJS_GAIN_DEFAULT %g\n' % (SITL_SPEC_GRAV, args.gain))
+        parm += ',' + extra
+        self.ap_log = open(os.path.join(workdir, 'ardusub.log'), 'w')
+        self.ap = subprocess.Popen(
+            [args.ardusub, '--model', 'JSON', '--speedup', str(args.speedup), '-I0', '-w',
+             '--defaults', parm, '--home', args.home, '--sim-port-out', str(args.port)],
+            cwd=workdir, stdout=self.ap_log, stderr=subprocess.STDOUT, start_new_session=True)
+        from pymavlink import mavutil
+        self.mavutil = mavutil
+        self.mav = None
+        deadline = time.time() + 60
+        while self.mav is None and time.time() < deadline:
+            try:
+                self.mav = mavutil.mavlink_connection('tcp:127.0.0.1:5760', source_system=255)
+            except OSError:
+                time.sleep(0.5)
+        self.mav.wait_heartbeat(timeout=60)
+        self.mav.mav.request_data_stream_send(self.mav.target_system, self.mav.target_component,
+                                              mavutil.mavlink.MAV_DATA_STREAM_ALL, 20, 1)
+        self.ap_depth = None
+        self.ap_time_ms = 0
+        self.sticks = (0, 0, 500, 0)
+
+    # ------------------------------------------------------------------ links
+    def _on_odom(self, msg):
+        p, q, v = msg.pose.pose.position, msg.pose.pose.orientation, msg.twist.twist
+        t = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+        self.odom = (t, -p.z, _quat_rpy((q.w, q.x, q.y, q.z)), v.linear.x, v.angular.z)
+
+    def _on_diag(self, msg):
+        for status in msg.status:
+            if 'sitl_json' in status.name:
+                self.diag = {kv.key: kv.value for kv in status.values}
+
+    def pump(self, seconds):
+        """Spin ROS, read MAVLink and send the sticks for ``seconds`` of wall time."""
+        end = time.time() + seconds
+        last_stick = 0.0
+        while time.time() < end:
+            self.rclpy.spin_once(self.ros, timeout_sec=0.005)
+            while True:
+                m = self.mav.recv_match(blocking=False)
+                if m is None:
+                    break
+                kind = m.get_type()
+                if kind == 'GLOBAL_POSITION_INT':
+                    self.ap_depth = -m.relative_alt * 1e-3
+                    self.ap_time_ms = m.time_boot_ms
+                elif kind == 'STATUSTEXT' and self.args.verbose:
+                    print('ardusub:', m.text, file=sys.stderr)
+            if time.time() - last_stick > 0.05:
+                last_stick = time.time()
+                x, y, z, r = self.sticks
+                self.mav.mav.manual_control_send(self.mav.target_system, x, y, z, r, 0)
+
+    def sim_time(self):
+        """Return the node's physics time (s) of its latest odometry."""
+        return self.odom[0] if self.odom else 0.0
+
+    def run_for(self, sim_seconds, sample=None):
+        """Pump until ``sim_seconds`` of physics time passed; call sample() every pump."""
+        start = self.sim_time()
+        while self.sim_time() - start < sim_seconds:
+            self.pump(0.02)
+            if sample is not None and self.odom is not None:
+                sample()
+
+    def set_mode(self, name):
+        self.mav.set_mode(self.mav.mode_mapping()[name])
+        self.pump(0.5)
+
+    def arm(self):
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            self.mav.arducopter_arm()
+            self.pump(1.0)
+            if self.mav.motors_armed():
+                return
+        raise RuntimeError('ArduSub did not arm (see ardusub.log)')
+
+    def close(self):
+        for proc in (self.ap, self.node):
+            try:
+                os.killpg(proc.pid, signal.SIGINT)
+                proc.wait(timeout=10)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                os.killpg(proc.pid, signal.SIGKILL)
+        self.ros.destroy_node()
+        self.rclpy.shutdown()
+
+
+def fly(args):
+    """Fly the sequence; return the figures."""
+    out = {'vehicle': args.vehicle, 'speedup': args.speedup}
+    with tempfile.TemporaryDirectory() as workdir:
+        f = Flight(args, workdir)
+        try:
+            f.pump(args.settle_s)
+            f.set_mode('MANUAL')
+            f.arm()
+            # 1. MANUAL, full forward stick
+            f.sticks = (1000, 0, 500, 0)
+            speeds, tilt = [], [0.0]
+
+            def forward():
+                speeds.append((f.odom[0], f.odom[3]))
+                tilt.append(max(abs(f.odom[2][0]), abs(f.odom[2][1])))
+            f.run_for(args.forward_s, forward)
+            t_end = speeds[-1][0]
+            tail = [u for t, u in speeds if t > t_end - 5.0]
+            out['manual_forward'] = {'speed_m_s': float(np.mean(tail)),
+                                     'max_tilt_deg': math.degrees(max(tilt))}
+            f.sticks = (0, 0, 500, 0)
+            f.run_for(10.0)
+            # 2. ALT_HOLD at a depth
+            f.set_mode('ALT_HOLD')
+            f.sticks = (0, 0, 0, 0)  # full down
+            f.run_for(0.5)
+            while f.odom[1] < args.depth:
+                f.pump(0.02)
+            f.sticks = (0, 0, 500, 0)
+            f.run_for(args.hold_settle_s)
+            depths, diffs = [], []
+
+            def hold():
+                depths.append(f.odom[1])
+                if f.ap_depth is not None:
+                    diffs.append(f.ap_depth - f.odom[1])
+            f.run_for(args.hold_s, hold)
+            out['alt_hold'] = {'mean_depth_m': float(np.mean(depths)),
+                               'max_deviation_m': float(np.max(np.abs(
+                                   np.array(depths) - np.mean(depths)))),
+                               'ardusub_minus_node_m': [float(np.min(diffs)),
+                                                        float(np.max(diffs))]}
+            # 3. STABILIZE, yaw stick then released
+            f.set_mode('STABILIZE')
+            f.sticks = (0, 0, 500, 1000)
+            rates = []
+            f.run_for(args.yaw_s, lambda: rates.append((f.odom[0], f.odom[4])))
+            t_end = rates[-1][0]
+            stick_rate = np.mean([r for t, r in rates if t > t_end - 2.0])
+            f.sticks = (0, 0, 500, 0)
+            after = []
+            f.run_for(args.release_s, lambda: after.append((f.odom[0], f.odom[4], f.odom[2][2])))
+            t_end = after[-1][0]
+            tail = [(r, y) for t, r, y in after if t > t_end - 5.0]
+            out['stabilize_yaw'] = {
+                'stick_yaw_rate_deg_s': math.degrees(abs(stick_rate)),
+                'released_yaw_rate_deg_s': math.degrees(max(abs(r) for r, _ in tail)),
+                'released_heading_drift_deg_in_5_s': math.degrees(
+                    abs(math.remainder(tail[-1][1] - tail[0][1], 2 * math.pi)))}
+            if args.soak > 0:
+                f.run_for(args.soak)
+            f.pump(2.5)  # one more /diagnostics report
+            out['lock_step'] = f.diag
+        finally:
+            f.close()
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    p.add_argument('--ardusub', required=True, help='the ardusub SITL binary')
+    p.add_argument('--ardupilot', required=True, help='the ArduPilot source tree (its '
+                   'Tools/autotest/default_params)')
+    p.add_argument('--vehicle', choices=sorted(VEHICLES), default='bluerov2')
+    p.add_argument('--port', type=int, default=9002)
+    p.add_argument('--speedup', type=float, default=1.0)
+    p.add_argument('--home', default='33.810313,-118.393867,0,185')
+    p.add_argument('--depth', type=float, default=5.0, help='ALT_HOLD depth (m)')
+    p.add_argument('--forward-s', type=float, default=30.0)
+    p.add_argument('--hold-settle-s', type=float, default=10.0)
+    p.add_argument('--hold-s', type=float, default=30.0)
+    p.add_argument('--yaw-s', type=float, default=10.0)
+    p.add_argument('--release-s', type=float, default=20.0)
+    p.add_argument('--gain', type=float, default=1.0, help='JS_GAIN_DEFAULT: the stick '
+                   "gain at boot (ArduSub's default 0.5 halves every stick)")
+    p.add_argument('--soak', type=float, default=0.0, help='physics seconds more, then '
+                   'the lock-step counters')
+    p.add_argument('--settle-s', type=float, default=15.0, help='wall seconds for the EKF')
+    p.add_argument('--node-start-s', type=float, default=4.0)
+    p.add_argument('--json', action='store_true')
+    p.add_argument('--verbose', action='store_true')
+    args = p.parse_args(argv)
+    out = fly(args)
+    print(json.dumps(out, indent=2) if args.json else out)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,252 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""
+ArduPilot SITL's JSON physics backend (simulate mode, ``ardusub_input: sitl_json``).
+
+ArduSub built for SITL and started with ``--model JSON`` sends a servo packet per
+frame to UDP ``sitl_json_address``:``sitl_json_port`` (default 127.0.0.1:9002) and
+waits for the reply (:mod:`uwv_hydro.modes.sitl_json_packet`).  This part binds that
+port and runs the node in lock step with it (:mod:`uwv_hydro.modes.sitl_lock_step`):
+each new frame hands the servos' PWM to the thrusters (``ardusub_servo_functions`` /
+``ardusub_motor_joints``, the thrusters' PWM tables), runs exactly one update of one
+step of 1/``rate_hz`` s, and answers with the state in NED / FRD
+(:mod:`uwv_hydro.modes.sitl_json_frames`).  The node has no timer then: its pacing
+clock and its stamps are the physics time (0 at start, advancing 1/``rate_hz`` per
+frame; set ``rate_hz`` to ArduPilot's frame rate, ``SIM_RATE_HZ``, 1200 by default),
+which it publishes on /clock.  Odometry, TF and /clock go out every
+1/``sitl_json_publish_rate`` s of physics time; the sensors at their own rates.
+
+Bad input never stops it: a packet with a wrong magic, a wrong size or frame_rate 0 is
+dropped (counted per reason, named in a throttled warning); a motor PWM of 0 (no pulse)
+is neutral and one outside [1000, 2000] us is clamped (both counted); a second sender is
+ignored while the first is alive; a silence of ``sitl_json_timeout`` s is reported once
+and the vehicle waits, as ArduPilot does, for the next frame.
+"""
+import socket
+import threading
+import time
+from typing import Optional
+
+from rosgraph_msgs.msg import Clock
+
+from uwv_hydro.modes.ardusub_rc import NEUTRAL_PWM, servo_map
+from uwv_hydro.modes.sitl_json_frames import ned_state
+from uwv_hydro.modes.sitl_json_packet import parse_servo_packet, sensor_json
+from uwv_hydro.modes.sitl_lock_step import FOREIGN, LockStep, REPEAT, RESET
+from uwv_hydro.node.ardusub_io import motor_joints
+from uwv_hydro.node.node_part import NodePart
+
+#: The PWM range ArduPilot's servo outputs use (SRV_Channel SERVOn_MIN / MAX limits).
+PWM_LOW, PWM_HIGH = 1000, 2000
+#: recv() wakes this often to notice a stop and a silent peer (s).
+POLL_S = 0.1
+#: The largest datagram read whole (an oversized packet must show its true size).
+MAX_DATAGRAM = 65536
+
+
+class SitlJsonIO(NodePart):
+    """The UDP server ArduPilot's JSON SITL talks to, driving the node in lock step."""
+
+    def __init__(self, node, thrusters):
+        super().__init__(node)
+        cfg = self.cfg
+        self.thrusters = thrusters
+        self.servos = servo_map(cfg['ardusub_servo_functions'], motor_joints(cfg, thrusters))
+        self.address = (cfg['sitl_json_address'], int(cfg['sitl_json_port']))
+        self.name = 'sitl_json udp %s:%d' % self.address
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            self.sock.bind(self.address)
+        except OSError as exc:
+            self.sock.close()
+            raise ValueError('sitl_json: cannot bind UDP %s:%d (%s)'
+                             % (self.address + (exc.strerror or exc,))) from None
+        self.sock.settimeout(POLL_S)
+        self.lock_step = LockStep(int(cfg['sitl_json_timeout'] * 1e9))
+        self.timeout_ns = int(cfg['sitl_json_timeout'] * 1e9)
+        self.add_input(self.name)
+        self.clock_pub = node.create_publisher(Clock, '/clock', 10) if cfg[
+            'sitl_json_publish_clock'] else None
+        self.publish_period_ns = max(1, int(round(1e9 / cfg['sitl_json_publish_rate'])))
+        self.gravity = float(node.vehicle.gravity)
+        #: physics time (ns): node clock, pacing clock and the replies' timestamp
+        self.time_ns = 0
+        self._next_publish_ns = 0
+        self._pwm = {joint: NEUTRAL_PWM for joint in self.servos.values()}
+        self._last_reply: Optional[bytes] = None
+        self._silent = False
+        self._started_wall: Optional[float] = None
+        self.counts = {'pwm_clamped': 0, 'pwm_no_pulse': 0, 'silences': 0,
+                       'frame_rate_mismatch': 0, 'send_errors': 0}
+        thrusters.feeds.append(self._feed)
+        node.io.output_due = self._output_due
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name='sitl_json', daemon=True)
+        self.logger.info('ArduPilot JSON SITL backend on UDP %s:%d, one step of %g s per frame: '
+                         '%s' % (self.address + (node.period_ns * 1e-9, ', '.join(
+                             'servo %d -> %s' % item for item in sorted(self.servos.items())))))
+
+    # ------------------------------------------------------------------ the thread
+    def start(self) -> None:
+        """Start serving (after the node is set up)."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop serving and close the socket."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2.0)
+        self.sock.close()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                data, sender = self.sock.recvfrom(MAX_DATAGRAM)
+            except socket.timeout:
+                self._check_silence()
+                continue
+            except OSError:  # closed by stop(), or a transient socket error
+                if self._stop.is_set():
+                    return
+                continue
+            try:
+                reply = self._handle(data, sender)
+            except Exception as exc:  # noqa: B902 - the backend must keep serving
+                self.node.events['update_errors'] += 1
+                self.node.log_throttled('error', 'sitl_json_error', 'sitl_json: frame failed '
+                                        '(%s: %s); continuing' % (type(exc).__name__, exc))
+                reply = self._last_reply
+            if reply is not None:
+                try:
+                    self.sock.sendto(reply, sender)
+                except OSError as exc:
+                    self.counts['send_errors'] += 1
+                    self.node.log_throttled('warning', 'sitl_json_send',
+                                            'sitl_json: reply to %s:%d failed (%s)'
+                                            % (sender + (exc,)))
+
+    def _check_silence(self) -> None:
+        silent = self.lock_step.silent_for_ns(time.monotonic_ns())
+        if silent is None or silent < self.timeout_ns or self._silent:
+            return
+        self._silent = True
+        self.counts['silences'] += 1
+        self.node.log_throttled('warning', 'sitl_json_silent', 'sitl_json: no servo packet from '
+                                'ArduPilot (%s:%d) for %.3g s: the vehicle waits for the next '
+                                'frame' % (self.lock_step.peer + (silent * 1e-9,)))
+
+    # ------------------------------------------------------------------ one packet
+    def _handle(self, data: bytes, sender) -> Optional[bytes]:
+        """Return the reply to one datagram (None: none is sent)."""
+        node = self.node
+        packet = parse_servo_packet(data)
+        if isinstance(packet, str):
+            node.drop(self.name, packet, ' (%d bytes from %s:%d)' % ((len(data),) + sender))
+            return None
+        verdict = self.lock_step.classify(packet.frame_count, sender, time.monotonic_ns())
+        if verdict == FOREIGN:
+            node.drop(self.name, 'foreign_sender', ' (%s:%d while ArduPilot at %s:%d is alive)'
+                      % (sender + self.lock_step.peer))
+            return None
+        self._silent = False
+        if verdict == REPEAT:
+            return self._last_reply
+        period_ns = node.period_ns
+        if packet.frame_rate != int(round(1e9 / period_ns)):
+            self.counts['frame_rate_mismatch'] += 1
+            node.log_throttled('warning', 'sitl_json_rate', 'sitl_json: ArduPilot runs %d frames '
+                               'per second, the node %g (rate_hz): each frame is still one step '
+                               'of %g s, and ArduPilot follows that time (set SIM_RATE_HZ or '
+                               'rate_hz to match)' % (packet.frame_rate, 1e9 / period_ns,
+                                                      period_ns * 1e-9))
+        with node.lock:
+            if verdict == RESET:
+                self._restart()
+            self._take_pwm(packet.pwm)
+            if node.io.mode.state_ns is None:  # start (or reset): the clock starts here
+                node._update(self.time_ns)
+            self.time_ns += period_ns
+        node._on_timer(self.time_ns)
+        node.inputs[self.name].received(self.time_ns)
+        if self._started_wall is None:
+            self._started_wall = time.monotonic()
+        with node.lock:
+            mode = node.io.mode
+            reply = sensor_json(self.time_ns * 1e-9,
+                                *ned_state(mode.x, mode.acceleration(), self.gravity))
+        self._last_reply = reply
+        return reply
+
+    def _restart(self) -> None:
+        """Return to the initial state at physics time zero (ArduPilot restarted)."""
+        node = self.node
+        node.reset_state()
+        node.jumps.forget()  # the time goes back on purpose
+        self.time_ns = 0
+        self._next_publish_ns = 0
+        self._last_reply = None
+        self.logger.info('sitl_json: ArduPilot restarted (frame count went back): '
+                         'vehicle reset to its initial state, physics time 0')
+
+    def _take_pwm(self, pwm) -> None:
+        for n, joint in self.servos.items():
+            value = pwm[n - 1] if n <= len(pwm) else 0
+            if value == 0:  # no pulse on that output (not armed yet, output disabled)
+                self.counts['pwm_no_pulse'] += 1
+                value = NEUTRAL_PWM
+            elif not PWM_LOW <= value <= PWM_HIGH:
+                self.counts['pwm_clamped'] += 1
+                self.node.log_throttled('warning', 'sitl_json_pwm', 'sitl_json: servo %d (%s) '
+                                        'PWM %d us outside [%d, %d]: clamped'
+                                        % (n, joint, value, PWM_LOW, PWM_HIGH))
+                value = min(max(value, PWM_LOW), PWM_HIGH)
+            self._pwm[joint] = float(value)
+
+    def _feed(self, now_ns: int) -> None:
+        for joint, pwm in self._pwm.items():
+            self.thrusters.drive.command(joint, pwm, now_ns)
+
+    def _output_due(self, pace_ns: int) -> bool:
+        """Return True when odometry and TF are due at ``pace_ns``; publish /clock then."""
+        if pace_ns < self._next_publish_ns:
+            return False
+        period = self.publish_period_ns
+        self._next_publish_ns = (pace_ns // period + 1) * period
+        if self.clock_pub is not None:
+            msg = Clock()
+            msg.clock.sec, msg.clock.nanosec = divmod(pace_ns, 1_000_000_000)
+            self.node.outbox.publish(self.clock_pub, msg)
+        return True
+
+    # ------------------------------------------------------------------ node part
+    def reset(self) -> None:
+        """Neutral thrusters until the next frame."""
+        for joint in self._pwm:
+            self._pwm[joint] = NEUTRAL_PWM
+
+    def snapshot(self, snap: dict) -> None:
+        """Add the lock-step counters, the PWM and the real-time factor."""
+        values = snap['inputs'][self.name].setdefault('values', {})
+        values.update(self.lock_step.counts)
+        values.update(self.counts)
+        values['physics_time_s'] = self.time_ns * 1e-9
+        if self._started_wall is not None:
+            values['real_time_factor'] = self.time_ns * 1e-9 / max(
+                time.monotonic() - self._started_wall, 1e-9)
+        peer = self.lock_step.peer
+        values['peer'] = 'none yet' if peer is None else '%s:%d' % peer
+        for n, joint in sorted(self.servos.items()):
+            values['servo%d %s pwm' % (n, joint)] = self._pwm[joint]

@@ -37,6 +37,26 @@ static int unit_quaternion(double *x)
   return 0;
 }
 
+/* The derivative k of one stage at y: under the field f at the time s, or the constant
+   current cw (f NULL). */
+static inline void stage(const Model *m, const double *y, const double *tau, const double *cw,
+                         const double *rot, int frozen, const Field *f, double s, double *k)
+{
+  if (f == NULL) {
+    uwv_derivative(m, y, tau, cw, rot, frozen, k);
+  } else {
+    uwv_field_derivative(m, y, tau, f, s, rot, frozen, k);
+  }
+}
+
+/* The state of the next stage: y = x + c k. */
+static inline void stage_state(const double *x, double c, const double *k, double *y)
+{
+  for (int i = 0; i < N_STATE; i++) {
+    y[i] = x[i] + c * k[i];
+  }
+}
+
 /*
  * n classic RK4 sub-steps of h from x (13, in/out), quaternion normalised first and
  * after every sub-step; return -1 for a zero or non-finite quaternion.
@@ -53,35 +73,13 @@ int uwv_rk4(const Model *m, double *x, const double *tau, const double *cw,
     /* Classic RK4 (uwv_dynamic_model): x += h/6 (k1 + 2 k2 + 2 k3 + k4) */
     /* a field: the current at every stage's position and time (s0 + stage time) */
     double s = s0 + (double)step * h;
-    if (f == NULL) {
-      uwv_derivative(m, x, tau, cw, rot, frozen, k1);
-    } else {
-      uwv_field_derivative(m, x, tau, f, s, rot, frozen, k1);
-    }
-    for (int i = 0; i < N_STATE; i++) {
-      y[i] = x[i] + half * k1[i];
-    }
-    if (f == NULL) {
-      uwv_derivative(m, y, tau, cw, rot, frozen, k2);
-    } else {
-      uwv_field_derivative(m, y, tau, f, s + half, rot, frozen, k2);
-    }
-    for (int i = 0; i < N_STATE; i++) {
-      y[i] = x[i] + half * k2[i];
-    }
-    if (f == NULL) {
-      uwv_derivative(m, y, tau, cw, rot, frozen, k3);
-    } else {
-      uwv_field_derivative(m, y, tau, f, s + half, rot, frozen, k3);
-    }
-    for (int i = 0; i < N_STATE; i++) {
-      y[i] = x[i] + h * k3[i];
-    }
-    if (f == NULL) {
-      uwv_derivative(m, y, tau, cw, rot, frozen, k4);
-    } else {
-      uwv_field_derivative(m, y, tau, f, s + h, rot, frozen, k4);
-    }
+    stage(m, x, tau, cw, rot, frozen, f, s, k1);
+    stage_state(x, half, k1, y);
+    stage(m, y, tau, cw, rot, frozen, f, s + half, k2);
+    stage_state(x, half, k2, y);
+    stage(m, y, tau, cw, rot, frozen, f, s + half, k3);
+    stage_state(x, h, k3, y);
+    stage(m, y, tau, cw, rot, frozen, f, s + h, k4);
     for (int i = 0; i < N_STATE; i++) {
       x[i] = x[i] + sixth * (k1[i] + 2.0 * (k2[i] + k3[i]) + k4[i]);
     }
@@ -93,26 +91,34 @@ int uwv_rk4(const Model *m, double *x, const double *tau, const double *cw,
   return 0;
 }
 
-/* The inputs of one evaluation: state, wrench, current, rotated fins (NULL: none). */
+/* The inputs of one evaluation: state, wrench, current, rotated fins, current field
+   (NULL: none). */
 typedef struct {
   double x[N_STATE], tau[6], cw[3], rot[MAX_FINS * FIN_ROT];
+  Field field;
   const double *tau_p, *cw_p, *rot_p;
+  const Field *field_p;
 } Inputs;
 
-static int read_inputs(const Model *m, PyObject *x_obj, PyObject *tau_obj, PyObject *cw_obj,
-                       PyObject *ang_obj, Inputs *in)
+/* The model of the capsule cap and the inputs of one call; NULL (error set) when wrong. */
+static const Model *read_inputs(PyObject *cap, PyObject *x_obj, PyObject *tau_obj,
+                                PyObject *cw_obj, PyObject *ang_obj, PyObject *field_obj,
+                                Inputs *in)
 {
-  int has_tau, has_cw;
-  if (uwv_read_vector(x_obj, in->x, N_STATE, "x") < 0
+  const Model *m = PyCapsule_GetPointer(cap, UWV_MODEL_CAPSULE);
+  int has_tau, has_cw, has_field;
+  if (m == NULL || uwv_read_vector(x_obj, in->x, N_STATE, "x") < 0
       || uwv_read_optional(tau_obj, in->tau, 6, "tau_body", &has_tau) < 0
       || uwv_read_optional(cw_obj, in->cw, 3, "current_world", &has_cw) < 0
-      || uwv_fin_setup(&m->fins, ang_obj, in->rot) < 0) {
-    return -1;
+      || uwv_fin_setup(&m->fins, ang_obj, in->rot) < 0
+      || uwv_read_field(field_obj, in->x, &in->field, &has_field) < 0) {
+    return NULL;
   }
   in->tau_p = has_tau ? in->tau : NULL;
   in->cw_p = has_cw ? in->cw : NULL;
   in->rot_p = m->fins.count ? in->rot : NULL;
-  return 0;
+  in->field_p = has_field ? &in->field : NULL;
+  return m;
 }
 
 /*
@@ -129,16 +135,12 @@ PyObject *uwv_py_step(PyObject *self, PyObject *args)
                         &n, &frozen, &field_obj)) {
     return NULL;
   }
-  Model *m = PyCapsule_GetPointer(cap, UWV_MODEL_CAPSULE);
   Inputs in;
-  Field field;
-  int has_field;
-  if (m == NULL || read_inputs(m, x_obj, tau_obj, cw_obj, ang_obj, &in) < 0
-      || uwv_read_field(field_obj, in.x, &field, &has_field) < 0) {
+  const Model *m = read_inputs(cap, x_obj, tau_obj, cw_obj, ang_obj, field_obj, &in);
+  if (m == NULL) {
     return NULL;
   }
-  if (uwv_rk4(m, in.x, in.tau_p, in.cw_p, in.rot_p, h, n, frozen, has_field ? &field : NULL,
-              0.0) < 0) {
+  if (uwv_rk4(m, in.x, in.tau_p, in.cw_p, in.rot_p, h, n, frozen, in.field_p, 0.0) < 0) {
     PyErr_SetString(PyExc_ValueError, "cannot normalise a zero or non-finite quaternion");
     return NULL;
   }
@@ -156,19 +158,12 @@ PyObject *uwv_py_derivative(PyObject *self, PyObject *args)
                         &field_obj)) {
     return NULL;
   }
-  Model *m = PyCapsule_GetPointer(cap, UWV_MODEL_CAPSULE);
   Inputs in;
-  Field field;
-  int has_field;
-  if (m == NULL || read_inputs(m, x_obj, tau_obj, cw_obj, ang_obj, &in) < 0
-      || uwv_read_field(field_obj, in.x, &field, &has_field) < 0) {
+  const Model *m = read_inputs(cap, x_obj, tau_obj, cw_obj, ang_obj, field_obj, &in);
+  if (m == NULL) {
     return NULL;
   }
   double out[N_STATE];
-  if (has_field) {
-    uwv_field_derivative(m, in.x, in.tau_p, &field, 0.0, in.rot_p, 0, out);
-  } else {
-    uwv_derivative(m, in.x, in.tau_p, in.cw_p, in.rot_p, 0, out);
-  }
+  stage(m, in.x, in.tau_p, in.cw_p, in.rot_p, 0, in.field_p, 0.0, out);
   return uwv_list_of(out, N_STATE);
 }

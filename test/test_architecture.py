@@ -250,7 +250,6 @@ MAX_LINES = 500
 KNOWN_LONG = {
     'node/hydro_node.py': 552,
     'bag/rosbag_io.py': 515,
-    'modes/articulated_simulate_mode.py': 501,
 }
 
 

@@ -12,7 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """
 Standard manoeuvres of a vehicle without ROS: turning circle, zig-zag, pull-out, spiral.
 

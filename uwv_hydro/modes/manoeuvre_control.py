@@ -12,7 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """
 How a manoeuvre holds and drives the vehicle: the depth autopilot, the attitude it reads.
 

@@ -12,7 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """
 The spiral (ITTC Recommended Procedure 7.5-04-02-01): a steady turn per rudder angle.
 

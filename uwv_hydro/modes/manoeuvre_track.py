@@ -12,7 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """
 A flown manoeuvre: its track (:class:`Flight`) and its figures (:class:`Figures`).
 

@@ -12,7 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """
 The turning circle (ITTC Recommended Procedure 7.5-04-02-01): the rudder held over.
 

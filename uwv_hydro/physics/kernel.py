@@ -58,6 +58,7 @@ def kernel_sources(directory) -> list:
     """
     return sorted(path.name for path in pathlib.Path(directory).glob('_*.[ch]'))
 
+
 _INSTALL_HINT = (
     'it is a C extension built with the package: install a C compiler and the Python '
     'headers (Debian/Ubuntu: apt install build-essential python3-dev; rosdep installs '

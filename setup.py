@@ -20,11 +20,12 @@ from setuptools import Extension, find_packages, setup
 package_name = 'uwv_hydro'
 
 # The compiled core (uwv_hydro/physics/kernel.py loads it): build deps are a C compiler
-# and the Python headers (rosdep: python3-dev).  The source hash lets the loader refuse
-# a stale binary left in a source tree (symlink install) after the C file changed.
-# (uwv_hydro/physics/kernel.py KERNEL_SOURCES: the same files, the same order)
-KERNEL_SOURCES = ['uwv_hydro/physics/_kernel.h', 'uwv_hydro/physics/_kernel.c',
-                  'uwv_hydro/physics/_tree_wrench.c']
+# and the Python headers (rosdep: python3-dev).  Its sources are every _*.c and _*.h of
+# uwv_hydro/physics, one file per concern (_kernel.h lists them).  The source hash lets
+# the loader refuse a stale binary left in a source tree (symlink install) after a C
+# file changed.  (uwv_hydro/physics/kernel.py kernel_sources: the same files, the same
+# order)
+KERNEL_SOURCES = sorted(glob('uwv_hydro/physics/_*.[ch]'))
 KERNEL_DIGEST = hashlib.sha256()
 for name in KERNEL_SOURCES:
     with open(name, 'rb') as f:
@@ -45,8 +46,9 @@ setup(
         ('share/' + package_name + '/worlds', glob('worlds/*.sdf')),
     ],
     ext_modules=[Extension(
-        'uwv_hydro.physics._kernel', sources=KERNEL_SOURCES[1:],
-        depends=KERNEL_SOURCES[:1],
+        'uwv_hydro.physics._kernel',
+        sources=[name for name in KERNEL_SOURCES if name.endswith('.c')],
+        depends=[name for name in KERNEL_SOURCES if name.endswith('.h')],
         define_macros=[('UWV_KERNEL_SOURCE_HASH', '"%s"' % KERNEL_HASH)],
         extra_compile_args=['-O3', '-fno-math-errno']),
         # exact CSV text of float tables (uwv_hydro/modes/csv_text.py)

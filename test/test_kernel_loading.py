@@ -46,17 +46,34 @@ def test_a_missing_extension_names_what_to_install():
 def test_a_stale_binary_is_refused(tmp_path, monkeypatch):
     """A binary built from other sources (symlink install, C file edited) is refused."""
     here = kernel._HERE
-    for name in kernel.KERNEL_SOURCES:
+    names = kernel.kernel_sources(here)
+    for name in names:
         text = (here / name).read_text()
-        if name == '_tree_wrench.c':
+        if name == '_fins.c':
             text += '/* another version */\n'
         (tmp_path / name).write_text(text)
     monkeypatch.setattr(kernel, '_HERE', tmp_path)
-    with pytest.raises(ImportError, match='built from another version of _kernel.h'):
+    with pytest.raises(ImportError, match='built from another version of its sources'):
         kernel._load()
     # the same sources: loaded
-    (tmp_path / '_tree_wrench.c').write_text((here / '_tree_wrench.c').read_text())
+    (tmp_path / '_fins.c').write_text((here / '_fins.c').read_text())
     assert kernel._load() is kernel.core
+    # a source file more (a new concern not built in): refused too
+    (tmp_path / '_new_concern.c').write_text('/* not built */\n')
+    with pytest.raises(ImportError, match='built from another version of its sources'):
+        kernel._load()
+
+
+def test_the_sources_are_split_by_concern():
+    """Every source of the core is found by the glob setup.py builds from, each short."""
+    names = kernel.kernel_sources(kernel._HERE)
+    for needed in ('_kernel.c', '_kernel.h', '_derivative.c', '_rk4.c', '_fins.c',
+                   '_hull.c', '_tree_wrench.c'):
+        assert needed in names, (needed, names)
+    listed = (kernel._HERE / '_kernel.h').read_text()
+    for name in names:  # _kernel.h's file list names every file
+        if name not in ('_kernel.h', '_tree.h', '_vec3.h') and not name.startswith('_tree'):
+            assert name in listed, name
 
 
 def test_the_extension_matches_its_source():

@@ -50,21 +50,16 @@ next):
 Initially every joint holds its initial position (``position`` command).
 
 Position limits (URDF ``<limit lower upper>``; none for continuous joints) are one-sided
-constraints, as DART's joint-limit constraint with no restitution: a sub-step in which a
-joint would cross its limit is cut at the crossing (found on the cut sub-step's length
-to 1e-9 rad or m by the Illinois method), the joint set on its limit and stopped by an
-inelastic impulse at the joint (equal and opposite on the bodies it joins, so the
-vehicle's momentum is kept; its size from the joint-space inertia with the added-mass
-remainders), and the rest of the sub-step run from there.  A joint at its limit that the
-torques push outward is held there (a brake whose torque is solved for, pushing it back
-in only) until they pull it inward.
-``events['limit_stops']`` counts the stops.
+constraints, as DART's joint-limit constraint with no restitution: a joint that would
+cross its limit in a sub-step stops there by an inelastic impulse
+(:mod:`~uwv_hydro.modes.joint_stops`); ``events['limit_stops']`` counts the stops.
 """
 import math
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from uwv_hydro.modes.joint_stops import JointStops
 from uwv_hydro.modes.simulate_mode import RETRY_SUBSTEP_FACTOR, SimulateMode
 from uwv_hydro.physics.articulated_dynamics import TreeDynamics
 from uwv_hydro.physics.hydro_model import WrenchComponents
@@ -75,17 +70,23 @@ from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 COMMAND_KINDS = ('position', 'velocity', 'effort', 'locked')
 #: Servo bandwidth by default (rad/s): the velocity loop's; the position loop is w / 4.
 DEFAULT_SERVO_BANDWIDTH = 20.0
-#: Limit stops per sub-step before the joints past their stops are simply set on them.
-MAX_LIMIT_EVENTS = 16
-#: How close (rad or m) the cut sub-step must land on the stop; a joint this close to its
-#: stop at a crossing stops with the first one.
-LIMIT_HIT = 1e-9
-#: Iterations on the cut sub-step's length at most.
-CROSSING_STEPS = 12
 
 
 def _limit(value, bound):
     return np.clip(value, -bound, bound)
+
+
+def rk4_substep(f, x, q, qd, h: float):
+    """Return the classic RK4 sub-step of h from (x, q, qd)."""
+    k1 = f(x, q, qd)
+    k2 = f(*(s + 0.5 * h * k for s, k in zip((x, q, qd), k1)))
+    k3 = f(*(s + 0.5 * h * k for s, k in zip((x, q, qd), k2)))
+    k4 = f(*(s + h * k for s, k in zip((x, q, qd), k3)))
+    # classic RK4
+    x, q, qd = (s + (h / 6.0) * (a + 2.0 * b + 2.0 * c + d)
+                for s, a, b, c, d in zip((x, q, qd), k1, k2, k3, k4))
+    x[3:7] /= np.linalg.norm(x[3:7])
+    return x, q, qd
 
 
 class ArticulatedSimulateMode(SimulateMode):
@@ -124,6 +125,8 @@ class ArticulatedSimulateMode(SimulateMode):
         self._index = {name: k for k, name in enumerate(self.joint_names)}
         super().__init__(vehicle, dt, substeps, max_catchup_steps, initial, log)
         self.events['limit_stops'] = 0
+        self.stops = JointStops(self.lower, self.upper, self.dynamics, rk4_substep,
+                                self.events)
         # the servos' fastest mode w needs w h <= 1 (RK4 is stable to |lambda h| 2.78)
         self.substeps = max(self.substeps, int(math.ceil(self.servo_bandwidth * self.dt)))
         if vehicle.fins or vehicle.hull is not None:
@@ -217,186 +220,10 @@ class ArticulatedSimulateMode(SimulateMode):
             return derivative
 
         for _ in range(n):
-            x, q, qd = self._limited_substep(f, locked, x, q, qd, h)
+            x, q, qd = self.stops.substep(f, locked, x, q, qd, h)
         q = np.where([k == 'locked' for k in self.kinds], self.q, q)
-        held = sorted(set(locked) | set(self._held(f, locked, x, q, qd)))
+        held = sorted(set(locked) | set(self.stops.held(f, locked, x, q, qd)))
         return x, q, qd, torques_of, held
-
-    @staticmethod
-    def _rk4_substep(f, x, q, qd, h: float):
-        """Return the classic RK4 sub-step of h from (x, q, qd)."""
-        k1 = f(x, q, qd)
-        k2 = f(*(s + 0.5 * h * k for s, k in zip((x, q, qd), k1)))
-        k3 = f(*(s + 0.5 * h * k for s, k in zip((x, q, qd), k2)))
-        k4 = f(*(s + h * k for s, k in zip((x, q, qd), k3)))
-        # classic RK4
-        x, q, qd = (s + (h / 6.0) * (a + 2.0 * b + 2.0 * c + d)
-                    for s, a, b, c, d in zip((x, q, qd), k1, k2, k3, k4))
-        x[3:7] /= np.linalg.norm(x[3:7])
-        return x, q, qd
-
-    def _held(self, f, locked, x, q, qd) -> List[int]:
-        """
-        Return the joints to hold at their position limits for the next sub-step.
-
-        Those at a limit, not moving inward, and pushed outward (or not inward) by the
-        free dynamics: the limit as a one-sided constraint, whose torque only ever
-        pushes the joint back in.
-        """
-        at = [j for j in range(len(q)) if j not in locked and (
-            (q[j] <= self.lower[j] and qd[j] <= 0.0)
-            or (q[j] >= self.upper[j] and qd[j] >= 0.0))]
-        held: List[int] = []
-        # holding one joint changes the others' accelerations: add until none is pushed out
-        for _ in range(len(at)):
-            _, _, qdd = f(sorted(set(locked) | set(held)))(x, q, qd)
-            more = [j for j in at if j not in held and (
-                qdd[j] <= 0.0 if q[j] <= self.lower[j] else qdd[j] >= 0.0)]
-            if not more:
-                break
-            held += more
-        return held
-
-    def _limited_substep(self, f, locked, x, q, qd, h: float, events: int = 0):
-        """
-        Return one RK4 sub-step of h with the joints' position limits (module docstring).
-
-        A joint that would cross its limit in the sub-step stops there: the sub-step is
-        cut at the earliest crossing (:meth:`_first_crossing`), the joint set on its
-        limit and stopped by an inelastic impulse (:meth:`_stop`), and the rest of the
-        sub-step run from there (with the joint held if pushed outward).
-        """
-        outward = [j for j in range(len(q)) if j not in locked and self._outward(j, q, qd)]
-        if outward:  # at a stop and moving out of the range (not from a stop's impulse)
-            x, q, qd = self._stop(x, q, qd, outward)
-        held = sorted(set(locked) | set(self._held(f, locked, x, q, qd)))
-        while True:
-            x1, q1, qd1 = self._rk4_substep(f(held), x.copy(), q, qd, h)
-            over = np.maximum(self.lower - q1, q1 - self.upper)
-            crossing = [j for j in range(len(q)) if over[j] > 0.0 and j not in held]
-            # a joint on its stop that leaves it and is back past it within the sub-step
-            # is held there for the sub-step (there is no crossing to cut at)
-            sticky = [j for j in crossing
-                      if min(q[j] - self.lower[j], self.upper[j] - q[j]) <= LIMIT_HIT]
-            if not sticky:
-                break
-            held = sorted(set(held) | set(sticky))
-        if not crossing:
-            return x1, q1, qd1
-        if events >= MAX_LIMIT_EVENTS:  # a joint chattering at its stop: set it there
-            return self._stop(x1, np.clip(q1, self.lower, self.upper), qd1, crossing)
-        fraction, (x2, q2, qd2), hit = self._first_crossing(
-            f(held), held, x, q, qd, h, (x1, q1, qd1), crossing)
-        x2, q2, qd2 = self._stop(x2, q2, qd2, hit)
-        return self._limited_substep(f, locked, x2, q2, qd2, h * (1.0 - fraction), events + 1)
-
-    def _past(self, j: int, q, crossed) -> float:
-        """Return how far joint j is past the limit that ``crossed`` (its q) is past (> 0)."""
-        if crossed[j] > self.upper[j]:
-            return float(q[j] - self.upper[j])
-        return float(self.lower[j] - q[j])
-
-    def _first_crossing(self, f, held, x, q, qd, h: float, end, crossing):
-        """
-        Return the earliest crossing of a limit by ``crossing`` in a sub-step.
-
-        The sub-step goes from (x, q, qd) to ``end``; returned: the fraction of h where
-        it is cut, the state there and the joints there on their stops.  Each joint's
-        crossing: q's linear interpolation, then the Illinois method (regula falsi) on
-        the cut sub-step's length, RK4 from the same start, to LIMIT_HIT; a joint found
-        past its stop there crossed earlier and is searched for in turn.
-        """
-        hi_frac, hi_state, candidates = 1.0, end, crossing
-        while True:
-            q_hi = hi_state[1]
-            # q's linear interpolation: the fraction where past() goes through zero
-            fractions = [hi_frac * self._past(j, q, q_hi)
-                         / (self._past(j, q, q_hi) - self._past(j, q_hi, q_hi))
-                         for j in candidates]
-            first = candidates[int(np.argmin(fractions))]
-            lo, f_lo = 0.0, self._past(first, q, q_hi)
-            hi, f_hi = hi_frac, self._past(first, q_hi, q_hi)
-            fraction, side, state = min(max(min(fractions), 0.0), hi_frac), 0, hi_state
-            for _ in range(CROSSING_STEPS):
-                state = self._rk4_substep(f, x.copy(), q, qd, h * fraction)
-                miss = self._past(first, state[1], q_hi)
-                if abs(miss) <= LIMIT_HIT:
-                    break
-                if miss > 0.0:
-                    hi, f_hi = fraction, miss
-                    f_lo = 0.5 * f_lo if side > 0 else f_lo
-                    side = 1
-                else:
-                    lo, f_lo = fraction, miss
-                    f_hi = 0.5 * f_hi if side < 0 else f_hi
-                    side = -1
-                fraction = ((lo * f_hi - hi * f_lo) / (f_hi - f_lo) if f_hi > f_lo
-                            else 0.5 * (lo + hi))
-            q2 = state[1]
-            earlier = [j for j in range(len(q)) if j != first and j not in held
-                       and max(self.lower[j] - q2[j], q2[j] - self.upper[j]) > LIMIT_HIT]
-            if not earlier:
-                break
-            hi_frac, hi_state, candidates = fraction, state, earlier
-        # the joints there (the first, and any within LIMIT_HIT of its stop), set on it
-        hit = [first] + [j for j in range(len(q)) if j != first and j not in held and min(
-            q2[j] - self.lower[j], self.upper[j] - q2[j]) <= LIMIT_HIT]
-        q2 = q2.copy()
-        for j in hit:
-            q2[j] = self.lower[j] if q2[j] - self.lower[j] < self.upper[j] - q2[j] \
-                else self.upper[j]
-        return fraction, (state[0], q2, state[2]), hit
-
-    def _outward(self, j: int, q, qd) -> bool:
-        """Return whether joint j is at (or past) a limit and moving out of its range."""
-        return bool((q[j] <= self.lower[j] and qd[j] < 0.0)
-                    or (q[j] >= self.upper[j] and qd[j] > 0.0))
-
-    def _stop(self, x, q, qd, joints):
-        """
-        Return the state after the inelastic stop of ``joints`` (indices) at their limits.
-
-        The impulse of each stop acts at its joint only (equal and opposite on the bodies
-        it joins: the vehicle's momentum is kept): delta v = (M + K)^-1 E lambda with
-        E^T (v + delta v) = 0, M the joint-space inertia and K the exact added-mass
-        remainders (articulated_dynamics), as DART's joint-limit constraints with no
-        restitution.  E: the joints at a limit that would move outward (a stop pushes a
-        joint back in only: the active set is found by adding and dropping joints) and
-        the locked ones (a brake holds either way).
-        """
-        dyn = self.dynamics
-        v = np.concatenate((x[7:13], qd))
-        config = dyn.configuration(x, q)
-        k_mat, _ = dyn.remainder_terms(config, v)  # (K, b): K alone
-        g = dyn.minverse(config)
-        # (M + K)^-1 = (I + M^-1 K)^-1 M^-1
-        g = np.linalg.solve(np.eye(len(v)) + g @ k_mat, g)
-        brakes = [6 + j for j in self._locked()]
-        stops = sorted(set(joints) | {j for j in range(len(q)) if j not in self._locked()
-                                      and (q[j] <= self.lower[j] or q[j] >= self.upper[j])})
-        active = [6 + j for j in stops if self._outward(j, q, v[6:])]
-        for _ in range(2 * len(stops) + 1):
-            rows = active + brakes
-            if not active:
-                break
-            lam = np.linalg.solve(g[np.ix_(rows, rows)], -v[rows])
-            pulls = [k for k, value in zip(active, lam)
-                     if (value < 0.0 if q[k - 6] <= self.lower[k - 6] else value > 0.0)]
-            if pulls:
-                active = [k for k in active if k not in pulls]
-                continue
-            moved = v + g[:, rows] @ lam
-            moved[rows] = 0.0  # E^T (v + delta v) = 0, not its rounding
-            more = [6 + j for j in stops if 6 + j not in active and self._outward(
-                j, q, moved[6:])]
-            if not more:
-                v = moved
-                break
-            active = active + more
-        x = np.array(x, dtype=float)
-        x[7:13] = v[:6]
-        self.events['limit_stops'] += len(joints)
-        return x, q, v[6:].copy()
 
     def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
         """

@@ -12,7 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """
 Standard manoeuvres of a vehicle without ROS: turning circle, zig-zag, pull-out, spiral.
 
@@ -40,18 +39,21 @@ A vehicle whose fins sit ahead of the body origin (mean fin x > 0: an LRAUV mode
 which faces -x) flies along -x; its figures are in the nose's frame.
 
 Figures (heading change psi - psi_0 after the rudder is put over at t_0, track in the
-approach frame: x along the approach heading, y toward the turn):
+approach frame: x along the approach heading, y toward the turn), each manoeuvre in its
+own module:
 
-* turn: advance (x at 90 deg of heading change), transfer (y at 90 deg), tactical
-  diameter (y at 180 deg), steady diameter (least-squares circle through the track
-  between 270 and 450 deg, Kasa's algebraic fit), steady speed and speed loss
-  (1 - U / U_0), drift angle (sideslip atan2(v, u) in the steady turn), steady r;
-* zig-zag a/b: rudder +a until the heading has changed by +b, then -a until -b, ...;
-  overshoot angles (how far the heading runs past +-b after each reversal), the
-  period (between the first and the third reversal) and the time to the first one;
-* pull-out: after a steady turn the rudder is centred; the yaw rate left after
-  ``settle`` seconds (zero for a directionally stable vehicle);
-* spiral: the steady yaw rate for each rudder angle (separate runs from straight flight).
+* turn (:mod:`.manoeuvre_turn`): advance, transfer, tactical and steady diameter, steady
+  speed and speed loss, drift angle, steady r;
+* zig-zag a/b (:mod:`.manoeuvre_zigzag`): rudder +a until the heading has changed by +b,
+  then -a until -b, ...; overshoot angles, period, time to the first reversal;
+* pull-out (:mod:`.manoeuvre_pullout`): after a steady turn the rudder is centred; the
+  yaw rate left after ``settle`` seconds (zero for a directionally stable vehicle);
+* spiral (:mod:`.manoeuvre_spiral`): the steady yaw rate for each rudder angle
+  (separate runs from straight flight).
+
+The track and figures are :class:`Flight` and :class:`Figures`
+(:mod:`.manoeuvre_track`), the depth autopilot :class:`DepthHold`
+(:mod:`.manoeuvre_control`); this module re-exports them and the figure functions.
 
 A vehicle without rudder fins whose thrusters can push ahead and turn (its allocation
 matrix realises a pure surge force and a pure yaw moment: two side-by-side propellers,
@@ -63,20 +65,28 @@ saturation).  The depth is held with the heave force Z (PD on depth over the sta
 weight - buoyancy).  Without fins nor such thrusters the manoeuvre is refused
 (:class:`ManoeuvreError`).
 """
-import dataclasses
-from dataclasses import dataclass, field
 import math
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, Optional, Sequence
 
 import numpy as np
 
 from uwv_hydro.modes.fin_servos import FinServos
+from uwv_hydro.modes.manoeuvre_control import DepthHold, euler_zyx, rotor_speed_commanded
+from uwv_hydro.modes.manoeuvre_pullout import fly_pullout
+from uwv_hydro.modes.manoeuvre_spiral import fly_spiral
+from uwv_hydro.modes.manoeuvre_track import Figures, Flight
+from uwv_hydro.modes.manoeuvre_turn import circle_fit, fly_turn, turn_figures
+from uwv_hydro.modes.manoeuvre_zigzag import fly_zigzag, zigzag_figures
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.hydro_model import HydroModel
 from uwv_hydro.physics.thruster_bank import ThrusterBank
-from uwv_hydro.physics.thruster_spec import ThrusterSpec
 from uwv_hydro.physics.vehicle_params import VehicleParams
+
+#: The public names, also those of the manoeuvre modules re-exported here.
+__all__ = ['MANOEUVRES', 'ManoeuvreError', 'Manoeuvre', 'DepthHold', 'euler_zyx',
+           'rotor_speed_commanded', 'Figures', 'Flight', 'circle_fit', 'turn_figures',
+           'zigzag_figures']
 
 #: Manoeuvres :class:`Manoeuvre` flies (the CLI's choices).
 MANOEUVRES = ('turn', 'zigzag', 'pullout', 'spiral')
@@ -84,168 +94,6 @@ MANOEUVRES = ('turn', 'zigzag', 'pullout', 'spiral')
 
 class ManoeuvreError(ValueError):
     """The vehicle cannot fly the manoeuvre (no rudder, ...): the message says why."""
-
-
-def rotor_speed_commanded(spec: ThrusterSpec, fluid_density: float) -> ThrusterSpec:
-    """
-    Return a propeller commanded by rotor speed (rad/s): the manoeuvres hold the rpm.
-
-    A propeller commanded by thrust gets the rotor-speed limits at which it gives its
-    thrust limits at rest (bollard pull); other thrusters are returned unchanged.
-    """
-    if spec.model != 'propeller' or spec.use_angvel_cmd:
-        return spec
-    rho = fluid_density if spec.fluid_density is None else spec.fluid_density
-    scale = spec.kt_polynomial[0] * rho * spec.propeller_diameter ** 4
-    # bollard pull T = K_T(0) rho D^4 n|n|, omega = 2 pi n
-    low, high = (math.copysign(2.0 * math.pi * math.sqrt(abs(t) / scale), t)
-                 for t in spec.command_limits())
-    return dataclasses.replace(spec, use_angvel_cmd=True, min_thrust_cmd=low,
-                               max_thrust_cmd=high, max_cmd_rate=math.inf)
-
-
-def euler_zyx(q) -> tuple:
-    """Return (roll, pitch, yaw) of a world <- body quaternion [w, x, y, z] (ZYX)."""
-    w, x, y, z = q
-    roll = math.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
-    pitch = math.asin(max(-1.0, min(1.0, 2.0 * (w * y - z * x))))
-    yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-    return roll, pitch, yaw
-
-
-class DepthHold:
-    """
-    Stern-plane depth autopilot: PI on depth -> pitch reference -> PD on pitch.
-
-    Returns the stern command (rad, positive pitches the nose down: positive pitch in
-    FLU) from the depth (m, positive down), the pitch (rad, FLU: positive nose down)
-    and the pitch rate q (rad/s, FLU).  The pitch reference is bounded to +-0.1 rad.
-    """
-
-    def __init__(self, depth: float, dt: float, kp: float = 0.2, ki: float = 0.02,
-                 k_pitch: float = 3.0, k_rate: float = 3.0, max_pitch: float = 0.1):
-        self.depth, self.dt = float(depth), float(dt)
-        self.kp, self.ki, self.k_pitch, self.k_rate = kp, ki, k_pitch, k_rate
-        self.max_pitch = max_pitch
-        self.integral = 0.0
-
-    def __call__(self, depth: float, pitch: float, q: float) -> float:
-        """Return the stern command for this step (and advance the integral)."""
-        error = self.depth - depth  # too shallow: positive -> nose down
-        self.integral = min(max(self.integral + error * self.dt, -5.0), 5.0)
-        pitch_ref = min(max(self.kp * error + self.ki * self.integral, -self.max_pitch),
-                        self.max_pitch)
-        return self.k_pitch * (pitch_ref - pitch) - self.k_rate * q
-
-
-@dataclass
-class Flight:
-    """
-    A flown track.
-
-    Times (n,), ENU positions (n, 3), unwrapped yaw and pitch (n,), body twists (n, 6)
-    and the actual rudder angle (n,, positive to port), angles in radians.
-    """
-
-    t: np.ndarray
-    position: np.ndarray
-    yaw: np.ndarray
-    pitch: np.ndarray
-    twist: np.ndarray
-    rudder: np.ndarray
-
-
-@dataclass
-class Figures:
-    """The figures of one manoeuvre (name -> value, units in the names) and its flight."""
-
-    kind: str
-    values: Dict[str, float] = field(default_factory=dict)
-    flight: Optional[Flight] = None
-    #: Spiral: rows (rudder deg, steady r deg/s, steady speed m/s).
-    table: List[List[float]] = field(default_factory=list)
-
-
-def _crossing(t, signal, level):
-    """Return the first time ``signal`` reaches ``level`` (linear interpolation), or nan."""
-    above = np.nonzero(signal >= level)[0]
-    if len(above) == 0 or above[0] == 0:
-        return math.nan
-    k = above[0]
-    frac = (level - signal[k - 1]) / (signal[k] - signal[k - 1])
-    return t[k - 1] + frac * (t[k] - t[k - 1])
-
-
-def circle_fit(xy: np.ndarray):
-    """Return (centre (2,), radius) of the least-squares circle through points (Kasa)."""
-    # x^2 + y^2 = 2 a x + 2 b y + c, radius^2 = c + a^2 + b^2 (Kasa 1976)
-    design = np.column_stack([2.0 * xy[:, 0], 2.0 * xy[:, 1], np.ones(len(xy))])
-    (a, b, c), *_ = np.linalg.lstsq(design, (xy ** 2).sum(axis=1), rcond=None)
-    return np.array([a, b]), math.sqrt(max(c + a * a + b * b, 0.0))
-
-
-def turn_figures(flight: Flight, t0: float) -> Dict[str, float]:
-    """
-    Return the turning-circle figures of a flight whose rudder went over at ``t0``.
-
-    NaN for a figure the flight did not reach (e.g. the tactical diameter of a turn
-    shorter than 180 deg).
-    """
-    t, pos, yaw, nu = flight.t, flight.position[:, :2], flight.yaw, flight.twist
-    k0 = int(np.searchsorted(t, t0))
-    psi0 = yaw[k0]
-    change = yaw - psi0
-    sign = 1.0 if change[-1] >= 0.0 else -1.0
-    turned = sign * change
-    ahead = np.array([math.cos(psi0), math.sin(psi0)])
-    side = sign * np.array([-math.sin(psi0), math.cos(psi0)])
-    rel = pos - pos[k0]
-    x_along, y_side = rel @ ahead, rel @ side
-    speed0 = float(np.linalg.norm(nu[k0, :2]))
-
-    def at(angle, values):
-        when = _crossing(t[k0:], turned[k0:], math.radians(angle))
-        return float(np.interp(when, t, values)) if math.isfinite(when) else math.nan
-    out = {'advance_m': at(90.0, x_along), 'transfer_m': at(90.0, y_side),
-           'tactical_diameter_m': at(180.0, y_side)}
-    steady = (turned >= math.radians(270.0)) & (turned <= math.radians(450.0))
-    if steady.sum() < 10:  # a short turn: the last quarter of what was flown
-        steady = np.arange(len(t)) >= k0 + 3 * (len(t) - k0) // 4
-    _, radius = circle_fit(pos[steady])
-    speed = np.linalg.norm(nu[steady, :2], axis=1)
-    out['steady_diameter_m'] = 2.0 * radius
-    out['steady_speed_m_s'] = float(speed.mean())
-    out['speed_loss'] = 1.0 - out['steady_speed_m_s'] / speed0 if speed0 > 0 else math.nan
-    out['drift_angle_deg'] = float(np.degrees(
-        np.abs(np.arctan2(nu[steady, 1], nu[steady, 0]))).mean())
-    out['yaw_rate_deg_s'] = float(np.degrees(np.abs(nu[steady, 5])).mean())
-    out['heading_change_deg'] = float(np.degrees(turned[-1]))
-    return out
-
-
-def zigzag_figures(flight: Flight, t0: float, check_deg: float,
-                   reversals: Sequence[float]) -> Dict[str, float]:
-    """
-    Return the zig-zag figures: overshoots (deg) after each reversal, period, first time.
-
-    ``reversals``: the times the rudder command was reversed.  After reversal k the
-    heading runs on past the check angle before it turns back: the overshoot is its
-    extreme beyond +-check before reversal k + 1 (or the end).
-    """
-    t, yaw = flight.t, flight.yaw
-    change = np.degrees(yaw - yaw[int(np.searchsorted(t, t0))])
-    out = {}
-    ends = list(reversals[1:]) + [t[-1]]
-    for k, (start, end) in enumerate(zip(reversals, ends)):
-        window = (t >= start) & (t <= end)
-        if not window.any():
-            break
-        # reversals 1, 3, ... follow the turn to +check, 2, 4, ... the turn to -check
-        extreme = change[window].max() if k % 2 == 0 else -change[window].min()
-        out['overshoot_%d_deg' % (k + 1)] = float(extreme) - check_deg
-    out['time_to_first_reversal_s'] = float(reversals[0] - t0) if reversals else math.nan
-    out['period_s'] = float(reversals[2] - reversals[0]) if len(reversals) > 2 else math.nan
-    return out
 
 
 class Manoeuvre:
@@ -319,7 +167,7 @@ class Manoeuvre:
         bank.reset()
         return np.where(prop, 0.5 * (low + high), np.nan)
 
-    def _cruise_figures(self, values: Dict[str, float]) -> Dict[str, float]:
+    def cruise_figures(self, values: Dict[str, float]) -> Dict[str, float]:
         """Return ``values`` with the cruise rpm of a vehicle flown at fixed rotor speed."""
         if self.propellers is not None:
             # rpm = omega 60 / (2 pi)
@@ -453,54 +301,19 @@ class Manoeuvre:
 
     def turn(self, rudder: float, approach: float = 5.0, max_time: float = 600.0) -> Figures:
         """Fly the turning circle: ``rudder`` (rad) held until 450 deg of heading change."""
-        flight = self.fly(lambda t, change, r: rudder if t >= approach else 0.0, max_time,
-                          stop=lambda t, change: abs(change) >= math.radians(450.0))
-        return Figures('turn', self._cruise_figures(turn_figures(flight, approach)), flight)
+        return fly_turn(self, rudder, approach, max_time)
 
     def zigzag(self, rudder: float, check: Optional[float] = None, reversals: int = 4,
                approach: float = 5.0, max_time: float = 600.0) -> Figures:
         """Zig-zag rudder/check (rad; check defaults to the rudder angle)."""
-        check = rudder if check is None else check
-        state = {'sign': 1.0, 'times': []}
-
-        def law(t, change, r):
-            if t < approach:
-                return 0.0
-            if state['sign'] * change >= check:
-                state['sign'] = -state['sign']
-                state['times'].append(t)
-            return state['sign'] * rudder
-
-        flight = self.fly(law, max_time,
-                          stop=lambda t, change: len(state['times']) > reversals)
-        figures = zigzag_figures(flight, approach, math.degrees(check),
-                                 state['times'][:reversals])
-        return Figures('zigzag', self._cruise_figures(figures), flight)
+        return fly_zigzag(self, rudder, check, reversals, approach, max_time)
 
     def pullout(self, rudder: float, turn_time: float = 120.0, settle: float = 60.0,
                 approach: float = 5.0) -> Figures:
         """Steady turn for ``turn_time`` s, then the rudder centred for ``settle`` s."""
-        release = approach + turn_time
-        flight = self.fly(lambda t, change, r: rudder if approach <= t < release else 0.0,
-                          release + settle)
-        t, r = flight.t, np.degrees(flight.twist[:, 5])
-        before = (t > release - 10.0) & (t <= release)
-        after = t > release + settle - 10.0
-        values = {'turn_yaw_rate_deg_s': float(np.abs(r[before]).mean()),
-                  'residual_yaw_rate_deg_s': float(np.abs(r[after]).mean())}
-        values['residual_ratio'] = values['residual_yaw_rate_deg_s'] / max(
-            values['turn_yaw_rate_deg_s'], 1e-12)
-        return Figures('pullout', values, flight)
+        return fly_pullout(self, rudder, turn_time, settle, approach)
 
     def spiral(self, rudders: Sequence[float], time: float = 150.0,
                approach: float = 5.0) -> Figures:
         """Steady yaw rate and speed for every rudder angle in ``rudders`` (rad)."""
-        table = []
-        for delta in rudders:
-            flight = self.fly(lambda t, change, r, d=delta: d if t >= approach else 0.0,
-                              time)
-            last = flight.t > flight.t[-1] - 20.0
-            table.append([math.degrees(delta),
-                          float(np.degrees(flight.twist[last, 5]).mean()),
-                          float(np.linalg.norm(flight.twist[last, :2], axis=1).mean())])
-        return Figures('spiral', {'points': float(len(table))}, None, table)
+        return fly_spiral(self, rudders, time, approach)

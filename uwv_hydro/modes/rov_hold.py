@@ -39,7 +39,7 @@ from typing import Callable, Dict, Sequence, Union
 
 import numpy as np
 
-from uwv_hydro.modes.manoeuvre import euler_zyx
+from uwv_hydro.modes.manoeuvre_control import euler_zyx
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.thruster_bank import ThrusterBank

@@ -29,7 +29,7 @@ Simulator's ``crossFlowDrag``, re-derived here in 3-D)::
 summed over ``Hull.strips`` equal strips (midpoint rule, error O((L/n)^2)).  The
 axial velocity u does not enter: the drag is right at any flow angle and in either
 direction of travel.  The compiled core evaluates the same sum at every RK4 stage
-(``_kernel.c``: ``hull_wrench``).
+(``_hull.c``: ``uwv_hull_wrench``).
 """
 import numpy as np
 

@@ -38,7 +38,7 @@ Per fin and state (gz-sim LiftDrag's geometry, all vectors in the body frame):
   eq. 7.x, tau_O = H(r)^T tau_r).
 
 Fin rates (delta_dot) are not in the flow: a quasi-steady model, as gz-sim and uuv.
-The model is evaluated by the compiled core (``_kernel.c``: ``fin_force``, also at every
+The model is evaluated by the compiled core (``_fins.c``: ``fin_force``, also at every
 RK4 stage of the integrators); this class holds the validated, precomputed geometry.
 """
 from typing import Sequence, Tuple
@@ -106,7 +106,7 @@ class FinSet:
         self.k_cl = column('control_joint_rad_to_cl')
         self.lift_constant = column('lift_constant')
         self.drag_constant = column('drag_constant')
-        # The model itself is evaluated by the compiled core (_kernel.c, fin_force)
+        # The model itself is evaluated by the compiled core (_fins.c, fin_force)
         self._core = core.fins(pack_fins(self))
 
     def angles_array(self, angles, n: int) -> np.ndarray:

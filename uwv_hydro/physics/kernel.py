@@ -13,16 +13,18 @@
 # limitations under the License.
 
 """
-The compiled core (``_kernel.c``, a C extension built by setup.py) and what it runs on.
+The compiled core (``_kernel``, a C extension built by setup.py) and what it runs on.
 
 The extension evaluates the state derivative, the RK4 step, the checked step of simulate
-mode, the batch step and the fin lift/drag; this module loads it (with a clear error
-when it is missing or stale: there is no slow fallback) and packs the coefficients it
-runs on into flat float64 arrays.  Layouts (doubles):
+mode, the batch step, the fin lift/drag and a kinematic tree's per-link wrench, from C
+files per concern (``_kernel.h`` lists them: ``_derivative.c``, ``_rk4.c``, ``_fins.c``,
+``_hull.c``, ...); this module loads it (with a clear error when it is missing or stale:
+there is no slow fallback) and packs the coefficients it runs on into flat float64
+arrays.  Layouts (doubles):
 
 * model: ``[3 (layout version), A (6 x 102, column-major), r_v (3), full, out, slope,
   offset, M_A,O[:, :3] (6 x 3, row-major), fins..., hull...]``.  nu_dot = A phi with the
-  features phi of ``_kernel.c``: A is
+  features phi of ``_derivative.c``: A is
   (M_RB + M_A)^-1 times the affine and bilinear forms of
   :class:`uwv_hydro.physics.features.FeatureForms`; r_v is the drag velocity point;
   the surface fraction is f = offset + slope depth inside the band (out, full);
@@ -45,8 +47,18 @@ import numpy as np
 from uwv_hydro.physics.hydrostatics import transition_interior
 
 _HERE = pathlib.Path(__file__).resolve().parent
-#: The extension's sources, hashed in this order into its SOURCE_HASH (setup.py).
-KERNEL_SOURCES = ('_kernel.h', '_kernel.c', '_tree_wrench.c')
+
+
+def kernel_sources(directory) -> list:
+    """
+    Return the extension's sources in directory: every _*.c and _*.h, by name.
+
+    setup.py builds and hashes the same files in the same order into SOURCE_HASH; an
+    installed copy of the package has none (a source tree has them).
+    """
+    return sorted(path.name for path in pathlib.Path(directory).glob('_*.[ch]'))
+
+
 _INSTALL_HINT = (
     'it is a C extension built with the package: install a C compiler and the Python '
     'headers (Debian/Ubuntu: apt install build-essential python3-dev; rosdep installs '
@@ -61,22 +73,21 @@ def _load():
     except ImportError as exc:
         raise ImportError('uwv_hydro: the compiled core uwv_hydro.physics._kernel cannot be '
                           'imported (%s): %s' % (exc, _INSTALL_HINT)) from exc
-    sources = [_HERE / name for name in KERNEL_SOURCES]
-    if all(source.is_file() for source in sources):  # a source tree (symlink install)
+    sources = [_HERE / name for name in kernel_sources(_HERE)]
+    if sources:  # a source tree (symlink install)
         digest = hashlib.sha256(b''.join(s.read_bytes() for s in sources)).hexdigest()[:16]
         if digest != _kernel.SOURCE_HASH:  # refuse a stale binary
             raise ImportError('uwv_hydro: the compiled core %s was built from another '
-                              'version of %s (%s, source %s): rebuild it (tools/'
-                              'bootstrap, or colcon build)'
-                              % (_kernel.__file__, ', '.join(KERNEL_SOURCES),
-                                 _kernel.SOURCE_HASH, digest))
+                              'version of its sources %s/_*.c, _*.h (%s, source %s): '
+                              'rebuild it (tools/bootstrap, or colcon build)'
+                              % (_kernel.__file__, _HERE, _kernel.SOURCE_HASH, digest))
     return _kernel
 
 
 #: The extension module (step, derivative, advance, batch_step, fin_wrench, ...).
 core = _load()
 
-#: Columns of A: z (9), d (3), f d (3), e (6), then the products of _kernel.c.
+#: Columns of A: z (9), d (3), f d (3), e (6), then the products of _derivative.c.
 _PAIRS_NU = [(a, b) for a in range(6) for b in range(a, 6)]
 _PAIRS_CURRENT = [(a, b) for b in range(6, 9) for a in range(b + 1)]
 

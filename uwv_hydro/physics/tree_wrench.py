@@ -24,7 +24,7 @@ PartWrenches) the 10-link vehicle of the benchmarks took a median 167 us a call,
 same numpy path stays in articulated simulate mode and is this module's reference in
 the tests.
 
-Packed layout (doubles; ``_tree_wrench.c`` parses it):
+Packed layout (doubles; ``_tree_model.c`` parses it):
 
 * head (15): version, bodies B, parts P, link rows L, has linear drag, has quadratic
   drag, has added mass, added-mass Coriolis on, number of components C, then the

@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 The uwv_hydro Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+/*
+ * What the sources of the kinematic tree's per-link wrench share (part of _kernel):
+ * the packed layout's sizes, the parsed tree (bodies, parts, link rows) and the flow
+ * around it, and the two steps of a call: the forward kinematics
+ * (_tree_kinematics.c) and one part's hydro rows (_tree_part.c).  _tree_model.c
+ * parses the packed model, _tree_wrench.c is the call.  The layout is documented and
+ * packed by uwv_hydro/physics/tree_wrench.py.
+ */
+#ifndef UWV_HYDRO_TREE_H
+#define UWV_HYDRO_TREE_H
+
+#include "_kernel.h"
+
+#define TREE_VERSION 1
+#define TREE_HEAD 15
+#define TREE_BODY 34
+#define TREE_PART 347
+#define TREE_ROW 13
+#define TREE_HYDRO 5    /* buoyancy, linear, quadratic, added mass, added-mass Coriolis */
+
+/* The capsule name of a tree (_tree_model.c). */
+extern const char UWV_TREE_CAPSULE[];
+
+typedef struct {
+  int parent, prismatic, row;  /* row: the body's link row for its weight (-1: none) */
+  double ra[9], pa[3];         /* the joint frame at q = 0 in the parent body frame */
+  double rc[9], pc[3];         /* the body frame in the joint frame */
+  double axis[3];              /* unit joint axis, joint frame */
+  double s[6];                 /* motion subspace in body axes */
+  double weight, com[3];       /* m g and the centre of mass, body frame */
+} TreeBody;
+
+typedef struct {
+  int body, row, surface, continuous;
+  double full, out, scale;     /* the surface transition (surface != 0) */
+  double r[9], p[3];           /* the part frame in its body */
+  double buoyancy, cob[3];     /* rho V g and the centre of buoyancy, part frame */
+  double lin[36];              /* H_c^T L H_v: linear drag about the origin */
+  double hv[36];               /* H(r_v): the drag velocity point's twist */
+  double quad[216];            /* H_c^T Q (6 x 36): quadratic drag about the origin */
+  double ma[36];               /* M_A */
+} TreePart;
+
+typedef struct {
+  int body;
+  double r[9], p[3];           /* the link frame in its body */
+} TreeRow;
+
+typedef struct {
+  int nb, np, nl;
+  int has_linear, has_quadratic, has_added_mass, coriolis;
+  int n_comp, c_weight, c_hydro[TREE_HYDRO];
+  TreeBody *bodies;
+  TreePart *parts;
+  TreeRow *rows;
+} Tree;
+
+typedef struct {
+  int submerged_only;          /* no position: every part fully submerged */
+  int have_current, have_rate, engine_added_mass;
+  double current[3], rate[3];
+} Flow;
+
+/* Every body's pose, twist and acceleration (acc NULL: none; _tree_kinematics.c). */
+void uwv_tree_kinematics(const Tree *t, const double *p0, const double *quat,
+                         const double *nu, const double *q, const double *qd,
+                         const double *acc0, const double *qdd, double *pos, double *rot,
+                         double *vel, double *acc);
+
+/* The hydro rows of one part at world pose (r, p) (_tree_part.c); -1 on a NaN depth. */
+int uwv_tree_part_rows(const Tree *t, const TreePart *q, const double *r, const double *p,
+                       const double *nu, const double *a, const Flow *flow,
+                       double rows[TREE_HYDRO][6]);
+
+#endif  /* UWV_HYDRO_TREE_H */

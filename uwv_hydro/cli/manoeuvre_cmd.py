@@ -42,6 +42,7 @@ code 2 and the reason.
 """
 import json
 import math
+import sys
 
 import numpy as np
 
@@ -194,7 +195,7 @@ def run(args) -> int:
             return 0
         print('%s: stick %s held %g s' % (params.name, ' '.join(args.stick), args.duration))
         for name, value in values.items():
-            print('  %-26s %10.3f' % (name, value))
+            print('  %-26s %10.3f' % (name, round(value, 3) + 0.0))  # no -0.000
         return 0
     figures = _fly(args, params)
     if args.plot:
@@ -207,10 +208,12 @@ def run(args) -> int:
                                                'speed_m_s'), row))
                                      for row in figures.table],
                           'warnings': list(params.warnings)}, indent=2))
-        return 0
-    print('%s: %s from %g m/s at %g m' % (params.name, args.kind, args.speed, args.depth))
-    for name, value in figures.values.items():
-        print('  %-26s %10.3f' % (name, value))
-    for row in figures.table:
-        print('  rudder %6.1f deg: yaw rate %7.3f deg/s, speed %.3f m/s' % tuple(row))
+    else:
+        print('%s: %s from %g m/s at %g m' % (params.name, args.kind, args.speed, args.depth))
+        for name, value in figures.values.items():
+            print('  %-26s %10.3f' % (name, round(value, 3) + 0.0))
+        for row in figures.table:
+            print('  rudder %6.1f deg: yaw rate %7.3f deg/s, speed %.3f m/s' % tuple(row))
+    if args.plot:  # stdout carries the JSON with --json: the note goes to stderr then
+        print('wrote %s (plot)' % args.plot, file=sys.stderr if args.json else sys.stdout)
     return 0

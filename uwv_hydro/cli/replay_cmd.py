@@ -116,6 +116,7 @@ def run(args) -> int:
             plot_trajectory(res.predicted, args.plot, reference=res.recorded,
                             title='%s: recorded vs predicted' % params.name,
                             labels=('predicted', 'recorded'))
+            print('wrote %s (plot)' % args.plot)
         print('wrote %s' % args.out)
         return 0
     from uwv_hydro.bag.replay import replay_wrench
@@ -138,5 +139,6 @@ def run(args) -> int:
         plot_wrenches(t, {k: np.array(v) for k, v in res.components.items()}, args.plot,
                       title='%s: hydro wrench components' % params.name,
                       total=np.array(res.total))
+        print('wrote %s (plot)' % args.plot)
     print('wrote %s' % args.out)
     return 0

@@ -140,4 +140,6 @@ def run(args) -> int:
     kind = ('CSV' if out.suffix == '.csv' else 'MCAP file' if out.suffix == '.mcap'
             else 'rosbag2 directory, sqlite3')
     print('wrote %s (%s)' % (out, kind))
+    if args.plot:
+        print('wrote %s (plot)' % args.plot)
     return 0

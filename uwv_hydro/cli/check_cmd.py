@@ -97,8 +97,9 @@ UNITS = {
     'forward_speed_drag': 'N s/m ... per m/s of surge (wrench -u L_u nu)',
     'thrusters.thrust_range': 'N', 'thrusters.point': 'm', 'thrusters.direction': '1',
     'fins.limits': 'rad', 'fins.rate': 'rad/s', 'fins.time_constant': 's',
-    'fins.position': 'm', 'fins.axis': '1', 'hull.stations': 'm', 'hull.diameters': 'm', 'hull.x_cp': 'm',
-    'hull.lift_diameter': 'm',
+    'fins.position': 'm', 'fins.axis': '1', 'hull.stations': 'm', 'hull.diameters': 'm',
+    'hull.x_cp': 'm', 'hull.lift_diameter': 'm', 'hull.c_yd_beta': '1',
+    'hull.cd_crossflow': '1',
 }
 
 

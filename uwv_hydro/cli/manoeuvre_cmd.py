@@ -19,7 +19,8 @@
 ``--depth`` with ``--speed``; a vehicle with propellers (open-water curves K_T(J)) flies
 at the fixed rpm that holds that speed straight, printed as ``cruise_rpm``, any other at
 the constant surge force that does; the rudder fins (deflection axis along body z) steer,
-the stern planes hold the depth (``--no-depth-hold``: centred).  Figures (uwv_hydro.modes.manoeuvre):
+the stern planes hold the depth (``--no-depth-hold``: centred).  Figures
+(uwv_hydro.modes.manoeuvre):
 
 * turn: advance, transfer, tactical and steady diameter, steady speed, speed loss,
   drift angle, yaw rate (``--rudder`` deg, positive to port);

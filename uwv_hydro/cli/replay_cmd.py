@@ -18,9 +18,10 @@
 Without ``--simulate``: for every odometry message, the hydro wrench exactly as the
 node's wrench mode computes it, written to OUT_BAG on the node's topics
 (``/hydro/wrench``, ``/hydro/wrench_world``) with the input stamps; ``--components``
-adds each term on ``/hydro/components/<name>``.  With ``--simulate``: the recorded thrust topics drive the
-simulate mode from the first recorded state; predicted odometry is written next to the
-recorded one and the RMS position/velocity errors are printed (model validation).
+adds each term on ``/hydro/components/<name>``.  With ``--simulate``: the recorded
+thrust topics drive the simulate mode from the first recorded state; predicted odometry
+is written next to the recorded one and the RMS position/velocity errors are printed
+(model validation).
 """
 
 import time
@@ -28,7 +29,7 @@ import time
 from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
                                   finite_vector, load_current_from_args,
                                   load_vehicle_from_args)
-from uwv_hydro.cli.number_options import COUNT, POSITIVE, Number
+from uwv_hydro.cli.number_options import COUNT, Number, POSITIVE
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
 
 
@@ -50,7 +51,7 @@ def add_parser(sub):
                    help='include the weight in the wrench (default: the simulator applies it)')
     p.add_argument('--acceleration-alpha', type=Number(float, above=0.0, at_most=1.0),
                    default=None, help='lagged added mass: filter weight of the newest '
-                   'acceleration sample, in (0, 1] (default: the vehicle\'s)')
+                   "acceleration sample, in (0, 1] (default: the vehicle's)")
     p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
                    help='world ENU water current [m/s]')
     add_current_file_argument(p)
@@ -64,7 +65,7 @@ def add_parser(sub):
                    'when the stiffest mode needs them)')
     p.add_argument('--thrust-timeout', type=POSITIVE, default=0.5,
                    help='--simulate: a thrust message older than this [s] contributes '
-                   'nothing, as the node\'s thrust_timeout')
+                   "nothing, as the node's thrust_timeout")
     p.add_argument('--plot', metavar='PNG', help='plot wrenches (or recorded vs predicted)')
     p.set_defaults(func=run)
 

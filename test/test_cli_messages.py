@@ -183,3 +183,16 @@ def test_a_broach_never_seen_has_its_interval_from_zero():
     assert row['ci95'][0] == 0.0 and 0.0 < row['ci95'][1] < 0.02
     row = summarise({'broach': np.ones(200, dtype=bool)}, ['broach'])[0]
     assert row['ci95'][1] == 1.0
+
+
+def test_simulate_says_what_the_vehicle_lacks(capsys, tmp_path):
+    """A URDF without a hydro block: simulate names no drag, no added mass, no buoyancy."""
+    urdf = tmp_path / 'bare.urdf'
+    urdf.write_text('<robot name="bare"><link name="base_link"><inertial><mass value="10"/>'
+                    '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
+                    '</link></robot>')
+    assert main(['simulate', str(urdf), '--duration', '0.1',
+                 '--out', str(tmp_path / 'run.csv')]) == 0
+    err = capsys.readouterr().err
+    for lack in ('no buoyancy', 'no drag', 'no added mass'):
+        assert 'warning: %s:' % lack in err

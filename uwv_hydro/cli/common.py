@@ -110,8 +110,17 @@ def load_vehicle_with_notes(args):
 
 
 def load_vehicle_from_args(args):
-    """Load and validate the vehicle named by the parsed arguments."""
-    return load_vehicle_with_notes(args)[0]
+    """
+    Load and validate the vehicle named by the parsed arguments.
+
+    Its warnings go to stderr (``check`` lists them in its summary instead): a vehicle
+    without drag or buoyancy is not simulated in silence.
+    """
+    import sys
+    params = load_vehicle_with_notes(args)[0]
+    for warning in params.warnings:
+        print('warning: %s' % warning, file=sys.stderr)
+    return params
 
 
 def finite_vector(values, name: str, size: int):

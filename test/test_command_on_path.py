@@ -12,7 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """
 ``uwv-hydro``, the name every page uses, runs after the documented set-up.
 

@@ -12,7 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """Why a bag could not be read, in words that name what the path is."""
 import pathlib
 

@@ -12,7 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-
 """
 ``--help`` text from the subcommands' docstrings: plain text, lists kept, defaults shown.
 

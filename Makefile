@@ -23,7 +23,7 @@ lint: setup
 	$(RUN) python -m pytest test -m linter
 
 demo: setup
-	$(RUN) python -m uwv_hydro demo $(DEMO_ARGS)
+	$(RUN) uwv-hydro demo $(DEMO_ARGS)
 
 bench: setup
 	$(RUN) python benchmarks/run.py $(BENCH_ARGS)

@@ -44,6 +44,9 @@ setup(
         ('share/' + package_name + '/urdf', glob('urdf/*.urdf') + glob('urdf/*.xacro')
          + glob('urdf/*.sdf')),
         ('share/' + package_name + '/worlds', glob('worlds/*.sdf')),
+        # `uwv-hydro` on the PATH of a sourced workspace (colcon adds <prefix>/bin);
+        # the console scripts stay in lib/uwv_hydro for `ros2 run` (setup.cfg)
+        ('bin', ['bin/uwv-hydro']),
     ],
     ext_modules=[Extension(
         'uwv_hydro.physics._kernel',

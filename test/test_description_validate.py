@@ -24,13 +24,26 @@ from uwv_hydro.physics.vehicle_params import VehicleParams
 
 def vehicle(**kwargs):
     values = {'mass': 10.0, 'inertia': np.diag([1.0, 2.0, 2.5]), 'buoyancy_mass': 10.0,
-              'cob': np.array([0.0, 0.0, 0.05]), 'source': 'v.yaml'}
+              'cob': np.array([0.0, 0.0, 0.05]), 'source': 'v.yaml',
+              'linear_drag': np.diag([5.0] * 6), 'added_mass': np.diag([1.0] * 6)}
     values.update(kwargs)
     return VehicleParams(**values)
 
 
 def test_valid_vehicle_has_no_warnings():
     assert validate(vehicle()).warnings == []
+
+
+def test_no_hydrodynamics_is_named():
+    """A description without drag or added mass is valid, and says what it lacks."""
+    bare = validate(vehicle(linear_drag=np.zeros((6, 6)), added_mass=np.zeros((6, 6)),
+                            buoyancy_mass=0.0))
+    assert [w.split(':')[0] for w in bare.warnings] == ['no buoyancy', 'no drag',
+                                                        'no added mass']
+    quadratic = np.zeros((6, 6, 6))
+    quadratic[0, 0, 0] = 3.0
+    assert not [w for w in validate(vehicle(
+        linear_drag=np.zeros((6, 6)), quadratic_drag=quadratic)).warnings if 'drag' in w]
 
 
 @pytest.mark.parametrize('mass', [0.0, -1.0])

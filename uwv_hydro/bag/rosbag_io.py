@@ -31,6 +31,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from uwv_hydro.bag.bag_reasons import error_reason as _reason, unreadable_reason
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.modes.msg_conversions import pose_to_arrays, twist_to_array, wrench_to_array
 
@@ -408,7 +409,8 @@ def _reader(path):
         reader = Reader(pathlib.Path(path))
         reader.open()
     except Exception as exc:  # rosbags raises several types for unreadable bags
-        raise BagError('cannot read bag: %s' % _reason(exc), source=str(path)) from exc
+        raise BagError('cannot read bag: %s' % unreadable_reason(path, exc),
+                       source=str(path)) from exc
     bad = [c for c in reader.connections if type(c.msgcount) is not int or c.msgcount < 0]
     if bad:  # rosbag2's metadata.yaml as written, read without a schema
         reader.close()
@@ -421,13 +423,6 @@ def _reader(path):
             reader.close()
         except Exception:  # noqa: B902 -- a damaged file; what was read stands
             pass
-
-
-def _reason(exc: BaseException) -> str:
-    """Return why ``exc`` was raised: a ValueError's text, else its type and text."""
-    if isinstance(exc, ValueError) and str(exc):
-        return str(exc)
-    return '%s: %s' % (type(exc).__name__, exc) if str(exc) else type(exc).__name__
 
 
 def bag_topics(path) -> Dict[str, str]:

@@ -78,6 +78,31 @@ def equivalent_box(mass: float, principal: np.ndarray) -> list:
     return [math.sqrt(max(s, 0.0)) for s in squares]
 
 
+#: The units of the summary's numbers (SI, FLU body frame), written into the JSON as
+#: ``units``: key (or key.subkey) -> unit.  Matrices act on the body twist [u v w p q r]
+#: (m/s, rad/s) and give the wrench [Fx Fy Fz Tx Ty Tz] (N, N m).
+UNITS = {
+    'mass': 'kg', 'gravity': 'm/s^2', 'fluid_density': 'kg/m^3', 'weight': 'N',
+    'buoyancy_mass': 'kg', 'buoyancy': 'N', 'net_buoyancy': 'N', 'com': 'm', 'cob': 'm',
+    'bg': 'm', 'principal_inertia': 'kg m^2', 'principal_axes': '1 (unit vectors)',
+    'equivalent_box': 'm', 'mass_matrix_eigenvalues': 'kg (translation), kg m^2 (rotation)',
+    'roll_period': 's', 'pitch_period': 's', 'surface.out_of_water_depth': 'm',
+    'surface.fully_submerged_depth': 'm', 'surface.scale_factor': '1',
+    'reference_points': 'm', 'acceleration_alpha': '1 (filter weight)',
+    'matrices.linear_drag': 'N s/m, N s, N m s (wrench per twist)',
+    'matrices.quadratic_drag': 'N s^2/m^2, N m s^2/rad^2 ... (wrench per |nu_j| nu_k)',
+    'matrices.added_mass': 'kg, kg m, kg m^2 (about added_mass_point)',
+    'matrices.added_mass_about_origin': 'kg, kg m, kg m^2',
+    'matrices.mass_matrix_about_origin': 'kg, kg m, kg m^2',
+    'forward_speed_drag': 'N s/m ... per m/s of surge (wrench -u L_u nu)',
+    'thrusters.thrust_range': 'N', 'thrusters.point': 'm', 'thrusters.direction': '1',
+    'fins.limits': 'rad', 'fins.rate': 'rad/s', 'fins.time_constant': 's',
+    'fins.position': 'm', 'fins.axis': '1', 'hull.stations': 'm', 'hull.diameters': 'm',
+    'hull.x_cp': 'm', 'hull.lift_diameter': 'm', 'hull.c_yd_beta': '1',
+    'hull.cd_crossflow': '1',
+}
+
+
 def summarize(params: VehicleParams) -> Dict[str, Any]:
     """Return the check summary of validated ``params`` as plain Python data."""
     weight = params.weight()
@@ -150,6 +175,7 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
             'cd_crossflow': params.hull.cd_crossflow, 'model': params.hull.model,
             'lift_diameter': params.hull.lift_diameter, 'strips': params.hull.strips},
         'warnings': list(params.warnings),
+        'units': dict(UNITS),
     }
     if params.tree is not None:  # only a vehicle whose links move has one
         summary['tree'] = tree_summary(params.tree, params.fluid_density)

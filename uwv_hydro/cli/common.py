@@ -15,9 +15,8 @@
 """Argument helpers shared by the subcommands (vehicle loading, vectors, mappings)."""
 
 import math
-import os
 
-from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.errors import DescriptionError, missing_file
 
 
 def add_vehicle_arguments(parser, positional: bool = True) -> None:
@@ -102,8 +101,7 @@ def load_vehicle_with_notes(args):
     description = ''
     if args.robot_description:
         path = args.robot_description
-        if not os.path.isfile(path):
-            raise DescriptionError('no such file', path, '--robot-description')
+        missing_file(path, '--robot-description', 'robot description file (URDF, xacro or SDF)')
         description = (expand_xacro(path, names, args.package_path)
                        if path.lower().endswith('.xacro') else read_text_file(path))
     return load_combined(description, args.vehicle, names, args.allow_nonphysical,
@@ -112,8 +110,17 @@ def load_vehicle_with_notes(args):
 
 
 def load_vehicle_from_args(args):
-    """Load and validate the vehicle named by the parsed arguments."""
-    return load_vehicle_with_notes(args)[0]
+    """
+    Load and validate the vehicle named by the parsed arguments.
+
+    Its warnings go to stderr (``check`` lists them in its summary instead): a vehicle
+    without drag or buoyancy is not simulated in silence.
+    """
+    import sys
+    params = load_vehicle_with_notes(args)[0]
+    for warning in params.warnings:
+        print('warning: %s' % warning, file=sys.stderr)
+    return params
 
 
 def finite_vector(values, name: str, size: int):
@@ -125,5 +132,6 @@ def finite_vector(values, name: str, size: int):
         raise DescriptionError('expected %d numbers, got %d' % (size, len(values)),
                                element=name)
     if not all(math.isfinite(v) for v in values):
-        raise DescriptionError('values must be finite', element=name)
+        raise DescriptionError('values must be finite, got %s' % ' '.join(
+            '%g' % v for v in values), element=name)
     return values

@@ -16,12 +16,13 @@
 ``demo``: run hydro_node in simulate mode and drive it with a scripted thrust profile.
 
 Starts the node as a subprocess (the command line launch/uwv_hydro.launch.py builds,
-on a private ROS domain limited to localhost), publishes thrust on the vehicle's
-port/starboard thruster links (ramp up surge, hold, a differential-thrust yaw turn,
-stop), records odometry for ``--duration`` seconds, stops the node, prints a summary
-(distance, final speed against the terminal speed computed from the drag
-coefficients, depth change) and plots the trajectory.  Exit status 0 on success, 1 if
-the node failed or no odometry came.
+on a private ROS domain limited to localhost), publishes thrust as wrenches at the
+vehicle's port/starboard frames named ``thruster`` (``thrust/<frame>``: no thruster
+model is needed, and ``check`` lists none for the default vehicle; ramp up surge, hold,
+a differential-thrust yaw turn, stop), records odometry for ``--duration`` seconds,
+stops the node, prints a summary (distance, final speed against the terminal speed
+computed from the drag coefficients, depth change) and plots the trajectory.  Exit
+status 0 on success, 1 if the node failed or no odometry came.
 """
 import os
 import pathlib
@@ -32,6 +33,8 @@ import tempfile
 import time
 
 import numpy as np
+
+from uwv_hydro.cli.number_options import FINITE, NON_NEGATIVE_INT, POSITIVE
 
 #: Fractions of the duration: ramp up, hold, turn, stop.
 PHASES = (('ramp', 0.15), ('hold', 0.4), ('turn', 0.2), ('stop', 0.25))
@@ -44,15 +47,14 @@ def add_parser(sub):
                        'profile and plot the trajectory', description=__doc__)
     p.add_argument('--vehicle', default=default_path('vehicle'),
                    help='URDF or xacro file (default: the package dsros_vehicle)')
-    p.add_argument('--duration', type=float, default=20.0, help='seconds of wall time '
-                   '(default 20)')
-    p.add_argument('--speed', type=float, default=1.0,
-                   help='target surge speed the hold thrust is computed for (m/s)')
-    p.add_argument('--rate-hz', type=float, default=100.0, help='node update rate')
-    p.add_argument('--depth', type=float, default=10.0, help='initial depth (m)')
+    p.add_argument('--duration', type=POSITIVE, default=20.0, help='seconds of wall time')
+    p.add_argument('--speed', type=POSITIVE, default=1.0,
+                   help='target surge speed the hold thrust is computed for [m/s]')
+    p.add_argument('--rate-hz', type=POSITIVE, default=100.0, help='node update rate [Hz]')
+    p.add_argument('--depth', type=FINITE, default=10.0, help='initial depth [m]')
     p.add_argument('--plot', default='out/demo_trajectory.png', help='PNG to write')
     p.add_argument('--log', default='out/demo_node.log', help='node log file')
-    p.add_argument('--domain-id', type=int, default=None,
+    p.add_argument('--domain-id', type=NON_NEGATIVE_INT, default=None,
                    help='ROS_DOMAIN_ID (default: derived from the process id)')
     p.set_defaults(func=run)
 
@@ -131,9 +133,12 @@ def run(args) -> int:
     topics = ['thrust/' + name for name, _ in thrusters] or ['thrust']
     half_width = abs(thrusters[0][1] - thrusters[1][1]) / 2.0 if thrusters else 1.0
     turn = 0.25 * hold
+    # the thrust goes out as body wrenches at these frames (thrust/<frame>), not through
+    # thruster models: say so, as `check` lists the file's thruster models (maybe none)
     print('demo: vehicle %s (%s), hold thrust %.1f N -> expected terminal speed %.3f m/s; '
-          'thrusters %s' % (params.name, args.vehicle, hold, expected,
-                            ', '.join(n for n, _ in thrusters) or '(base frame)'))
+          'thrust as wrenches at %s' % (
+              params.name, args.vehicle, hold, expected,
+              ' and '.join('frame %s' % n for n, _ in thrusters) or 'the base frame'))
 
     domain = args.domain_id if args.domain_id is not None else 1 + os.getpid() % 100
     env = dict(os.environ, ROS_DOMAIN_ID=str(domain), ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST',

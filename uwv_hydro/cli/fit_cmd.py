@@ -26,6 +26,7 @@ import os
 import pathlib
 
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
+from uwv_hydro.cli.number_options import COUNT, NON_NEGATIVE, NON_NEGATIVE_INT, POSITIVE
 from uwv_hydro.description.errors import DescriptionError
 
 
@@ -40,23 +41,24 @@ def add_parser(sub):
                         '(default all three)')
     p.add_argument('--coupled', action='store_true',
                    help='also fit off-diagonal terms (L_ab, Q_abb, symmetric M_A,ab)')
-    p.add_argument('--odometry-topic', default='/odometry')
+    p.add_argument('--odometry-topic', default='/odometry',
+                   help='nav_msgs/Odometry topic of the vehicle in the bags')
     p.add_argument('--thrust-topics', nargs='+', default=['/thrust'],
                    help='WrenchStamped topics, summed (default /thrust)')
     p.add_argument('--thrust-profile', metavar='FILE.csv',
                    help='take the thrust from this profile CSV instead of bag topics')
-    p.add_argument('--thrust-timeout', type=float, default=0.5,
+    p.add_argument('--thrust-timeout', type=POSITIVE, default=0.5,
                    help='a thrust message older than this contributes nothing [s]')
     p.add_argument('--validation-fraction', type=float, default=0.3,
                    help='held-out end of the bag for validation (default 0.3)')
-    p.add_argument('--window', type=float, default=0.5,
+    p.add_argument('--window', type=POSITIVE, default=0.5,
                    help='Savitzky-Golay smoothing window [s] (default 0.5)')
-    p.add_argument('--order', type=int, default=3, help='Savitzky-Golay order (default 3)')
-    p.add_argument('--ridge', type=float, default=1e-9,
+    p.add_argument('--order', type=COUNT, default=3, help='Savitzky-Golay order (default 3)')
+    p.add_argument('--ridge', type=NON_NEGATIVE, default=1e-9,
                    help='relative ridge regularisation (default 1e-9)')
-    p.add_argument('--min-excitation', type=float, default=5.0,
+    p.add_argument('--min-excitation', type=POSITIVE, default=5.0,
                    help='needed RMS motion / odometry noise per axis (default 5)')
-    p.add_argument('--max-uncertainty', type=float, default=0.1,
+    p.add_argument('--max-uncertainty', type=POSITIVE, default=0.1,
                    help='largest 95%% CI force as a fraction of the axis hydrodynamic '
                         'force RMS (default 0.1)')
     p.add_argument('--keep-unidentified', action='store_true',
@@ -65,11 +67,12 @@ def add_parser(sub):
     p.add_argument('--reference-base', action='store_true',
                    help='write "base: VEHICLE" into the YAML so a URDF\'s fixed frames '
                         '(thruster links) are kept')
-    p.add_argument('--bootstrap', type=int, default=0, metavar='N',
+    p.add_argument('--bootstrap', type=NON_NEGATIVE_INT, default=0, metavar='N',
                    help='also N moving-block bootstrap resamples: percentile 95%% '
                         'intervals per coefficient, on Dask (default 0: none)')
-    p.add_argument('--bootstrap-seed', type=int, default=0, help='seed of the resamples')
-    p.add_argument('--workers', type=int, default=2,
+    p.add_argument('--bootstrap-seed', type=NON_NEGATIVE_INT, default=0,
+                   help='seed of the resamples')
+    p.add_argument('--workers', type=NON_NEGATIVE_INT, default=2,
                    help='bootstrap: local Dask worker processes (0: in this process)')
     p.add_argument('--scheduler', metavar='ADDRESS',
                    help='bootstrap: an existing Dask scheduler (tcp://host:8786)')
@@ -88,15 +91,8 @@ def _options(args):
                                % (', '.join(bad) or '(none)', ','.join(TERMS)),
                                element='--terms')
     if not 0.0 <= args.validation_fraction < 1.0:
-        raise DescriptionError('must be in [0, 1)', element='--validation-fraction')
-    if not args.window > 0.0 or args.order < 1 or args.ridge < 0.0:
-        raise DescriptionError('need --window > 0, --order >= 1, --ridge >= 0', element='fit')
-    if not args.max_uncertainty > 0.0 or not args.min_excitation > 0.0:
-        raise DescriptionError('need --max-uncertainty > 0 and --min-excitation > 0',
-                               element='fit')
-    if args.bootstrap < 0 or args.workers < 0 or args.bootstrap_seed < 0:
-        raise DescriptionError('need --bootstrap >= 0, --bootstrap-seed >= 0, --workers >= 0',
-                               element='fit')
+        raise DescriptionError('must be in [0, 1), got %g' % args.validation_fraction,
+                               element='--validation-fraction')
     return FitOptions(terms=terms, coupled=args.coupled,
                       validation_fraction=args.validation_fraction, window=args.window,
                       order=args.order, ridge=args.ridge, min_excitation=args.min_excitation,

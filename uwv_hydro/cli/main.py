@@ -25,6 +25,7 @@ import re
 import sys
 
 from uwv_hydro import __version__
+from uwv_hydro.cli.help_format import DocHelpFormatter
 from uwv_hydro.description.errors import DescriptionError
 
 #: Subcommand modules, in the order ``--help`` lists them.
@@ -45,10 +46,12 @@ class NumberFriendlyParser(argparse.ArgumentParser):
     """
     An ArgumentParser that reads '-1e+16', '-.5e3' or '-inf' as numbers, not options.
 
-    argparse's own test only knows '-1' and '-1.5'; subparsers inherit this class.
+    argparse's own test only knows '-1' and '-1.5'; subparsers inherit this class and its
+    help formatter (plain text from the docstrings, defaults shown).
     """
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault('formatter_class', DocHelpFormatter)
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(
             r'^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$', re.IGNORECASE)

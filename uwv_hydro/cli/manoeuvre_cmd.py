@@ -16,9 +16,11 @@
 ``manoeuvre``: standard manoeuvres of a finned vehicle, flown offline, with ITTC figures.
 
 ``uwv-hydro manoeuvre VEHICLE turn|zigzag|pullout|spiral``: the vehicle starts level at
-``--depth`` with ``--speed``, pushed by the constant surge force that holds that speed
-straight; the rudder fins (deflection axis along body z) steer, the stern planes hold
-the depth (``--no-depth-hold``: centred).  Figures (uwv_hydro.modes.manoeuvre):
+``--depth`` with ``--speed``; a vehicle with propellers (open-water curves K_T(J)) flies
+at the fixed rpm that holds that speed straight, printed as ``cruise_rpm``, any other at
+the constant surge force that does; the rudder fins (deflection axis along body z) steer,
+the stern planes hold the depth (``--no-depth-hold``: centred).  Figures
+(uwv_hydro.modes.manoeuvre):
 
 * turn: advance, transfer, tactical and steady diameter, steady speed, speed loss,
   drift angle, yaw rate (``--rudder`` deg, positive to port);
@@ -41,10 +43,12 @@ code 2 and the reason.
 """
 import json
 import math
+import sys
 
 import numpy as np
 
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
+from uwv_hydro.cli.number_options import FINITE, POSITIVE
 from uwv_hydro.description.errors import DescriptionError
 
 #: The manoeuvres, as uwv_hydro.modes.manoeuvre.MANOEUVRES (kept here: argparse choices),
@@ -58,27 +62,27 @@ def add_parser(sub):
                        'spiral) with ITTC figures', description=__doc__)
     add_vehicle_arguments(p)
     p.add_argument('kind', choices=KINDS, help='the manoeuvre')
-    p.add_argument('--speed', type=float, default=1.5, help='approach speed [m/s] (1.5)')
-    p.add_argument('--depth', type=float, default=5.0, help='depth held [m] (5)')
-    p.add_argument('--rudder', type=float, default=10.0,
-                   help='rudder angle [deg], positive to port (10; at most the fin limit)')
-    p.add_argument('--check', type=float, help='zig-zag heading check angle [deg] '
+    p.add_argument('--speed', type=POSITIVE, default=1.5, help='approach speed [m/s]')
+    p.add_argument('--depth', type=FINITE, default=5.0, help='depth held [m]')
+    p.add_argument('--rudder', type=FINITE, default=10.0,
+                   help='rudder angle [deg], positive to port, at most the fin limit')
+    p.add_argument('--check', type=FINITE, help='zig-zag heading check angle [deg] '
                    '(default: the rudder angle)')
-    p.add_argument('--angles', type=float, nargs='+', metavar='DEG',
+    p.add_argument('--angles', type=FINITE, nargs='+', metavar='DEG',
                    help='spiral rudder angles [deg] (default -15 -10 -5 5 10 15; '
                    'differential thrust: fractions, default -0.75 .. 0.75)')
-    p.add_argument('--differential', type=float, default=0.5, metavar='D',
+    p.add_argument('--differential', type=FINITE, default=0.5, metavar='D',
                    help='a vehicle without rudder: differential-thrust yaw moment as a '
-                   'fraction in [-1, 1], positive to port (0.5)')
-    p.add_argument('--settle', type=float, default=60.0,
-                   help='pull-out: seconds with the rudder centred (60)')
+                   'fraction in [-1, 1], positive to port')
+    p.add_argument('--settle', type=POSITIVE, default=60.0,
+                   help='pull-out: seconds with the rudder centred')
     p.add_argument('--stick', nargs='+', metavar='AXIS=FRACTION', default=['surge=1'],
                    help='hold: the sticks held, FLU axes surge, sway, heave, roll, pitch, '
-                   'yaw in [-1, 1] (surge=1)')
-    p.add_argument('--duration', type=float, default=10.0,
-                   help='hold: seconds flown from rest (10; the last 2 s give the steady '
-                   'figures)')
-    p.add_argument('--dt', type=float, default=0.02, help='simulate step [s] (0.02)')
+                   'yaw in [-1, 1]')
+    p.add_argument('--duration', type=POSITIVE, default=10.0,
+                   help='hold: seconds flown from rest (the last 2 s, or all when shorter, '
+                   'give the steady figures)')
+    p.add_argument('--dt', type=POSITIVE, default=0.02, help='simulate step [s]')
     p.add_argument('--no-depth-hold', action='store_true',
                    help='stern planes centred instead of holding the depth')
     p.add_argument('--json', action='store_true', help='print the figures as JSON')
@@ -173,9 +177,6 @@ def _plot(figures, path, title):
 
 def run(args) -> int:
     """Fly the manoeuvre and print (or plot) its figures."""
-    if not args.speed > 0 or not args.dt > 0 or not args.settle > 0:
-        raise DescriptionError('need --speed > 0, --dt > 0, --settle > 0',
-                               element='manoeuvre')
     params = load_vehicle_from_args(args)
     if args.kind == 'hold':
         # options hold does not use: refused rather than silently ignored
@@ -195,7 +196,7 @@ def run(args) -> int:
             return 0
         print('%s: stick %s held %g s' % (params.name, ' '.join(args.stick), args.duration))
         for name, value in values.items():
-            print('  %-26s %10.3f' % (name, value))
+            print('  %-26s %10.3f' % (name, round(value, 3) + 0.0))  # no -0.000
         return 0
     figures = _fly(args, params)
     if args.plot:
@@ -208,10 +209,12 @@ def run(args) -> int:
                                                'speed_m_s'), row))
                                      for row in figures.table],
                           'warnings': list(params.warnings)}, indent=2))
-        return 0
-    print('%s: %s from %g m/s at %g m' % (params.name, args.kind, args.speed, args.depth))
-    for name, value in figures.values.items():
-        print('  %-26s %10.3f' % (name, value))
-    for row in figures.table:
-        print('  rudder %6.1f deg: yaw rate %7.3f deg/s, speed %.3f m/s' % tuple(row))
+    else:
+        print('%s: %s from %g m/s at %g m' % (params.name, args.kind, args.speed, args.depth))
+        for name, value in figures.values.items():
+            print('  %-26s %10.3f' % (name, round(value, 3) + 0.0))
+        for row in figures.table:
+            print('  rudder %6.1f deg: yaw rate %7.3f deg/s, speed %.3f m/s' % tuple(row))
+    if args.plot:  # stdout carries the JSON with --json: the note goes to stderr then
+        print('wrote %s (plot)' % args.plot, file=sys.stderr if args.json else sys.stdout)
     return 0

@@ -37,11 +37,11 @@ def pyplot():
     return plt
 
 
-def save_figure(fig, path, title: str = '') -> None:
-    """Give ``fig`` its title, lay it out, write it as a PNG and close it."""
+def save_figure(fig, path, title: str = '', rect=None) -> None:
+    """Give ``fig`` its title, lay it out (within ``rect``), write it as a PNG, close it."""
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
+    fig.tight_layout(rect=rect)
     fig.savefig(path, dpi=90)
     pyplot().close(fig)
 
@@ -78,21 +78,47 @@ def plot_trajectory(trajectory, path, reference=None, title: str = '',
     save_figure(fig, path, title)
 
 
+#: The hydrostatic terms: in a panel where they are ten times the rest, they and the total
+#: go on a second (right) axis so that the hydrodynamic terms stay readable.
+_HYDROSTATIC = ('weight', 'buoyancy')
+
+
 def plot_wrenches(t: np.ndarray, components: Dict[str, np.ndarray], path,
                   title: str = '', total: Optional[np.ndarray] = None) -> None:
-    """Plot each wrench component's forces and torques vs time to a PNG."""
+    """Plot each wrench component's forces and torques vs time to a PNG (legend aside)."""
     plt = pyplot()
-    fig, axes = plt.subplots(2, 3, figsize=(14, 7), sharex=True)
+    fig, axes = plt.subplots(2, 3, figsize=(15, 7), sharex=True)
     names = ('Fx [N]', 'Fy [N]', 'Fz [N]', 'Tx [N m]', 'Ty [N m]', 'Tz [N m]')
+    series = {name: np.asarray(values) for name, values in components.items()}
+    # a term that is zero throughout (the weight a simulator applies, say) is named, not drawn
+    zero = [name for name, values in series.items() if not np.any(values)]
+    series = {name: values for name, values in series.items() if name not in zero}
+    colours = {name: 'C%d' % (k % 10) for k, name in enumerate(components)}
+    handles = {}
     for i, ax in enumerate(axes.ravel()):
-        for comp, values in components.items():
-            ax.plot(t, np.asarray(values)[:, i], label=comp)
+        def peak(keys):
+            return max([float(np.max(np.abs(series[k][:, i]))) for k in keys
+                        if series[k].size] or [0.0])
+        static = [k for k in series if k in _HYDROSTATIC]
+        big, small = peak(static), peak([k for k in series if k not in _HYDROSTATIC])
+        right = ax.twinx() if big > 10.0 * small > 0.0 else ax
+        for name, values in series.items():
+            target = right if name in static else ax
+            handles.setdefault(name, target.plot(t, values[:, i], color=colours[name],
+                                                 label=name)[0])
         if total is not None:
-            ax.plot(t, np.asarray(total)[:, i], 'k--', label='total')
+            handles.setdefault('total', right.plot(t, np.asarray(total)[:, i], 'k--',
+                                                   label='total')[0])
         ax.set(title=names[i], xlabel='t [s]')
+        if right is not ax:
+            ax.set_ylabel('hydrodynamic terms')
+            right.set_ylabel('%s, total (right axis)' % ', '.join(static))
         ax.grid(True)
-    axes[0, 0].legend(fontsize='small')
-    save_figure(fig, path, title)
+    legend = fig.legend(list(handles.values()), list(handles), loc='center right',
+                        fontsize='small', title='zero throughout:\n%s' % '\n'.join(zero)
+                        if zero else None, title_fontsize='x-small')
+    legend.get_title().set_multialignment('left')
+    save_figure(fig, path, title, rect=(0.0, 0.0, 0.87, 1.0))
 
 
 def plot_fit(result, path, title: str = '') -> None:

@@ -15,11 +15,13 @@
 """
 ``replay``: run a recorded rosbag2 through the node's equations, offline.
 
-Without ``--simulate``: for every odometry message, the hydro wrench and its components
-exactly as the node's wrench mode computes them, written to OUT_BAG on the node's topic
-names with the input stamps.  With ``--simulate``: the recorded thrust topics drive the
-simulate mode from the first recorded state; predicted odometry is written next to the
-recorded one and the RMS position/velocity errors are printed (model validation).
+Without ``--simulate``: for every odometry message, the hydro wrench exactly as the
+node's wrench mode computes it, written to OUT_BAG on the node's topics
+(``/hydro/wrench``, ``/hydro/wrench_world``) with the input stamps; ``--components``
+adds each term on ``/hydro/components/<name>``.  With ``--simulate``: the recorded
+thrust topics drive the simulate mode from the first recorded state; predicted odometry
+is written next to the recorded one and the RMS position/velocity errors are printed
+(model validation).
 """
 
 import time
@@ -27,6 +29,7 @@ import time
 from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
                                   finite_vector, load_current_from_args,
                                   load_vehicle_from_args)
+from uwv_hydro.cli.number_options import COUNT, Number, POSITIVE
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
 
 
@@ -37,23 +40,32 @@ def add_parser(sub):
     p.add_argument('in_bag', metavar='IN_BAG', help='input rosbag2 (sqlite3 or mcap)')
     add_vehicle_arguments(p, positional=False)
     p.add_argument('--out', required=True, metavar='OUT_BAG', help='output rosbag2')
-    p.add_argument('--odometry-topic', default='/odometry')
-    p.add_argument('--thrust-topics', nargs='+', default=['/thrust'])
-    p.add_argument('--added-mass', choices=ADDED_MASS_MODES, default='implicit')
+    p.add_argument('--odometry-topic', default='/odometry',
+                   help='nav_msgs/Odometry topic of the vehicle in the bag')
+    p.add_argument('--thrust-topics', nargs='+', default=['/thrust'],
+                   help='geometry_msgs/WrenchStamped thrust topics, summed (--simulate)')
+    p.add_argument('--added-mass', choices=ADDED_MASS_MODES, default='implicit',
+                   help="the node's added_mass_mode: implicit (M_A in the engine's mass "
+                   'matrix) or lagged (-M_A times the filtered acceleration in the wrench)')
     p.add_argument('--apply-weight', action='store_true',
                    help='include the weight in the wrench (default: the simulator applies it)')
-    p.add_argument('--acceleration-alpha', type=float, default=None)
-    p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'))
+    p.add_argument('--acceleration-alpha', type=Number(float, above=0.0, at_most=1.0),
+                   default=None, help='lagged added mass: filter weight of the newest '
+                   "acceleration sample, in (0, 1] (default: the vehicle's)")
+    p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
+                   help='world ENU water current [m/s]')
     add_current_file_argument(p)
     p.add_argument('--namespace', default='', help='node namespace of the output topics')
     p.add_argument('--components', action='store_true',
                    help="also write hydro/components/<name> (the node's publish_components)")
     p.add_argument('--simulate', action='store_true',
                    help='drive the simulate mode from the recorded thrust instead')
-    p.add_argument('--substeps', type=int, default=1,
+    p.add_argument('--substeps', type=COUNT, default=1,
                    help='least RK4 sub-steps per recorded interval (--simulate; more '
                    'when the stiffest mode needs them)')
-    p.add_argument('--thrust-timeout', type=float, default=0.5)
+    p.add_argument('--thrust-timeout', type=POSITIVE, default=0.5,
+                   help='--simulate: a thrust message older than this [s] contributes '
+                   "nothing, as the node's thrust_timeout")
     p.add_argument('--plot', metavar='PNG', help='plot wrenches (or recorded vs predicted)')
     p.set_defaults(func=run)
 
@@ -105,6 +117,7 @@ def run(args) -> int:
             plot_trajectory(res.predicted, args.plot, reference=res.recorded,
                             title='%s: recorded vs predicted' % params.name,
                             labels=('predicted', 'recorded'))
+            print('wrote %s (plot)' % args.plot)
         print('wrote %s' % args.out)
         return 0
     from uwv_hydro.bag.replay import replay_wrench
@@ -127,5 +140,6 @@ def run(args) -> int:
         plot_wrenches(t, {k: np.array(v) for k, v in res.components.items()}, args.plot,
                       title='%s: hydro wrench components' % params.name,
                       total=np.array(res.total))
+        print('wrote %s (plot)' % args.plot)
     print('wrote %s' % args.out)
     return 0

@@ -34,6 +34,7 @@ import numpy as np
 from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
                                   finite_vector, load_current_from_args,
                                   load_vehicle_from_args)
+from uwv_hydro.cli.number_options import COUNT, NON_NEGATIVE, POSITIVE
 from uwv_hydro.description.errors import DescriptionError
 
 
@@ -42,9 +43,11 @@ def add_parser(sub):
     p = sub.add_parser('simulate', help='offline 6-DOF simulation to CSV or rosbag2',
                        description=__doc__)
     add_vehicle_arguments(p)
-    p.add_argument('--duration', type=float, required=True, help='simulated seconds')
-    p.add_argument('--dt', type=float, default=0.01, help='output step [s] (default 0.01)')
-    p.add_argument('--substeps', type=int, default=1, help='RK4 sub-steps per step')
+    p.add_argument('--duration', type=NON_NEGATIVE, required=True, help='simulated seconds')
+    p.add_argument('--dt', type=POSITIVE, default=0.01, help='output step [s]')
+    p.add_argument('--substeps', type=COUNT, default=1,
+                   help='least RK4 sub-steps per step (more when the stiffest mode needs '
+                   'them)')
     p.add_argument('--thrust', nargs=6, type=float, metavar=('FX', 'FY', 'FZ', 'TX', 'TY', 'TZ'),
                    help='constant body wrench about the origin [N, N m]')
     p.add_argument('--thrust-profile', metavar='FILE.csv',
@@ -78,15 +81,12 @@ def run(args) -> int:
     from uwv_hydro.physics.dynamics import State
     from uwv_hydro.modes.thrust_profile import ThrustProfile
 
-    if not args.duration >= 0 or not args.dt > 0 or args.substeps < 1:
-        raise DescriptionError('need --duration >= 0, --dt > 0, --substeps >= 1',
-                               element='simulate')
     if args.components and pathlib.Path(args.out).suffix == '.csv':
-        raise DescriptionError('--components needs a bag output (x.mcap or a directory)',
-                               element='simulate')
+        raise DescriptionError('--components needs a bag output (x.mcap or a directory), '
+                               'not %s' % args.out, element='--out')
     if args.thrust is not None and args.thrust_profile:
         raise DescriptionError('give --thrust or --thrust-profile, not both',
-                               element='simulate')
+                               element='--thrust-profile')
     params = load_vehicle_from_args(args)
     thrust = None
     if args.thrust_profile:
@@ -140,4 +140,6 @@ def run(args) -> int:
     kind = ('CSV' if out.suffix == '.csv' else 'MCAP file' if out.suffix == '.mcap'
             else 'rosbag2 directory, sqlite3')
     print('wrote %s (%s)' % (out, kind))
+    if args.plot:
+        print('wrote %s (plot)' % args.plot)
     return 0

@@ -28,6 +28,7 @@ Writes OUT/chunks/*.parquet as chunks finish (a re-run skips them), OUT/results.
 import pathlib
 import time
 
+from uwv_hydro.cli.number_options import COUNT
 from uwv_hydro.description.errors import DescriptionError
 
 
@@ -38,7 +39,7 @@ def add_parser(sub):
     p.add_argument('spec', metavar='SPEC.yaml', help='sweep specification')
     p.add_argument('--out', required=True, metavar='DIR',
                    help='output directory (chunks, results.parquet, summary.json)')
-    p.add_argument('--workers', type=int, default=2,
+    p.add_argument('--workers', type=COUNT, default=2,
                    help='worker processes of the local cluster (default 2)')
     p.add_argument('--scheduler', metavar='ADDRESS',
                    help='use an existing dask scheduler (e.g. tcp://host:8786)')
@@ -56,8 +57,6 @@ def run(args) -> int:
     from uwv_hydro.sweep.dask_runner import run_distributed, run_serial
     from uwv_hydro.sweep.spec import load_spec, ManoeuvreScenario
 
-    if args.workers < 1:
-        raise DescriptionError('must be >= 1', element='--workers')
     if args.serial and args.scheduler:
         raise DescriptionError('give --serial or --scheduler, not both', element='sweep')
     spec = load_spec(args.spec)

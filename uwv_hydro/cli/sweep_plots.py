@@ -56,7 +56,11 @@ def plot_histograms(columns, names, out_dir, title: str = '') -> pathlib.Path:
         finite = values[np.isfinite(values)]
         if finite.size:
             ax.hist(finite, bins=min(50, max(5, int(np.sqrt(finite.size)))))
-            ax.axvline(float(np.mean(finite)), color='k', linestyle='--', linewidth=1)
+            mean = float(np.mean(finite))
+            ax.axvline(mean, color='k', linestyle='--', linewidth=1,
+                       label='mean %.3g%s' % (mean, '' if unit(name) == '-'
+                                              else ' ' + unit(name)))
+            ax.legend(fontsize='x-small')
         nan = values.size - finite.size
         ax.set_title(name + (' (%d NaN)' % nan if nan else ''))
         ax.set_xlabel('%s [%s]' % (name, unit(name)))

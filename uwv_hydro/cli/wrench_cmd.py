@@ -27,7 +27,7 @@ first sample).  The sample goes through the node's own wrench mode
 (:class:`uwv_hydro.modes.wrench_mode.WrenchMode`), so the output is the node's
 ``hydro/wrench`` for that odometry.  Output (``--json``): ``{"frame", "gravity",
 "fluid_density", "added_mass", "apply_weight", "components": {name: [6]}, "total":
-[6]}`` -- body-frame FLU wrenches about the body origin; total is the sum of the
+[6], "units": [6]}`` -- body-frame FLU wrenches about the body origin; total is the sum of the
 components (the weight is zero unless ``--apply-weight``).
 """
 import json
@@ -42,6 +42,10 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.modes.wrench_mode import (ADDED_MASS_MODES, QUATERNION_NORM_RANGE,
                                          unit_quaternion, WrenchMode)
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+
+#: The wrench's entries and their units (the JSON's ``units``).
+AXES = ('Fx', 'Fy', 'Fz', 'Tx', 'Ty', 'Tz')
+UNITS = ('N', 'N', 'N', 'N m', 'N m', 'N m')
 
 
 def add_parser(subparsers) -> None:
@@ -137,16 +141,20 @@ def run(args) -> int:
         'apply_weight': args.apply_weight,
         'components': components,
         'total': [float(v) for v in result.total],
+        'units': list(UNITS),
         'source': params.source,
         'warnings': load_warnings(params, args),
     }
     if args.json:
         print(json.dumps(out))
         return 0
-    print('wrench on %s (body FLU, about the origin) [Fx Fy Fz Tx Ty Tz], added mass %s, '
-          'weight %s:' % (out['frame'], args.added_mass,
-                          'applied' if args.apply_weight else 'not applied (simulator)'))
+    print('wrench on %s (body FLU, about the origin), added mass %s, weight %s:'
+          % (out['frame'], args.added_mass,
+             'applied' if args.apply_weight else 'not applied (simulator)'))
+    print('  %-20s %s' % ('', ' '.join('%12s' % ('%s [%s]' % column)
+                                       for column in zip(AXES, UNITS))))
     for name in COMPONENT_NAMES + ('total',):
         values = out['total'] if name == 'total' else components[name]
-        print('  %-20s %s' % (name, ' '.join('%12.6g' % v for v in values)))
+        # + 0.0: a term that is exactly zero prints 0, not -0
+        print('  %-20s %s' % (name, ' '.join('%12.6g' % (v + 0.0) for v in values)))
     return 0

@@ -30,9 +30,17 @@ class DescriptionError(ValueError):
 
     def describe(self) -> str:
         """Return 'file:line: element: reason' with the parts that are known."""
-        where = self.source or '<description>'
+        # a command-line option names no file: 'element: reason' (element: the option)
+        where = self.source
         if self.line is not None:
-            where += ':%d' % self.line
-        if self.element:
-            where += ': ' + self.element
-        return '%s: %s' % (where, self.reason)
+            where = '%s:%d' % (self.source or '<description>', self.line)
+        return ': '.join(part for part in (where, self.element, self.reason) if part)
+
+
+def missing_file(path: str, element: str = '', what: str = 'vehicle description file') -> None:
+    """Raise DescriptionError unless ``path`` is a file: name what it is instead."""
+    import os
+    if os.path.isdir(path):
+        raise DescriptionError('a directory, not a %s' % what, path, element)
+    if not os.path.isfile(path):
+        raise DescriptionError('no such file', path, element)

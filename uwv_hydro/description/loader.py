@@ -35,7 +35,7 @@ import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from uwv_hydro.description.element_report import warn_not_modelled
-from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.errors import DescriptionError, missing_file
 from uwv_hydro.description.sources import format_field_sources
 from uwv_hydro.description.urdf.xacro_file import expand_xacro_tree
 from uwv_hydro.description.validate import validate
@@ -77,8 +77,7 @@ def load_vehicle_unvalidated(path: str, mappings: Optional[Dict[str, str]] = Non
     after the ament index (``$(find pkg)`` in xacro;
     :mod:`uwv_hydro.description.urdf.package_paths`).
     """
-    if not os.path.isfile(path):
-        raise DescriptionError('no such file', path)
+    missing_file(path, what='vehicle description file (URDF, xacro, SDF or YAML)')
     lower = path.lower()
     if lower.endswith('.xacro'):
         return _root_params(expand_xacro_tree(path, mappings, package_path), path,

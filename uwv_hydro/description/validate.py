@@ -30,7 +30,8 @@ Coefficient-tag errors (unknown, duplicate) are raised by :func:`coefficient_ind
 while parsing.
 
 Warnings go to ``params.warnings``: buoyancy differing from weight by more than
-20 %, centre of buoyancy below the centre of mass, no buoyancy at all.
+20 %, centre of buoyancy below the centre of mass, no buoyancy, no drag or no added
+mass at all (a description without any hydrodynamic block).
 """
 from typing import Dict, Optional, Tuple
 
@@ -284,6 +285,19 @@ def _warn(params: VehicleParams) -> None:
         _add_warning(params, 'buoyancy %.6g N differs from weight %.6g N by %.0f %% (> %.0f %%)'
                      % (buoyancy, weight, 100.0 * abs(buoyancy - weight) / weight,
                         100.0 * BUOYANCY_WARN_FRACTION))
+    # a description with no hydrodynamic block at all loads as valid: say what it lacks
+    parts = ([part for body in params.tree.bodies.values() for part in body.parts]
+             if params.tree is not None else [])
+    if not (np.any(params.linear_drag) or np.any(params.quadratic_drag)
+            or np.any(params.forward_speed_drag) or params.hull is not None
+            or any(np.any(p.linear_drag) or np.any(p.quadratic_drag) for p in parts)
+            or any('no hull drag' in w for w in params.warnings)):  # the SDF loader's
+        _add_warning(params, 'no drag: nothing but fins slows the vehicle; in simulate it '
+                             'accelerates without bound under any force (give linear_drag '
+                             '/ quadratic_drag, or a dsros_hydro or uuv_simulator block)')
+    if not (np.any(params.added_mass) or any(np.any(p.added_mass) for p in parts)):
+        _add_warning(params, 'no added mass: the vehicle accelerates as if in vacuum (give '
+                             'added_mass, or a dsros_hydro or uuv_simulator block)')
     if buoyancy > 0.0 and params.cob[2] < params.com[2]:
         _add_warning(params, 'centre of buoyancy (z %.6g m) is below the centre of mass '
                              '(z %.6g m): statically unstable in roll and pitch'

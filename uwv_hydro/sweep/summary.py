@@ -45,8 +45,11 @@ def summarise(columns: Dict[str, np.ndarray], names: List[str]) -> List[dict]:
             denom = 1.0 + Z95 ** 2 / n
             centre = (p + Z95 ** 2 / (2 * n)) / denom
             half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denom
+            # at p = 0 (1) the bound is 0 (1) exactly; centre -+ half only rounds to it
+            low = 0.0 if p == 0.0 else max(0.0, centre - half)
+            high = 1.0 if p == 1.0 else min(1.0, centre + half)
             rows.append({'output': name, 'kind': 'probability', 'n': int(n), 'mean': p,
-                         'ci95': [centre - half, centre + half]})
+                         'ci95': [low, high]})
             continue
         values = values.astype(float)
         finite = values[np.isfinite(values)]

@@ -248,7 +248,6 @@ MAX_LINES = 500
 #: being split (issue 42); the lead empties this list as they are: a file that is no
 #: longer over MAX_LINES must leave it (test_known_long_files_are_still_long).
 KNOWN_LONG = {
-    'bag/rosbag_io.py': 515,
 }
 
 

@@ -96,7 +96,7 @@ def test_simulate_is_byte_identical_across_runs(body, tmp_path):
 
 def test_simulate_out_mcap_writes_that_one_file(body, tmp_path):
     """``--out x.mcap`` is the MCAP file x.mcap; another path is a rosbag2 directory."""
-    from uwv_hydro.bag.rosbag_io import bag_topics, message_count
+    from uwv_hydro.bag.bag_reader import bag_topics, message_count
     out = tmp_path / 'run.mcap'
     proc = run_cli('simulate', body, '--duration', 1, '--thrust', 10, 0, 0, 0, 0, 0,
                    '--out', out)
@@ -125,12 +125,13 @@ def test_cli_round_trip_simulate_bag_then_replay_simulate(body, tmp_path):
                    '--out', tmp_path / 'pred')
     rms = float(proc.stdout.split('RMS position error ')[1].split()[0])
     assert rms < 1e-9, proc.stdout
-    from uwv_hydro.bag.rosbag_io import bag_topics
+    from uwv_hydro.bag.bag_reader import bag_topics
     assert set(bag_topics(tmp_path / 'pred')) == {'/odometry', '/predicted/odometry'}
 
 
 def test_simulate_writes_a_readable_bag(body, tmp_path):
-    from uwv_hydro.bag.rosbag_io import bag_topics, odometry_arrays, read_messages
+    from uwv_hydro.bag.bag_reader import bag_topics, read_messages
+    from uwv_hydro.bag.rosbag_io import odometry_arrays
     out = tmp_path / 'traj_bag'
     run_cli('simulate', body, '--duration', 1, '--thrust', 10, 0, 0, 0, 0, 0, '--out', out)
     assert bag_topics(out) == {'/odometry': 'nav_msgs/msg/Odometry',
@@ -199,7 +200,8 @@ def test_round_trip_simulate_bag_replay_simulate(body, tmp_path):
 def test_replay_wrench_equals_the_core_model_per_message(body, tmp_path):
     from uwv_hydro.physics.hydro_model import HydroModel
     from uwv_hydro.physics.rotation import quat_to_matrix
-    from uwv_hydro.bag.rosbag_io import read_messages, stamp_to_ns, wrench_array
+    from uwv_hydro.bag.bag_reader import read_messages
+    from uwv_hydro.bag.rosbag_io import stamp_to_ns, wrench_array
     params = load(body)
     traj = _record_bag(params, tmp_path / 'rec', duration=5.0)
     run_cli('replay', tmp_path / 'rec', '--vehicle', body, '--out', tmp_path / 'out',
@@ -223,7 +225,7 @@ def test_replay_wrench_equals_the_core_model_per_message(body, tmp_path):
         assert not np.any(got['/hydro/components/weight'][k])
     plain = tmp_path / 'plain'
     run_cli('replay', tmp_path / 'rec', '--vehicle', body, '--out', plain)
-    from uwv_hydro.bag.rosbag_io import bag_topics
+    from uwv_hydro.bag.bag_reader import bag_topics
     assert set(bag_topics(plain)) == {'/hydro/wrench', '/hydro/wrench_world'}
 
 

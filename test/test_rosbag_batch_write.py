@@ -17,7 +17,8 @@
 import numpy as np
 import pytest
 
-from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, read_messages, WRENCH
+from uwv_hydro.bag.bag_reader import read_messages
+from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, WRENCH
 
 
 def _write(path, queued, storage=None):

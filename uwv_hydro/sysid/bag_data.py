@@ -33,8 +33,9 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from uwv_hydro.bag.rosbag_io import (BagError, ODOMETRY, odometry_arrays, read_messages,
-                                     stamp_to_ns, WRENCH, wrench_array)
+from uwv_hydro.bag.bag_reader import read_messages
+from uwv_hydro.bag.rosbag_io import (BagError, ODOMETRY, odometry_arrays, stamp_to_ns, WRENCH,
+                                     wrench_array)
 from uwv_hydro.modes.thrust_mux import FrameResolver
 
 #: Relative stamp jitter above which odometry is resampled onto a uniform grid.

@@ -50,6 +50,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from uwv_hydro.description.classic_body import classic_base_body
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.dsros.block import apply_dsros_block, base_link_name, is_dsros_plugin
 from uwv_hydro.description.element_report import record, warn_not_modelled, where
@@ -394,8 +395,9 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     set_origin(params, RIGID_BODY_FIELDS, '%s (URDF <inertial> of %s and the links on its '
                'joints)' % (source, base))
     apply_urdf_defaults(params, source)
+    body = classic_base_body(base, root, inertials, source)  # where classic plugins act
     if plugin is not None and is_dsros_plugin(plugin):
-        apply_dsros_block(plugin, params, source)
+        apply_dsros_block(plugin, params, source, body_com=body[1])
         hull = plugin.find('hull')
         if hull is not None:  # a uwv_hydro extension of the dsros_hydro block
             check_children(hull, HULL_KEYS, source)
@@ -410,7 +412,8 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                                'a YAML over this URDF')
     elif plugin is not None:
         apply_uuv_block(plugin, params, source, tree_links=(
-            {block.get('name', '') for block in plugin.findall('link')} if kept.tree else ()))
+            {block.get('name', '') for block in plugin.findall('link')} if kept.tree else ()),
+            body=body)
     params.fins = fins_from_urdf(root, base, frames, params, source)
     params.thrusters = read_urdf_thrusters(root, params, source)
     # generic <sensor> types; ds_sim and uuv_simulator sensors are read_uuv_equipment's

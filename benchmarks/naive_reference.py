@@ -83,6 +83,8 @@ def naive_wrench(p, nu, position, quaternion, nu_dot=None, current_world=None):
     if p.damping == 'quadratic_only':
         lin = np.zeros(6)
     quad = -np.einsum('abc,b,c->a', p.quadratic_drag, np.abs(nu_v), nu_v)
+    # gz-sim signed quadratic terms: -S_abc nu_b nu_c
+    quad = quad - np.einsum('abc,b,c->a', p.signed_quadratic_drag, nu_v, nu_v)
     out['linear_drag'] = h_d.T @ lin
     out['quadratic_drag'] = h_d.T @ quad
     ma = p.added_mass

@@ -147,11 +147,13 @@ def test_gz_migration_gives_gz_sim_forces():
         assert np.allclose(wc.components['added_mass'], raw_ma @ nu_dot)
 
 
-def test_gz_signed_quadratic_is_rejected():
+def test_gz_signed_quadratic_is_read_with_gz_sims_warning():
+    """<xUU> is read (gz-sim Garden+: coefficient * U * U), no longer refused."""
     plugin = GZ_PLUGIN.replace('<xUabsU>-30.0</xUabsU>', '<xUU>-30.0</xUU>')
-    with pytest.raises(DescriptionError, match='xUabsU') as info:
-        load_vehicle_string(sdf(model_extra=plugin), 'g.sdf')
-    assert info.value.element.endswith('/xUU') and info.value.line is not None
+    params = load_vehicle_string(sdf(model_extra=plugin), 'g.sdf')
+    assert params.signed_quadratic_drag[0, 0, 0] == 30.0  # S = -D_sig
+    assert params.quadratic_drag[0, 0, 0] == 0.0
+    assert any('<xUU>' in w and 'xUabsU' in w for w in params.warnings)
 
 
 def test_sdf_without_model_or_mass():

@@ -79,7 +79,7 @@ from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.hull import finish_hull, HULL_KEYS, read_xml_hull
 from uwv_hydro.description.known_names import check_children, foreign_plugin_error, is_hydro_plugin
-from uwv_hydro.description.link_hydrodynamics import combine, LinkHydro
+from uwv_hydro.description.link_hydrodynamics import combine, LinkHydro, SIGNED_RIGID_ONLY
 from uwv_hydro.description.lrauv.hydrodynamics import (
     is_lrauv_hydrodynamics_plugin, LRAUV_ACCELERATION_ALPHA, read_lrauv_hydrodynamics)
 from uwv_hydro.description.sdf.buoyancy import (
@@ -194,6 +194,8 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
                                linear_drag=values['linear_drag'],
                                quadratic_drag=values['quadratic_drag'],
                                added_mass=values['added_mass'],
+                               signed_quadratic_drag=values.get(
+                                   'signed_quadratic_drag', np.zeros((6, 6, 6))),
                                where=element_path(plugin), labels=values['labels']))
         drag_lines.append('%s line %s on %s' % (label, element_line(plugin), target))
         if np.any(values['added_mass']):
@@ -211,11 +213,11 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
         record(params, 'plugin', plugin.get('name', '') or plugin.get('filename', ''),
                where(source, plugin), 'read', '%s on link %r' % (label, target))
     try:
-        linear, quad, added, point, labels = combine(parts, source)
+        linear, quad, added, point, labels, signed = combine(parts, source)
     except DescriptionError as exc:
         # a tree may keep the moving links' own: lump only the links rigid with the base
         rigid = [p for p in parts if p.link == params.base_frame or p.link in params.frames]
-        linear, quad, added, point, labels = combine(rigid, source)
+        linear, quad, added, point, labels, signed = combine(rigid, source)
         deferred.append(exc)
     if drag_lines:
         set_origin(params, ('linear_drag', 'quadratic_drag', 'added_mass_coriolis', 'drag_center',
@@ -228,6 +230,7 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
         set_origin(params, ('acceleration_alpha',), '%s (lrauv HydrodynamicsPlugin: its '
                    'fixed filter constant)' % source)
     params.linear_drag, params.quadratic_drag, params.added_mass = linear, quad, added
+    params.signed_quadratic_drag = signed
     for key, value in labels.items():
         params.coefficient_labels.setdefault(key, {}).update(value)
     params.drag_center = point.copy()
@@ -264,6 +267,8 @@ def _sdf_tree(flat: FlatModel, base: str, params: VehicleParams,
         inertials[name] = (mass, com, inertia)
     kept = build_tree(base, sdf_joint_specs(flat, source), inertials, link_parts)
     params.tree = kept.tree
+    if kept.tree is not None and np.any(params.signed_quadratic_drag):
+        raise DescriptionError(SIGNED_RIGID_ONLY, source, 'signed_quadratic_drag')
     if kept.tree is None and deferred:
         raise deferred[0]
     notes = tree_warning(kept)

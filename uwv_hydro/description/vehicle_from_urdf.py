@@ -61,6 +61,7 @@ from uwv_hydro.description.hull import finish_hull, HULL_KEYS, read_xml_hull
 from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin, URDF_ATTRIBUTES,
     URDF_CHILDREN)
+from uwv_hydro.description.link_hydrodynamics import SIGNED_RIGID_ONLY
 from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
 from uwv_hydro.description.sdf.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
@@ -414,6 +415,8 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         apply_uuv_block(plugin, params, source, tree_links=(
             {block.get('name', '') for block in plugin.findall('link')} if kept.tree else ()),
             body=body)
+    if params.tree is not None and np.any(params.signed_quadratic_drag):
+        raise DescriptionError(SIGNED_RIGID_ONLY, source, 'signed_quadratic_drag')
     params.fins = fins_from_urdf(root, base, frames, params, source)
     params.thrusters = read_urdf_thrusters(root, params, source)
     # generic <sensor> types; ds_sim and uuv_simulator sensors are read_uuv_equipment's

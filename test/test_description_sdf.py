@@ -223,3 +223,17 @@ def test_sdf_quat_xyzw_pose_of_zero_is_refused():
     text = sdf(pose='0.1 0 -0.05 0 0 0 0').replace('<pose>', '<pose rotation_format="quat_xyzw">')
     with pytest.raises(DescriptionError, match='quaternion of a quat_xyzw pose is zero'):
         load_vehicle_string(text, 'a.sdf')
+
+
+def test_density_origin_says_whether_the_file_gave_it():
+    """Issue 40: gz-sim's default 998 was reported as if the file had given it."""
+    given = load_vehicle_string(sdf(model_extra=GZ_PLUGIN), 'g.sdf')
+    text = sdf(model_extra=GZ_PLUGIN)
+    line = text[:text.index('<water_density>')].count('\n') + 1
+    assert given.origins['fluid_density'].startswith('g.sdf:%d ' % line)  # its line
+    assert '<water_density>' in given.origins['fluid_density']
+    plugin = GZ_PLUGIN.replace('<water_density>1025</water_density>', '')
+    default = load_vehicle_string(sdf(model_extra=plugin), 'g.sdf')
+    assert default.fluid_density == 998.0
+    assert 'no <water_density>' in default.origins['fluid_density']
+    assert 'default 998' in default.origins['fluid_density']

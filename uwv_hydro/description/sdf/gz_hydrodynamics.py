@@ -127,7 +127,8 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
 
     Keys: linear_drag (6x6), quadratic_drag (6x6x6), signed_quadratic_drag (6x6x6),
     added_mass (6x6),
-    fluid_density, link_name, added_mass_coriolis, current (3 or None), warnings (list),
+    fluid_density (density_line: its element's line, None for the default), link_name,
+    added_mass_coriolis, current (3 or None), warnings (list),
     labels ({field: {index: (element path, line)}}).
     """
     linear = np.zeros((6, 6))
@@ -135,7 +136,8 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
     signed = np.zeros((6, 6, 6))
     signed_tags: List[str] = []
     added = np.zeros((6, 6))
-    out: Dict[str, object] = {'fluid_density': GZ_DEFAULT_WATER_DENSITY, 'link_name': '',
+    out: Dict[str, object] = {'fluid_density': GZ_DEFAULT_WATER_DENSITY, 'density_line': None,
+                              'link_name': '',
                               'added_mass_coriolis': True, 'current': None}
     warnings: List[str] = []
     seen = set()
@@ -177,6 +179,7 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
             continue
         if tag in ('water_density', 'waterDensity'):
             out['fluid_density'] = float_text(child, source)
+            out['density_line'] = element_line(child)
         elif tag == 'link_name':
             out['link_name'] = (child.text or '').strip()
         elif tag == 'disable_coriolis':

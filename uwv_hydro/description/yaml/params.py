@@ -48,7 +48,12 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   ``drag_center``; ``semantics: origin | dsros`` (dsros makes both points default
   to ``com``); ``damping``, ``coriolis`` (rigid-body and added-mass Coriolis),
   ``added_mass_coriolis`` (the added-mass one alone), ``gravity``, ``fluid_density``,
-  ``acceleration_alpha``, ``name``, ``base_frame``.
+  ``acceleration_alpha``, ``name``, ``base_frame``.  Defaults at this level against a
+  ``links:`` entry (:mod:`uwv_hydro.description.yaml.link_tree`): ``drag_center``
+  the CoM here, the link origin there; ``drag_velocity_point`` the drag centre here
+  (``semantics: dsros``: the CoM), the link origin there; ``cob`` the origin in both.
+* ``signed_quadratic_drag``: 6x6x6 like ``quadratic_drag`` but both velocities
+  SIGNED (F_a = -S_abc nu_b nu_c, gz-sim's ``<xUU>`` terms).
 * ``base``: path (relative to this file) of a URDF/xacro/SDF/YAML whose rigid body,
   frames, environment and equipment (thrusters) this file extends
   (``load_vehicle(..., base=)`` too).  The base's buoyancy, drag, added mass,

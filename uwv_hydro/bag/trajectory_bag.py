@@ -29,8 +29,8 @@ types are the simulate-mode node's (``node/simulate_io.py``, ``thruster_io.py``,
   (std_msgs/Float64; offline the thrusters get no command: neutral, zero), the fin
   angles on ``/joint_states`` (sensor_msgs/JointState, held over the run), its
   navigation sensors on their topics (``node/sensor_io.py``: sensor_msgs/Imu,
-  FluidPressure, NavSatFix, geometry_msgs/TwistWithCovarianceStamped; nothing while a
-  DVL has no bottom lock or a receiver no fix) and ``/tf_static`` (one message at the
+  FluidPressure, NavSatFix, MagneticField, geometry_msgs/TwistWithCovarianceStamped;
+  nothing while a DVL has no bottom lock or a receiver no fix) and ``/tf_static`` (one message at the
   start: base -> base_com, base_cob, base_drag_center and the posed sensor frames);
 * with ``components``: ``/hydro/components/<name>`` geometry_msgs/WrenchStamped (base
   frame) at every sample, the node's hydro components (acceleration: the backward
@@ -223,6 +223,10 @@ def _sensor_message(store, make, kind: str, reading, stamp_ns: int, frame_id: st
             header=header, twist=t['geometry_msgs/msg/TwistWithCovariance'](
                 twist=twist,
                 covariance=np.array(sensor_messages.dvl_twist_covariance(reading))))
+    if kind == 'magnetometer':
+        return t[sensor_messages.MESSAGE_TYPES[kind]](
+            header=header, magnetic_field=vec(*(float(v) for v in reading.magnetic_field)),
+            magnetic_field_covariance=np.array(reading.covariance, dtype=float))
     return t[sensor_messages.MESSAGE_TYPES[kind]](
         header=header, status=t['sensor_msgs/msg/NavSatStatus'](
             status=sensor_messages.NAVSAT_STATUS_FIX,

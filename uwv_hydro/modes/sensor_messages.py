@@ -25,7 +25,8 @@ from typing import List
 #: Message type of each sensor kind (sensor_msgs, REP-145; a DVL as gz-sim bridges it).
 MESSAGE_TYPES = {'imu': 'sensor_msgs/msg/Imu', 'fluid_pressure': 'sensor_msgs/msg/FluidPressure',
                  'dvl': 'geometry_msgs/msg/TwistWithCovarianceStamped',
-                 'navsat': 'sensor_msgs/msg/NavSatFix'}
+                 'navsat': 'sensor_msgs/msg/NavSatFix',
+                 'magnetometer': 'sensor_msgs/msg/MagneticField'}
 #: sensor_msgs/NavSatStatus STATUS_FIX and SERVICE_GPS (sensor_msgs/msg/NavSatStatus.msg).
 NAVSAT_STATUS_FIX = 0
 NAVSAT_SERVICE_GPS = 1

@@ -42,11 +42,13 @@ static frames):
 * ``navsat``: sensor_msgs/NavSatFix (STATUS_FIX, SERVICE_GPS, ENU covariance
   DIAGONAL_KNOWN) while the antenna is shallower than ``surfaced_depth``; nothing
   while submerged (``no_fix`` in /diagnostics).
+* ``magnetometer``: sensor_msgs/MagneticField, the field in the sensor frame and its
+  covariance (what ros_gz bridges from gz's magnetometer, and what uuv publishes).
 """
 from typing import Dict, List
 
 from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
-from sensor_msgs.msg import FluidPressure, Imu, NavSatFix, NavSatStatus
+from sensor_msgs.msg import FluidPressure, Imu, MagneticField, NavSatFix, NavSatStatus
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes import sensor_messages
@@ -57,7 +59,7 @@ from uwv_hydro.node.static_frames import transform_stamped
 from uwv_hydro.physics.rotation import quat_from_rpy
 
 _MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovarianceStamped,
-             'navsat': NavSatFix}
+             'navsat': NavSatFix, 'magnetometer': MagneticField}
 
 
 class SensorIO(NodePart):
@@ -195,6 +197,13 @@ class SensorIO(NodePart):
         msg.altitude = float(reading.altitude)
         msg.position_covariance = [float(v) for v in reading.position_covariance]
         msg.position_covariance_type = NavSatFix.COVARIANCE_TYPE_DIAGONAL_KNOWN
+        return msg
+
+    @staticmethod
+    def _magnetometer(reading) -> MagneticField:
+        msg = MagneticField()
+        conv.fill_vector3(msg.magnetic_field, reading.magnetic_field)
+        msg.magnetic_field_covariance = [float(v) for v in reading.covariance]
         return msg
 
     def reset(self) -> None:

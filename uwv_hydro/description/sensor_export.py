@@ -71,6 +71,9 @@ def describe_sensor(sensor: SensorParams) -> str:
     elif sensor.kind == 'magnetometer':
         detail = 'field %s (world ENU), sigma %s' % (
             '[%s]' % ', '.join('%.4g' % v for v in m.magnetic_field), _sigmas(m.noise))
+    elif sensor.kind == 'rpt':
+        detail = 'position in %s, sigma %s m' % (m.reference_frame or 'the world',
+                                                 _sigmas(m.noise))
     else:
         detail = ('datum %.7f, %.7f, %g m, fix above %g m depth, sigma %.3g m horizontal, '
                   '%.3g m vertical' % (m.latitude_deg, m.longitude_deg, m.elevation,
@@ -93,7 +96,7 @@ def _all_noise(sensor: SensorParams) -> List[NoiseParams]:
         return [m.pressure]
     if sensor.kind == 'dvl':
         return list(m.velocity)
-    if sensor.kind == 'magnetometer':
+    if sensor.kind in ('magnetometer', 'rpt'):
         return list(m.noise)
     return [m.horizontal, m.vertical]
 
@@ -135,6 +138,13 @@ def _model_tree(sensor: SensorParams) -> Dict[str, Any]:
             tree['beam_directions'] = [list(b) for b in m.beam_directions]
     elif sensor.kind == 'magnetometer':
         tree = dict(_axes_tree(m.noise), field=list(m.magnetic_field))
+        if m.covariance is not None:
+            tree['covariance'] = list(m.covariance)
+    elif sensor.kind == 'rpt':
+        tree = dict(_axes_tree(m.noise), reference_position=list(m.reference_position),
+                    reference_rpy=list(m.reference_rpy))
+        if m.reference_frame:
+            tree['reference_frame'] = m.reference_frame
         if m.covariance is not None:
             tree['covariance'] = list(m.covariance)
     else:

@@ -58,7 +58,10 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
 * ``magnetometer``: ``x``/``y``/``z`` noise (gz-sensors' ``<magnetometer>`` names; the
   unit of the field), ``field`` [x, y, z]: the world (ENU) field (gz: the world's
   ``<magnetic_field>`` in tesla, SDF default 6e-06 2.3e-05 -4.2e-05), ``covariance``
-  (3 variances the message reports; default the white-noise stddev squared).
+  (3 variances the message reports; default the white-noise stddev squared);
+* ``rpt`` (uuv's acoustic positioning): ``x``/``y``/``z`` noise (m), ``covariance``,
+  ``reference_position``, ``reference_rpy`` (the reference frame in the world, default
+  the world itself) and ``reference_frame`` (frame_id; default the odom frame).
 
 Common keys: ``name`` (XML attribute), ``type``, ``link`` (YAML; default the base),
 ``update_rate`` (Hz, required), ``topic`` (default the sensor name), ``seed`` (default a
@@ -86,7 +89,7 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_line, element_path
 from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, NoiseParams,
-    SENSOR_TYPES, SensorParams)
+    RptParams, SENSOR_TYPES, SensorParams)
 from uwv_hydro.physics.unit_vector import unit_vector
 
 #: Accepted sensor rates (Hz): a period of at most a day, at least a microsecond.
@@ -108,6 +111,8 @@ TYPE_KEYS = {
             'velocity': AXIS_KEYS, 'janus_angle': None, 'beam_azimuths': None,
             'beam_directions': None},
     'magnetometer': dict(AXIS_KEYS, field=None, covariance=None),
+    'rpt': dict(AXIS_KEYS, covariance=None, reference_position=None, reference_rpy=None,
+                reference_frame=None),
     'navsat': {'latitude_deg': None, 'longitude_deg': None, 'elevation': None,
                'surfaced_depth': None,
                'position_sensing': {'horizontal': _NOISE, 'vertical': _NOISE}},
@@ -344,23 +349,29 @@ def _navsat(block: Dict[str, Any], path: str, ctx: _Ctx) -> NavSatParams:
     return out
 
 
-def _magnetometer(block: Dict[str, Any], path: str, ctx: _Ctx) -> MagnetometerParams:
-    own = ('field', 'covariance')
-    out = MagnetometerParams(noise=_axes({k: v for k, v in block.items() if k not in own},
-                                         path, ctx))
-    for key in (k for k in own if k in block):
+def _magnetometer(block: Dict[str, Any], path: str, ctx: _Ctx, kind=MagnetometerParams):
+    own = ('field', 'covariance', 'reference_position', 'reference_rpy', 'reference_frame')
+    out = kind(noise=_axes({k: v for k, v in block.items() if k not in own}, path, ctx))
+    if 'reference_frame' in block:
+        out.reference_frame = _string(block['reference_frame'],
+                                      _join(path, 'reference_frame'), ctx)
+    for key in (k for k in own[:-1] if k in block):
         value = block[key]
         value = value.split() if isinstance(value, str) and ctx.xml else value
         if not isinstance(value, (list, tuple)) or len(value) != 3:
             raise ctx.error(_join(path, key), 'expected 3 numbers, got %r' % (value,))
-        numbers = tuple(_number(v, _join(path, key), ctx, minimum=0.0 if key != 'field'
+        numbers = tuple(_number(v, _join(path, key), ctx, minimum=0.0 if key == 'covariance'
                                 else None) for v in value)
         setattr(out, 'magnetic_field' if key == 'field' else key, numbers)
     return out
 
 
+def _rpt(block: Dict[str, Any], path: str, ctx: _Ctx) -> RptParams:
+    return _magnetometer(block, path, ctx, RptParams)  # the same axis/vector keys
+
+
 _TYPE_PARSERS = {'imu': _imu, 'fluid_pressure': _fluid_pressure, 'dvl': _dvl,
-                 'navsat': _navsat, 'magnetometer': _magnetometer}
+                 'navsat': _navsat, 'magnetometer': _magnetometer, 'rpt': _rpt}
 
 
 def default_seed(name: str) -> int:

@@ -47,9 +47,16 @@ onto the project's models, measuring in the link frame, topic ``sensor_topic``
   of stddev noise_amplitude * ``noise_xy`` (1; x, y) and * ``noise_z`` (1.4); the
   message's covariance is noise_xy^2, noise_xy^2, noise_z^2 as uuv writes it (without
   the amplitude).  Published in the plugin's own unit (its macros: microtesla) in
-  sensor_msgs/MagneticField, as uuv does (a note says so).
+  sensor_msgs/MagneticField, as uuv does (a note says so);
+* ``libuuv_gazebo_ros_rpt_plugin.so`` (``RPTROSPlugin.cc``) -> ``rpt``: the link's
+  position relative to the reference frame, R_ref^T (p_link - p_ref), with white noise
+  noise_amplitude * noise_sigma per axis, covariance noise_sigma^2 (as uuv writes it),
+  in uuv_sensor_ros_plugins_msgs/PositionWithCovarianceStamped with frame_id the
+  reference frame: ``static_reference_frame`` (default ``world``, the odom frame here;
+  another name's pose uuv takes from /tf_static world -> name, unknown here: the world
+  origin, with a note -- give ``reference_position``/``reference_rpy`` in YAML).
 
-uuv's other sensor plugins (pose_gt, rpt, cpc, cameras, sonar) are
+uuv's other sensor plugins (pose_gt, cpc, cameras, sonar) are
 recorded 'warned', not modelled.  uuv's ``enable_local_ned_frame`` (default true): the
 DVL then measures in the frame ``<link>_ned`` (the link rolled by pi), reproduced as a
 sensor pose; the IMU rotates its rates and accelerations the same way but names the link
@@ -66,7 +73,7 @@ from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.description.xml_values import float_text
 from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, NoiseParams,
-    SensorParams)
+    RptParams, SensorParams)
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: uuv's default update rate (Hz), ROSBasePlugin.cc.
@@ -105,11 +112,11 @@ MODELLED = {
         ['beam_link_name_%d' % k for k in range(4)] + ['beam_topic_%d' % k for k in range(4)])),
     'uuv_gazebo_ros_gps_plugin': ('navsat', frozenset()),
     'uuv_gazebo_ros_magnetometer_plugin': ('magnetometer', frozenset(UUV_MAGNETOMETER_DEFAULTS)),
+    'uuv_gazebo_ros_rpt_plugin': ('rpt', frozenset()),
 }
 #: uuv sensor plugins that are not simulated here, with what they measure.
 NOT_MODELLED = {
     'uuv_gazebo_ros_pose_gt_plugin': 'ground-truth pose (pose_3d)',
-    'uuv_gazebo_ros_rpt_plugin': 'acoustic positioning (RPT)',
     'uuv_gazebo_ros_cpc_plugin': 'chemical particle concentration',
     'uuv_gazebo_ros_camera_plugin': 'underwater camera',
     'uuv_gazebo_ros_underwater_camera': 'underwater camera',
@@ -208,6 +215,25 @@ def _magnetometer(values, source, notes) -> MagnetometerParams:
                               covariance=(xy * xy, xy * xy, z * z))
 
 
+def _rpt(values, source, notes) -> RptParams:
+    """Return uuv's RPT (RPTROSPlugin / ROSBasePlugin) as the project's model."""
+    sigma = _number(values, 'noise_sigma', 0.0, source, notes)
+    # GetGaussianNoise(amp) = amp * N(0, noise_sigma) per axis; covariance noise_sigma^2
+    noise = tuple(NoiseParams(stddev=_white(values, source, notes)) for _ in range(3))
+    out = RptParams(noise=noise, covariance=(sigma * sigma,) * 3)
+    frame = (values['static_reference_frame'].text or '').strip() \
+        if 'static_reference_frame' in values else 'world'
+    if 'reference_link_name' in values and 'static_reference_frame' not in values:
+        notes.append('reference_link_name %r: a Gazebo link is no frame here; the world is '
+                     'used' % (values['reference_link_name'].text or '').strip())
+    elif frame and frame != 'world':
+        out.reference_frame = frame
+        notes.append("static_reference_frame %r: uuv takes its pose from /tf_static (world -> "
+                     '%s), unknown here: the world origin is used (set reference_position / '
+                     'reference_rpy in a YAML)' % (frame, frame))
+    return out
+
+
 def _gps(sensor: Optional[ET.Element], source: str) -> NavSatParams:
     """Return the navsat model of a Gazebo <sensor type="gps"> (gz element names)."""
     out = NavSatParams()
@@ -277,6 +303,8 @@ def read_uuv_sensors(root: ET.Element, params: VehicleParams, source: str
             model = DvlParams(velocity=tuple(NoiseParams(stddev=stddev) for _ in range(3)))
         elif kind == 'magnetometer':
             model = _magnetometer(values, source, notes)
+        elif kind == 'rpt':
+            model = _rpt(values, source, notes)
         else:
             model = _gps(gps_sensor, source)
             notes.append("datum latitude/longitude 0/0 (uuv uses the world's spherical "

@@ -75,7 +75,7 @@ SDF = lookalike()
 
 
 def gz_link_wrench(nu_l, with_abs=True):
-    """The link's wrench in its frame, as buildDampingMatrix and -D nu give it."""
+    """Return the link's wrench in its frame, as buildDampingMatrix and -D nu give it."""
     d = np.zeros((6, 6))
     for (i, j), v in LINEAR.items():
         d[i, j] -= v

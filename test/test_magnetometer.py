@@ -38,7 +38,7 @@ INTENSITY, HEADING, DECLINATION, INCLINATION = 48.0, 1.2, 0.1, 1.0
 
 
 def uuv_robot(extra='', ned=None):
-    """A base link and uuv's magnetometer on a zero-range revolute link, rotated."""
+    """Return a base link and uuv's magnetometer on a zero-range revolute link, rotated."""
     flag = '' if ned is None else ('<enable_local_ned_frame>%s</enable_local_ned_frame>'
                                    % ('true' if ned else 'false'))
     return """<?xml version="1.0"?>

@@ -35,7 +35,7 @@ XYZ = np.array([0.4, -0.2, 0.3])  # the rpt link in the base
 
 
 def uuv_robot(extra=''):
-    """A base link and uuv's RPT on a zero-range revolute link."""
+    """Return a base link and uuv's RPT on a zero-range revolute link."""
     return """<?xml version="1.0"?>
 <robot name="rpt">
   <link name="base_link"><inertial><mass value="100"/>

@@ -106,7 +106,7 @@ TOTAL_MASS, TOTAL_COM = body(LINKS)
 
 
 def uuv_wrench(nu_flu, neutral=False):
-    """The base link's uuv force and torque about the link origin, level, no current."""
+    """Return uuv's drag, buoyancy and weight about the link origin, level, no current."""
     t = np.array([1.0, -1.0, -1.0, 1.0, -1.0, -1.0])  # HMFossen: ToNEDConvention
     v = t * nu_flu
     d = -np.diag(LINEAR) - np.diag(np.asarray(QUAD) * np.abs(v))  # ComputeDampingMatrix

@@ -29,9 +29,10 @@ types are the simulate-mode node's (``node/simulate_io.py``, ``thruster_io.py``,
   (std_msgs/Float64; offline the thrusters get no command: neutral, zero), the fin
   angles on ``/joint_states`` (sensor_msgs/JointState, held over the run), its
   navigation sensors on their topics (``node/sensor_io.py``: sensor_msgs/Imu,
-  FluidPressure, NavSatFix, MagneticField, geometry_msgs/TwistWithCovarianceStamped;
-  nothing while a DVL has no bottom lock or a receiver no fix) and ``/tf_static`` (one message at the
-  start: base -> base_com, base_cob, base_drag_center and the posed sensor frames);
+  FluidPressure, NavSatFix, MagneticField, geometry_msgs/TwistWithCovarianceStamped,
+  uuv's PositionWithCovarianceStamped (RPT); nothing while a DVL has no bottom lock or a
+  receiver no fix) and ``/tf_static`` (one message at the start: base -> base_com,
+  base_cob, base_drag_center and the posed sensor frames);
 * with ``components``: ``/hydro/components/<name>`` geometry_msgs/WrenchStamped (base
   frame) at every sample, the node's hydro components (acceleration: the backward
   difference of the twist over the step, the node's mean over an update).

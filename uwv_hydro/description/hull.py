@@ -121,13 +121,13 @@ def hull_from_values(values: Dict[str, Any], source: str, error: ErrorFactory) -
 
 def _check_bounds(values: Dict[str, Any], error: ErrorFactory) -> None:
     """Refuse a hull number whose arithmetic would leave the float range."""
-    for key, bound, unit in ([(k, MAX_HULL_METRES, ' m') for k in _METRES]
-                             + [(k, MAX_HULL_COEFFICIENT, '') for k in ('c_yd_beta',
-                                                                          'cd_crossflow')]):
+    bounds = [(k, MAX_HULL_METRES, ' m') for k in _METRES]
+    bounds += [(k, MAX_HULL_COEFFICIENT, '') for k in ('c_yd_beta', 'cd_crossflow')]
+    for key, bound, unit in bounds:
         if key in values and not abs(values[key]) <= bound:
             raise error(key, '%s %g is beyond %g%s in magnitude (its products in the lift '
-                        'and cross-flow terms would overflow)' % (key, values[key], bound,
-                                                                   unit))
+                        'and cross-flow terms would overflow)'
+                        % (key, values[key], bound, unit))
     if 'profile' in values:
         profile = np.asarray(values['profile'], dtype=float)
         if not np.all(np.abs(profile) <= MAX_HULL_METRES):

@@ -215,7 +215,7 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
                 density_origin = (
                     '%s:%s (gz-sim Hydrodynamics <water_density>)' % (source, line)
                     if line is not None else
-                    "%s (no <water_density> in the gz-sim Hydrodynamics block at line %s: its "
+                    '%s (no <water_density> in the gz-sim Hydrodynamics block at line %s: its '
                     "default %g; gz-sim's buoyancy takes the world Buoyancy system's "
                     'density, default %g)' % (source, element_line(plugin), density,
                                               GZ_BUOYANCY_DEFAULT_DENSITY))

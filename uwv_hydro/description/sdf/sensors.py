@@ -120,7 +120,7 @@ def read_link_sensors(flat: FlatModel, params: VehicleParams, source: str,
                 if found.kind == 'magnetometer' and defaults['navsat']:
                     params.warnings.append(
                         "sensor %s: gz-sim's Magnetometer system takes the field from its "
-                        'declination/inclination tables at the world\'s '
+                        "declination/inclination tables at the world's "
                         '<spherical_coordinates>; here the world <magnetic_field> (or '
                         "SDF's default) is used" % found.name)
     for joint_name, joint in flat.joints.items():  # SDF joint sensors (force_torque)

@@ -228,7 +228,7 @@ def _rpt(values, source, notes) -> RptParams:
                      'used' % (values['reference_link_name'].text or '').strip())
     elif frame and frame != 'world':
         out.reference_frame = frame
-        notes.append("static_reference_frame %r: uuv takes its pose from /tf_static (world -> "
+        notes.append('static_reference_frame %r: uuv takes its pose from /tf_static (world -> '
                      '%s), unknown here: the world origin is used (set reference_position / '
                      'reference_rpy in a YAML)' % (frame, frame))
     return out

@@ -71,9 +71,9 @@ known here: the vehicle is then fully submerged at every depth (a warning says s
 One block per link: the base link's fills the vehicle's fields, with the CoM and mass
 of the base link's own Gazebo classic body (the base link and its fixed-joint
 children: :mod:`uwv_hydro.description.classic_body`), not the lumped vehicle's --
-uuv's sensor, thruster and fin links are separate bodies there; the blocks of other links are kept per link
-(:func:`uuv_link_parts`, each with its own link's CoM) when the description's
-kinematic tree keeps them (a joint that moves carries links with hydro:
+uuv's sensor, thruster and fin links are separate bodies there; the blocks of other
+links are kept per link (:func:`uuv_link_parts`, each with its own link's CoM) when the
+description's kinematic tree keeps them (a joint that moves carries links with hydro:
 :mod:`uwv_hydro.description.tree_builder`), else they are an error (one rigid body).
 ``<type>cylinder</type>`` (uuv_manipulators' arms) is HMFossen with its diagonal
 computed from the cylinder's size (:mod:`uwv_hydro.description.uuv.cylinder_model`).

@@ -215,3 +215,32 @@ def test_offline_simulate_bag_has_the_field_of_each_state(tmp_path):
         assert msg.header.frame_id == 'mag'
         turned = max(turned, abs(math.atan2(rot[1, 0], rot[0, 0])))
     assert turned > 0.05  # the yaw torque turned it: the field turns in the sensor frame
+
+
+def test_lrauv_pattern_magnetometer_added_by_include_params(monkeypatch, tmp_path):
+    """tethys_equipped adds its AHRS magnetometer to base_link through experimental:params."""
+    import pathlib
+    models = pathlib.Path(__file__).resolve().parent / 'corpus' / 'gz_sim' / 'models'
+    for name in ('GZ_SIM_RESOURCE_PATH', 'IGN_GAZEBO_RESOURCE_PATH', 'SDF_PATH',
+                 'GAZEBO_MODEL_PATH'):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv('GZ_SIM_RESOURCE_PATH', str(models))
+    world = tmp_path / 'w.sdf'
+    world.write_text(
+        '<sdf version="1.9"><world name="w"><include><uri>model://mini_auv</uri>'
+        '<experimental:params><sensor element_id="base_link" action="add" '
+        'name="ahrs_magnetometer" type="magnetometer"><update_rate>10</update_rate>'
+        '<pose degrees="true">0 0 0 180 0 180</pose>'
+        '<topic>/tethys/ahrs/magnetometer</topic></sensor></experimental:params>'
+        '</include></world></sdf>')
+    from uwv_hydro.description.loader import load_vehicle
+    params = load_vehicle(str(world))
+    (mag,) = [s for s in params.sensors if s.kind == 'magnetometer']
+    assert mag.topic == '/tethys/ahrs/magnetometer' and mag.update_rate == 10.0
+    assert mag.model.magnetic_field == (6e-06, 2.3e-05, -4.2e-05)  # the world leaves it out
+    model = build_sensor(mag, params)
+    flip = quat_to_matrix(quat_from_rpy(math.pi, 0.0, math.pi))
+    for q in ATTITUDES:
+        got = model.measure(0.0, [0, 0, -5.0], q, np.zeros(6), None).magnetic_field
+        want = (quat_to_matrix(q) @ flip).T @ np.array(mag.model.magnetic_field)
+        assert np.allclose(got, want, rtol=0, atol=1e-18)

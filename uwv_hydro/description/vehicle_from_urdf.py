@@ -398,7 +398,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     apply_urdf_defaults(params, source)
     body = classic_base_body(base, root, inertials, source)  # where classic plugins act
     if plugin is not None and is_dsros_plugin(plugin):
-        apply_dsros_block(plugin, params, source, body_com=body[1])
+        apply_dsros_block(plugin, params, source, body_com=body[1], body_mass=body[0])
         hull = plugin.find('hull')
         if hull is not None:  # a uwv_hydro extension of the dsros_hydro block
             check_children(hull, HULL_KEYS, source)

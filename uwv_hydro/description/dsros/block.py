@@ -123,13 +123,14 @@ def base_link_name(plugin: ET.Element) -> str:
 
 
 def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str,
-                      body_com=None) -> VehicleParams:
+                      body_com=None, body_mass: Optional[float] = None) -> VehicleParams:
     """
     Fill buoyancy, surface, drag and added mass of ``params`` from the block.
 
-    ``body_com``: the CoM of the base link's own Gazebo classic body
+    ``body_com``, ``body_mass``: CoM and mass of the base link's own Gazebo classic body
     (:mod:`uwv_hydro.description.classic_body`; dsros_hydro.cc takes
-    ``body_link->GetInertial()->CoG()``), None: the lumped vehicle's.
+    ``body_link->GetInertial()->CoG()`` and turns off only that body's gravity, applying
+    ``<buoyancy><mass>`` in its place), None: the lumped vehicle's.
     """
     com = np.array(params.com if body_com is None else body_com, float).reshape(3)
     check_children(plugin, PLUGIN_CHILDREN, source)
@@ -157,11 +158,13 @@ def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str,
             out_of_water_depth=values.get('out_of_water_depth', 0.0),
             fully_submerged_depth=values.get('fully_submerged_depth', 0.0),
             scale_factor=values.get('scale_factor', 1.0))
-        if 'mass' in values and abs(values['mass'] - params.mass) > 1e-6 * max(
-                1.0, params.mass):
+        own = params.mass if body_mass is None else body_mass
+        if 'mass' in values and abs(values['mass'] - own) > 1e-6 * max(1.0, own):
+            # dsros_hydro.cc: <mass> g replaces the body link's gravity (SetGravityMode)
             params.warnings.append(
-                'dsros_hydro <buoyancy><mass> %.6g kg differs from the URDF inertial mass '
-                '%.6g kg (the URDF mass is used)' % (values['mass'], params.mass))
+                "dsros_hydro <buoyancy><mass> %.6g kg differs from the base link's own body, "
+                '%.6g kg (the base link and its fixed-joint children, whose gravity it '
+                'replaces; the URDF masses are used)' % (values['mass'], own))
     params.surface = surface
     drag = _single(plugin, 'drag', source)
     alpha_elems = plugin.findall('acceleration_alpha')

@@ -83,6 +83,8 @@ def naive_wrench(p, nu, position, quaternion, nu_dot=None, current_world=None):
     if p.damping == 'quadratic_only':
         lin = np.zeros(6)
     quad = -np.einsum('abc,b,c->a', p.quadratic_drag, np.abs(nu_v), nu_v)
+    # gz-sim signed quadratic terms: -S_abc nu_b nu_c
+    quad = quad - np.einsum('abc,b,c->a', p.signed_quadratic_drag, nu_v, nu_v)
     out['linear_drag'] = h_d.T @ lin
     out['quadratic_drag'] = h_d.T @ quad
     ma = p.added_mass
@@ -320,7 +322,8 @@ def vehicle_variants(dsros_seed: int = 7):
     Dense vehicle; dsros reference points with a 36-term asymmetric added mass;
     quadratic-only damping without Coriolis; without the added-mass Coriolis only;
     the continuous surface transition;
-    uuv_simulator's forward-speed drag with its reference points.
+    uuv_simulator's forward-speed drag with its reference points; gz-sim's signed
+    quadratic terms at an offset drag point.
     """
     yield 'full', full_vehicle()
     dsros = full_vehicle(seed=dsros_seed)
@@ -345,6 +348,12 @@ def vehicle_variants(dsros_seed: int = 7):
     uuv.drag_velocity_point = np.zeros(3)
     uuv.drag_center = uuv.com.copy()
     yield 'uuv_forward_speed', uuv
+    # gz-sim signed quadratic terms (<xUU>...): -S_abc nu_b nu_c at offset drag points
+    gz = full_vehicle(seed=17)
+    gz.signed_quadratic_drag = np.random.default_rng(17).uniform(-1.0, 1.0, (6, 6, 6))
+    gz.drag_center = np.array([0.2, -0.05, 0.1])
+    gz.drag_velocity_point = gz.drag_center.copy()
+    yield 'gz_signed_quadratic', gz
 
 
 def finned_vehicle(seed: int = 11):

@@ -249,3 +249,99 @@ def test_empty_number_in_a_uuv_sensor_plugin_is_zero_with_a_warning():
         'orientation_noise: empty number read as 0, as sdformat reads it (Gazebo prints an '
         'error and uses 0)')
     assert all(n.stddev == 0.0 for n in params.sensors[0].model.orientation)
+
+
+def _rpy(r, p, y):
+    """Return URDF's R = Rz(y) Ry(p) Rx(r)."""
+    rx = np.array([[1, 0, 0], [0, math.cos(r), -math.sin(r)], [0, math.sin(r), math.cos(r)]])
+    ry = np.array([[math.cos(p), 0, math.sin(p)], [0, 1, 0], [-math.sin(p), 0, math.cos(p)]])
+    rz = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
+    return rz @ ry @ rx
+
+
+def _origin(elem):
+    o = elem.find('origin')
+    if o is None:
+        return np.zeros(3), np.eye(3)
+    return (np.array([float(v) for v in o.get('xyz', '0 0 0').split()]),
+            _rpy(*[float(v) for v in o.get('rpy', '0 0 0').split()]))
+
+
+def uuv_formula(text):
+    """
+    Return f(nu) -> (drag, buoyancy) about the base origin as uuv_simulator applies them.
+
+    Written from the expanded URDF alone: Gazebo classic's base body is the base link and
+    its fixed-joint descendants (sdformat ReduceFixedJoints); HMFossen's damping on the
+    link-origin twist in NED, its force at that body's CoG (AddRelativeForce); buoyancy
+    rho V g at CoG + center_of_buoyancy (AddForceAtRelativePosition), V = m / rho when
+    neutrally_buoyant; Gazebo's default gravity 9.8.
+    """
+    import xml.etree.ElementTree as ET
+    root = ET.fromstring(text)
+    links = {link.get('name'): link for link in root.findall('link')}
+    plugin = next(p for p in root.iter('plugin')
+                  if 'underwater_object' in p.get('filename', ''))
+    block = plugin.find('link')
+    poses = {block.get('name'): (np.zeros(3), np.eye(3))}
+    grown = True
+    while grown:
+        grown = False
+        for joint in root.findall('joint'):
+            parent, child = joint.find('parent').get('link'), joint.find('child').get('link')
+            if joint.get('type') == 'fixed' and parent in poses and child not in poses:
+                xyz, rot = _origin(joint)
+                poses[child] = (poses[parent][0] + poses[parent][1] @ xyz,
+                                poses[parent][1] @ rot)
+                grown = True
+    mass, moment = 0.0, np.zeros(3)
+    for name, (p, r) in poses.items():
+        inertial = links[name].find('inertial')
+        if inertial is not None:
+            m = float(inertial.find('mass').get('value'))
+            mass, moment = mass + m, moment + m * (p + r @ _origin(inertial)[0])
+    cog = moment / mass
+    rho = float(plugin.findtext('fluid_density') or 1028.0)
+    volume = float(block.findtext('volume') or 0.0)
+    if (block.findtext('neutrally_buoyant') or '0').strip() in ('1', 'true'):
+        volume = mass / rho
+    cob = np.array([float(v) for v in (block.findtext('center_of_buoyancy')
+                                       or '0 0 0').split()])
+    model = block.find('hydrodynamic_model')
+
+    def matrix(tag):
+        elem = model.find(tag)
+        values = np.array([float(v) for v in elem.text.split()]) if elem is not None \
+            else np.zeros(6)
+        return np.diag(values) if values.size == 6 else values.reshape(6, 6)
+    lin, quad, fwd = (matrix('linear_damping'), matrix('quadratic_damping'),
+                      matrix('linear_damping_forward_speed'))
+    t = np.array([1.0, -1.0, -1.0, 1.0, -1.0, -1.0])  # ToNEDConvention
+
+    def wrench(nu):
+        v = t * nu
+        d = -lin - v[0] * fwd - np.diag(np.diag(quad) * np.abs(v))  # ComputeDampingMatrix
+        f = t * (-d @ v)
+        lift = np.array([0.0, 0.0, volume * rho * 9.8])
+        return (np.concatenate([f[:3], f[3:] + np.cross(cog, f[:3])]),
+                np.concatenate([lift, np.cross(cog + cob, lift)]))
+    return wrench
+
+
+@pytest.mark.parametrize('name', ['rexrov_like.urdf.xacro', 'eca_like.urdf.xacro',
+                                  'lauv_liftdrag_like.urdf.xacro'])
+def test_the_underwater_object_is_uuvs_formula_on_gazebo_classics_base_body(name):
+    """Issue 40: the block acts on the base link's own body, not the lumped vehicle."""
+    from uwv_hydro.description.urdf.xacro_file import expand_xacro
+    from uwv_hydro.physics.hydro_model import HydroModel
+    formula = uuv_formula(expand_xacro(str(CORPUS / name)))
+    model = HydroModel(load_vehicle(CORPUS / name))
+    rng = np.random.default_rng(40)
+    for _ in range(10):
+        nu = rng.uniform(-1.0, 1.0, 6)
+        drag, buoyancy = formula(nu)
+        w = model.wrench(nu).components
+        # the same sums in another order: 1e-12 of the largest term
+        assert np.allclose(w['linear_drag'] + w['quadratic_drag'], drag, rtol=0,
+                           atol=1e-12 * np.abs(drag).max())
+        assert np.allclose(w['buoyancy'], buoyancy, rtol=0, atol=1e-12 * buoyancy[2])

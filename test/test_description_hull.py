@@ -123,3 +123,21 @@ def test_doubtful_hulls_load_with_a_warning():
     params = load_vehicle_string(BASIC + 'quadratic_drag: {yyy: 100.0}\nhull:\n'
                                  '  length: 1.0\n  diameter: 0.2\n', 'v.yaml')
     assert any('both are applied' in w for w in params.warnings)
+
+
+@pytest.mark.parametrize('key,value', [('lift_diameter', '1.0e+308'), ('x_cp', '-2.0e+4'),
+                                       ('c_yd_beta', '1.0e+300'), ('diameter', '1.0e+200')])
+def test_numbers_whose_products_overflow_are_refused_with_key_and_line(key, value):
+    """A 1e308 lift_diameter passed check and then overflowed in wrench (issue 40)."""
+    lines = ['length: 1.6', 'diameter: 0.2', '%s: %s' % (key, value)]
+    if key == 'diameter':
+        lines = ['length: 1.6', 'diameter: %s' % value]
+    with pytest.raises(DescriptionError) as err:
+        _yaml(lines)
+    assert err.value.element.endswith(key) and err.value.line is not None
+    assert 'overflow' in str(err.value)
+    # the XML routes name the element and its line too
+    with pytest.raises(DescriptionError, match=key) as err:
+        _sdf('<hull>%s</hull>' % ''.join('<%s>%s</%s>' % (k, v, k) for k, v in
+                                         (line.split(': ') for line in lines)))
+    assert err.value.line is not None

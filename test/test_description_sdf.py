@@ -147,11 +147,13 @@ def test_gz_migration_gives_gz_sim_forces():
         assert np.allclose(wc.components['added_mass'], raw_ma @ nu_dot)
 
 
-def test_gz_signed_quadratic_is_rejected():
+def test_gz_signed_quadratic_is_read_with_gz_sims_warning():
+    """<xUU> is read (gz-sim Garden+: coefficient * U * U), no longer refused."""
     plugin = GZ_PLUGIN.replace('<xUabsU>-30.0</xUabsU>', '<xUU>-30.0</xUU>')
-    with pytest.raises(DescriptionError, match='xUabsU') as info:
-        load_vehicle_string(sdf(model_extra=plugin), 'g.sdf')
-    assert info.value.element.endswith('/xUU') and info.value.line is not None
+    params = load_vehicle_string(sdf(model_extra=plugin), 'g.sdf')
+    assert params.signed_quadratic_drag[0, 0, 0] == 30.0  # S = -D_sig
+    assert params.quadratic_drag[0, 0, 0] == 0.0
+    assert any('<xUU>' in w and 'xUabsU' in w for w in params.warnings)
 
 
 def test_sdf_without_model_or_mass():
@@ -221,3 +223,17 @@ def test_sdf_quat_xyzw_pose_of_zero_is_refused():
     text = sdf(pose='0.1 0 -0.05 0 0 0 0').replace('<pose>', '<pose rotation_format="quat_xyzw">')
     with pytest.raises(DescriptionError, match='quaternion of a quat_xyzw pose is zero'):
         load_vehicle_string(text, 'a.sdf')
+
+
+def test_density_origin_says_whether_the_file_gave_it():
+    """Issue 40: gz-sim's default 998 was reported as if the file had given it."""
+    given = load_vehicle_string(sdf(model_extra=GZ_PLUGIN), 'g.sdf')
+    text = sdf(model_extra=GZ_PLUGIN)
+    line = text[:text.index('<water_density>')].count('\n') + 1
+    assert given.origins['fluid_density'].startswith('g.sdf:%d ' % line)  # its line
+    assert '<water_density>' in given.origins['fluid_density']
+    plugin = GZ_PLUGIN.replace('<water_density>1025</water_density>', '')
+    default = load_vehicle_string(sdf(model_extra=plugin), 'g.sdf')
+    assert default.fluid_density == 998.0
+    assert 'no <water_density>' in default.origins['fluid_density']
+    assert 'default 998' in default.origins['fluid_density']

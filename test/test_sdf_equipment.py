@@ -214,7 +214,7 @@ def test_sensors_at_link_pose_times_sensor_pose():
     """IMU, gz DVL (with its reference_frame), navsat (world datum), DAVE pressure."""
     params = load_vehicle(str(AUV))
     sensors = {s.name: s for s in params.sensors}
-    assert sorted(sensors) == ['dvl', 'gps', 'imu', 'sea_pressure']
+    assert sorted(sensors) == ['compass', 'dvl', 'gps', 'imu', 'sea_pressure']
     cases = {
         'imu': (np.array([0.1, 0.0, 0.02]), _rx(math.pi)),
         # dvl_link (0.2 0 -0.08) x sensor pose (yaw 90 deg) x reference_frame (roll 180 deg)
@@ -242,7 +242,7 @@ def _sdf_names(path, tag):
 @pytest.mark.parametrize('path,unmodelled', [
     (ROV, ['front_camera', 'ping360', 'thruster6_load',
            'gz::sim::systems::OdometryPublisher', 'gz::sim::systems::JointPositionController']),
-    (AUV, ['compass', 'baro', 'alt', 'sidescan', 'bottom_camera']),
+    (AUV, ['baro', 'alt', 'sidescan', 'bottom_camera']),
 ])
 def test_nothing_dropped_silently(path, unmodelled):
     """Every sensor and plugin is recorded; one warning line names the unmodelled ones."""

@@ -5,8 +5,8 @@
 # checkout in place.  Two cases:
 #   * ROS 2 sourced by the user (ROS_DISTRO set and rclpy importable): use it as it is.
 #   * otherwise: the .venv/ made by tools/bootstrap from requirements.txt (ROS 2 Kilted
-#     wheels from PyPI) plus tf2_msgs, ros_gz_interfaces, marine_acoustic_msgs and
-#     mavros_msgs built into .deps/<pkg>/install.
+#     wheels from PyPI) plus tf2_msgs, ros_gz_interfaces, marine_acoustic_msgs,
+#     mavros_msgs and uuv_sensor_ros_plugins_msgs built into .deps/<pkg>/install.
 # Then the colcon workspace (install/) of this package is overlaid.
 
 UWV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -42,7 +42,7 @@ uwv_env() {
     # the wheels re-exec Python to set LD_LIBRARY_PATH unless told it is done
     export _ROS_WHEELS_BOOTSTRAP_COMPLETE=1
     local pkg dep
-    for pkg in tf2_msgs ros_gz_interfaces marine_acoustic_msgs mavros_msgs; do
+    for pkg in tf2_msgs ros_gz_interfaces marine_acoustic_msgs mavros_msgs uuv_sensor_ros_plugins_msgs; do
       dep="$UWV_ROOT/.deps/$pkg/install"
       if [ -d "$dep" ]; then
         uwv_prepend LD_LIBRARY_PATH "$dep/lib"

@@ -29,9 +29,10 @@ types are the simulate-mode node's (``node/simulate_io.py``, ``thruster_io.py``,
   (std_msgs/Float64; offline the thrusters get no command: neutral, zero), the fin
   angles on ``/joint_states`` (sensor_msgs/JointState, held over the run), its
   navigation sensors on their topics (``node/sensor_io.py``: sensor_msgs/Imu,
-  FluidPressure, NavSatFix, geometry_msgs/TwistWithCovarianceStamped; nothing while a
-  DVL has no bottom lock or a receiver no fix) and ``/tf_static`` (one message at the
-  start: base -> base_com, base_cob, base_drag_center and the posed sensor frames);
+  FluidPressure, NavSatFix, MagneticField, geometry_msgs/TwistWithCovarianceStamped,
+  uuv's PositionWithCovarianceStamped (RPT); nothing while a DVL has no bottom lock or a
+  receiver no fix) and ``/tf_static`` (one message at the start: base -> base_com,
+  base_cob, base_drag_center and the posed sensor frames);
 * with ``components``: ``/hydro/components/<name>`` geometry_msgs/WrenchStamped (base
   frame) at every sample, the node's hydro components (acceleration: the backward
   difference of the twist over the step, the node's mean over an update).
@@ -82,6 +83,10 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
     if components and vehicle is None:
         raise ValueError('components need the vehicle')
     store = typestore()
+    if vehicle is not None and any(s.kind == 'rpt' for s in vehicle.sensors):
+        from rosbags.typesys import get_types_from_msg
+        for name, text in sensor_messages.EXTRA_DEFINITIONS.items():
+            store.register(get_types_from_msg(text, name))  # uuv's RPT message
     make = MessageFactory(store)
     stamps = stamps_ns(trajectory.t)
     n = len(stamps)
@@ -127,7 +132,7 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
             _feedback(series, store, make, vehicle, n, fin_angles)
             if sensors:
                 _sensors(bag, store, make, vehicle, trajectory, stamps, taus, current_world,
-                         fin_angles)
+                         fin_angles, odom_frame)
         if components:
             _components(series, make, vehicle, trajectory, base_frame, current_world,
                         fin_angles)
@@ -223,6 +228,16 @@ def _sensor_message(store, make, kind: str, reading, stamp_ns: int, frame_id: st
             header=header, twist=t['geometry_msgs/msg/TwistWithCovariance'](
                 twist=twist,
                 covariance=np.array(sensor_messages.dvl_twist_covariance(reading))))
+    if kind == 'rpt':
+        stamped = t[sensor_messages.MESSAGE_TYPES[kind]]
+        return stamped(header=header, pos=t['uuv_sensor_ros_plugins_msgs/msg/'
+                                            'PositionWithCovariance'](
+            pos=t['geometry_msgs/msg/Point'](*(float(v) for v in reading.position)),
+            covariance=np.array(reading.covariance, dtype=float)))
+    if kind == 'magnetometer':
+        return t[sensor_messages.MESSAGE_TYPES[kind]](
+            header=header, magnetic_field=vec(*(float(v) for v in reading.magnetic_field)),
+            magnetic_field_covariance=np.array(reading.covariance, dtype=float))
     return t[sensor_messages.MESSAGE_TYPES[kind]](
         header=header, status=t['sensor_msgs/msg/NavSatStatus'](
             status=sensor_messages.NAVSAT_STATUS_FIX,
@@ -234,7 +249,7 @@ def _sensor_message(store, make, kind: str, reading, stamp_ns: int, frame_id: st
 
 
 def _sensors(bag, store, make, vehicle: VehicleParams, trajectory: Trajectory, stamps,
-             taus, current_world, fin_angles) -> None:
+             taus, current_world, fin_angles, odom_frame: str) -> None:
     """Write each sensor's valid samples on its topic (the node's sensor_io)."""
     for model, times, readings in sample_sensors(
             vehicle, stamps, trajectory.position, trajectory.quaternion, trajectory.twist,
@@ -243,6 +258,8 @@ def _sensors(bag, store, make, vehicle: VehicleParams, trajectory: Trajectory, s
         msgtype = sensor_messages.MESSAGE_TYPES[spec.kind]
         topic = spec.topic if spec.topic.startswith('/') else '/' + spec.topic
         frame_id = spec.frame_id()
+        if spec.kind == 'rpt':  # the reference frame, the world's odom (node/sensor_io.py)
+            frame_id = spec.model.reference_frame or odom_frame
         for stamp, reading in zip(times, readings):
             if reading.valid:
                 msg = _sensor_message(store, make, spec.kind, reading, stamp, frame_id)

@@ -179,6 +179,9 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
     }
     if params.tree is not None:  # only a vehicle whose links move has one
         summary['tree'] = tree_summary(params.tree, params.fluid_density)
+    if np.any(params.signed_quadratic_drag):  # only a vehicle with gz-sim's <xUU> terms
+        summary['signed_quadratic_drag'] = np.asarray(params.signed_quadratic_drag,
+                                                      float).tolist()
     return summary
 
 
@@ -237,6 +240,9 @@ def format_summary(s: Dict[str, Any]) -> str:
            'on' if s['coriolis'] and s['added_mass_coriolis'] else 'off'),
         'thrusters:      %s' % (len(s['thrusters']) or '(none)'),
     ]
+    if 'signed_quadratic_drag' in s:
+        lines.insert(-1, 'signed quadratic drag S (wrench -S_abc nu_b nu_c, both signed): '
+                     '%d nonzero terms' % np.count_nonzero(s['signed_quadratic_drag']))
     if np.any(s['forward_speed_drag']):
         # uuv_simulator linear_damping_forward_speed: wrench -u L_u nu, u signed
         lines.insert(-1, 'forward-speed drag L_u (wrench -u L_u nu, u signed): diagonal %s'

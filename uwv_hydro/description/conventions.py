@@ -90,6 +90,11 @@ def frd_to_flu_quadratic(q: np.ndarray) -> np.ndarray:
     return np.asarray(q, float) * T6[:, None, None] * T6[None, None, :]
 
 
+def frd_to_flu_signed_quadratic(s: np.ndarray) -> np.ndarray:
+    """Convert a 6x6x6 signed quadratic tensor from FRD to FLU (S'_abc = T_a T_b T_c S_abc)."""
+    return np.asarray(s, float) * T6[:, None, None] * T6[None, :, None] * T6[None, None, :]
+
+
 def rpy_to_matrix(rpy: Sequence[float]) -> np.ndarray:
     """Return R = Rz(yaw) Ry(pitch) Rx(roll) for URDF/SDF fixed-axis rpy."""
     roll, pitch, yaw = (float(v) for v in rpy)

@@ -30,7 +30,10 @@ The hull lies along the body x axis.  A cylinder is ``length`` and ``diameter``
 tail to nose (YAML: a list of pairs; XML: the numbers ``x d x d ...``).  Defaults:
 c_yd_beta 1.2 (Hoerner, as Prestero 2001), cd_crossflow 1.1 (cylinder section,
 Hoerner; Prestero's c_dc), model ``prestero``, x_cp the hull's mid-length, 40 strips.
-x components are the same in FLU and FRD: no conversion.
+x components are the same in FLU and FRD: no conversion.  Every length is bounded by
+:data:`MAX_HULL_METRES` and c_yd_beta, cd_crossflow by :data:`MAX_HULL_COEFFICIENT`
+(refused naming the key and its line): beyond, the lift and cross-flow arithmetic
+leaves the float range.
 """
 from typing import Any, Callable, Dict
 import xml.etree.ElementTree as ET
@@ -48,6 +51,12 @@ HULL_KEYS = ('length', 'diameter', 'x_center', 'profile', 'c_yd_beta', 'x_cp',
              'cd_crossflow', 'model', 'lift_diameter', 'strips')
 #: Most strips of the cross-flow integral (the compiled core loops over them).
 MAX_STRIPS = 1000
+#: Largest |length| of a hull (m) and largest lift or cross-flow coefficient: the lift
+#: constant 1/2 rho d^2 c_yd_beta and the strip integrals of d x^2 stay far inside the
+#: float range (a 1e308 m lift_diameter squared overflows: refused here, not in wrench).
+MAX_HULL_METRES = 1.0e4
+MAX_HULL_COEFFICIENT = 1.0e4
+_METRES = ('length', 'diameter', 'x_center', 'lift_diameter', 'x_cp')
 
 ErrorFactory = Callable[[str, str], DescriptionError]
 
@@ -62,6 +71,7 @@ def hull_from_values(values: Dict[str, Any], source: str, error: ErrorFactory) -
     if unknown:
         raise error(unknown[0], "unknown hull key '%s'; expected one of %s"
                     % (unknown[0], ', '.join(HULL_KEYS)))
+    _check_bounds(values, error)
     hull = Hull(source=source)
     if 'profile' in values:
         for key in ('length', 'diameter', 'x_center'):
@@ -107,6 +117,23 @@ def hull_from_values(values: Dict[str, Any], source: str, error: ErrorFactory) -
                         % (MAX_STRIPS, strips))
         hull.strips = int(strips)
     return hull
+
+
+def _check_bounds(values: Dict[str, Any], error: ErrorFactory) -> None:
+    """Refuse a hull number whose arithmetic would leave the float range."""
+    bounds = [(k, MAX_HULL_METRES, ' m') for k in _METRES]
+    bounds += [(k, MAX_HULL_COEFFICIENT, '') for k in ('c_yd_beta', 'cd_crossflow')]
+    for key, bound, unit in bounds:
+        if key in values and not abs(values[key]) <= bound:
+            raise error(key, '%s %g is beyond %g%s in magnitude (its products in the lift '
+                        'and cross-flow terms would overflow)'
+                        % (key, values[key], bound, unit))
+    if 'profile' in values:
+        profile = np.asarray(values['profile'], dtype=float)
+        if not np.all(np.abs(profile) <= MAX_HULL_METRES):
+            raise error('profile', 'profile values must be within %g m in magnitude (their '
+                        'products in the lift and cross-flow terms would overflow)'
+                        % MAX_HULL_METRES)
 
 
 def finish_hull(params: VehicleParams, hull: Hull, place: str) -> None:

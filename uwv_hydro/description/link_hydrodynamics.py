@@ -39,6 +39,9 @@ and its wrench moves to the base origin as tau = T^T f_l (the dual map).  Hence,
   The vehicle's drag point (drag_center = drag_velocity_point) is then P and the
   linear drag is re-expressed there: L_P = H(P)^-T L H(P)^-1 (point_transform).
   Other layouts raise a DescriptionError saying why (the core has one drag point).
+* signed quadratic drag F_a = -S_abc nu_b nu_c (gz-sim's ``<xUU>``) is bilinear in the
+  twist, so it moves exactly for any pose: S_O[A, B, C] = sum T[a, A] T[b, B] T[c, C]
+  S_l[a, b, c] about the origin, then to the drag point P with H(P)^-1 in place of T.
 """
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
@@ -49,6 +52,11 @@ from uwv_hydro.description.conventions import skew
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.physics.point_transform import transfer_matrix_h
 
+#: Why a vehicle whose links move cannot keep gz-sim's signed quadratic terms.
+SIGNED_RIGID_ONLY = ('gz-sim Hydrodynamics signed quadratic terms (<xUU> and the like) are '
+                     'read for a rigid vehicle only: the per-link hydrodynamics of a vehicle '
+                     'whose links move has no signed quadratic drag; rename them <xUabsU> '
+                     '(coefficient * |U| * U) or lump the links')
 #: Tolerance (m, and on rotation-matrix entries) for "same origin" / "signed permutation".
 LAYOUT_TOLERANCE = 1e-9
 
@@ -63,6 +71,7 @@ class LinkHydro:
     linear_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
     quadratic_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6, 6)))
     added_mass: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
+    signed_quadratic_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6, 6)))
     #: where it was read (for messages).
     where: str = ''
     #: coefficient labels {field: {index: (path, line)}} in link indices.
@@ -93,16 +102,19 @@ def _signed_permutation(rotation: np.ndarray) -> Optional[np.ndarray]:
 
 
 def combine(parts: List[LinkHydro], source: str
-            ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, dict]]:
+            ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, dict],
+                       np.ndarray]:
     """
-    Return (linear_drag, quadratic_drag, added_mass, drag_point, labels) in the base frame.
+    Return (linear, quadratic, added mass, drag point, labels, signed quadratic), base frame.
 
-    linear and quadratic drag act at ``drag_point`` with its twist; added mass is
-    about the base origin.  Labels are kept for a part whose frame is the base frame.
+    linear, quadratic and signed quadratic drag act at ``drag_point`` with its twist;
+    added mass is about the base origin.  Labels are kept for a part whose frame is the
+    base frame.
     """
     linear = np.zeros((6, 6))
     quad = np.zeros((6, 6, 6))
     added = np.zeros((6, 6))
+    signed = np.zeros((6, 6, 6))
     labels: Dict[str, dict] = {}
     quad_parts = [p for p in parts if np.any(p.quadratic_drag)]
     quad_ids = {id(p) for p in quad_parts}
@@ -111,6 +123,8 @@ def combine(parts: List[LinkHydro], source: str
         t = link_twist_map(part.position, part.rotation)
         linear += t.T @ part.linear_drag @ t  # tau = T^T f_l, f_l = -L_l T nu
         added += t.T @ part.added_mass @ t     # spatial inertia moved to the base origin
+        # f_l = -S_l(T nu, T nu), tau = T^T f_l: S_O = S_l contracted with T on every index
+        signed += np.einsum('aA,bB,cC,abc->ABC', t, t, t, part.signed_quadratic_drag)
         if _is_identity(part):
             for key, value in part.labels.items():
                 labels.setdefault(key, {}).update(value)
@@ -132,6 +146,9 @@ def combine(parts: List[LinkHydro], source: str
     h_inv = transfer_matrix_h(-point)  # H(P)^-1 = H(-P)
     # L about the origin -> about P: L_P = H(P)^-T L H(P)^-1 (Fossen 2011 eq. 7.238)
     linear_p = h_inv.T @ linear @ h_inv
+    # about the origin -> at P: the same contraction with H(P)^-1 (twist nu = H^-1 nu_P)
+    signed_p = np.einsum('aA,bB,cC,abc->ABC', h_inv, h_inv, h_inv, signed)
     if np.any(point):
         labels.pop('linear_drag', None)
-    return linear_p, quad, added, point, labels
+        labels.pop('signed_quadratic_drag', None)
+    return linear_p, quad, added, point, labels, signed_p

@@ -29,8 +29,9 @@ from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.sensors import (
-    _Ctx, _gz_beams, _join, _mapping, _pose, sensor_from_mapping)
+    _bool, _Ctx, _join, _mapping, _number, _pose, sensor_from_mapping)
 from uwv_hydro.description.xml_safe import element_line, element_path
+from uwv_hydro.physics.dvl_beams import gz_beam_axis
 from uwv_hydro.physics.rotation import quat_to_rpy
 from uwv_hydro.physics.sensor_params import SensorParams
 
@@ -126,7 +127,6 @@ NOT_MODELLED_SENSORS = {
     'rfidtag': 'RFID tags', 'wireless_receiver': 'radio signal strength',
     'wireless_transmitter': 'radio signal strength',
     'altimeter': 'altitude above a reference and vertical velocity',
-    'magnetometer': 'the magnetic field; no field model here',
     'air_pressure': "the standard atmosphere's pressure at the altitude, not the water "
                     'pressure (use a fluid_pressure sensor)',
     'custom': 'a custom sensor of no gz:type modelled here',
@@ -171,6 +171,53 @@ def _as_is(kind: str, block: str = '', unused: Tuple[str, ...] = ()):
         tree['type'] = kind
         return kind, tree, notes, None
     return read
+
+
+def _gz_beams(arrangement: Any, path: str, ctx: _Ctx, notes: List[str]) -> np.ndarray:
+    """
+    Return the (N, 3) beam axes of a gz DVL ``<arrangement>`` in the sensor frame.
+
+    gz DopplerVelocityLog ``InitializeBeamArrangement``: angles in radians unless
+    ``degrees="true"``; each ``<beam>`` has ``<aperture>`` (default 90 deg, the cone is
+    not modelled here: the beam is its axis), ``<rotation>`` and ``<tilt>`` (default 0,
+    |tilt| < 90 deg), an ``id`` attribute (default the previous id + 1, only named in
+    gz's log); at least three beams.  What gz refuses (no arrangement, fewer than three
+    beams, a tilt out of range) raises here; :func:`_gz_dvl` warns and keeps the
+    default beams, as gz logs the error and runs the world without that DVL.
+    """
+    if not isinstance(arrangement, dict):
+        raise ctx.error(path, 'a gz DVL needs an <arrangement> of beams (gz-sensors '
+                        'refuses the sensor without one)')
+    unknown = [k for k in arrangement if k not in ('beam', 'degrees')]
+    if unknown:
+        raise ctx.error(_join(path, unknown[0]), "unknown arrangement element '%s'"
+                        % unknown[0])
+    unit = math.pi / 180.0 if _bool(arrangement.get('degrees', 'false'),
+                                    _join(path, 'degrees'), ctx) else 1.0
+    beams = arrangement['beam'] if 'beam' in arrangement else []
+    if len(beams) < 3:
+        raise ctx.error(path, 'a gz DVL needs at least three beams, got %d' % len(beams))
+    axes = []
+    for i, beam in enumerate(beams):
+        where = _join(path, 'beam[%d]' % i)
+        beam = beam if isinstance(beam, dict) else {}
+        for item in beam:
+            if item not in ('id', 'aperture', 'rotation', 'tilt'):
+                raise ctx.error(_join(where, item), "unknown beam element '%s'" % item)
+        angles = {k: _number(beam.get(k, '0'), _join(where, k), ctx) * unit
+                  for k in ('rotation', 'tilt')}
+        # gz Angle::Normalized: into (-pi, pi]
+        tilt = math.atan2(math.sin(angles['tilt']), math.cos(angles['tilt']))
+        if abs(tilt) >= math.pi / 2:
+            raise ctx.error(_join(where, 'tilt'), 'tilt %g deg is not in the (-90, 90) deg '
+                            'interval gz-sensors requires' % math.degrees(tilt))
+        axes.append(gz_beam_axis(angles['rotation'], tilt))
+    if len(beams) > 4:
+        notes.append('%d beams: marine_acoustic_msgs/Dvl carries the first four'
+                     % len(beams))
+    if any('aperture' in b for b in beams if isinstance(b, dict)):
+        notes.append('beam aperture not modelled (each beam is its axis)')
+    return np.array(axes)
 
 
 def _gz_dvl(tree: Dict[str, Any], ctx: _Ctx, name: str):
@@ -245,6 +292,7 @@ SENSOR_READERS = {
     'navsat': _as_is('navsat', unused=('velocity_sensing',)),
     'gps': _as_is('navsat', 'gps', unused=('velocity_sensing',)),  # Gazebo classic name
     'custom:dvl': _gz_dvl,
+    'magnetometer': _as_is('magnetometer'),
 }
 
 #: Sensor rate when a description gives none (SDF: every physics step, 1 ms default).
@@ -323,6 +371,9 @@ def read_sensor_element(sensor: ET.Element, link: str, source: str, base_frame: 
         block = tree.setdefault(kind, {})
         if isinstance(block, dict):
             block.setdefault(item, value)
+    if kind == 'magnetometer' and 'field' not in _mapping(tree.get(kind)):
+        notes.append("the world's <magnetic_field> is not known here: SDF's default "
+                     '6e-06 2.3e-05 -4.2e-05 T')
     if _is_zero_rate(tree.get('update_rate')):
         tree['update_rate'] = DEFAULT_STEP_RATE_HZ
         notes.append('no update_rate: every 1 ms physics step (SDF default), %g Hz'

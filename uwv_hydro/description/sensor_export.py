@@ -68,6 +68,12 @@ def describe_sensor(sensor: SensorParams) -> str:
                             for c in boresight_cosines(m.beam_directions)})
             beams = '%d beams at %s deg' % (len(m.beam_directions), '/'.join(tilts))
         detail = '%s, sigma %s m/s, %s' % (seabed, _sigmas(m.velocity), beams)
+    elif sensor.kind == 'magnetometer':
+        detail = 'field %s (world ENU), sigma %s' % (
+            '[%s]' % ', '.join('%.4g' % v for v in m.magnetic_field), _sigmas(m.noise))
+    elif sensor.kind == 'rpt':
+        detail = 'position in %s, sigma %s m' % (m.reference_frame or 'the world',
+                                                 _sigmas(m.noise))
     else:
         detail = ('datum %.7f, %.7f, %g m, fix above %g m depth, sigma %.3g m horizontal, '
                   '%.3g m vertical' % (m.latitude_deg, m.longitude_deg, m.elevation,
@@ -90,6 +96,8 @@ def _all_noise(sensor: SensorParams) -> List[NoiseParams]:
         return [m.pressure]
     if sensor.kind == 'dvl':
         return list(m.velocity)
+    if sensor.kind in ('magnetometer', 'rpt'):
+        return list(m.noise)
     return [m.horizontal, m.vertical]
 
 
@@ -128,6 +136,17 @@ def _model_tree(sensor: SensorParams) -> Dict[str, Any]:
             tree['beam_azimuths'] = list(m.beam_azimuths)
         if m.beam_directions:
             tree['beam_directions'] = [list(b) for b in m.beam_directions]
+    elif sensor.kind == 'magnetometer':
+        tree = dict(_axes_tree(m.noise), field=list(m.magnetic_field))
+        if m.covariance is not None:
+            tree['covariance'] = list(m.covariance)
+    elif sensor.kind == 'rpt':
+        tree = dict(_axes_tree(m.noise), reference_position=list(m.reference_position),
+                    reference_rpy=list(m.reference_rpy))
+        if m.reference_frame:
+            tree['reference_frame'] = m.reference_frame
+        if m.covariance is not None:
+            tree['covariance'] = list(m.covariance)
     else:
         tree = {'latitude_deg': m.latitude_deg, 'longitude_deg': m.longitude_deg,
                 'elevation': m.elevation, 'surfaced_depth': m.surfaced_depth,

@@ -54,7 +54,14 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
   vectors [x, y, z] in the sensor frame; a gz ``<arrangement>`` is read into them);
 * ``navsat``: datum ``latitude_deg``, ``longitude_deg``, ``elevation`` (gz
   ``<spherical_coordinates>`` names), ``surfaced_depth``, ``position_sensing:
-  {horizontal: {noise}, vertical: {noise}}`` (gz names; metres).
+  {horizontal: {noise}, vertical: {noise}}`` (gz names; metres);
+* ``magnetometer``: ``x``/``y``/``z`` noise (gz-sensors' ``<magnetometer>`` names; the
+  unit of the field), ``field`` [x, y, z]: the world (ENU) field (gz: the world's
+  ``<magnetic_field>`` in tesla, SDF default 6e-06 2.3e-05 -4.2e-05), ``covariance``
+  (3 variances the message reports; default the white-noise stddev squared);
+* ``rpt`` (uuv's acoustic positioning): ``x``/``y``/``z`` noise (m), ``covariance``,
+  ``reference_position``, ``reference_rpy`` (the reference frame in the world, default
+  the world itself) and ``reference_frame`` (frame_id; default the odom frame).
 
 Common keys: ``name`` (XML attribute), ``type``, ``link`` (YAML; default the base),
 ``update_rate`` (Hz, required), ``topic`` (default the sensor name), ``seed`` (default a
@@ -68,7 +75,7 @@ XML ``<sensor>`` elements (URDF ``<gazebo reference>`` blocks, SDF links) are re
 through a table of types, :data:`SENSOR_READERS`: ours, SDF ``navsat`` and Gazebo
 classic ``gps`` (navsat), gz-sensors' ``custom`` ``gz:type="dvl"`` (dvl, bottom
 tracking).  Types recognised but not simulated (cameras, lidars, sonars, altimeter,
-magnetometer, air_pressure...: :data:`NOT_MODELLED_SENSORS`) and unknown types are
+air_pressure...: :data:`NOT_MODELLED_SENSORS`) and unknown types are
 recorded 'warned' as not modelled in ``params.elements`` (one warning line names
 them all); an unknown key inside one of ours is an error naming it.
 """
@@ -80,10 +87,9 @@ import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import element_line, element_path
-from uwv_hydro.physics.dvl_beams import gz_beam_axis
 from uwv_hydro.physics.sensor_params import (
-    DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SENSOR_TYPES,
-    SensorParams)
+    DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, NoiseParams,
+    RptParams, SENSOR_TYPES, SensorParams)
 from uwv_hydro.physics.unit_vector import unit_vector
 
 #: Accepted sensor rates (Hz): a period of at most a day, at least a microsecond.
@@ -104,6 +110,9 @@ TYPE_KEYS = {
     'dvl': {'seabed_depth': None, 'max_altitude': None, 'min_altitude': None,
             'velocity': AXIS_KEYS, 'janus_angle': None, 'beam_azimuths': None,
             'beam_directions': None},
+    'magnetometer': dict(AXIS_KEYS, field=None, covariance=None),
+    'rpt': dict(AXIS_KEYS, covariance=None, reference_position=None, reference_rpy=None,
+                reference_frame=None),
     'navsat': {'latitude_deg': None, 'longitude_deg': None, 'elevation': None,
                'surfaced_depth': None,
                'position_sensing': {'horizontal': _NOISE, 'vertical': _NOISE}},
@@ -340,8 +349,29 @@ def _navsat(block: Dict[str, Any], path: str, ctx: _Ctx) -> NavSatParams:
     return out
 
 
+def _magnetometer(block: Dict[str, Any], path: str, ctx: _Ctx, kind=MagnetometerParams):
+    own = ('field', 'covariance', 'reference_position', 'reference_rpy', 'reference_frame')
+    out = kind(noise=_axes({k: v for k, v in block.items() if k not in own}, path, ctx))
+    if 'reference_frame' in block:
+        out.reference_frame = _string(block['reference_frame'],
+                                      _join(path, 'reference_frame'), ctx)
+    for key in (k for k in own[:-1] if k in block):
+        value = block[key]
+        value = value.split() if isinstance(value, str) and ctx.xml else value
+        if not isinstance(value, (list, tuple)) or len(value) != 3:
+            raise ctx.error(_join(path, key), 'expected 3 numbers, got %r' % (value,))
+        numbers = tuple(_number(v, _join(path, key), ctx, minimum=0.0 if key == 'covariance'
+                                else None) for v in value)
+        setattr(out, 'magnetic_field' if key == 'field' else key, numbers)
+    return out
+
+
+def _rpt(block: Dict[str, Any], path: str, ctx: _Ctx) -> RptParams:
+    return _magnetometer(block, path, ctx, RptParams)  # the same axis/vector keys
+
+
 _TYPE_PARSERS = {'imu': _imu, 'fluid_pressure': _fluid_pressure, 'dvl': _dvl,
-                 'navsat': _navsat}
+                 'navsat': _navsat, 'magnetometer': _magnetometer, 'rpt': _rpt}
 
 
 def default_seed(name: str) -> int:
@@ -400,53 +430,6 @@ def _pose(value: Any, path: str, ctx: _Ctx) -> Tuple[float, ...]:
     if not isinstance(value, (list, tuple)) or len(value) != 6:
         raise ctx.error(path, 'expected 6 numbers x y z roll pitch yaw, got %r' % (value,))
     return tuple(_number(v, path, ctx) for v in value)
-
-
-def _gz_beams(arrangement: Any, path: str, ctx: _Ctx, notes: List[str]) -> np.ndarray:
-    """
-    Return the (N, 3) beam axes of a gz DVL ``<arrangement>`` in the sensor frame.
-
-    gz DopplerVelocityLog ``InitializeBeamArrangement``: angles in radians unless
-    ``degrees="true"``; each ``<beam>`` has ``<aperture>`` (default 90 deg, the cone is
-    not modelled here: the beam is its axis), ``<rotation>`` and ``<tilt>`` (default 0,
-    |tilt| < 90 deg), an ``id`` attribute (default the previous id + 1, only named in
-    gz's log); at least three beams.  What gz refuses (no arrangement, fewer than three
-    beams, a tilt out of range) raises here; :func:`_gz_dvl` warns and keeps the
-    default beams, as gz logs the error and runs the world without that DVL.
-    """
-    if not isinstance(arrangement, dict):
-        raise ctx.error(path, 'a gz DVL needs an <arrangement> of beams (gz-sensors '
-                        'refuses the sensor without one)')
-    unknown = [k for k in arrangement if k not in ('beam', 'degrees')]
-    if unknown:
-        raise ctx.error(_join(path, unknown[0]), "unknown arrangement element '%s'"
-                        % unknown[0])
-    unit = math.pi / 180.0 if _bool(arrangement.get('degrees', 'false'),
-                                    _join(path, 'degrees'), ctx) else 1.0
-    beams = arrangement['beam'] if 'beam' in arrangement else []
-    if len(beams) < 3:
-        raise ctx.error(path, 'a gz DVL needs at least three beams, got %d' % len(beams))
-    axes = []
-    for i, beam in enumerate(beams):
-        where = _join(path, 'beam[%d]' % i)
-        beam = beam if isinstance(beam, dict) else {}
-        for item in beam:
-            if item not in ('id', 'aperture', 'rotation', 'tilt'):
-                raise ctx.error(_join(where, item), "unknown beam element '%s'" % item)
-        angles = {k: _number(beam.get(k, '0'), _join(where, k), ctx) * unit
-                  for k in ('rotation', 'tilt')}
-        # gz Angle::Normalized: into (-pi, pi]
-        tilt = math.atan2(math.sin(angles['tilt']), math.cos(angles['tilt']))
-        if abs(tilt) >= math.pi / 2:
-            raise ctx.error(_join(where, 'tilt'), 'tilt %g deg is not in the (-90, 90) deg '
-                            'interval gz-sensors requires' % math.degrees(tilt))
-        axes.append(gz_beam_axis(angles['rotation'], tilt))
-    if len(beams) > 4:
-        notes.append('%d beams: marine_acoustic_msgs/Dvl carries the first four'
-                     % len(beams))
-    if any('aperture' in b for b in beams if isinstance(b, dict)):
-        notes.append('beam aperture not modelled (each beam is its axis)')
-    return np.array(axes)
 
 
 def merge_sensors(base: List[SensorParams], overlay: List[SensorParams]

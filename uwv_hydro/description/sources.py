@@ -51,7 +51,10 @@ HYDRO_FIELDS = ('buoyancy_mass', 'cob', 'surface', 'linear_drag', 'quadratic_dra
                 'added_mass', 'drag_center', 'drag_velocity_point', 'added_mass_point',
                 'semantics', 'damping', 'coriolis', 'added_mass_coriolis', 'acceleration_alpha')
 #: Every field the source report lists, in this order.
-REPORTED_FIELDS = RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS + HYDRO_FIELDS
+REPORTED_FIELDS = RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS + HYDRO_FIELDS + (
+    'signed_quadratic_drag',)
+#: Fields the report lists only when a file gave them (gz-sim's <xUU> terms, YAML).
+REPORTED_WHEN_GIVEN = ('signed_quadratic_drag',)
 
 DEFAULT = 'default'
 #: Marks an origin that is a format's simulator default (not a value written in the
@@ -96,7 +99,8 @@ def rigid_body_of(base: VehicleParams) -> VehicleParams:
 
 def field_sources(params: VehicleParams) -> Dict[str, str]:
     """Return {field: where it came from} for every reported field ('default' if unset)."""
-    return {name: params.origins.get(name, DEFAULT) for name in REPORTED_FIELDS}
+    return {name: params.origins.get(name, DEFAULT) for name in REPORTED_FIELDS
+            if name not in REPORTED_WHEN_GIVEN or name in params.origins}
 
 
 def format_field_sources(params: VehicleParams) -> List[str]:

@@ -157,7 +157,8 @@ def validate(params: VehicleParams) -> VehicleParams:
     """Raise DescriptionError if ``params`` is invalid; append warnings; return it."""
     src = params.source
     for name in ('mass', 'inertia', 'com', 'buoyancy_mass', 'cob', 'linear_drag',
-                 'quadratic_drag', 'forward_speed_drag', 'added_mass', 'drag_center',
+                 'quadratic_drag', 'forward_speed_drag', 'signed_quadratic_drag',
+                 'added_mass', 'drag_center',
                  'drag_velocity_point',
                  'added_mass_point', 'acceleration_alpha', 'gravity', 'fluid_density'):
         _finite(name, getattr(params, name), src)
@@ -170,7 +171,7 @@ def validate(params: VehicleParams) -> VehicleParams:
     _check_inertia_allowing(params)
     shapes = (('com', (3,)), ('cob', (3,)), ('linear_drag', (6, 6)),
               ('quadratic_drag', (6, 6, 6)), ('added_mass', (6, 6)),
-              ('forward_speed_drag', (6, 6)),
+              ('forward_speed_drag', (6, 6)), ('signed_quadratic_drag', (6, 6, 6)),
               ('added_mass_point', (3,)), ('drag_center', (3,)),
               ('drag_velocity_point', (3,)))
     for name, shape in shapes:

@@ -69,7 +69,7 @@ Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
   hydrodynamics or buoyancy plugin in the model is an error naming it.
 """
 import math
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -79,11 +79,11 @@ from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.hull import finish_hull, HULL_KEYS, read_xml_hull
 from uwv_hydro.description.known_names import check_children, foreign_plugin_error, is_hydro_plugin
-from uwv_hydro.description.link_hydrodynamics import combine, LinkHydro
+from uwv_hydro.description.link_hydrodynamics import combine, LinkHydro, SIGNED_RIGID_ONLY
 from uwv_hydro.description.lrauv.hydrodynamics import (
     is_lrauv_hydrodynamics_plugin, LRAUV_ACCELERATION_ALPHA, read_lrauv_hydrodynamics)
 from uwv_hydro.description.sdf.buoyancy import (
-    is_buoyancy_system, link_volume, read_buoyancy_system)
+    GZ_BUOYANCY_DEFAULT_DENSITY, is_buoyancy_system, link_volume, read_buoyancy_system)
 from uwv_hydro.description.sdf.equipment import read_sdf_equipment
 from uwv_hydro.description.sdf.frames import (
     compose, FlatModel, flatten_model, inverse, Pose, read_pose)
@@ -149,9 +149,11 @@ def read_equipment(flat: FlatModel, link_poses: Dict[str, Pose], params: Vehicle
 def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: VehicleParams,
                  source: str, warnings: List[str],
                  link_parts: Dict[str, LinkHydroPart], deferred: List[DescriptionError]
-                 ) -> Optional[float]:
+                 ) -> Tuple[Optional[float], str]:
     """
-    Collect every link's drag and added mass; set params' drag; return a water density.
+    Collect every link's drag and added mass; set params' drag.
+
+    Return (water density, where it came from) of the first gz-sim block, or (None, '').
 
     Each link's own is also added to ``link_parts`` (link frame, at the link origin).
     When the links' quadratic drag cannot be combined at one point, only the links
@@ -159,7 +161,7 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
     unless the kinematic tree keeps the moving links' own.
     """
     parts: List[LinkHydro] = []
-    density = None
+    density, density_origin = None, ''
     drag_lines: List[str] = []
     added_lines: List[str] = []
     for name, link in flat.links.items():
@@ -194,6 +196,8 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
                                linear_drag=values['linear_drag'],
                                quadratic_drag=values['quadratic_drag'],
                                added_mass=values['added_mass'],
+                               signed_quadratic_drag=values.get(
+                                   'signed_quadratic_drag', np.zeros((6, 6, 6))),
                                where=element_path(plugin), labels=values['labels']))
         drag_lines.append('%s line %s on %s' % (label, element_line(plugin), target))
         if np.any(values['added_mass']):
@@ -205,17 +209,26 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
             warnings.append('%s <default_current> is not part of the vehicle; pass it as the '
                             'world current' % label)
         if kind == 'gz':
-            density = float(values['fluid_density']) if density is None else density
+            if density is None:
+                density = float(values['fluid_density'])
+                line = values['density_line']
+                density_origin = (
+                    '%s:%s (gz-sim Hydrodynamics <water_density>)' % (source, line)
+                    if line is not None else
+                    '%s (no <water_density> in the gz-sim Hydrodynamics block at line %s: its '
+                    "default %g; gz-sim's buoyancy takes the world Buoyancy system's "
+                    'density, default %g)' % (source, element_line(plugin), density,
+                                              GZ_BUOYANCY_DEFAULT_DENSITY))
         else:
             params.acceleration_alpha = LRAUV_ACCELERATION_ALPHA
         record(params, 'plugin', plugin.get('name', '') or plugin.get('filename', ''),
                where(source, plugin), 'read', '%s on link %r' % (label, target))
     try:
-        linear, quad, added, point, labels = combine(parts, source)
+        linear, quad, added, point, labels, signed = combine(parts, source)
     except DescriptionError as exc:
         # a tree may keep the moving links' own: lump only the links rigid with the base
         rigid = [p for p in parts if p.link == params.base_frame or p.link in params.frames]
-        linear, quad, added, point, labels = combine(rigid, source)
+        linear, quad, added, point, labels, signed = combine(rigid, source)
         deferred.append(exc)
     if drag_lines:
         set_origin(params, ('linear_drag', 'quadratic_drag', 'added_mass_coriolis', 'drag_center',
@@ -228,13 +241,14 @@ def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: 
         set_origin(params, ('acceleration_alpha',), '%s (lrauv HydrodynamicsPlugin: its '
                    'fixed filter constant)' % source)
     params.linear_drag, params.quadratic_drag, params.added_mass = linear, quad, added
+    params.signed_quadratic_drag = signed
     for key, value in labels.items():
         params.coefficient_labels.setdefault(key, {}).update(value)
     params.drag_center = point.copy()
     params.drag_velocity_point = point.copy()
     params.added_mass_point = np.zeros(3)
     params.semantics = 'origin'
-    return density
+    return density, density_origin
 
 
 def _part(parts: Dict[str, LinkHydroPart], link: str, place: str) -> LinkHydroPart:
@@ -264,6 +278,8 @@ def _sdf_tree(flat: FlatModel, base: str, params: VehicleParams,
         inertials[name] = (mass, com, inertia)
     kept = build_tree(base, sdf_joint_specs(flat, source), inertials, link_parts)
     params.tree = kept.tree
+    if kept.tree is not None and np.any(params.signed_quadratic_drag):
+        raise DescriptionError(SIGNED_RIGID_ONLY, source, 'signed_quadratic_drag')
     if kept.tree is None and deferred:
         raise deferred[0]
     notes = tree_warning(kept)
@@ -331,8 +347,8 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
     joint_notes_at = len(warnings)
     link_parts: Dict[str, LinkHydroPart] = {}
     deferred: List[DescriptionError] = []
-    density = _hydro_parts(flat, hydro, link_poses, params, source, warnings, link_parts,
-                           deferred)
+    density, density_origin = _hydro_parts(flat, hydro, link_poses, params, source, warnings,
+                                           link_parts, deferred)
     if not hydro and not uwv:
         warnings.append('no hydrodynamics plugin (gz-sim Hydrodynamics, lrauv, uwv_hydro): '
                         'no hull drag, as gz-sim simulates this model; under a steady '
@@ -352,8 +368,7 @@ def sdf_from_root(root: ET.Element, source: str, model_name: str = '') -> Vehicl
         record(params, 'plugin', systems[0].get('name', ''), where(source, systems[0]), 'read',
                'gz-sim Buoyancy system: %g kg/m^3' % system.density)
     elif density is not None:
-        set_origin(params, ('fluid_density',), '%s (gz-sim Hydrodynamics water density)'
-                   % source)
+        set_origin(params, ('fluid_density',), density_origin)
     if world is not None:
         gravity = world.find('gravity')
         # |g| by math.hypot: scaled, so a 1e300 component gives 1e300, not an overflow

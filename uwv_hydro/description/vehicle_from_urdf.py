@@ -50,6 +50,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from uwv_hydro.description.classic_body import classic_base_body
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.dsros.block import apply_dsros_block, base_link_name, is_dsros_plugin
 from uwv_hydro.description.element_report import record, warn_not_modelled, where
@@ -60,6 +61,7 @@ from uwv_hydro.description.hull import finish_hull, HULL_KEYS, read_xml_hull
 from uwv_hydro.description.known_names import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin, URDF_ATTRIBUTES,
     URDF_CHILDREN)
+from uwv_hydro.description.link_hydrodynamics import SIGNED_RIGID_ONLY
 from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
 from uwv_hydro.description.sdf.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
@@ -394,8 +396,9 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     set_origin(params, RIGID_BODY_FIELDS, '%s (URDF <inertial> of %s and the links on its '
                'joints)' % (source, base))
     apply_urdf_defaults(params, source)
+    body = classic_base_body(base, root, inertials, source)  # where classic plugins act
     if plugin is not None and is_dsros_plugin(plugin):
-        apply_dsros_block(plugin, params, source)
+        apply_dsros_block(plugin, params, source, body_com=body[1], body_mass=body[0])
         hull = plugin.find('hull')
         if hull is not None:  # a uwv_hydro extension of the dsros_hydro block
             check_children(hull, HULL_KEYS, source)
@@ -410,7 +413,10 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
                                'a YAML over this URDF')
     elif plugin is not None:
         apply_uuv_block(plugin, params, source, tree_links=(
-            {block.get('name', '') for block in plugin.findall('link')} if kept.tree else ()))
+            {block.get('name', '') for block in plugin.findall('link')} if kept.tree else ()),
+            body=body)
+    if params.tree is not None and np.any(params.signed_quadratic_drag):
+        raise DescriptionError(SIGNED_RIGID_ONLY, source, 'signed_quadratic_drag')
     params.fins = fins_from_urdf(root, base, frames, params, source)
     params.thrusters = read_urdf_thrusters(root, params, source)
     # generic <sensor> types; ds_sim and uuv_simulator sensors are read_uuv_equipment's

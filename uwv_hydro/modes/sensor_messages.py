@@ -25,7 +25,17 @@ from typing import List
 #: Message type of each sensor kind (sensor_msgs, REP-145; a DVL as gz-sim bridges it).
 MESSAGE_TYPES = {'imu': 'sensor_msgs/msg/Imu', 'fluid_pressure': 'sensor_msgs/msg/FluidPressure',
                  'dvl': 'geometry_msgs/msg/TwistWithCovarianceStamped',
-                 'navsat': 'sensor_msgs/msg/NavSatFix'}
+                 'navsat': 'sensor_msgs/msg/NavSatFix',
+                 'magnetometer': 'sensor_msgs/msg/MagneticField',
+                 'rpt': 'uuv_sensor_ros_plugins_msgs/msg/PositionWithCovarianceStamped'}
+#: Definitions of the message types rosbags' typestore lacks (uuv_sensor_ros_plugins_msgs,
+#: its field names and types), for the bags: {type: .msg text}.
+EXTRA_DEFINITIONS = {
+    'uuv_sensor_ros_plugins_msgs/msg/PositionWithCovariance':
+        'geometry_msgs/Point pos\nfloat64[9] covariance\n',
+    'uuv_sensor_ros_plugins_msgs/msg/PositionWithCovarianceStamped':
+        'std_msgs/Header header\nuuv_sensor_ros_plugins_msgs/PositionWithCovariance pos\n',
+}
 #: sensor_msgs/NavSatStatus STATUS_FIX and SERVICE_GPS (sensor_msgs/msg/NavSatStatus.msg).
 NAVSAT_STATUS_FIX = 0
 NAVSAT_SERVICE_GPS = 1

@@ -42,11 +42,16 @@ static frames):
 * ``navsat``: sensor_msgs/NavSatFix (STATUS_FIX, SERVICE_GPS, ENU covariance
   DIAGONAL_KNOWN) while the antenna is shallower than ``surfaced_depth``; nothing
   while submerged (``no_fix`` in /diagnostics).
+* ``magnetometer``: sensor_msgs/MagneticField, the field in the sensor frame and its
+  covariance (what ros_gz bridges from gz's magnetometer, and what uuv publishes).
+* ``rpt``: uuv_sensor_ros_plugins_msgs/PositionWithCovarianceStamped (uuv's RPT
+  message), the sensor's position in its reference frame, ``header.frame_id`` that
+  frame (not prefixed), or ``odom_frame`` for the world.
 """
 from typing import Dict, List
 
 from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
-from sensor_msgs.msg import FluidPressure, Imu, NavSatFix, NavSatStatus
+from sensor_msgs.msg import FluidPressure, Imu, MagneticField, NavSatFix, NavSatStatus
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes import sensor_messages
@@ -57,7 +62,15 @@ from uwv_hydro.node.static_frames import transform_stamped
 from uwv_hydro.physics.rotation import quat_from_rpy
 
 _MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovarianceStamped,
-             'navsat': NavSatFix}
+             'navsat': NavSatFix, 'magnetometer': MagneticField}
+
+
+def _message_type(kind: str):
+    """Return the rclpy message class of a sensor kind (uuv's RPT type imported on use)."""
+    if kind == 'rpt':
+        from uuv_sensor_ros_plugins_msgs.msg import PositionWithCovarianceStamped
+        return PositionWithCovarianceStamped
+    return _MESSAGES[kind]
 
 
 class SensorIO(NodePart):
@@ -74,16 +87,19 @@ class SensorIO(NodePart):
         self.dvl_pubs = {}
         for model in self.suite.models:
             spec = model.spec
-            self.pubs[spec.name] = node.create_publisher(_MESSAGES[spec.kind], spec.topic, 10)
+            self.pubs[spec.name] = node.create_publisher(_message_type(spec.kind), spec.topic,
+                                                         10)
             if spec.kind == 'dvl':
                 self._add_dvl(model)
             self.frame_ids[spec.name] = prefix + spec.frame_id()
+            if spec.kind == 'rpt':  # uuv: the reference frame's name, the world's odom
+                self.frame_ids[spec.name] = spec.model.reference_frame or self.cfg['odom_frame']
             self.status[spec.name] = {'type': spec.kind, 'topic': spec.topic,
-                                      'frame': prefix + spec.frame_id(),
+                                      'frame': self.frame_ids[spec.name],
                                       'update_rate': spec.update_rate, 'published': 0,
                                       'state': 'waiting'}
             self.logger.info('sensor %s (%s): %s in %s at %g Hz'
-                             % (spec.name, spec.kind, spec.topic, prefix + spec.frame_id(),
+                             % (spec.name, spec.kind, spec.topic, self.frame_ids[spec.name],
                                 spec.update_rate))
 
     def _add_dvl(self, model) -> None:
@@ -195,6 +211,20 @@ class SensorIO(NodePart):
         msg.altitude = float(reading.altitude)
         msg.position_covariance = [float(v) for v in reading.position_covariance]
         msg.position_covariance_type = NavSatFix.COVARIANCE_TYPE_DIAGONAL_KNOWN
+        return msg
+
+    @staticmethod
+    def _rpt(reading):
+        msg = _message_type('rpt')()
+        msg.pos.pos.x, msg.pos.pos.y, msg.pos.pos.z = (float(v) for v in reading.position)
+        msg.pos.covariance = [float(v) for v in reading.covariance]
+        return msg
+
+    @staticmethod
+    def _magnetometer(reading) -> MagneticField:
+        msg = MagneticField()
+        conv.fill_vector3(msg.magnetic_field, reading.magnetic_field)
+        msg.magnetic_field_covariance = [float(v) for v in reading.covariance]
         return msg
 
     def reset(self) -> None:

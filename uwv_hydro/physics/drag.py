@@ -99,7 +99,11 @@ class Drag:
         self.forward_is_zero = not np.any(forward)
         self.linear_is_zero = not np.any(linear) and self.forward_is_zero
         self.quadratic = QuadraticDrag(params.quadratic_drag)
-        self.is_zero = self.linear_is_zero and self.quadratic.is_zero
+        self.signed = np.array(getattr(params, 'signed_quadratic_drag', np.zeros((6, 6, 6))),
+                               dtype=float).reshape(6, 6, 6)
+        self.signed_is_zero = not np.any(self.signed)
+        self.is_zero = (self.linear_is_zero and self.quadratic.is_zero
+                        and self.signed_is_zero)
         # Twist transfer to the velocity point and wrench transfer from the centre
         self._h_velocity = transfer_matrix_h(self.velocity_point)
         self._h_center_t = np.ascontiguousarray(transfer_matrix_h(self.center).T)
@@ -134,5 +138,8 @@ class Drag:
                 # uuv_simulator HMFossen forward-speed damping: tau = -u L_u nu_p (u signed)
                 tau -= nu_p[0] * (self.forward_speed @ nu_p)
             lin = self.to_origin(tau)
-        quad = self.to_origin(self.quadratic(nu_p))
-        return lin, quad
+        quad = self.quadratic(nu_p)
+        if not self.signed_is_zero:
+            # gz-sim Hydrodynamics signed quadratic terms: F_a = -S_abc nu_b nu_c
+            quad = quad - np.einsum('abc,b,c->a', self.signed, nu_p, nu_p)
+        return lin, self.to_origin(quad)

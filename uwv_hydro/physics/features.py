@@ -33,6 +33,8 @@ that define the terms)::
     bilinear  sum_bk A_ibk |nu_p,b| z_k   -H(r_c)^T Q_abc |nu_p,b| nu_p,c (dsros drag)
               sum_jk B_ijk z_j z_k        -H(r_c)^T u_p L_u nu_p (uuv forward-speed
                                           drag, u_p = (P z)_0 signed),
+                                          -H(r_c)^T S_abc nu_p,b nu_p,c (gz-sim
+                                          signed quadratic drag),
                                           -C_RB(nu) nu (eq. 3.56),
                                           -H(r_a)^T C_A(nu_a) nu_a, nu_a = H(r_a) nu_r
                                           (eq. 6.43), M_A,O nu_dot_c with
@@ -140,6 +142,11 @@ class FeatureForms:
         # uuv_simulator HMFossen forward-speed drag: -H(r_c)^T u_p L_u nu_p, u_p = (P z)_0
         self.forward_speed = bilinear_tensor(
             lambda x, y: -(h_c_t @ (forward @ (p_rows @ y))) * (p_rows[0] @ x), 9)
+        signed = drag.signed
+        # gz-sim signed quadratic drag: -H(r_c)^T S_abc nu_p,b nu_p,c, nu_p = P z
+        self.signed_quadratic = bilinear_tensor(
+            lambda x, y: -(h_c_t @ np.einsum('abc,b,c->a', signed, p_rows @ x, p_rows @ y)),
+            9)
         self.coriolis = bool(model.coriolis)
         self.added_mass_origin = am.origin_matrix
         zero = np.zeros((6, 9, 9))

@@ -128,7 +128,7 @@ class HydroModel:
             'weight': (z6, forms.weight, z3, zero6, z69, z699),
             'buoyancy': (z6, z3, forms.buoyancy, zero6, z69, z699),
             'linear_drag': (forms.linear, z3, z3, zero6, z69, forms.forward_speed),
-            'quadratic_drag': (z6, z3, z3, zero6, forms.quadratic, z699),
+            'quadratic_drag': (z6, z3, z3, zero6, forms.quadratic, forms.signed_quadratic),
             # Fossen 2011 sec. 10.3: -M_A,O (nu_dot - nu_dot_c) with nu_dot the extra input
             'added_mass': (z6, z3, z3, -forms.added_mass_origin, z69, forms.current_inertia),
             'added_mass_coriolis': (z6, z3, z3, zero6, z69, forms.added_mass_coriolis),

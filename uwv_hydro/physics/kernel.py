@@ -96,12 +96,13 @@ def dynamics_matrix(forms, m_inv) -> np.ndarray:
     """
     Return A (6, 102): nu_dot = A phi for the feature forms ``forms`` of one vehicle.
 
-    The bilinear terms (Coriolis, current inertia, forward-speed drag) enter once per pair j <= k
+    The bilinear terms (Coriolis, current inertia, forward-speed and signed quadratic
+    drag) enter once per pair j <= k
     (B_jk + B_kj), the quadratic drag as Q_abc on |nu_p,b| nu_p,c.
     """
     bilinear = np.einsum('ia,ajk->ijk', m_inv, forms.rigid_body_coriolis
                          + forms.added_mass_coriolis + forms.current_inertia
-                         + forms.forward_speed)
+                         + forms.forward_speed + forms.signed_quadratic)
 
     def pair(j, k):
         return bilinear[:, j, j] if j == k else bilinear[:, j, k] + bilinear[:, k, j]

@@ -28,10 +28,12 @@ from typing import Optional, Tuple
 from uwv_hydro.physics.dvl_beams import A50_AZIMUTHS, A50_JANUS_ANGLE
 
 #: Sensor types, named as gz-sim names its sensors where it has one (imu, dvl, navsat).
-SENSOR_TYPES = ('imu', 'fluid_pressure', 'dvl', 'navsat')
+SENSOR_TYPES = ('imu', 'fluid_pressure', 'dvl', 'navsat', 'magnetometer', 'rpt')
 
 #: Standard atmosphere at sea level (Pa), ISO 2533.
 STANDARD_ATMOSPHERE = 101325.0
+#: SDF's default world magnetic field (T), sdformat world.sdf ``<magnetic_field>``.
+SDF_DEFAULT_MAGNETIC_FIELD = (6e-06, 2.3e-05, -4.2e-05)
 
 
 @dataclass
@@ -118,6 +120,32 @@ class NavSatParams:
 
 
 @dataclass
+class MagnetometerParams:
+    """Magnetometer: a constant world magnetic field seen in the sensor frame."""
+
+    #: The field in the world (ENU) frame, in the unit published (gz: tesla; uuv: the
+    #: plugin's ``intensity`` unit, microtesla in its macros).
+    magnetic_field: Tuple[float, ...] = SDF_DEFAULT_MAGNETIC_FIELD
+    noise: Tuple[NoiseParams, ...] = field(default_factory=_axes)
+    #: Variances the message reports per axis; None: the white-noise stddev squared.
+    covariance: Optional[Tuple[float, ...]] = None
+
+
+@dataclass
+class RptParams:
+    """Acoustic positioning (uuv's RPT): the sensor's position in a reference frame."""
+
+    #: Pose of the reference frame in the world (ENU): position and rpy; zero = the world.
+    reference_position: Tuple[float, ...] = (0.0, 0.0, 0.0)
+    reference_rpy: Tuple[float, ...] = (0.0, 0.0, 0.0)
+    #: frame_id of the messages; '' = the world (the node's odom frame).
+    reference_frame: str = ''
+    noise: Tuple[NoiseParams, ...] = field(default_factory=_axes)
+    #: Variances the message reports per axis; None: the white-noise stddev squared.
+    covariance: Optional[Tuple[float, ...]] = None
+
+
+@dataclass
 class SensorParams:
     """One sensor: where it is, how often it measures, where it publishes, its model."""
 
@@ -132,7 +160,8 @@ class SensorParams:
     topic: str
     #: Seed of the sensor's own random generator.
     seed: int
-    #: ImuParams, FluidPressureParams, DvlParams or NavSatParams, as ``kind`` says.
+    #: ImuParams, FluidPressureParams, DvlParams, NavSatParams, MagnetometerParams or
+    #: RptParams, as ``kind`` says.
     model: object = None
     #: Pose of the sensor in its link (gz ``<pose>``): (x, y, z, roll, pitch, yaw), or None.
     pose: Optional[Tuple[float, ...]] = None

@@ -34,6 +34,11 @@ kinematics (Fossen 2011 sec. 2.x, body axes):
   [min_altitude, max_altitude] and the transducer is in the water.
 * NavSat: the antenna's ENU position to latitude/longitude/height on WGS-84
   (:mod:`uwv_hydro.physics.geodesy`) while it is shallower than ``surfaced_depth``.
+* Magnetometer: the world field B (ENU) in the sensor frame, (R R_bs)^T B (gz-sensors
+  MagnetometerSensor and uuv's MagnetometerROSPlugin: ``RotateVectorReverse``), plus
+  per-axis noise and turn-on bias; in the water and out of it alike.
+* RPT (uuv's RPTROSPlugin): the sensor's position in a reference frame (p_ref, R_ref in
+  the world), R_ref^T (p + R r - p_ref), plus per-axis noise.
 """
 from dataclasses import dataclass
 import math
@@ -49,7 +54,8 @@ from uwv_hydro.physics.rotation import (
     cross, quat_from_axis_angle, quat_from_rpy, quat_multiply, quat_normalize, quat_to_matrix)
 from uwv_hydro.physics.sensor_noise import NoiseModel
 from uwv_hydro.physics.sensor_params import (
-    DvlParams, FluidPressureParams, ImuParams, NavSatParams, SensorParams)
+    DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, RptParams,
+    SensorParams)
 
 
 def point_acceleration(nu, nu_dot, r) -> np.ndarray:
@@ -139,6 +145,24 @@ class NavSatReading:
     position_covariance: tuple
     depth: float
     valid: bool
+
+
+@dataclass
+class MagnetometerReading:
+    """One magnetic-field sample in the sensor frame and its row-major 3x3 covariance."""
+
+    magnetic_field: np.ndarray
+    covariance: tuple
+    valid: bool = True
+
+
+@dataclass
+class RptReading:
+    """One position in the reference frame and its row-major 3x3 covariance."""
+
+    position: np.ndarray
+    covariance: tuple
+    valid: bool = True
 
 
 class SensorModel:
@@ -353,6 +377,53 @@ class NavSatModel(SensorModel):
         return NavSatReading(lat, lon, height, covariance, depth, True)
 
 
+class MagnetometerModel(SensorModel):
+    """A constant world magnetic field measured in the sensor frame."""
+
+    def __init__(self, spec: SensorParams, translation, rotation_wxyz):
+        super().__init__(spec, translation, rotation_wxyz)
+        p: MagnetometerParams = spec.model
+        self.field_world = np.asarray(p.magnetic_field, dtype=float).reshape(3)
+        self.noise = NoiseModel(p.noise, self.rng)
+        variances = self.noise.variance() if p.covariance is None else p.covariance
+        self.covariance = _covariance(variances)
+
+    def _noises(self):
+        return (self.noise,)
+
+    def measure(self, t: float, position, quaternion, nu, nu_dot) -> MagnetometerReading:
+        """Return the field sample at time t (s) of the state's attitude."""
+        dt = self._dt(t)
+        rotation = quat_to_matrix(_unit(quaternion)) @ self.r_bs  # world <- sensor
+        # B_s = R_ws^T B_w (RotateVectorReverse of the sensor's world rotation)
+        value = self.noise.apply(rotation.T @ self.field_world, dt)
+        return MagnetometerReading(magnetic_field=value, covariance=self.covariance)
+
+
+class RptModel(SensorModel):
+    """The sensor's position in a fixed reference frame of the world."""
+
+    def __init__(self, spec: SensorParams, translation, rotation_wxyz):
+        super().__init__(spec, translation, rotation_wxyz)
+        p: RptParams = spec.model
+        self.reference_position = np.asarray(p.reference_position, dtype=float).reshape(3)
+        self.reference_rotation = quat_to_matrix(quat_from_rpy(*p.reference_rpy))
+        self.noise = NoiseModel(p.noise, self.rng)
+        variances = self.noise.variance() if p.covariance is None else p.covariance
+        self.covariance = _covariance(variances)
+
+    def _noises(self):
+        return (self.noise,)
+
+    def measure(self, t: float, position, quaternion, nu, nu_dot) -> RptReading:
+        """Return the position sample at time t (s) of the state."""
+        dt = self._dt(t)
+        # RPTROSPlugin: Rot_ref.RotateVectorReverse(p_link - p_ref)
+        relative = self.reference_rotation.T @ (
+            point_position(position, quaternion, self.r) - self.reference_position)
+        return RptReading(position=self.noise.apply(relative, dt), covariance=self.covariance)
+
+
 def sensor_mount(spec: SensorParams, params):
     """Return (translation, rotation wxyz) of the sensor frame in the base frame."""
     translation, rotation = params.frame_transform(spec.link)
@@ -376,4 +447,8 @@ def build_sensor(spec: SensorParams, params) -> SensorModel:
         return DvlModel(spec, translation, rotation)
     if spec.kind == 'navsat':
         return NavSatModel(spec, translation, rotation)
+    if spec.kind == 'magnetometer':
+        return MagnetometerModel(spec, translation, rotation)
+    if spec.kind == 'rpt':
+        return RptModel(spec, translation, rotation)
     raise ValueError('unknown sensor type %r' % (spec.kind,))

@@ -228,6 +228,10 @@ class VehicleParams:
     #: wrench -u L_u nu with the SIGNED surge u (not |u|), at the drag points, part of
     #: the linear_drag component (ignored with ``damping: quadratic_only``, like L).
     forward_speed_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
+    #: 6x6x6 signed quadratic drag S[a, b, c]: F_a = -S_abc nu_b nu_c with both velocities
+    #: SIGNED (gz-sim Hydrodynamics' ``<xUU>`` terms), at the drag points, part of the
+    #: quadratic_drag component (kept with ``damping: quadratic_only``).
+    signed_quadratic_drag: np.ndarray = field(default_factory=lambda: np.zeros((6, 6, 6)))
     #: 6x6 added-mass matrix M_A about ``added_mass_point`` (may be asymmetric).
     added_mass: np.ndarray = field(default_factory=lambda: np.zeros((6, 6)))
     #: Point where drag acts; None means the centre of mass.

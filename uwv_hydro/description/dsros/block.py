@@ -39,7 +39,10 @@ Letters x y z r p h = surge, sway, heave, roll, pitch, heading (indices 0..5).
 The buoyancy force is <buoyancy> (kg) times gravity.  dsros_hydro evaluates drag
 with the centre-of-mass velocity and expresses added mass about the centre of
 mass, so the block sets ``semantics='dsros'``, ``drag_velocity_point = com`` and
-``added_mass_point = com``.
+``added_mass_point = com``, with ``com`` the centre of mass of the base link's own
+Gazebo classic body (``body_link->GetInertial()->CoG()`` in dsros_hydro.cc: the base
+link and its fixed-joint children, :mod:`uwv_hydro.description.classic_body`), which is
+also the drag centre when ``<drag><center>`` is absent.
 
 Every element and ``<center>`` attribute is checked against the known set
 (:data:`PLUGIN_CHILDREN` and its neighbours below): a typo such as
@@ -119,8 +122,17 @@ def base_link_name(plugin: ET.Element) -> str:
     return (elem.text or '').strip() if elem is not None else ''
 
 
-def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str) -> VehicleParams:
-    """Fill buoyancy, surface, drag and added mass of ``params`` from the block."""
+def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str,
+                      body_com=None, body_mass: Optional[float] = None) -> VehicleParams:
+    """
+    Fill buoyancy, surface, drag and added mass of ``params`` from the block.
+
+    ``body_com``, ``body_mass``: CoM and mass of the base link's own Gazebo classic body
+    (:mod:`uwv_hydro.description.classic_body`; dsros_hydro.cc takes
+    ``body_link->GetInertial()->CoG()`` and turns off only that body's gravity, applying
+    ``<buoyancy><mass>`` in its place), None: the lumped vehicle's.
+    """
+    com = np.array(params.com if body_com is None else body_com, float).reshape(3)
     check_children(plugin, PLUGIN_CHILDREN, source)
     set_origin(params, HYDRO_FIELDS, '%s:%s (dsros_hydro block)'
                % (source, element_line(plugin)))
@@ -146,11 +158,13 @@ def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str) ->
             out_of_water_depth=values.get('out_of_water_depth', 0.0),
             fully_submerged_depth=values.get('fully_submerged_depth', 0.0),
             scale_factor=values.get('scale_factor', 1.0))
-        if 'mass' in values and abs(values['mass'] - params.mass) > 1e-6 * max(
-                1.0, params.mass):
+        own = params.mass if body_mass is None else body_mass
+        if 'mass' in values and abs(values['mass'] - own) > 1e-6 * max(1.0, own):
+            # dsros_hydro.cc: <mass> g replaces the body link's gravity (SetGravityMode)
             params.warnings.append(
-                'dsros_hydro <buoyancy><mass> %.6g kg differs from the URDF inertial mass '
-                '%.6g kg (the URDF mass is used)' % (values['mass'], params.mass))
+                "dsros_hydro <buoyancy><mass> %.6g kg differs from the base link's own body, "
+                '%.6g kg (the base link and its fixed-joint children, whose gravity it '
+                'replaces; the URDF masses are used)' % (values['mass'], own))
     params.surface = surface
     drag = _single(plugin, 'drag', source)
     alpha_elems = plugin.findall('acceleration_alpha')
@@ -159,7 +173,10 @@ def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str) ->
     else:
         check_children(drag, DRAG_CHILDREN, source)
         center = _single(drag, 'center', source)
-        params.drag_center = center_xyz(center, source) if center is not None else None
+        # dsros_hydro.cc: no <center> -> the body link's CoG (None: the vehicle's CoM)
+        own = np.any(com != np.asarray(params.com, float).reshape(3))
+        params.drag_center = (center_xyz(center, source) if center is not None
+                              else com if own else None)
         for tag, what, order in _BLOCKS:
             field = _FIELDS[tag]
             block = _single(drag, tag, source)
@@ -179,6 +196,6 @@ def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str) ->
     if allow is not None:
         params.allow_nonphysical = params.allow_nonphysical or flag_text(allow, source)
     params.semantics = 'dsros'
-    params.drag_velocity_point = np.array(params.com, float)
-    params.added_mass_point = np.array(params.com, float)
+    params.drag_velocity_point = com.copy()
+    params.added_mass_point = com.copy()
     return params

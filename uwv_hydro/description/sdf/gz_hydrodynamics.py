@@ -54,9 +54,15 @@ moves each block from its link frame to the base frame
 (:mod:`uwv_hydro.description.link_hydrodynamics`); :func:`apply_gz_hydrodynamics`
 (URDF) requires the block's link to be the base link.
 
-Unsupported, raising DescriptionError: the signed-signed quadratic terms
-(``<xUU>``; Garden+ reads it as U*U, Fortress read it as |U|*U -- rename it to
-``<xUabsU>``).  ``<disable_added_mass>`` zeroes M_A; ``<disable_coriolis>`` sets
+* ``<xUU>``, ``<xUV>``, ...: the signed quadratic derivative D_sig[i, j, k] named
+  force i + velocity j + velocity k, both SIGNED: gz-sim (Garden and later,
+  ``buildDampingMatrix`` in HydrodynamicsUtils.hh) applies D_sig[i, j, k] nu_j nu_k
+  (not |nu_k| nu_j as Fortress did) and warns that such terms may make a simulation
+  unstable, suggesting ``<xUabsU>`` (gz-sim PR 1888); the same warning is given here.
+  uwv_hydro's signed_quadratic_drag S (F_a = -S_abc nu_b nu_c): S[i, j, k] =
+  -D_sig[i, j, k], in the quadratic_drag component.
+
+``<disable_added_mass>`` zeroes M_A; ``<disable_coriolis>`` sets
 ``added_mass_coriolis = False``: it drops the plugin's added-mass Coriolis only
 (Hydrodynamics.cc adds -C_A v only when ``!disableCoriolis``), the rigid body's
 Coriolis being the physics engine's, always on.
@@ -84,6 +90,11 @@ _LINEAR = re.compile('^%s%s$' % (_F, _V))
 _ABS = re.compile('^%s%sabs%s$' % (_F, _V, _V))
 _DOT = re.compile('^%sDot%s$' % (_F, _V))
 _SIGNED = re.compile('^%s%s%s$' % (_F, _V, _V))
+#: gz-sim's warning on signed quadratic terms (Hydrodynamics.cc, Configure), restated.
+SIGNED_WARNING = ('gz-sim Hydrodynamics signed quadratic terms %s: gz-sim applies them as '
+                  'coefficient * %s (both velocities signed, not |U| U) and warns that they '
+                  'may make a simulation unstable; it suggests renaming <xUU> to <xUabsU> '
+                  '(and likewise for the other axes; gz-sim PR 1888)')
 
 #: Plugin elements that are not coefficients and are understood or harmless.
 OTHER_ELEMENTS = ('link_name', 'namespace', 'default_current', 'water_density',
@@ -114,20 +125,26 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
     """
     Return uwv_hydro quantities from a gz-sim Hydrodynamics plugin element.
 
-    Keys: linear_drag (6x6), quadratic_drag (6x6x6), added_mass (6x6),
-    fluid_density, link_name, added_mass_coriolis, current (3 or None), warnings (list),
+    Keys: linear_drag (6x6), quadratic_drag (6x6x6), signed_quadratic_drag (6x6x6),
+    added_mass (6x6),
+    fluid_density (density_line: its element's line, None for the default), link_name,
+    added_mass_coriolis, current (3 or None), warnings (list),
     labels ({field: {index: (element path, line)}}).
     """
     linear = np.zeros((6, 6))
     quad = np.zeros((6, 6, 6))
+    signed = np.zeros((6, 6, 6))
+    signed_tags: List[str] = []
     added = np.zeros((6, 6))
-    out: Dict[str, object] = {'fluid_density': GZ_DEFAULT_WATER_DENSITY, 'link_name': '',
+    out: Dict[str, object] = {'fluid_density': GZ_DEFAULT_WATER_DENSITY, 'density_line': None,
+                              'link_name': '',
                               'added_mass_coriolis': True, 'current': None}
     warnings: List[str] = []
     seen = set()
     disable_added_mass = False
     fi, vi = GZ_FORCE_LETTERS.index, GZ_VELOCITY_LETTERS.index
-    labels: Dict[str, dict] = {'linear_drag': {}, 'quadratic_drag': {}, 'added_mass': {}}
+    labels: Dict[str, dict] = {'linear_drag': {}, 'quadratic_drag': {}, 'added_mass': {},
+                               'signed_quadratic_drag': {}}
     for child in plugin:
         tag = child.tag
         if tag in seen:
@@ -153,13 +170,16 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
             added[idx] = -float_text(child, source)  # M_A = -Ma
             labels['added_mass'][idx] = where
             continue
-        if _SIGNED.match(tag):
-            raise element_error(
-                'unsupported signed quadratic term <%s>: rename it to <%sabs%s> '
-                '(coefficient * |%s| * %s)' % (tag, tag[:2], tag[2], tag[2], tag[1]),
-                source, child)
+        m = _SIGNED.match(tag)
+        if m:
+            i, j, k = fi(m.group(1)), vi(m.group(2)), vi(m.group(3))
+            signed[i, j, k] = -float_text(child, source)  # S[i, j, k] = -D_sig[i, j, k]
+            labels['signed_quadratic_drag'][(i, j, k)] = where
+            signed_tags.append('<%s>' % tag)
+            continue
         if tag in ('water_density', 'waterDensity'):
             out['fluid_density'] = float_text(child, source)
+            out['density_line'] = element_line(child)
         elif tag == 'link_name':
             out['link_name'] = (child.text or '').strip()
         elif tag == 'disable_coriolis':
@@ -175,10 +195,13 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
         elif tag not in OTHER_ELEMENTS:
             raise element_error(unknown_reason('gz-sim Hydrodynamics parameter', tag,
                                                known_parameters(), '<%s>'), source, child)
+    if signed_tags:  # gz-sim warns whenever such an element is present, zero or not
+        warnings.append(SIGNED_WARNING % (', '.join(signed_tags), 'U * U'))
     if disable_added_mass:
         added[:] = 0.0
         warnings.append('gz-sim <disable_added_mass>: added mass set to zero')
     out.update(linear_drag=linear, quadratic_drag=quad, added_mass=added,
+               signed_quadratic_drag=signed,
                warnings=warnings, labels=labels)
     return out
 
@@ -196,13 +219,15 @@ def apply_gz_hydrodynamics(plugin: ET.Element, params: VehicleParams, source: st
     if link is not None and values['link_name'] and values['link_name'] != link:
         raise element_error('gz-sim Hydrodynamics <link_name> %r is not the base link %r'
                             % (values['link_name'], link), source, plugin)
-    set_origin(params, ('linear_drag', 'quadratic_drag', 'added_mass_coriolis')
+    set_origin(params, ('linear_drag', 'quadratic_drag', 'signed_quadratic_drag',
+                        'added_mass_coriolis')
                + (('added_mass',) if np.any(values['added_mass']) else ()),
                '%s:%s (gz-sim Hydrodynamics)' % (source, element_line(plugin)))
     for key, labels in values['labels'].items():
         params.coefficient_labels.setdefault(key, {}).update(labels)
     params.linear_drag = values['linear_drag']
     params.quadratic_drag = values['quadratic_drag']
+    params.signed_quadratic_drag = values['signed_quadratic_drag']
     params.added_mass = params.added_mass + values['added_mass']
     params.added_mass_coriolis = bool(values['added_mass_coriolis'])
     # every term acts at the link origin with the link-origin twist (module docstring)
@@ -223,4 +248,5 @@ def known_parameters() -> List[str]:
     names = ['%s%s' % (a, b) for a in f for b in v]
     names += ['%sDot%s' % (a, b) for a in f for b in v]
     names += ['%s%sabs%s' % (a, b, c) for a in f for b in v for c in v]
+    names += ['%s%s%s' % (a, b, c) for a in f for b in v for c in v]
     return names + list(OTHER_ELEMENTS)

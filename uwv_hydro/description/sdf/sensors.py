@@ -21,6 +21,12 @@ use), on the base at the link's pose times the sensor's ``<pose>``; a sensor on 
 that moves relative to the base (a propeller, a fin) is recorded as not modelled.  A
 ``navsat``/``gps`` sensor without a datum takes the world's
 ``<spherical_coordinates>`` (latitude_deg, longitude_deg, elevation), as gz-sim does.
+A ``magnetometer`` measures the world's ``<magnetic_field>`` (tesla, world frame; SDF
+default 6e-06 2.3e-05 -4.2e-05 in a world that leaves it out), as gz-sim's
+Magnetometer system gives it to gz-sensors.  With ``<spherical_coordinates>`` in the
+world, gz-sim (Magnetometer.cc, Update) replaces it with a field from its
+declination/inclination/strength tables at the sensor's latitude and longitude: not
+modelled here, a warning says so.
 
 DAVE's ``dave_gz_sensor_plugins::SubseaPressureSensorPlugin`` (a model <plugin>;
 DAVE ``gazebo/dave_gz_sensor_plugins/src/sea_pressure_sensor.cc``: ``standard_pressure``
@@ -38,7 +44,8 @@ from uwv_hydro.description.sensor_elements import DEFAULT_STEP_RATE_HZ, read_sen
 from uwv_hydro.description.sensors import default_seed
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.description.xml_values import float_text
-from uwv_hydro.physics.sensor_params import FluidPressureParams, SensorParams
+from uwv_hydro.physics.sensor_params import (
+    FluidPressureParams, SDF_DEFAULT_MAGNETIC_FIELD, SensorParams)
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: DAVE sea_pressure_sensor.cc defaults.
@@ -68,6 +75,16 @@ def world_datum(model: ET.Element) -> Dict[str, str]:
     return out
 
 
+def world_magnetic_field(model: ET.Element) -> Dict[str, List[str]]:
+    """Return {'field': the world's <magnetic_field> or SDF's default}; {} without a world."""
+    world = _root(model).find('.//world')
+    if world is None:
+        return {}
+    text = world.findtext('magnetic_field')
+    return {'field': text.split() if text is not None and text.strip()
+            else [repr(v) for v in SDF_DEFAULT_MAGNETIC_FIELD]}
+
+
 def physics_rate(model: ET.Element, source: str) -> float:
     """Return the world's physics step rate (Hz): 1 / <max_step_size>, SDF default 1 ms."""
     step = _root(model).find('.//world/physics/max_step_size')
@@ -83,7 +100,8 @@ def read_link_sensors(flat: FlatModel, params: VehicleParams, source: str,
                       poses: Dict[str, Pose], fixed: Set[str]) -> List[SensorParams]:
     """Return the modelled sensors of every link; record every link and joint <sensor>."""
     sensors = []
-    defaults = {'navsat': world_datum(flat.element)}
+    defaults = {'navsat': world_datum(flat.element),
+                'magnetometer': world_magnetic_field(flat.element)}
     for name, link in flat.links.items():
         for sensor in link.findall('sensor'):
             if name not in fixed or name not in poses:
@@ -99,6 +117,12 @@ def read_link_sensors(flat: FlatModel, params: VehicleParams, source: str,
                                         sensor_pose=in_link)
             if found is not None:
                 sensors.append(found)
+                if found.kind == 'magnetometer' and defaults['navsat']:
+                    params.warnings.append(
+                        "sensor %s: gz-sim's Magnetometer system takes the field from its "
+                        "declination/inclination tables at the world's "
+                        '<spherical_coordinates>; here the world <magnetic_field> (or '
+                        "SDF's default) is used" % found.name)
     for joint_name, joint in flat.joints.items():  # SDF joint sensors (force_torque)
         for sensor in joint.findall('sensor'):
             note = 'not modelled: %s sensor on joint %r' % (sensor.get('type', ''), joint_name)

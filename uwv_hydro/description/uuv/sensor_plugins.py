@@ -38,9 +38,25 @@ onto the project's models, measuring in the link frame, topic ``sensor_topic``
   (uuv's beams only give the altitude);
 * ``libuuv_gazebo_ros_gps_plugin.so`` inside ``<sensor type="gps">`` (``GPSROSPlugin.cc``)
   -> ``navsat``: the sensor's ``<gps><position_sensing>`` noise (gz names), fix at the
-  surface, datum 0/0 (uuv takes the world's spherical coordinates: give them in YAML).
+  surface, datum 0/0 (uuv takes the world's spherical coordinates: give them in YAML);
+* ``libuuv_gazebo_ros_magnetometer_plugin.so`` (``MagnetometerROSPlugin.cc``) ->
+  ``magnetometer``: the world field from ``intensity`` I (default 1), ``reference_heading``
+  h (pi), ``declination`` d (0), ``inclination`` i (60 deg): I [cos i cos(h - d),
+  cos i sin(h - d), -sin i] in Gazebo's world frame (ENU here), in the link frame; per
+  axis a turn-on bias of stddev noise_amplitude * ``turn_on_bias`` (2) and white noise
+  of stddev noise_amplitude * ``noise_xy`` (1; x, y) and * ``noise_z`` (1.4); the
+  message's covariance is noise_xy^2, noise_xy^2, noise_z^2 as uuv writes it (without
+  the amplitude).  Published in the plugin's own unit (its macros: microtesla) in
+  sensor_msgs/MagneticField, as uuv does (a note says so);
+* ``libuuv_gazebo_ros_rpt_plugin.so`` (``RPTROSPlugin.cc``) -> ``rpt``: the link's
+  position relative to the reference frame, R_ref^T (p_link - p_ref), with white noise
+  noise_amplitude * noise_sigma per axis, covariance noise_sigma^2 (as uuv writes it),
+  in uuv_sensor_ros_plugins_msgs/PositionWithCovarianceStamped with frame_id the
+  reference frame: ``static_reference_frame`` (default ``world``, the odom frame here;
+  another name's pose uuv takes from /tf_static world -> name, unknown here: the world
+  origin, with a note -- give ``reference_position``/``reference_rpy`` in YAML).
 
-uuv's other sensor plugins (pose_gt, rpt, magnetometer, cpc, cameras, sonar) are
+uuv's other sensor plugins (pose_gt, cpc, cameras, sonar) are
 recorded 'warned', not modelled.  uuv's ``enable_local_ned_frame`` (default true): the
 DVL then measures in the frame ``<link>_ned`` (the link rolled by pi), reproduced as a
 sensor pose; the IMU rotates its rates and accelerations the same way but names the link
@@ -56,7 +72,8 @@ from uwv_hydro.description.sensors import default_seed
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.description.xml_values import float_text
 from uwv_hydro.physics.sensor_params import (
-    DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SensorParams)
+    DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, NoiseParams,
+    RptParams, SensorParams)
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: uuv's default update rate (Hz), ROSBasePlugin.cc.
@@ -76,6 +93,10 @@ UUV_IMU_DEFAULTS = {
 #: SubseaPressureROSPlugin.cc defaults (kPa, kPa/m).
 UUV_STANDARD_PRESSURE_KPA = 101.325
 UUV_KPA_PER_METER = 9.80638
+#: MagnetometerROSPlugin.cc defaults (rad, the field's unit).
+UUV_MAGNETOMETER_DEFAULTS = {'intensity': 1.0, 'reference_heading': math.pi,
+                             'declination': 0.0, 'inclination': math.radians(60.0),
+                             'noise_xy': 1.0, 'noise_z': 1.4, 'turn_on_bias': 2.0}
 #: Elements every uuv sensor plugin may hold (ROSBasePlugin / ROSBaseModelPlugin).
 COMMON_KEYS = frozenset(('robot_namespace', 'link_name', 'sensor_topic', 'update_rate',
                          'noise_sigma', 'noise_amplitude', 'enable_gazebo_messages',
@@ -90,12 +111,12 @@ MODELLED = {
     'uuv_gazebo_ros_dvl_plugin': ('dvl', frozenset(
         ['beam_link_name_%d' % k for k in range(4)] + ['beam_topic_%d' % k for k in range(4)])),
     'uuv_gazebo_ros_gps_plugin': ('navsat', frozenset()),
+    'uuv_gazebo_ros_magnetometer_plugin': ('magnetometer', frozenset(UUV_MAGNETOMETER_DEFAULTS)),
+    'uuv_gazebo_ros_rpt_plugin': ('rpt', frozenset()),
 }
 #: uuv sensor plugins that are not simulated here, with what they measure.
 NOT_MODELLED = {
     'uuv_gazebo_ros_pose_gt_plugin': 'ground-truth pose (pose_3d)',
-    'uuv_gazebo_ros_rpt_plugin': 'acoustic positioning (RPT)',
-    'uuv_gazebo_ros_magnetometer_plugin': 'magnetometer',
     'uuv_gazebo_ros_cpc_plugin': 'chemical particle concentration',
     'uuv_gazebo_ros_camera_plugin': 'underwater camera',
     'uuv_gazebo_ros_underwater_camera': 'underwater camera',
@@ -171,6 +192,48 @@ def _white(values, source, notes) -> float:
             * _number(values, 'noise_sigma', 0.0, source, notes))
 
 
+def _magnetometer(values, source, notes) -> MagnetometerParams:
+    """Return uuv's magnetometer (MagnetometerROSPlugin::Load) as the project's model."""
+    def get(key, minimum=-math.inf):
+        return _number(values, key, UUV_MAGNETOMETER_DEFAULTS[key], source, notes, minimum)
+    intensity, heading, declination, inclination = (
+        get('intensity', 0.0), get('reference_heading'), get('declination'),
+        get('inclination'))
+    # MagnetometerROSPlugin::Load: the world field from intensity, heading, declination
+    # and inclination (Gazebo world frame)
+    field = (intensity * math.cos(inclination) * math.cos(heading - declination),
+             intensity * math.cos(inclination) * math.sin(heading - declination),
+             -intensity * math.sin(inclination))
+    amplitude = _number(values, 'noise_amplitude', 0.0, source, notes)
+    xy, z, bias = get('noise_xy', 0.0), get('noise_z', 0.0), get('turn_on_bias', 0.0)
+    # GetGaussianNoise(name, amp) = amp * N(0, sigma): white noise and the turn-on bias
+    noise = tuple(NoiseParams(stddev=amplitude * s, bias_stddev=amplitude * bias)
+                  for s in (xy, xy, z))
+    notes.append('published in the unit of <intensity> (%g), as uuv does, not converted '
+                 'to tesla' % intensity)
+    return MagnetometerParams(magnetic_field=field, noise=noise,
+                              covariance=(xy * xy, xy * xy, z * z))
+
+
+def _rpt(values, source, notes) -> RptParams:
+    """Return uuv's RPT (RPTROSPlugin / ROSBasePlugin) as the project's model."""
+    sigma = _number(values, 'noise_sigma', 0.0, source, notes)
+    # GetGaussianNoise(amp) = amp * N(0, noise_sigma) per axis; covariance noise_sigma^2
+    noise = tuple(NoiseParams(stddev=_white(values, source, notes)) for _ in range(3))
+    out = RptParams(noise=noise, covariance=(sigma * sigma,) * 3)
+    frame = (values['static_reference_frame'].text or '').strip() \
+        if 'static_reference_frame' in values else 'world'
+    if 'reference_link_name' in values and 'static_reference_frame' not in values:
+        notes.append('reference_link_name %r: a Gazebo link is no frame here; the world is '
+                     'used' % (values['reference_link_name'].text or '').strip())
+    elif frame and frame != 'world':
+        out.reference_frame = frame
+        notes.append('static_reference_frame %r: uuv takes its pose from /tf_static (world -> '
+                     '%s), unknown here: the world origin is used (set reference_position / '
+                     'reference_rpy in a YAML)' % (frame, frame))
+    return out
+
+
 def _gps(sensor: Optional[ET.Element], source: str) -> NavSatParams:
     """Return the navsat model of a Gazebo <sensor type="gps"> (gz element names)."""
     out = NavSatParams()
@@ -238,18 +301,22 @@ def read_uuv_sensors(root: ET.Element, params: VehicleParams, source: str
         elif kind == 'dvl':
             stddev = _white(values, source, notes)
             model = DvlParams(velocity=tuple(NoiseParams(stddev=stddev) for _ in range(3)))
+        elif kind == 'magnetometer':
+            model = _magnetometer(values, source, notes)
+        elif kind == 'rpt':
+            model = _rpt(values, source, notes)
         else:
             model = _gps(gps_sensor, source)
             notes.append("datum latitude/longitude 0/0 (uuv uses the world's spherical "
                          'coordinates: set them in a YAML over this file)')
         # ROSBaseModelPlugin.cc: enable_local_ned_frame defaults to true
-        ned = kind in ('imu', 'dvl') and (
+        ned = kind in ('imu', 'dvl', 'magnetometer') and (
             'enable_local_ned_frame' not in values
             or (values['enable_local_ned_frame'].text or '').strip().lower() in ('1', 'true'))
         pose, frame = None, ''
-        if ned and kind == 'dvl':
-            # DVLROSPlugin.cc: velocity rotated by roll pi, frame_id <link>_ned: a sensor
-            # frame rotated by roll pi in the link is exactly that
+        if ned and kind in ('dvl', 'magnetometer'):
+            # DVLROSPlugin.cc, MagnetometerROSPlugin.cc: the measurement rotated by roll pi,
+            # frame_id <link>_ned: a sensor frame rotated by roll pi in the link is that
             pose, frame = (0.0, 0.0, 0.0, math.pi, 0.0, 0.0), link + '_ned'
         elif ned:
             notes.append('enable_local_ned_frame: uuv rotates the rates and accelerations '

@@ -68,15 +68,17 @@ out_of_water_depth 0, fully_submerged_depth h/2 and scale_factor 1/2 is exactly
 that.  Without a ``<box>`` uuv_simulator takes Gazebo's bounding box, which is not
 known here: the vehicle is then fully submerged at every depth (a warning says so).
 
-One block per link: the base link's fills the vehicle's fields (with the vehicle's
-CoM, as a rigid vehicle); the blocks of other links are kept per link
-(:func:`uuv_link_parts`, each with its own link's CoM) when the description's
-kinematic tree keeps them (a joint that moves carries links with hydro:
+One block per link: the base link's fills the vehicle's fields, with the CoM and mass
+of the base link's own Gazebo classic body (the base link and its fixed-joint
+children: :mod:`uwv_hydro.description.classic_body`), not the lumped vehicle's --
+uuv's sensor, thruster and fin links are separate bodies there; the blocks of other
+links are kept per link (:func:`uuv_link_parts`, each with its own link's CoM) when the
+description's kinematic tree keeps them (a joint that moves carries links with hydro:
 :mod:`uwv_hydro.description.tree_builder`), else they are an error (one rigid body).
 ``<type>cylinder</type>`` (uuv_manipulators' arms) is HMFossen with its diagonal
 computed from the cylinder's size (:mod:`uwv_hydro.description.uuv.cylinder_model`).
 """
-from typing import List, Optional
+from typing import List, Optional, Tuple
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -353,12 +355,16 @@ def _base_link_block(plugin: ET.Element, base: str, source: str,
 
 
 def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
-                    base: Optional[str] = None, tree_links=()) -> VehicleParams:
+                    base: Optional[str] = None, tree_links=(),
+                    body: Optional[Tuple[float, np.ndarray]] = None) -> VehicleParams:
     """
     Fill buoyancy, surface, drag and added mass of ``params`` from the base link's block.
 
     Blocks of other links are an error unless named in ``tree_links`` (the links the
     vehicle's kinematic tree keeps with their own hydro: :func:`uuv_link_parts`).
+    ``body``: (mass, CoM) of the base link's own Gazebo classic body
+    (:mod:`uwv_hydro.description.classic_body`), where the plugin's forces act and what
+    ``neutrally_buoyant`` balances; None: the lumped vehicle's.
     """
     check_children(plugin, PLUGIN_CHILDREN, source)
     link = _base_link_block(plugin, base or params.base_frame, source, tree_links)
@@ -368,9 +374,10 @@ def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
     density = plugin.find('fluid_density')
     params.fluid_density = (float_text(density, source) if density is not None
                             else UUV_DEFAULT_FLUID_DENSITY)
-    com = np.asarray(params.com, float).reshape(3)
+    mass, com = (params.mass, params.com) if body is None else body
+    com = np.asarray(com, float).reshape(3)
     params.surface = None  # _read_link sets it from <box><height>
-    model = _read_link(link, params, com, params.mass, params.fluid_density, source, warnings)
+    model = _read_link(link, params, com, mass, params.fluid_density, source, warnings)
     if params.surface is None:
         params.surface = SurfaceTransition()
         warnings.append('uuv_simulator block without <box><height>: uuv_simulator scales '
@@ -380,7 +387,7 @@ def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
     forward = np.any(params.forward_speed_drag)
     kind = (model.findtext('type') or '').strip()
     record(params, 'hydrodynamic_model', kind, where(source, model), 'read',
-           'force at the CoM, link-origin twist (Gazebo classic)'
+           "force at the base link's own CoM, link-origin twist (Gazebo classic)"
            + (', forward-speed damping' if forward else ''))
     params.added_mass_point = np.zeros(3)
     if np.any(com) and np.any(params.added_mass):

@@ -144,10 +144,10 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
     for key, order in (('linear_drag', 2), ('quadratic_drag', 3), ('added_mass', 2)):
         lines.append('%s:' % key)
         lines += ['  ' + line for line in _sparse(getattr(p, key), order)]
-    if np.any(p.forward_speed_drag):
-        key, order = 'forward_speed_drag', 2
-        lines.append('%s:' % key)
-        lines += ['  ' + line for line in _sparse(getattr(p, key), order)]
+    for key, order in (('forward_speed_drag', 2), ('signed_quadratic_drag', 3)):
+        if np.any(getattr(p, key)):
+            lines.append('%s:' % key)
+            lines += ['  ' + line for line in _sparse(getattr(p, key), order)]
     if p.thrusters:
         lines.append('thrusters:')
         lines += ['  ' + line for spec in p.thrusters for line in thruster_lines(spec)]

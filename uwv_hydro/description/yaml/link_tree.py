@@ -44,6 +44,9 @@ how they hang together (URDF conventions: the child link frame is the joint fram
 Link keys: ``mass`` (default 0), ``com``, ``inertia`` (default zero), ``volume`` or
 ``buoyancy_mass``, ``cob``, ``surface``, ``linear_drag``, ``quadratic_drag``,
 ``added_mass`` (about the link origin), ``drag_center``, ``drag_velocity_point``.
+Per link both points default to the link origin (gz-sim's convention), whereas the
+top-level ``drag_center`` defaults to the vehicle's CoM and ``drag_velocity_point`` to
+the drag centre (:mod:`uwv_hydro.description.yaml.params`).
 Joint keys: ``type``, ``parent``, ``child``, ``origin``, ``axis``, ``limits`` (each
 bound optional: none when left out; ``lower == upper`` makes a revolute or prismatic
 joint rigid there) and ``child_origin`` (``{xyz, rpy}`` of the child link in the joint

@@ -48,7 +48,12 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   ``drag_center``; ``semantics: origin | dsros`` (dsros makes both points default
   to ``com``); ``damping``, ``coriolis`` (rigid-body and added-mass Coriolis),
   ``added_mass_coriolis`` (the added-mass one alone), ``gravity``, ``fluid_density``,
-  ``acceleration_alpha``, ``name``, ``base_frame``.
+  ``acceleration_alpha``, ``name``, ``base_frame``.  Defaults at this level against a
+  ``links:`` entry (:mod:`uwv_hydro.description.yaml.link_tree`): ``drag_center``
+  the CoM here, the link origin there; ``drag_velocity_point`` the drag centre here
+  (``semantics: dsros``: the CoM), the link origin there; ``cob`` the origin in both.
+* ``signed_quadratic_drag``: 6x6x6 like ``quadratic_drag`` but both velocities
+  SIGNED (F_a = -S_abc nu_b nu_c, gz-sim's ``<xUU>`` terms).
 * ``base``: path (relative to this file) of a URDF/xacro/SDF/YAML whose rigid body,
   frames, environment and equipment (thrusters) this file extends
   (``load_vehicle(..., base=)`` too).  The base's buoyancy, drag, added mass,
@@ -80,7 +85,8 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import numpy as np
 
 from uwv_hydro.description.conventions import (
-    frd_to_flu_inertia, frd_to_flu_matrix, frd_to_flu_quadratic, frd_to_flu_vector)
+    frd_to_flu_inertia, frd_to_flu_matrix, frd_to_flu_quadratic, frd_to_flu_signed_quadratic,
+    frd_to_flu_vector)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_mapping
 from uwv_hydro.description.hull import finish_hull, read_yaml_hull
@@ -103,7 +109,7 @@ VEHICLE_KEYS = (
     'added_mass_point', 'semantics', 'damping', 'coriolis', 'added_mass_coriolis',
     'gravity', 'fluid_density',
     'acceleration_alpha', 'name', 'base_frame', 'convention', 'base', 'allow_nonphysical',
-    'forward_speed_drag')
+    'forward_speed_drag', 'signed_quadratic_drag')
 #: Extra vehicle sections: key -> reader(value, ctx, params), called after the core keys
 #: (filled below the readers; ``ctx.frd`` tells the convention).
 YAML_SECTIONS: Dict[str, Callable[[Any, '_Ctx', VehicleParams], None]] = {}
@@ -279,12 +285,15 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
             values[k] = v if k == 'model' else _number(v, 'surface.' + k, ctx)
         params.surface = SurfaceTransition(**values)
     for key, order in (('linear_drag', 2), ('added_mass', 2), ('quadratic_drag', 3),
-                       ('forward_speed_drag', 2)):
+                       ('forward_speed_drag', 2), ('signed_quadratic_drag', 3)):
         if key in vehicle:
             labels = params.coefficient_labels.setdefault(key, {})
             arr = coefficient_array(vehicle[key], key, order, ctx, labels)
-            if frd:
+            if frd and key == 'signed_quadratic_drag':
+                arr = frd_to_flu_signed_quadratic(arr)  # both velocities signed
+            if frd and key != 'signed_quadratic_drag':
                 arr = frd_to_flu_quadratic(arr) if order == 3 else frd_to_flu_matrix(arr)
+            if frd:
                 for idx, (path, line) in labels.items():
                     labels[idx] = (path + ' (FRD, value shown in FLU)', line)
             setattr(params, key, arr)

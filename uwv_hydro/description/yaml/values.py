@@ -30,7 +30,8 @@ SURFACE_KEYS = ('out_of_water_depth', 'fully_submerged_depth', 'scale_factor', '
 
 _BLOCK_NAMES = {'linear_drag': 'linear drag', 'added_mass': 'added mass',
                 'quadratic_drag': 'quadratic drag',
-                'forward_speed_drag': 'forward-speed linear drag'}
+                'forward_speed_drag': 'forward-speed linear drag',
+                'signed_quadratic_drag': 'signed quadratic drag'}
 
 
 class _Ctx:

@@ -186,7 +186,7 @@ def lumped(**extra) -> VehicleParams:
              for p, (pos, rot) in zip(parts, poses)]
     hydro.append(LinkHydro('arm_link', SHOULDER, np.eye(3), linear_drag=arm_linear,
                            added_mass=arm.added_mass))
-    linear, quadratic, added, point, _ = combine(hydro, 'arm_trees.lumped')
+    linear, quadratic, added, point, _, _ = combine(hydro, 'arm_trees.lumped')
     mass = BASE_MASS + ARM_MASS
     return VehicleParams(
         mass=mass, inertia=np.eye(3), name='arm_lumped', gravity=GRAVITY,

@@ -28,10 +28,10 @@ import struct
 
 import pytest
 
+from uwv_hydro.bag.bag_reader import read_messages
 from uwv_hydro.bag.replay import replay_wrench
 from uwv_hydro.bag.replay_simulation import replay_simulate
 from uwv_hydro.bag.rosbag_io import BagError, BagWriter, MessageFactory, ODOMETRY, WRENCH
-from uwv_hydro.bag.bag_reader import read_messages
 from uwv_hydro.description.loader import load_vehicle
 
 REMUS = pathlib.Path(__file__).resolve().parents[1] / 'config' / 'remus100.yaml'

@@ -26,8 +26,8 @@ from conftest import REPO
 import numpy as np
 import pytest
 
-from uwv_hydro.bag.replay import CHUNK, output_topics, replay_wrench
 from uwv_hydro.bag.bag_reader import read_messages
+from uwv_hydro.bag.replay import CHUNK, output_topics, replay_wrench
 from uwv_hydro.bag.rosbag_io import BagError, BagWriter, MessageFactory, ODOMETRY, wrench_array
 from uwv_hydro.modes.input_guard import StampGuard
 from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode

@@ -28,9 +28,9 @@ import tracemalloc
 import numpy as np
 import pytest
 
+from uwv_hydro.bag.bag_reader import read_raw_messages
 from uwv_hydro.bag.cdr_codec import decode_odometry
 from uwv_hydro.bag.replay_simulation import replay_simulate
-from uwv_hydro.bag.bag_reader import read_raw_messages
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
 from uwv_hydro.physics.dynamics import Simulator
 from uwv_hydro.physics.vehicle_params import VehicleParams

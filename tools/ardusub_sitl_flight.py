@@ -30,7 +30,9 @@ true depth, arms through MAVLink and flies with MANUAL_CONTROL sticks:
 1. MANUAL, full forward stick: the steady forward speed and the largest pitch and roll;
    (``JS_GAIN_DEFAULT`` 1 by default here: ArduSub's 0.5 halves every stick);
 2. ALT_HOLD: down to ``--depth``, stick released, the depth held (the node's depth from
-   its odometry, ArduSub's from GLOBAL_POSITION_INT) and their difference;
+   its odometry; ArduSub's estimate from GLOBAL_POSITION_INT and its barometer's from
+   SCALED_PRESSURE) and their differences; the vehicle starts floating still at its
+   equilibrium (simulated first), as a BlueROV2 switched on at the surface;
 3. STABILIZE: full yaw stick, then released: the yaw rate under the stick and after;
 4. optionally ``--soak`` seconds of physics time at ``--speedup``: the lock-step
    counters of the node's /diagnostics (gaps, repeats, resets) and its real-time factor.
@@ -56,6 +58,8 @@ VEHICLES = {'bluerov2': ('ardusub_bluerov2.yaml', 'sub.parm'),
 #: ArduSub's SITL barometer sees sea water of 1024 kg/m^3 (AP_Baro::SimpleUnderWaterAtmosphere,
 #: g = 9.80665) and the firmware divides by 9800 Pa/m times BARO_SPEC_GRAV (AP_Baro.cpp).
 SITL_SPEC_GRAV = 1024.0 * 9.80665 / 9800.0
+#: SITL's sea-level air pressure (Pa): what its barometer reads at the surface.
+SURFACE_PA = 101325.0
 
 
 def _quat_rpy(q):
@@ -65,6 +69,17 @@ def _quat_rpy(q):
     pitch = math.asin(max(-1.0, min(1.0, 2 * (w * y - z * x))))
     yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
     return roll, pitch, yaw
+
+
+def floating_depth(config, seconds=60.0):
+    """Return the depth (m) the vehicle floats at: simulated from the surface until still."""
+    from uwv_hydro.description.loader import load_vehicle
+    from uwv_hydro.modes.simulate_mode import SimulateMode
+    mode = SimulateMode(load_vehicle(config), dt=0.01)
+    mode.advance(0)
+    for k in range(1, int(seconds / 0.01) + 1):
+        mode.advance(k * 10_000_000)
+    return -mode.x[2]
 
 
 class Flight:
@@ -77,12 +92,16 @@ class Flight:
         self.args = args
         config = str(ROOT / 'config' / VEHICLES[args.vehicle][0])
         env = dict(os.environ)
+        # ArduSub takes the pressure at boot as zero depth: the vehicle starts floating still
+        # at its equilibrium, as a BlueROV2 does when it is switched on at the surface
+        self.floating_depth = floating_depth(config)
         self.node_log = open(os.path.join(workdir, 'node.log'), 'w')
         self.node = subprocess.Popen(
             [sys.executable, '-m', 'uwv_hydro.node.main', '--ros-args', '--params-file', config,
              '-p', 'vehicle_file:=' + config, '-p', 'ardusub_input:=sitl_json',
              '-p', 'rate_hz:=1200.0', '-p', 'sitl_json_port:=%d' % args.port,
-             '-p', 'diagnostics_period:=1.0'],
+             '-p', 'diagnostics_period:=1.0',
+             '-p', 'initial_position:=[0.0, 0.0, %.6f]' % -self.floating_depth],
             stdout=self.node_log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         rclpy.init()
         self.rclpy = rclpy
@@ -117,6 +136,7 @@ class Flight:
         self.mav.mav.request_data_stream_send(self.mav.target_system, self.mav.target_component,
                                               mavutil.mavlink.MAV_DATA_STREAM_ALL, 20, 1)
         self.ap_depth = None
+        self.ap_baro_depth = None
         self.ap_time_ms = 0
         self.sticks = (0, 0, 500, 0)
 
@@ -142,9 +162,13 @@ class Flight:
                 if m is None:
                     break
                 kind = m.get_type()
-                if kind == 'GLOBAL_POSITION_INT':
+                if kind == 'GLOBAL_POSITION_INT':  # ArduSub's estimate (EKF), below home
                     self.ap_depth = -m.relative_alt * 1e-3
                     self.ap_time_ms = m.time_boot_ms
+                elif kind == 'SCALED_PRESSURE':  # its barometer: depth as the firmware
+                    # converts it, (p - p_surface) / (9800 Pa/m BARO_SPEC_GRAV) (AP_Baro.cpp)
+                    self.ap_baro_depth = (m.press_abs * 100.0 - SURFACE_PA) / (
+                        9800.0 * SITL_SPEC_GRAV)
                 elif kind == 'STATUSTEXT' and self.args.verbose:
                     print('ardusub:', m.text, file=sys.stderr)
             if time.time() - last_stick > 0.05:
@@ -195,6 +219,7 @@ def fly(args):
         f = Flight(args, workdir)
         try:
             f.pump(args.settle_s)
+            out['floating_depth_m'] = f.floating_depth
             f.set_mode('MANUAL')
             f.arm()
             # 1. MANUAL, full forward stick
@@ -219,18 +244,22 @@ def fly(args):
                 f.pump(0.02)
             f.sticks = (0, 0, 500, 0)
             f.run_for(args.hold_settle_s)
-            depths, diffs = [], []
+            depths, diffs, baro = [], [], []
 
             def hold():
                 depths.append(f.odom[1])
                 if f.ap_depth is not None:
                     diffs.append(f.ap_depth - f.odom[1])
+                if f.ap_baro_depth is not None:
+                    baro.append(f.ap_baro_depth - f.odom[1])
             f.run_for(args.hold_s, hold)
             out['alt_hold'] = {'mean_depth_m': float(np.mean(depths)),
                                'max_deviation_m': float(np.max(np.abs(
                                    np.array(depths) - np.mean(depths)))),
                                'ardusub_minus_node_m': [float(np.min(diffs)),
-                                                        float(np.max(diffs))]}
+                                                        float(np.max(diffs))],
+                               'ardusub_baro_minus_node_m': [float(np.min(baro)),
+                                                             float(np.max(baro))]}
             # 3. STABILIZE, yaw stick then released
             f.set_mode('STABILIZE')
             f.sticks = (0, 0, 500, 1000)

@@ -39,9 +39,9 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from uwv_hydro.bag.bag_reader import decoded, message_count, read_raw_messages
 from uwv_hydro.bag.cdr_codec import encode_wrench_stamped, ODOMETRY_DOUBLES, odometry_layout
 from uwv_hydro.bag.progress import Progress
-from uwv_hydro.bag.bag_reader import decoded, message_count, read_raw_messages
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
 from uwv_hydro.modes.input_guard import StampGuard
 from uwv_hydro.modes.wrench_mode import usable_quaternions, world_wrenches, WrenchMode

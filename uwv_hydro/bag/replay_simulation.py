@@ -49,9 +49,9 @@ from typing import Dict, Optional, Sequence
 
 import numpy as np
 
+from uwv_hydro.bag.bag_reader import decoded, message_count, read_raw_messages
 from uwv_hydro.bag.cdr_codec import decode_odometry, decode_wrench_stamped, encode_odometry
 from uwv_hydro.bag.progress import Progress
-from uwv_hydro.bag.bag_reader import decoded, message_count, read_raw_messages
 from uwv_hydro.bag.rosbag_io import (BagError, BagWriter, ODOMETRY, odometry_arrays, stamp_to_ns,
                                      typestore, WRENCH, wrench_array)
 from uwv_hydro.modes.input_guard import StampGuard

@@ -32,7 +32,6 @@ The layout follows ArduPilot's ``libraries/SITL/SIM_JSON.h`` (``servo_packet_16`
   the origin), ``quaternion`` ([w, x, y, z], body FRD to NED) and ``velocity`` (m/s,
   NED).  Vectors are read with ``sscanf("[%f, %f, %f]")``, which takes ``[a,b,c]``.
 """
-import math
 import struct
 from typing import NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -81,9 +80,8 @@ def pack_servo_packet(frame_rate: int, frame_count: int, pwm: Sequence[int],
     return LAYOUTS[magic].pack(magic, frame_rate, frame_count, *values)
 
 
-def _vector(values) -> str:
-    """Return ``[a,b,c]`` with each float's shortest round-trip text (repr)."""
-    return '[' + ','.join(repr(float(v)) for v in values) + ']'
+_REPLY = ('\n{"timestamp":%r,"imu":{"gyro":[%r,%r,%r],"accel_body":[%r,%r,%r]},'
+          '"position":[%r,%r,%r],"quaternion":[%r,%r,%r,%r],"velocity":[%r,%r,%r]}\n')
 
 
 def sensor_json(timestamp_s: float, gyro_frd, accel_frd, position_ned, quaternion_wxyz,
@@ -91,14 +89,12 @@ def sensor_json(timestamp_s: float, gyro_frd, accel_frd, position_ned, quaternio
     """
     Return the reply ArduPilot parses: ``{...}`` between two newlines, SIM_JSON.h's keys.
 
-    Every value must be finite (the caller replies with the last good state).
+    Floats as their shortest round-trip text (repr).  Every value must be finite (the
+    caller replies with the last good state): 'nan' and 'inf' appear in no key.
     """
-    for values in (gyro_frd, accel_frd, position_ned, quaternion_wxyz, velocity_ned,
-                   (timestamp_s,)):
-        if not all(math.isfinite(v) for v in values):
-            raise ValueError('a reply value is not finite: %r' % (list(values),))
-    text = ('\n{"timestamp":%r,"imu":{"gyro":%s,"accel_body":%s},"position":%s,'
-            '"quaternion":%s,"velocity":%s}\n' % (
-                float(timestamp_s), _vector(gyro_frd), _vector(accel_frd),
-                _vector(position_ned), _vector(quaternion_wxyz), _vector(velocity_ned)))
+    text = _REPLY % (float(timestamp_s), *map(float, gyro_frd), *map(float, accel_frd),
+                     *map(float, position_ned), *map(float, quaternion_wxyz),
+                     *map(float, velocity_ned))
+    if 'nan' in text or 'inf' in text:
+        raise ValueError('a reply value is not finite: %s' % text.strip())
     return text.encode('ascii')

@@ -86,6 +86,10 @@ class SitlJsonIO(NodePart):
         self.time_ns = 0
         self._next_publish_ns = 0
         self._pwm = {joint: NEUTRAL_PWM for joint in self.servos.values()}
+        self._pwm_changed = True
+        #: physics time the drive last took the PWM (it takes it at least every quarter
+        #: of its watchdog's timeout)
+        self._fed_ns = 0
         self._last_reply: Optional[bytes] = None
         self._silent = False
         self._started_wall: Optional[float] = None
@@ -213,11 +217,20 @@ class SitlJsonIO(NodePart):
                                         'PWM %d us outside [%d, %d]: clamped'
                                         % (n, joint, value, PWM_LOW, PWM_HIGH))
                 value = min(max(value, PWM_LOW), PWM_HIGH)
-            self._pwm[joint] = float(value)
+            value = float(value)
+            if value != self._pwm[joint]:
+                self._pwm[joint] = value
+                self._pwm_changed = True
 
     def _feed(self, now_ns: int) -> None:
+        # the drive takes the PWM when it changed, and often enough for its watchdog
+        # (thruster_timeout) to see every thruster commanded
+        refresh_ns = self.thrusters.drive.watchdog.timeout_ns // 4
+        if not self._pwm_changed and now_ns - self._fed_ns < refresh_ns:
+            return
         for joint, pwm in self._pwm.items():
             self.thrusters.drive.command(joint, pwm, now_ns)
+        self._pwm_changed, self._fed_ns = False, now_ns
 
     def _output_due(self, pace_ns: int) -> bool:
         """Return True when odometry and TF are due at ``pace_ns``; publish /clock then."""
@@ -236,6 +249,7 @@ class SitlJsonIO(NodePart):
         """Neutral thrusters until the next frame."""
         for joint in self._pwm:
             self._pwm[joint] = NEUTRAL_PWM
+        self._pwm_changed = True
 
     def snapshot(self, snap: dict) -> None:
         """Add the lock-step counters, the PWM and the real-time factor."""

@@ -130,3 +130,4 @@ def test_initial_joint_positions_outside_limits_stop_the_node(spawn, tmp_path):
     text = read_log(log)
     assert ('initial_joint_positions[0] = 2.0: outside the position limits [-1.5, 1.5] of '
             'joint shoulder') in text, text[-2000:]
+    assert 'Traceback' not in text, text[-2000:]

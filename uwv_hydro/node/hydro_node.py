@@ -95,6 +95,7 @@ class HydroNode(Node):
         super().__init__(NODE_NAME, **kwargs)
         self.lock = threading.RLock()
         self._rate_loop: Optional[RateLoop] = None
+        self.sitl = None  # set before a start-up error can reach destroy_node
         self.profile: Optional[CycleProfile] = None  # cycle_profile: set once configured
         # the update's messages go out at once, from the update's thread (outbox.py)
         self.outbox = Outbox(on_error=self._on_publish_error)
@@ -133,7 +134,6 @@ class HydroNode(Node):
 
         # Pacing: sim time under use_sim_time, else the monotonic clock (doc/architecture.md);
         # ArduPilot's JSON SITL: its frames (node/sitl_json_io.py), the node being the clock
-        self.sitl = None
         sitl = cfg['ardusub_input'] == 'sitl_json'
         self.sim_time = bool(self.get_parameter('use_sim_time').value) and not sitl
         steady = Clock(clock_type=ClockType.STEADY_TIME)

@@ -64,6 +64,8 @@ DEFAULT_TWIST_VARIANCE = 1e-6
 DEFAULT_FIN_TOPIC = 'fins/{joint}/cmd_pos'
 #: The moving joints' command topic prefix by default (+ /cmd_pos, /cmd_vel, /cmd_force).
 DEFAULT_JOINT_TOPIC = 'joints/{joint}'
+#: Declared only for a vehicle with moving links (their default is the vehicle's).
+MOVING_LINKS_ONLY = ('initial_joint_positions',)
 #: physics.articulated_dynamics.ADDED_MASS_METHODS (not imported: it loads Pinocchio).
 JOINT_ADDED_MASS = ('inertia', 'lagged')
 
@@ -458,6 +460,9 @@ def unread_parameters(node) -> List[str]:
             'this YAML file as vehicle_file:=<path>)' % ', '.join(vehicle))
     for name in unknown:
         if name in vehicle:
+            continue
+        if name in MOVING_LINKS_ONLY:
+            warnings.append('parameter %r: the vehicle has no moving joints: ignored' % name)
             continue
         close = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
         warnings.append('parameter %r is not a parameter of this node: ignored%s' % (

@@ -213,8 +213,7 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
                   current_world: Optional[Sequence[float]] = None, namespace: str = '',
                   world_frame: Optional[str] = None, progress: bool = True,
                   components: bool = False,
-                  stamp_reset_threshold: float = 1.0, current_field=None,
-                  joint_states_topic: str = '/joint_states') -> ReplayResult:
+                  stamp_reset_threshold: float = 1.0, current_field=None) -> ReplayResult:
     """
     Compute the wrench-mode outputs for every odometry message of ``in_bag``.
 
@@ -226,19 +225,9 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
     wrench, plus one topic per component when ``components`` is true (the node's
     ``publish_components``).  The returned result always holds the components.
     ``current_field`` (instead of ``current_world``): a physics current field sampled
-    at every message (:class:`WrenchMode`'s rule for its time).  A vehicle with moving
-    links is replayed by :func:`uwv_hydro.bag.link_replay.replay_link_wrench` (its
-    joint states from ``joint_states_topic``, a wrench per link).
+    at every message (:class:`WrenchMode`'s rule for its time).  (A vehicle whose links
+    move: :func:`uwv_hydro.bag.link_replay.replay_link_wrench`, a wrench per link.)
     """
-    if params.tree is not None:  # moving links: a wrench per link (bag/link_replay.py)
-        from uwv_hydro.bag.link_replay import replay_link_wrench
-        return replay_link_wrench(
-            in_bag, params, out_bag, odometry_topic, joint_states_topic,
-            added_mass=added_mass, apply_weight=apply_weight,
-            acceleration_alpha=acceleration_alpha, current_world=current_world,
-            namespace=namespace, world_frame=world_frame, progress=progress,
-            components=components, stamp_reset_threshold=stamp_reset_threshold,
-            current_field=current_field)
     mode = WrenchMode(params, added_mass=added_mass, apply_weight=apply_weight,
                       acceleration_alpha=acceleration_alpha)
     mode.field = current_field

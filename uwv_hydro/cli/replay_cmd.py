@@ -138,13 +138,18 @@ def run(args) -> int:
             print('wrote %s (plot)' % args.plot)
         print('wrote %s' % args.out)
         return 0
-    from uwv_hydro.bag.replay import replay_wrench
-    res = replay_wrench(args.in_bag, params, out_bag=args.out,
-                        odometry_topic=args.odometry_topic, added_mass=args.added_mass,
-                        apply_weight=args.apply_weight,
-                        acceleration_alpha=args.acceleration_alpha, current_world=current,
-                        namespace=args.namespace, components=args.components,
-                        current_field=field, joint_states_topic=args.joint_states_topic)
+    options = {'out_bag': args.out, 'odometry_topic': args.odometry_topic,
+               'added_mass': args.added_mass, 'apply_weight': args.apply_weight,
+               'acceleration_alpha': args.acceleration_alpha, 'current_world': current,
+               'namespace': args.namespace, 'components': args.components,
+               'current_field': field}
+    if params.tree is not None:  # moving links: the node's LinkWrenchMode, a wrench per link
+        from uwv_hydro.bag.link_replay import replay_link_wrench
+        res = replay_link_wrench(args.in_bag, params,
+                                 joint_states_topic=args.joint_states_topic, **options)
+    else:
+        from uwv_hydro.bag.replay import replay_wrench
+        res = replay_wrench(args.in_bag, params, **options)
     elapsed = time.perf_counter() - start
     n = len(res.stamps_ns)
     span = (res.stamps_ns[-1] - res.stamps_ns[0]) * 1e-9 if n > 1 else 0.0

@@ -126,6 +126,9 @@ def run(args) -> int:
     out = pathlib.Path(args.out)
     if out.suffix == '.csv':
         write_csv(traj, out)
+        if traj.joints is not None:
+            print('note: the CSV holds the base state only; the joint states and link TF '
+                  'go in a bag output (x.mcap or a directory)', file=sys.stderr)
     else:
         write_bag(traj, out, base_frame=params.base_frame, thrust=thrust, vehicle=params,
                   components=args.components, current_world=current,

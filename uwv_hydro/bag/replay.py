@@ -125,6 +125,26 @@ class _Replayer:
 
     def chunk(self, messages) -> None:
         """Apply the node's input rules to a chunk in order, evaluate and write it."""
+        admitted = self.admitted(messages)
+        if admitted is None:
+            return
+        heads, doubles, keep, stamps, resets, quat = admitted
+        stamp_ns = np.array(stamps, dtype=np.int64)
+        comps = self.mode.evaluate_many(stamp_ns * 1e-9, doubles[keep, _POSITION], quat,
+                                        doubles[keep, _TWIST], self.current_world, resets)
+        # Superposition of the component wrenches (as WrenchMode.evaluate sums them)
+        total = comps.sum(axis=1)
+        self.parts.append((stamp_ns, total, comps))
+        if self.writer is not None:
+            self._write(messages, heads, keep, stamps, total, quat, comps)
+
+    def admitted(self, messages):
+        """
+        Return the chunk's messages the node's input rules keep, counting the others.
+
+        (headers, doubles (N, 85), kept indexes, their times, their resets, their unit
+        quaternions [w, x, y, z]), or None when none is kept.
+        """
         heads, doubles = self._decode(messages)
         result = self.result
         finite = np.isfinite(doubles).all(axis=1).tolist()
@@ -150,16 +170,8 @@ class _Replayer:
             stamps.append(stamp)
             resets.append(verdict == 'stamp_jump')
         if not keep:
-            return
-        quat = wxyz[keep] / norm[keep, None]
-        stamp_ns = np.array(stamps, dtype=np.int64)
-        comps = self.mode.evaluate_many(stamp_ns * 1e-9, doubles[keep, _POSITION], quat,
-                                        doubles[keep, _TWIST], self.current_world, resets)
-        # Superposition of the component wrenches (as WrenchMode.evaluate sums them)
-        total = comps.sum(axis=1)
-        self.parts.append((stamp_ns, total, comps))
-        if self.writer is not None:
-            self._write(messages, heads, keep, stamps, total, quat, comps)
+            return None
+        return heads, doubles, keep, stamps, resets, wxyz[keep] / norm[keep, None]
 
     def _write(self, messages, heads, keep, stamps, total, quat, comps) -> None:
         """Queue the outputs of the kept messages, message by message as the node publishes."""
@@ -213,7 +225,8 @@ def replay_wrench(in_bag, params: VehicleParams, out_bag=None,
     wrench, plus one topic per component when ``components`` is true (the node's
     ``publish_components``).  The returned result always holds the components.
     ``current_field`` (instead of ``current_world``): a physics current field sampled
-    at every message (:class:`WrenchMode`'s rule for its time).
+    at every message (:class:`WrenchMode`'s rule for its time).  (A vehicle whose links
+    move: :func:`uwv_hydro.bag.link_replay.replay_link_wrench`, a wrench per link.)
     """
     mode = WrenchMode(params, added_mass=added_mass, apply_weight=apply_weight,
                       acceleration_alpha=acceleration_alpha)

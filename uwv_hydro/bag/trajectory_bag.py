@@ -33,6 +33,9 @@ types are the simulate-mode node's (``node/simulate_io.py``, ``thruster_io.py``,
   uuv's PositionWithCovarianceStamped (RPT); nothing while a DVL has no bottom lock or a
   receiver no fix) and ``/tf_static`` (one message at the start: base -> base_com,
   base_cob, base_drag_center and the posed sensor frames);
+* with moving links (``trajectory.joints``): ``/joint_states`` of every moving joint, its
+  link's ``/tf`` and the fixed links on ``/tf_static``, as the node's joint part sends
+  them (:mod:`uwv_hydro.bag.joint_bag`);
 * with ``components``: ``/hydro/components/<name>`` geometry_msgs/WrenchStamped (base
   frame) at every sample, the node's hydro components (acceleration: the backward
   difference of the twist over the step, the node's mean over an update).
@@ -43,6 +46,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from uwv_hydro.bag.cdr_codec import odometry_layout, repeat_message
+from uwv_hydro.bag.joint_bag import fixed_transforms, write_joints
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, typestore, WRENCH
 from uwv_hydro.modes import sensor_messages
 from uwv_hydro.modes.offline_sensors import sample_sensors
@@ -127,8 +131,13 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
         series(odometry_topic, ODOMETRY, template, 4, odometry_values)
         series('/tf', TF, make.tf(0, odom_frame, base_frame, [0.0] * 3, [1.0, 0, 0, 0]),
                stamp_at=8, tail=np.column_stack([trajectory.position, xyzw]))
+        joints = trajectory.joints
+        if joints is not None:
+            write_joints(bag, store, make, joints, stamps)
         if vehicle is not None:
-            _static_frames(bag, store, make, vehicle, base_frame, int(stamps[0]))
+            _static_frames(bag, store, make, vehicle, base_frame, int(stamps[0]),
+                           [] if joints is None else
+                           fixed_transforms(store, make, joints, int(stamps[0])))
             _feedback(series, store, make, vehicle, n, fin_angles)
             if sensors:
                 _sensors(bag, store, make, vehicle, trajectory, stamps, taus, current_world,
@@ -186,7 +195,7 @@ def _transform(store, make, stamp_ns, parent, child, xyz, wxyz):
 
 
 def _static_frames(bag, store, make, vehicle: VehicleParams, base_frame: str,
-                   stamp_ns: int) -> None:
+                   stamp_ns: int, fixed=()) -> None:
     """Write the node's /tf_static (node/static_frames.py) once, at the first stamp."""
     transforms = [_transform(store, make, stamp_ns, base_frame, base_frame + suffix, point,
                              (1.0, 0.0, 0.0, 0.0))
@@ -196,6 +205,7 @@ def _static_frames(bag, store, make, vehicle: VehicleParams, base_frame: str,
         if spec.pose is not None:  # a sensor with a pose has its own frame on its link
             transforms.append(_transform(store, make, stamp_ns, spec.link, spec.frame_id(),
                                          spec.pose[:3], quat_from_rpy(*spec.pose[3:])))
+    transforms += list(fixed)  # the links fixed in a body (a vehicle with moving links)
     bag.latched('/tf_static', TF)
     bag.write('/tf_static', TF, stamp_ns, store.types[TF](transforms=transforms))
 

@@ -18,7 +18,9 @@
 Without ``--simulate``: for every odometry message, the hydro wrench exactly as the
 node's wrench mode computes it, written to OUT_BAG on the node's topics
 (``/hydro/wrench``, ``/hydro/wrench_world``) with the input stamps; ``--components``
-adds each term on ``/hydro/components/<name>``.  With ``--simulate``: the recorded
+adds each term on ``/hydro/components/<name>``.  A vehicle whose links move takes its
+joint states from ``--joint-states-topic`` and adds each link's wrench on
+``/hydro/links/<link>/wrench``, as the node's wrench mode.  With ``--simulate``: the recorded
 thrust topics drive the simulate mode from the first recorded state; predicted odometry
 is written next to the recorded one and the RMS position/velocity errors are printed
 (model validation).
@@ -42,6 +44,9 @@ def add_parser(sub):
     p.add_argument('--out', required=True, metavar='OUT_BAG', help='output rosbag2')
     p.add_argument('--odometry-topic', default='/odometry',
                    help='nav_msgs/Odometry topic of the vehicle in the bag')
+    p.add_argument('--joint-states-topic', default='/joint_states',
+                   help='sensor_msgs/JointState of the moving joints (a vehicle whose links '
+                   'move: each link gets its wrench on hydro/links/<link>/wrench)')
     p.add_argument('--thrust-topics', nargs='+', default=['/thrust'],
                    help='geometry_msgs/WrenchStamped thrust topics, summed (--simulate)')
     p.add_argument('--added-mass', choices=ADDED_MASS_MODES, default='implicit',
@@ -78,6 +83,19 @@ def _print_skipped(res) -> None:
         if count:
             print('skipped %d odometry messages with %s (as the node drops them)'
                   % (count, why))
+
+
+def _print_links(res, topic: str) -> None:
+    """Print what the per-link replay of a vehicle with moving links used."""
+    if not res.had_joint_states:
+        print('warning: the bag has no %s: every joint at zero (as the node before its '
+              'first joint state)' % topic)
+    rejected = sum(res.rejected_joint_states.values())
+    print('took %d joint states from %s%s; a wrench per link on hydro/links/<link>/wrench '
+          'for %s' % (res.joint_states, topic, ' (%d rejected: %s)' % (
+              rejected, ', '.join('%s %d' % kv for kv in sorted(
+                  res.rejected_joint_states.items()))) if rejected else '',
+                      ', '.join(res.link_names)))
 
 
 def run(args) -> int:
@@ -120,19 +138,26 @@ def run(args) -> int:
             print('wrote %s (plot)' % args.plot)
         print('wrote %s' % args.out)
         return 0
-    from uwv_hydro.bag.replay import replay_wrench
-    res = replay_wrench(args.in_bag, params, out_bag=args.out,
-                        odometry_topic=args.odometry_topic, added_mass=args.added_mass,
-                        apply_weight=args.apply_weight,
-                        acceleration_alpha=args.acceleration_alpha, current_world=current,
-                        namespace=args.namespace, components=args.components,
-                        current_field=field)
+    options = {'out_bag': args.out, 'odometry_topic': args.odometry_topic,
+               'added_mass': args.added_mass, 'apply_weight': args.apply_weight,
+               'acceleration_alpha': args.acceleration_alpha, 'current_world': current,
+               'namespace': args.namespace, 'components': args.components,
+               'current_field': field}
+    if params.tree is not None:  # moving links: the node's LinkWrenchMode, a wrench per link
+        from uwv_hydro.bag.link_replay import replay_link_wrench
+        res = replay_link_wrench(args.in_bag, params,
+                                 joint_states_topic=args.joint_states_topic, **options)
+    else:
+        from uwv_hydro.bag.replay import replay_wrench
+        res = replay_wrench(args.in_bag, params, **options)
     elapsed = time.perf_counter() - start
     n = len(res.stamps_ns)
     span = (res.stamps_ns[-1] - res.stamps_ns[0]) * 1e-9 if n > 1 else 0.0
     print('replayed %d odometry messages (%.1f s of data) in %.2f s: %.0fx real time'
           % (n, span, elapsed, span / elapsed if elapsed else 0.0))
     _print_skipped(res)
+    if hasattr(res, 'link_names'):
+        _print_links(res, args.joint_states_topic)
     if args.plot and n:
         import numpy as np
         from uwv_hydro.cli.plotting import plot_wrenches

@@ -22,7 +22,10 @@ nav_msgs/Odometry on ``/odometry``, /tf, when thrust is given the applied wrench
 thrusters' and fins' feedback and, with ``--components``, the hydro
 wrench components on ``/hydro/components/<name>``: ``x.mcap`` is that one MCAP file
 (``ros2 bag play x.mcap``, Foxglove, PlotJuggler), any other path a rosbag2
-directory (sqlite3).  Deterministic: the same input gives byte-identical output.
+directory (sqlite3).  A vehicle with moving links takes joint commands
+(``--joint-command``, ``--joint-profile``: the node's joint commands, held) and its bag
+carries ``/joint_states`` and every moving link's /tf as the node publishes them.
+Deterministic: the same input gives byte-identical output.
 """
 
 import pathlib
@@ -34,6 +37,7 @@ import numpy as np
 from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
                                   finite_vector, load_current_from_args,
                                   load_vehicle_from_args)
+from uwv_hydro.cli.joint_options import add_joint_arguments, joint_inputs
 from uwv_hydro.cli.number_options import COUNT, NON_NEGATIVE, POSITIVE
 from uwv_hydro.description.errors import DescriptionError
 
@@ -61,6 +65,7 @@ def add_parser(sub):
     p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
                    help='world ENU water current [m/s]')
     add_current_file_argument(p)
+    add_joint_arguments(p)
     p.add_argument('--out', required=True,
                    help='output: x.csv, x.mcap (one MCAP file) or a rosbag2 directory '
                    '(sqlite3) for any other path')
@@ -88,6 +93,7 @@ def run(args) -> int:
         raise DescriptionError('give --thrust or --thrust-profile, not both',
                                element='--thrust-profile')
     params = load_vehicle_from_args(args)
+    joint_commands, joint_positions = joint_inputs(args, params)
     thrust = None
     if args.thrust_profile:
         thrust = ThrustProfile.from_csv(args.thrust_profile)
@@ -114,11 +120,15 @@ def run(args) -> int:
             print('%s: %s' % (level, text), file=sys.stderr)
 
     traj = simulate(params, args.duration, dt=args.dt, substeps=args.substeps, thrust=thrust,
-                    initial=initial, current_world=current, current_field=field, log=log)
+                    initial=initial, current_world=current, current_field=field, log=log,
+                    joint_commands=joint_commands, joint_positions=joint_positions)
     elapsed = time.perf_counter() - start
     out = pathlib.Path(args.out)
     if out.suffix == '.csv':
         write_csv(traj, out)
+        if traj.joints is not None:
+            print('note: the CSV holds the base state only; the joint states and link TF '
+                  'go in a bag output (x.mcap or a directory)', file=sys.stderr)
     else:
         write_bag(traj, out, base_frame=params.base_frame, thrust=thrust, vehicle=params,
                   components=args.components, current_world=current,

@@ -309,10 +309,10 @@ def tree_warning(result: TreeResult) -> List[str]:
         return []
     tree = result.tree
     out = ['joints that move are kept in the kinematic tree (vehicle.tree: %d bodies, '
-           "joints %s): the node's wrench mode gives each link's wrench from joint_states "
-           'and simulate (node and offline) integrates the joints; the lumped vehicle '
-           'fields, which the wrench and replay commands use, are the vehicle at zero '
-           'joint positions'
+           "joints %s): the node's wrench mode and replay give each link's wrench from "
+           'joint_states and simulate (node and offline) integrates the joints; the lumped '
+           "vehicle fields, which the wrench command, replay --simulate and simulate's "
+           '--components use, are the vehicle at zero joint positions'
            % (len(tree.bodies), ', '.join(
                '%r (%s, body %r)' % (j.name, j.kind, j.child) for j in tree.joints))]
     for name, why in result.lumped_with_hydro.items():

@@ -66,6 +66,7 @@ WrenchMode's.
 from collections import Counter
 from dataclasses import dataclass, field
 import math
+import re
 from typing import List, Optional, Sequence
 
 import numpy as np
@@ -80,6 +81,14 @@ from uwv_hydro.physics.tree_wrench import TreeWrench
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 _FINS = COMPONENT_NAMES.index('fins')
+#: Each wrench link's topic (node's namespace), ``%s`` its :func:`topic_token`.
+LINK_TOPIC = 'hydro/links/%s/wrench'
+
+
+def topic_token(name: str) -> str:
+    """Return ``name`` as one ROS 2 name token (letters, digits, '_'; no leading digit)."""
+    token = re.sub(r'[^A-Za-z0-9_]', '_', name) or '_'
+    return '_' + token if token[0].isdigit() else token
 
 
 def _empty(*shape):

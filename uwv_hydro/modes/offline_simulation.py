@@ -21,8 +21,11 @@ arrays (world ENU position, world <- body quaternion [w, x, y, z], body FLU twis
 body origin).  Buoyancy engines hold their default volumes (no commands offline) and
 push as the node's do (:class:`uwv_hydro.modes.buoyancy_engines.BuoyancyEngines`).
 A vehicle with moving links runs
-:class:`~uwv_hydro.modes.articulated_simulate_mode.ArticulatedSimulateMode`, its joints
-holding their initial positions.
+:class:`~uwv_hydro.modes.articulated_simulate_mode.ArticulatedSimulateMode` step by
+step (:func:`~uwv_hydro.modes.offline_articulated.run_articulated`): its joints take
+the commands of a :class:`~uwv_hydro.modes.joint_profiles.JointCommandProfile` (else
+they hold their initial positions) and the trajectory keeps their states
+(:attr:`Trajectory.joints`).
 """
 
 from dataclasses import dataclass, field
@@ -53,6 +56,9 @@ class Trajectory:
     #: The mode's counters: divergences (steps recomputed with more sub-steps) and
     #: state_restores (steps that stayed non-finite: the state before them kept)
     events: Dict[str, int] = field(default_factory=dict)
+    #: A vehicle with moving links: the joints' states and link transforms per sample
+    #: (:class:`~uwv_hydro.modes.offline_articulated.JointTrajectory`), else None
+    joints: Optional[object] = None
 
     def rows(self) -> np.ndarray:
         """Return the (n, 14) table in CSV_COLUMNS order."""
@@ -64,7 +70,8 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
              initial: Optional[State] = None,
              current_world: Optional[Sequence[float]] = None,
              fin_angles: Optional[Sequence[float]] = None, current_field=None,
-             log=None) -> Trajectory:
+             log=None, joint_commands=None,
+             joint_positions: Optional[Sequence[float]] = None) -> Trajectory:
     """
     Integrate ``duration`` seconds in steps of ``dt`` and return every state.
 
@@ -72,7 +79,9 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     (zero when None); ``fin_angles`` (rad, in ``params.fins`` order) are held
     throughout; ``current_field`` (a physics current field, instead of
     ``current_world``) is sampled at every step (its time from 0).  Row 0 is the
-    initial state at t = 0.
+    initial state at t = 0.  A vehicle with moving links starts with its joints at
+    ``joint_positions`` (tree order; default zero clamped to the limits) and takes
+    ``joint_commands`` (a JointCommandProfile) as the node takes its joint commands.
     """
     if not dt > 0 or not duration >= 0:
         raise ValueError('dt must be > 0 and duration >= 0')
@@ -81,11 +90,10 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     if params.tree is None:
         mode = SimulateMode(params, dt=dt, substeps=substeps, initial=initial, log=log)
     else:
-        # moving links: the joints hold their initial positions (no commands offline);
-        # Pinocchio is loaded only for such a vehicle
+        # moving links; Pinocchio is loaded only for such a vehicle
         from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
         mode = ArticulatedSimulateMode(params, dt=dt, substeps=substeps, initial=initial,
-                                       log=log)
+                                       log=log, joint_positions=joint_positions)
     if current_field is not None:
         mode.field = current_field
         mode.reset()
@@ -102,7 +110,13 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         taus = np.ascontiguousarray(
             sample(t[:n]) if sample is not None else [thrust(v) for v in t[:n].tolist()],
             dtype=float).reshape(n, 6)
-    if n > 0 and params.buoyancy_engines:
+    joints = None
+    if params.tree is not None:
+        from uwv_hydro.modes.offline_articulated import run_articulated
+        engines = (BuoyancyEngines(params.buoyancy_engines, params.gravity)
+                   if params.buoyancy_engines else None)
+        joints = run_articulated(mode, n, dt, rows, taus, current, joint_commands, engines)
+    elif n > 0 and params.buoyancy_engines:
         # gz-sim buoyancy engines (no commands offline: the default volumes): their force
         # follows the attitude and depth, so one step at a time, as the node runs them
         engines = BuoyancyEngines(params.buoyancy_engines, params.gravity)
@@ -115,7 +129,8 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         # every step checked in the compiled core; a restored step keeps the state
         mode.run(taus, n, current, rows=rows[1:], stop_on_restore=False)
     pos, quat, twist = rows[:, :3].copy(), rows[:, 3:7].copy(), rows[:, 7:].copy()
-    return Trajectory(t, pos, quat, twist, substeps=mode.substeps, events=dict(mode.events))
+    return Trajectory(t, pos, quat, twist, substeps=mode.substeps, events=dict(mode.events),
+                      joints=joints)
 
 
 def write_csv(trajectory: Trajectory, path) -> None:

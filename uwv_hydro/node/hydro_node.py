@@ -66,7 +66,8 @@ from uwv_hydro.node.node_part import locked
 from uwv_hydro.node.node_setup import ConfigError, create_io, start_profile
 from uwv_hydro.node.outbox import Outbox
 from uwv_hydro.node.parameters import (
-    check, declare, describe, PARAMETERS, unread_parameters, VEHICLE_PARAMETERS)
+    check, declare, describe, initial_joint_default, PARAMETERS, unread_parameters,
+    VEHICLE_PARAMETERS, vehicle_problems)
 from uwv_hydro.node.rate_loop import RateLoop
 from uwv_hydro.node.vehicle_source import load_from_parameters
 from visualization_msgs.msg import MarkerArray
@@ -94,7 +95,9 @@ class HydroNode(Node):
         super().__init__(NODE_NAME, **kwargs)
         self.lock = threading.RLock()
         self._rate_loop: Optional[RateLoop] = None
-        self.sitl = None  # ArduPilot SITL's JSON backend (node/sitl_json_io.py), when on
+        # ArduPilot SITL's JSON backend (node/sitl_json_io.py), when on; set before a
+        # start-up error can reach destroy_node
+        self.sitl = None
         self.profile: Optional[CycleProfile] = None  # cycle_profile: set once configured
         # the update's messages go out at once, from the update's thread (outbox.py)
         self.outbox = Outbox(on_error=self._on_publish_error)
@@ -104,8 +107,9 @@ class HydroNode(Node):
                                                    vehicle_values['model_name'],
                                                    vehicle_values['package_path'])
         cfg = declare(self, PARAMETERS,
-                      {'acceleration_alpha': float(self.vehicle.acceleration_alpha)})
-        problems = check(cfg)
+                      {'acceleration_alpha': float(self.vehicle.acceleration_alpha),
+                       'initial_joint_positions': initial_joint_default(self.vehicle)})
+        problems = check(cfg) + vehicle_problems(cfg, self.vehicle)
         if problems:
             raise ConfigError('; '.join(problems))
         self.cfg = cfg

@@ -43,7 +43,6 @@ With ``vehicle.tree`` set, :class:`uwv_hydro.node.wrench_io.WrenchIO` runs
   (gz-sim merges links joined by fixed joints), and their wrenches sum to the total, so
   nothing is applied twice.
 """
-import re
 import time
 
 from geometry_msgs.msg import WrenchStamped
@@ -51,17 +50,12 @@ import numpy as np
 from sensor_msgs.msg import JointState
 
 from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.link_wrench_mode import LINK_TOPIC, topic_token
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.serialized_message import SerializedMessage
 
 #: Seconds between two lookups of the link topics' subscriber counts.
 LISTENER_REFRESH_S = 0.5
-
-
-def topic_token(name: str) -> str:
-    """Return ``name`` as one ROS 2 name token (letters, digits, '_'; no leading digit)."""
-    token = re.sub(r'[^A-Za-z0-9_]', '_', name) or '_'
-    return '_' + token if token[0].isdigit() else token
 
 
 def _fill_wrench(msg: WrenchStamped, stamp_ns: int, values) -> None:
@@ -90,7 +84,7 @@ class LinkWrenchIO(NodePart):
         prefix = self.cfg['frame_prefix']
         self.frames = [prefix + link for link in mode.link_names]
         self.link_pubs = [node.create_publisher(
-            WrenchStamped, 'hydro/links/%s/wrench' % topic_token(link), 10)
+            WrenchStamped, LINK_TOPIC % topic_token(link), 10)
             for link in mode.link_names]
         self.wires = [_wire(frame) for frame in self.frames]
         #: the link topics with a subscriber (looked up every LISTENER_REFRESH_S)

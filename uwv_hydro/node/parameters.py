@@ -44,6 +44,7 @@ from rcl_interfaces.msg import FloatingPointRange, IntegerRange, ParameterDescri
 from uwv_hydro.description.yaml.params import VEHICLE_KEYS
 from uwv_hydro.modes.ardusub_rc import INPUTS as ARDUSUB_INPUTS, OVERRIDE_TIMEOUT_S
 from uwv_hydro.modes.fin_servos import TIMEOUT_ACTIONS as FIN_TIMEOUT_ACTIONS
+from uwv_hydro.modes.initial_joints import initial_joint_positions
 from uwv_hydro.modes.joint_state_io import COMMANDS_TOPIC, STATES_TOPIC
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
@@ -63,6 +64,8 @@ DEFAULT_TWIST_VARIANCE = 1e-6
 DEFAULT_FIN_TOPIC = 'fins/{joint}/cmd_pos'
 #: The moving joints' command topic prefix by default (+ /cmd_pos, /cmd_vel, /cmd_force).
 DEFAULT_JOINT_TOPIC = 'joints/{joint}'
+#: Declared only for a vehicle with moving links (their default is the vehicle's).
+MOVING_LINKS_ONLY = ('initial_joint_positions',)
 #: physics.articulated_dynamics.ADDED_MASS_METHODS (not imported: it loads Pinocchio).
 JOINT_ADDED_MASS = ('inertia', 'lagged')
 
@@ -163,6 +166,11 @@ PARAMETERS = (
     Spec('joint_servo_bandwidth', 20.0, 'simulate, moving links: bandwidth w of the '
          'joint position/velocity servos (rad/s; velocity loop w, position loop w / 4, on '
          "the joint's apparent inertia)", bounds=(1e-3, 1e4)),
+    Spec('initial_joint_positions', None, 'simulate, moving links: initial position of '
+         'every moving joint (rad or m), one value per joint in the order of joint_states '
+         '(the order the start-up log lists); each within its joint limits, else the node '
+         'does not start; used at start and on every reset (default: zero, clamped to the '
+         'limits)'),
     Spec('joint_added_mass', 'inertia', 'simulate, moving links: inertia (the rigid-body '
          "form of each link's added mass in its inertia, every remainder solved with the "
          "accelerations) or lagged (every link's added mass lagged by a step)",
@@ -283,14 +291,46 @@ def descriptor(spec: Spec) -> ParameterDescriptor:
 
 
 def declare(node, specs, overrides: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """Declare ``specs`` on ``node`` (``overrides`` replaces defaults); return the values."""
+    """
+    Declare ``specs`` on ``node`` (``overrides`` replaces defaults); return the values.
+
+    A spec whose default stays None is not declared (it has no value for this vehicle).
+    """
     overrides = overrides or {}
     values = {}
     for spec in specs:
         default = overrides.get(spec.name, spec.default)
+        if default is None:
+            continue  # no value for this vehicle (initial_joint_positions of a rigid one)
         node.declare_parameter(spec.name, default, descriptor(spec))
         values[spec.name] = node.get_parameter(spec.name).value
     return values
+
+
+def initial_joint_default(vehicle) -> Optional[List[float]]:
+    """Return the vehicle's initial_joint_positions default (None: no moving joints)."""
+    if vehicle.tree is None or not vehicle.tree.joints:
+        return None
+    return initial_joint_positions(None, vehicle.tree).tolist()
+
+
+def joint_start(values: Dict[str, Any], vehicle):
+    """Return the checked initial joint positions of ``values`` (ValueError naming the joint)."""
+    start = values.get('initial_joint_positions')
+    if isinstance(start, (int, float)):  # one joint, given as a scalar in YAML
+        start = [start]
+    return initial_joint_positions(start, vehicle.tree)
+
+
+def vehicle_problems(values: Dict[str, Any], vehicle) -> List[str]:
+    """Return the problems of the values that depend on the vehicle (its joints)."""
+    if vehicle.tree is None or values.get('mode') != 'simulate':
+        return []
+    try:
+        joint_start(values, vehicle)
+    except ValueError as exc:
+        return [str(exc)]
+    return []
 
 
 def _range_text(low: float, high: float, low_open: bool) -> str:
@@ -420,6 +460,9 @@ def unread_parameters(node) -> List[str]:
             'this YAML file as vehicle_file:=<path>)' % ', '.join(vehicle))
     for name in unknown:
         if name in vehicle:
+            continue
+        if name in MOVING_LINKS_ONLY:
+            warnings.append('parameter %r: the vehicle has no moving joints: ignored' % name)
             continue
         close = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
         warnings.append('parameter %r is not a parameter of this node: ignored%s' % (

@@ -36,6 +36,7 @@ from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.modes.thrust_mux import ThrustMux
 from uwv_hydro.node.hand_over import LatestSlots
 from uwv_hydro.node.node_part import NodePart
+from uwv_hydro.node.parameters import joint_start
 from uwv_hydro.node.sensor_io import SensorIO
 from uwv_hydro.node.serialized_message import SerializedMessage
 from uwv_hydro.physics.dynamics import State
@@ -92,7 +93,8 @@ class SimulateIO(NodePart):
             from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
             self.mode = ArticulatedSimulateMode(
                 node.vehicle, added_mass=cfg['joint_added_mass'],
-                servo_bandwidth=cfg['joint_servo_bandwidth'], **common)
+                servo_bandwidth=cfg['joint_servo_bandwidth'],
+                joint_positions=joint_start(cfg, node.vehicle), **common)
         # the current description's field, sampled at every step (node.current)
         self.mode.field = node.current.field
         self._report_substeps(cfg['substeps'])

@@ -75,8 +75,8 @@ class SitlJsonIO(NodePart):
             raise ValueError('sitl_json: cannot bind UDP %s:%d (%s)'
                              % (self.address + (exc.strerror or exc,))) from None
         self.sock.settimeout(POLL_S)
+        # sitl_json_timeout: a silence is reported, and another sender may take over
         self.lock_step = LockStep(int(cfg['sitl_json_timeout'] * 1e9))
-        self.timeout_ns = int(cfg['sitl_json_timeout'] * 1e9)
         self.add_input(self.name)
         self.clock_pub = node.create_publisher(Clock, '/clock', 10) if cfg[
             'sitl_json_publish_clock'] else None
@@ -144,7 +144,7 @@ class SitlJsonIO(NodePart):
 
     def _check_silence(self) -> None:
         silent = self.lock_step.silent_for_ns(time.monotonic_ns())
-        if silent is None or silent < self.timeout_ns or self._silent:
+        if silent is None or silent < self.lock_step.peer_timeout_ns or self._silent:
             return
         self._silent = True
         self.counts['silences'] += 1

@@ -540,3 +540,16 @@ def test_a_sensor_goes_to_the_reader_of_its_simulator():
     assert cam[0] == 'warned' and 'uuv_simulator' in cam[1]
     assert notes['eye'][0] == 'warned' and notes['eye'][1].startswith('not modelled: camera')
     assert notes['ds_dvl'][0] == 'read' and notes['ds_dvl'][1].startswith('ds_sim dsros_dvl')
+
+
+def test_two_lines_fin_keeps_its_model_and_density_through_yaml():
+    from uwv_hydro.description.loader import load_vehicle_string
+    from uwv_hydro.description.yaml.export import export_yaml
+    params = load_urdf_string(TWO_LINES, 'fin.urdf')
+    again = load_vehicle_string(export_yaml(params), 'again.yaml')
+    assert [(f.model, f.fluid_density) for f in again.fins] == [('uuv_two_lines', 1000.0)]
+    nu, delta = np.array([1.2, 0.1, -0.9, 0.0, -0.2, 0.1]), np.array([-0.3])
+    want = FinSet(params.fins, params.fluid_density).wrench(nu, delta)
+    got = FinSet(again.fins, again.fluid_density).wrench(nu, delta)
+    # exported numbers are repr-exact: the same wrench to rounding
+    assert np.allclose(got, want, rtol=0, atol=1e-12 * np.abs(want).max())

@@ -31,8 +31,8 @@ about the link origin.
 """
 import numpy as np
 import pytest
-
 from test_uuv_classic_body import BODY_COG, robot, TOTAL_COM
+
 from uwv_hydro.description.loader import load_vehicle_string
 from uwv_hydro.physics.hydro_model import HydroModel
 

@@ -103,7 +103,7 @@ def check_fin(fin: Fin, error: ErrorFactory) -> Fin:
     if fin.model in ('two_line', 'uuv_two_lines') and not fin.area > 0.0:
         raise error('area', 'area must be positive, got %g' % fin.area)
     if not fin.fluid_density >= 0.0:
-        raise error('fluid_density', 'fluid_density must be >= 0 (0: the vehicle\'s), got %g'
+        raise error('fluid_density', "fluid_density must be >= 0 (0: the vehicle's), got %g"
                     % fin.fluid_density)
     if not fin.alpha_stall > 0.0:
         raise error('alpha_stall', 'alpha_stall must be positive, got %g' % fin.alpha_stall)

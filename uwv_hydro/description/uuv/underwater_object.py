@@ -74,8 +74,9 @@ children: :mod:`uwv_hydro.description.classic_body`), not the lumped vehicle's -
 uuv's sensor, thruster and fin links are separate bodies there; the blocks of other
 links are kept per link (:func:`uuv_link_parts`, each with the CoM and mass of its
 link's own Gazebo classic body; a block on a link Gazebo merges across a fixed joint is
-skipped, as uuv skips it) when the description's kinematic tree keeps them (a joint that moves carries links with hydro:
-:mod:`uwv_hydro.description.tree_builder`), else they are an error (one rigid body).
+skipped, as uuv skips it) when the description's kinematic tree keeps them (a joint
+that moves carries links with hydro: :mod:`uwv_hydro.description.tree_builder`), else
+they are an error (one rigid body).
 ``<type>cylinder</type>`` (uuv_manipulators' arms) is HMFossen with its diagonal
 computed from the cylinder's size (:mod:`uwv_hydro.description.uuv.cylinder_model`).
 """

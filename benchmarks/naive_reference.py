@@ -190,9 +190,23 @@ def naive_fin_wrench(p, nu_r, angles=None):
                 cd = -fin.cda * a_s + fin.cda_stall * (alpha + a_s)
             else:
                 cl, cd = fin.cla * alpha, fin.cda * alpha
-            q_area = 0.5 * p.fluid_density * (v_plane @ v_plane) * fin.area
+            rho = fin.fluid_density if fin.fluid_density > 0.0 else p.fluid_density
+            q_area = 0.5 * rho * (v_plane @ v_plane) * fin.area
             lift = (cl * cos2_sweep + fin.control_joint_rad_to_cl * delta) * q_area
             drag = abs(cd * cos2_sweep) * q_area
+        elif fin.model == 'uuv_two_lines':
+            a_s = fin.alpha_stall
+            if alpha > a_s:
+                cl = fin.cla * a_s + fin.cla_stall * (alpha - a_s)
+                cd = fin.cda * a_s + fin.cda_stall * (alpha - a_s)
+            elif alpha < -a_s:  # uuv LiftDragTwoLines: cda_stall in C_L, as written
+                cl = -fin.cla * a_s + fin.cda_stall * (alpha + a_s)
+                cd = -fin.cda * a_s + fin.cda_stall * (alpha + a_s)
+            else:
+                cl, cd = fin.cla * alpha, fin.cda * alpha
+            rho = fin.fluid_density if fin.fluid_density > 0.0 else p.fluid_density
+            q_area = 0.5 * rho * (v_plane @ v_plane) * fin.area
+            lift, drag = cl * q_area, cd * q_area
         else:
             lift = fin.lift_constant * alpha * (v_plane @ v_plane)
             drag = fin.drag_constant * alpha ** 2 * (v_plane @ v_plane)
@@ -378,6 +392,14 @@ def finned_vehicle(seed: int = 11):
     return p
 
 
+def uuv_finned_vehicle(seed: int = 19):
+    """Return the finned vehicle with two fins on uuv's TwoLines (one with its own rho)."""
+    p = finned_vehicle(seed=seed)
+    for fin, density in zip(p.fins[1:3], (0.0, 1000.0)):
+        fin.model, fin.fluid_density, fin.control_joint_rad_to_cl = 'uuv_two_lines', density, 0.0
+    return p
+
+
 def hulled_vehicle(seed: int = 13, model: str = 'prestero'):
     """Return the finned vehicle with a slender hull (a tapered profile, x_cp aft)."""
     from uwv_hydro.physics.vehicle_params import Hull
@@ -392,5 +414,6 @@ def dynamics_variants():
     """Yield (name, VehicleParams) of :func:`vehicle_variants`, finned and hulled vehicles."""
     yield from vehicle_variants(dsros_seed=7)
     yield 'fins', finned_vehicle()
+    yield 'fins_uuv_two_lines', uuv_finned_vehicle()
     yield 'hull_prestero', hulled_vehicle()
     yield 'hull_jorgensen', hulled_vehicle(seed=17, model='jorgensen')

@@ -409,13 +409,17 @@ def lumped(tree, gravity: float, name: str = 'lumped') -> VehicleParams:
             buoyancy += part.buoyancy_mass
             moment += part.buoyancy_mass * (p_p + r_p @ part.cob)
             x = twist_transform(r_p, p_p)
-            # linear terms sum as X^T D X (power: nu_p . D nu_p)
-            linear += x.T @ part.linear_drag @ x
+            # the drag force acts at the part's drag centre c: about the part origin the
+            # wrench is M_c (-D nu_p), M_c = [[I, 0], [S(c), I]] (the torque gains c x F)
+            m_c = np.eye(6)
+            m_c[3:, :3] = skew(part.drag_center)
+            # linear terms sum as X^T M_c D X (power: nu_p . D nu_p)
+            linear += x.T @ m_c @ part.linear_drag @ x
             added += x.T @ part.added_mass @ x
             if np.any(part.quadratic_drag):
                 # exact only for a part at the base origin, in base axes
                 assert np.allclose(x, np.eye(6)) and not np.any(part.drag_velocity_point)
-                quadratic += part.quadratic_drag
+                quadratic += np.einsum('ai,ibc->abc', m_c, part.quadratic_drag)
     return VehicleParams(
         name=name, mass=mass, inertia=inertia, com=com, buoyancy_mass=buoyancy,
         cob=moment / buoyancy, linear_drag=linear, quadratic_drag=quadratic,

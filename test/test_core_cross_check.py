@@ -28,7 +28,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / 'benchmarks
 
 from naive_reference import (dynamics_variants, finned_vehicle,  # noqa: E402, I100
                              hulled_vehicle, naive_derivative, naive_fin_wrench,
-                             naive_rk4_step, naive_wrench, rotation_matrix, vehicle_variants)
+                             naive_rk4_step, naive_wrench, rotation_matrix,
+                             uuv_finned_vehicle, vehicle_variants)
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -42,6 +43,7 @@ from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES  # noqa: E402
 
 def _variants():
     yield from vehicle_variants(dsros_seed=7)
+    yield 'fins_uuv_two_lines', uuv_finned_vehicle()
     yield 'hull_prestero', hulled_vehicle()
     yield 'hull_jorgensen', hulled_vehicle(seed=17, model='jorgensen')
 

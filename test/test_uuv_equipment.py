@@ -388,42 +388,6 @@ def test_uuv_dvl_local_ned_frame_is_the_link_rolled_by_pi(rexrov):
     assert any('uuv sensor imu: enable_local_ned_frame' in w for w in rexrov.warnings)
 
 
-TWO_LINES = """<?xml version="1.0"?>
-<robot name="v">
-  <link name="base_link"><inertial><mass value="10"/>
-    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
-  <joint name="fin_joint" type="revolute"><origin xyz="-1 0 0" rpy="1.5707963267948966 0 0"/>
-    <axis xyz="0 0 1"/><limit effort="0" lower="-0.3" upper="0.5" velocity="2"/>
-    <parent link="base_link"/><child link="fin"/></joint>
-  <link name="fin"/>
-  <gazebo>
-    <plugin name="f" filename="libuuv_fin_ros_plugin.so">
-      <dynamics><type>ZeroOrder</type></dynamics>
-      <liftdrag><type>TwoLines</type><area>0.05</area><fluid_density>1000</fluid_density>
-        <a0>0.01</a0><alpha_stall>0.3</alpha_stall><cla>3.0</cla><cla_stall>-1.5</cla_stall>
-        <cda>0.2</cda><cda_stall>1.1</cda_stall></liftdrag>
-      <link_name>fin</link_name><joint_name>fin_joint</joint_name>
-    </plugin>
-  </gazebo>
-</robot>
-"""
-
-
-def test_two_lines_fin_maps_to_the_two_line_model_with_a_warning():
-    params = load_urdf_string(TWO_LINES, 'fin.urdf')
-    fin = params.fins[0]
-    assert fin.model == 'two_line' and fin.time_constant == 0.0
-    assert (fin.area, fin.a0, fin.alpha_stall, fin.cla, fin.cla_stall, fin.cda,
-            fin.cda_stall) == (0.05, 0.01, 0.3, 3.0, -1.5, 0.2, 1.1)
-    assert (fin.lower, fin.upper, fin.velocity) == (-0.3, 0.5, 2.0)
-    # the link's z (the span) is the base's -y after the joint's roll of pi/2
-    assert np.max(np.abs(fin.axis - [0.0, -1.0, 0.0])) < 1e-15
-    assert np.max(np.abs(fin.upward - [0.0, 0.0, -1.0])) < 1e-15
-    assert any('uuv fin fin_joint: TwoLines' in w for w in params.warnings)
-    record = [r for r in params.elements if r.kind == 'fin'][0]
-    assert record.status == 'warned'
-
-
 def test_dvl_beams_that_do_not_span_three_axes_are_refused():
     # beams straight down (0 deg) measure the vertical velocity only
     text = (CORPUS / 'dave' / 'caldus_like.urdf.xacro').read_text().replace(

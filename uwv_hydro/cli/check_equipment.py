@@ -60,11 +60,13 @@ def describe_fin(fin: Fin) -> Dict[str, Any]:
         out['coefficients'] = {'lift_constant': fin.lift_constant,
                                'drag_constant': fin.drag_constant}
     else:
-        # gz-sim LiftDrag two-line model
+        # gz-sim LiftDrag two-line model, or uuv_simulator's TwoLines
         out['coefficients'] = {'area': fin.area, 'cla': fin.cla, 'cda': fin.cda,
                                'alpha_stall': fin.alpha_stall, 'cla_stall': fin.cla_stall,
                                'cda_stall': fin.cda_stall, 'a0': fin.a0,
                                'control_joint_rad_to_cl': fin.control_joint_rad_to_cl}
+        if fin.fluid_density > 0.0:
+            out['coefficients']['fluid_density'] = fin.fluid_density
     return out
 
 
@@ -75,8 +77,9 @@ def fin_line(f: Dict[str, Any]) -> str:
         model = 'quadratic (lift_constant %g, drag_constant %g)' % (
             c['lift_constant'], c['drag_constant'])
     else:
-        model = 'two_line (area %g m^2, cla %g, cda %g /rad, stall %g rad, a0 %g)' % (
-            c['area'], c['cla'], c['cda'], c['alpha_stall'], c['a0'])
+        model = '%s (area %g m^2, cla %g, cda %g /rad, stall %g rad, a0 %g%s)' % (
+            f['model'], c['area'], c['cla'], c['cda'], c['alpha_stall'], c['a0'],
+            ', rho %g' % c['fluid_density'] if 'fluid_density' in c else '')
     rate = 'none' if not math.isfinite(f['rate']) else '%g rad/s' % f['rate']
     joint = 'fixed' if f['fixed'] else 'joint %s' % f['joint']
     topic = ', command topic %s' % f['command_topic'] if f.get('command_topic') else ''

@@ -33,13 +33,29 @@ The project's rigid body (and so the weight) keeps every link lumped
 (:mod:`uwv_hydro.description.rigid_lumping`): the other bodies' mass, inertia and
 gravity are simulated by Gazebo too.
 """
-from typing import Dict, Tuple
+from typing import Dict, Set, Tuple
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
 from uwv_hydro.description.rigid_lumping import lump, part_in_base
 from uwv_hydro.description.urdf_joint import origin_of
+
+
+def _kept_fixed_joints(root: ET.Element) -> Set[str]:
+    """Return the fixed joints sdformat keeps (``<disableFixedJointLumping>``, ...)."""
+    return {g.get('reference', '') for g in root.findall('gazebo')
+            for tag in ('disableFixedJointLumping', 'preserveFixedJoint')
+            if (g.findtext(tag) or '').strip().lower() in ('1', 'true')}
+
+
+def merged_links(root: ET.Element) -> Dict[str, str]:
+    """Return {link: fixed joint} of the links sdformat merges into their parent link."""
+    kept = _kept_fixed_joints(root)
+    return {joint.find('child').get('link', ''): joint.get('name', '')
+            for joint in root.findall('joint')
+            if joint.get('type') == 'fixed' and joint.get('name', '') not in kept
+            and joint.find('child') is not None}
 
 
 def classic_base_body(base: str, root: ET.Element, inertials: Dict[str, tuple],
@@ -53,9 +69,7 @@ def classic_base_body(base: str, root: ET.Element, inertials: Dict[str, tuple],
     A fixed joint whose ``<gazebo reference>`` sets ``<disableFixedJointLumping>`` or
     ``<preserveFixedJoint>`` is kept, as sdformat keeps it (``FixedJointShouldBeReduced``).
     """
-    kept = {g.get('reference', '') for g in root.findall('gazebo')
-            for tag in ('disableFixedJointLumping', 'preserveFixedJoint')
-            if (g.findtext(tag) or '').strip().lower() in ('1', 'true')}
+    kept = _kept_fixed_joints(root)
     children: Dict[str, list] = {}
     for joint in root.findall('joint'):
         parent, child = joint.find('parent'), joint.find('child')

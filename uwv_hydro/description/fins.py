@@ -31,7 +31,9 @@ the command topic and JointState)::
         upper: 0.5236
 
 Keys: :data:`FIN_KEYS` (``cp`` is an extra centre-of-pressure offset from the joint
-origin, ``model`` ``two_line`` or ``quadratic``; the rest as gz-sim LiftDrag and
+origin, ``model`` ``two_line``, ``quadratic`` or ``uuv_two_lines`` (physics/fins.py),
+``fluid_density`` a two-line model's own density (0, the default: the vehicle's); the
+rest as gz-sim LiftDrag and
 uuv_simulator name them, plus the servo's ``velocity`` (rad/s) and ``time_constant``
 (s)).  A new fin needs at least ``position``; a YAML file with ``base:`` does not keep
 the base's fins (like its other hydro blocks): it gives its own.
@@ -66,7 +68,7 @@ FIN_VECTOR_KEYS = ('position', 'axis', 'cp', 'forward', 'upward')
 #: Number keys of a fin.
 FIN_NUMBER_KEYS = ('area', 'cla', 'cda', 'alpha_stall', 'cla_stall', 'cda_stall', 'a0',
                    'control_joint_rad_to_cl', 'lift_constant', 'drag_constant', 'lower',
-                   'upper', 'velocity', 'time_constant')
+                   'upper', 'velocity', 'time_constant', 'fluid_density')
 #: Every key of a YAML fin entry.
 FIN_KEYS = frozenset(FIN_VECTOR_KEYS + FIN_NUMBER_KEYS + ('model',))
 #: Elements of a LiftDrag <plugin> block this loader reads (gz-sim names + uwv_hydro's).
@@ -98,8 +100,11 @@ def check_fin(fin: Fin, error: ErrorFactory) -> Fin:
                     % (np.round(fin.forward, 6).tolist(), np.round(fin.upward, 6).tolist()))
     if fin.model not in FIN_MODELS:
         raise error('model', 'expected one of %s, got %r' % (', '.join(FIN_MODELS), fin.model))
-    if fin.model == 'two_line' and not fin.area > 0.0:
+    if fin.model in ('two_line', 'uuv_two_lines') and not fin.area > 0.0:
         raise error('area', 'area must be positive, got %g' % fin.area)
+    if not fin.fluid_density >= 0.0:
+        raise error('fluid_density', "fluid_density must be >= 0 (0: the vehicle's), got %g"
+                    % fin.fluid_density)
     if not fin.alpha_stall > 0.0:
         raise error('alpha_stall', 'alpha_stall must be positive, got %g' % fin.alpha_stall)
     if not fin.lower <= fin.upper:

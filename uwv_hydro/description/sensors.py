@@ -86,6 +86,8 @@ import zlib
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.number_bounds import (
+    beyond, MAX_ANGLE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES, MAX_SENSOR_NOISE)
 from uwv_hydro.description.xml_safe import element_line, element_path
 from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, NoiseParams,
@@ -178,7 +180,8 @@ def _mapping(value: Any) -> Any:
 
 
 def _number(value: Any, path: str, ctx: _Ctx, minimum: Optional[float] = None,
-            positive: bool = False, allow_inf: bool = False) -> float:
+            positive: bool = False, allow_inf: bool = False,
+            bound: Optional[float] = None) -> float:
     if isinstance(value, str) and ctx.xml:
         try:
             value = float(value.strip())
@@ -193,6 +196,9 @@ def _number(value: Any, path: str, ctx: _Ctx, minimum: Optional[float] = None,
         raise ctx.error(path, 'must be positive, got %r' % (value,))
     if minimum is not None and number < minimum:
         raise ctx.error(path, 'must be >= %g, got %r' % (minimum, value))
+    reason = None if bound is None else beyond(number, bound, path.rsplit('.', 1)[-1])
+    if reason is not None:
+        raise ctx.error(path, reason)
     return number
 
 
@@ -223,10 +229,11 @@ def _noise(block: Optional[Dict[str, Any]], path: str, ctx: _Ctx) -> NoiseParams
     values = {}
     for key in ('mean', 'bias_mean'):
         if key in block:
-            values[key] = _number(block[key], _join(path, key), ctx)
+            values[key] = _number(block[key], _join(path, key), ctx, bound=MAX_SENSOR_NOISE)
     for key in ('stddev', 'bias_stddev', 'dynamic_bias_stddev'):
         if key in block:
-            values[key] = _number(block[key], _join(path, key), ctx, minimum=0.0)
+            values[key] = _number(block[key], _join(path, key), ctx, minimum=0.0,
+                                  bound=MAX_SENSOR_NOISE)
     key = 'dynamic_bias_correlation_time'
     if key in block:
         values[key] = _number(block[key], _join(path, key), ctx, positive=True,
@@ -361,9 +368,15 @@ def _magnetometer(block: Dict[str, Any], path: str, ctx: _Ctx, kind=Magnetometer
         if not isinstance(value, (list, tuple)) or len(value) != 3:
             raise ctx.error(_join(path, key), 'expected 3 numbers, got %r' % (value,))
         numbers = tuple(_number(v, _join(path, key), ctx, minimum=0.0 if key == 'covariance'
-                                else None) for v in value)
+                                else None, bound=_VECTOR_BOUNDS[key]) for v in value)
         setattr(out, 'magnetic_field' if key == 'field' else key, numbers)
     return out
+
+
+#: Bounds of the magnetometer's and RPT's vectors (number_bounds.py): a covariance is a
+#: noise stddev squared.
+_VECTOR_BOUNDS = {'field': MAX_MAGNETIC_FIELD, 'covariance': MAX_SENSOR_NOISE ** 2,
+                  'reference_position': MAX_REFERENCE_METRES, 'reference_rpy': MAX_ANGLE}
 
 
 def _rpt(block: Dict[str, Any], path: str, ctx: _Ctx) -> RptParams:

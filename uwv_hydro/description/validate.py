@@ -229,7 +229,7 @@ def validate(params: VehicleParams) -> VehicleParams:
 
 _FIN_NUMBERS = ('position', 'cp', 'area', 'cla', 'cda', 'alpha_stall', 'cla_stall',
                 'cda_stall', 'a0', 'control_joint_rad_to_cl', 'lift_constant',
-                'drag_constant', 'time_constant')
+                'drag_constant', 'time_constant', 'fluid_density')
 
 
 #: The relative twist at which a fin must give a finite wrench (1 m/s, 1 rad/s each axis).

@@ -50,7 +50,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.classic_body import classic_base_body
+from uwv_hydro.description.classic_body import classic_base_body, merged_links
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.dsros.block import apply_dsros_block, base_link_name, is_dsros_plugin
 from uwv_hydro.description.element_report import record, warn_not_modelled, where
@@ -272,7 +272,7 @@ def _gz_link(plugin: ET.Element, source: str) -> str:
 
 
 def _link_tree(plugins: List[Optional[ET.Element]], base: str, links: Dict[str, ET.Element],
-               joints: List[ET.Element], inertials: dict, source: str
+               joints: List[ET.Element], inertials: dict, source: str, root: ET.Element
                ) -> Tuple[TreeResult, List[str]]:
     """
     Return the kinematic tree (:mod:`tree_builder`) and the warnings of its link blocks.
@@ -288,7 +288,11 @@ def _link_tree(plugins: List[Optional[ET.Element]], base: str, links: Dict[str, 
     parts: Dict[str, LinkHydroPart] = {}
     for plugin in plugins:
         if plugin is not None and is_uuv_plugin(plugin):
-            parts = uuv_link_parts(plugin, set(links), inertials, source, warnings, base)
+            # each block acts on its link's Gazebo classic body (classic_body.py)
+            parts = uuv_link_parts(
+                plugin, set(links), inertials, source, warnings, base,
+                bodies=lambda name: classic_base_body(name, root, inertials, source),
+                merged=merged_links(root))
         elif plugin is not None and is_gz_hydrodynamics_plugin(plugin) and len(plugins) > 1:
             values = read_gz_hydrodynamics(plugin, source)
             name = values['link_name'] or base
@@ -383,7 +387,7 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
     for name, note in records:
         record(params, 'link', name, where(source, links[name]), 'read', note)
     kept, tree_notes = _link_tree(plugins if per_link else [plugin], base, links, joints,
-                                  inertials, source)
+                                  inertials, source, root)
     if per_link and kept.tree is None:
         raise element_error('more than one gz-sim Hydrodynamics block: only the base link '
                             '%r is read (one rigid body; a block per link is kept only when a '

@@ -25,6 +25,8 @@
  *   1 - sin^2(sweep), L = (C_L + k delta) q A, D = |C_D| q A, q = 1/2 rho |v_p|^2,
  *   no force below MIN_FIN_SPEED;
  * - or uuv_simulator's quadratic model: L = c_L alpha |v|^2, D = c_D alpha^2 |v|^2;
+ * - or uuv_simulator's TwoLines (LiftDragModel.cc): C_L, C_D of its two lines with no
+ *   sweep correction, D = C_D q A signed, as uuv computes them;
  * - lift along s x v_p / |v_p|, drag along -v_p / |v_p|, the force moved to the origin
  *   as r x F (Fossen 2011, tau_O = H(r)^T tau_r).
  *
@@ -71,7 +73,8 @@ static int fin_force(const Fins *fins, int j, const double *rot, const double *n
   const double *o = rot + (size_t)j * FIN_ROT;
   const double *r = o, *f = o + 3, *u = o + 6, *s = o + 9;
   double delta = o[12];
-  int two_line = p[39] != 0.0;
+  int model = (int)p[39]; /* 0 quadratic, 1 two_line (gz-sim), 2 uuv_two_lines */
+  int two_line = model == 1;
   double area = p[40], cla = p[41], cda = p[42], a_s = p[43], cla_s = p[44];
   double cda_s = p[45], a0 = p[46], k_cl = p[47], k_lift = p[48], k_drag = p[49];
   /* Velocity of the centre of pressure through the water: v_r + w x r */
@@ -126,6 +129,25 @@ static int fin_force(const Fins *fins, int j, const double *rot, const double *n
     double qa = 0.5 * fins->rho * pp * area;
     lift = (cl + k_cl * delta) * qa;
     drag = fabs(cd) * qa;
+  } else if (model == 2) {
+    double cl, cd;
+    if (alpha > a_s) {
+      /* uuv LiftDragTwoLines::compute past +alpha_stall */
+      cl = cla * a_s + cla_s * (alpha - a_s);
+      cd = cda * a_s + cda_s * (alpha - a_s);
+    } else if (alpha < -a_s) {
+      /* uuv LiftDragTwoLines::compute past -alpha_stall (its C_L slope is cda_stall) */
+      cl = -cla * a_s + cda_s * (alpha + a_s);
+      cd = -cda * a_s + cda_s * (alpha + a_s);
+    } else {
+      /* uuv LiftDragTwoLines::compute below the stall */
+      cl = cla * alpha;
+      cd = cda * alpha;
+    }
+    /* L = C_L q A, D = C_D q A (C_D signed), q = 1/2 rho |v_p|^2 (uuv LiftDragTwoLines) */
+    double qa = 0.5 * fins->rho * pp * area;
+    lift = cl * qa;
+    drag = cd * qa;
   } else {
     /* uuv_simulator quadratic model: L = c_L alpha |v|^2, D = c_D alpha^2 |v|^2 */
     lift = k_lift * alpha * pp;

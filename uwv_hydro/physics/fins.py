@@ -33,6 +33,15 @@ Per fin and state (gz-sim LiftDrag's geometry, all vectors in the body frame):
   control_joint_rad_to_cl * delta on C_L; L = C_L q area, D = C_D q area;
 * model ``quadratic`` (uuv_simulator): L = lift_constant alpha |v_p|^2,
   D = drag_constant alpha^2 |v_p|^2;
+* model ``uuv_two_lines`` (uuv_simulator's TwoLines, LiftDragModel.cc): C_L = cla alpha,
+  C_D = cda alpha below the stall (C_D signed: a negative alpha gives a negative drag,
+  as there); past +alpha_stall C_L = cla alpha_stall + cla_stall (alpha - alpha_stall),
+  C_D = cda alpha_stall + cda_stall (alpha - alpha_stall); past -alpha_stall
+  C_L = -cla alpha_stall + cda_stall (alpha + alpha_stall) (uuv writes cda_stall there)
+  and C_D = -cda alpha_stall + cda_stall (alpha + alpha_stall); no sweep factor, no
+  control-joint term; L = C_L q area, D = C_D q area;
+* a two-line model's q takes the fin's ``fluid_density`` when it is set (> 0), else the
+  vehicle's;
 * no force below 1 cm/s (gz-sim) or without in-plane flow;
 * the force F acting at r is moved to the body origin: [F, r x F] (Fossen 2011
   eq. 7.x, tau_O = H(r)^T tau_r).
@@ -48,6 +57,8 @@ import numpy as np
 from uwv_hydro.physics.kernel import core, pack_fins
 from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS
 
+#: The compiled core's code of each fin model (_fins.c, fin_force).
+_MODEL_CODES = {'quadratic': 0, 'two_line': 1, 'uuv_two_lines': 2}
 #: Below this fin speed through the water (m/s) the fin has no force (gz-sim LiftDrag).
 MIN_SPEED = core.MIN_FIN_SPEED
 
@@ -97,8 +108,12 @@ class FinSet:
         for key, v in (('cp', rows('cp')), ('f', forward), ('u', upward), ('s', span)):
             par = k * np.einsum('ki,ki->k', k, v)[:, None]
             self.rotation_parts[key] = np.array([par.T, (v - par).T, np.cross(k, v).T])
-        self.two_line = np.array([f.model == 'two_line' for f in fins])
+        #: The core's model code per fin: 0 quadratic, 1 two_line, 2 uuv_two_lines.
+        self.model_code = np.array([_MODEL_CODES[f.model] for f in fins], dtype=int)
         self.area = column('area')
+        #: The density of each fin's dynamic pressure: its own, or the vehicle's.
+        density = column('fluid_density')
+        self.density = np.where(density > 0.0, density, self.rho)
         self.cla, self.cda = column('cla'), column('cda')
         self.alpha_stall = column('alpha_stall')
         self.cla_stall, self.cda_stall = column('cla_stall'), column('cda_stall')

@@ -31,8 +31,9 @@ arrays.  Layouts (doubles):
   M_A,O[:, :3] turns a current field's rate along the path into a wrench.
 * fins: ``[K, rho, K x 50]``, per fin its position (3), the Rodrigues parts
   (parallel, perpendicular, k x v; 9 each) of cp, forward, upward and spanwise, then
-  two_line, area, cla, cda, alpha_stall, cla_stall, cda_stall, a0,
-  control_joint_rad_to_cl, lift_constant, drag_constant.
+  the model (0 quadratic, 1 two_line, 2 uuv_two_lines), area (times the fin's density
+  over rho), cla, cda, alpha_stall, cla_stall, cda_stall, a0, control_joint_rad_to_cl,
+  lift_constant, drag_constant.
 * hull: ``[present, k, x_ahead, x_astern, jorgensen, n, x (n), k (n)]``: the body
   lift constant and centres of pressure of :class:`uwv_hydro.physics.hull_lift.HullLift`,
   then the cross-flow strips of :class:`uwv_hydro.physics.crossflow_drag.CrossflowDrag`.
@@ -124,8 +125,10 @@ def pack_fins(fins) -> np.ndarray:
         row = list(fins.position[:, j])
         for key in ('cp', 'f', 'u', 's'):
             row += list(fins.rotation_parts[key][:, :, j].reshape(9))
-        row += [1.0 if fins.two_line[j] else 0.0] + [float(a[j]) for a in (
-            fins.area, fins.cla, fins.cda, fins.alpha_stall, fins.cla_stall, fins.cda_stall,
+        # a fin's own density enters q = 1/2 rho v^2 through its area: A rho_fin / rho
+        area = fins.area[j] * (fins.density[j] / fins.rho) if fins.rho else fins.area[j]
+        row += [float(fins.model_code[j]), float(area)] + [float(a[j]) for a in (
+            fins.cla, fins.cda, fins.alpha_stall, fins.cla_stall, fins.cda_stall,
             fins.a0, fins.k_cl, fins.lift_constant, fins.drag_constant)]
         assert len(row) == core.FIN_SIZE
         rows += row

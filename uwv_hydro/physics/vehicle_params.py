@@ -63,8 +63,8 @@ COMPONENT_NAMES = (
 HULL_LIFT_MODELS = ('prestero', 'jorgensen')
 
 #: Lift/drag models of a fin: gz-sim LiftDrag's two-line model with stall, and
-#: uuv_simulator's quadratic model.
-FIN_MODELS = ('two_line', 'quadratic')
+#: uuv_simulator's quadratic and two-line models (LiftDragModel.cc).
+FIN_MODELS = ('two_line', 'quadratic', 'uuv_two_lines')
 
 #: Surface transition models.
 SURFACE_MODELS = ('dsros', 'continuous')
@@ -122,7 +122,7 @@ class Fin:
     cp: np.ndarray = field(default_factory=lambda: np.zeros(3))
     forward: np.ndarray = field(default_factory=lambda: np.array([1.0, 0.0, 0.0]))
     upward: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, 1.0]))
-    #: 'two_line' (gz-sim LiftDrag) or 'quadratic' (uuv_simulator).
+    #: 'two_line' (gz-sim LiftDrag), 'quadratic' or 'uuv_two_lines' (uuv_simulator).
     model: str = 'two_line'
     #: Planform area (m^2) of the two-line model.
     area: float = 1.0
@@ -136,6 +136,9 @@ class Fin:
     a0: float = 0.0
     #: Extra lift coefficient per radian of deflection (gz-sim); 0: geometry only.
     control_joint_rad_to_cl: float = 0.0
+    #: Fluid density (kg/m^3) of a two-line model's dynamic pressure; 0: the vehicle's
+    #: (uuv_simulator's TwoLines carries its own <fluid_density>).
+    fluid_density: float = 0.0
     #: Quadratic model: lift = lift_constant alpha U^2, drag = drag_constant alpha^2 U^2.
     lift_constant: float = 0.0
     drag_constant: float = 0.0

@@ -75,6 +75,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
 from uwv_hydro.description.known_names import unknown_reason
+from uwv_hydro.description.number_bounds import beyond, MAX_SIGNED_QUADRATIC
 from uwv_hydro.description.sources import set_origin
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path)
@@ -173,7 +174,11 @@ def read_gz_hydrodynamics(plugin: ET.Element, source: str) -> Dict[str, object]:
         m = _SIGNED.match(tag)
         if m:
             i, j, k = fi(m.group(1)), vi(m.group(2)), vi(m.group(3))
-            signed[i, j, k] = -float_text(child, source)  # S[i, j, k] = -D_sig[i, j, k]
+            value = float_text(child, source)
+            reason = beyond(value, MAX_SIGNED_QUADRATIC, '<%s>' % tag)
+            if reason is not None:
+                raise element_error(reason, source, child)
+            signed[i, j, k] = -value  # S[i, j, k] = -D_sig[i, j, k]
             labels['signed_quadratic_drag'][(i, j, k)] = where
             signed_tags.append('<%s>' % tag)
             continue

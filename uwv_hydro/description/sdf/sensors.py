@@ -39,10 +39,11 @@ from typing import Dict, List, Optional, Set
 import xml.etree.ElementTree as ET
 
 from uwv_hydro.description.element_report import record, where
+from uwv_hydro.description.number_bounds import beyond, MAX_MAGNETIC_FIELD
 from uwv_hydro.description.sdf.frames import FlatModel, Pose
 from uwv_hydro.description.sensor_elements import DEFAULT_STEP_RATE_HZ, read_sensor_element
 from uwv_hydro.description.sensors import default_seed
-from uwv_hydro.description.xml_safe import element_error
+from uwv_hydro.description.xml_safe import element_error, element_numbers
 from uwv_hydro.description.xml_values import float_text
 from uwv_hydro.physics.sensor_params import (
     FluidPressureParams, SDF_DEFAULT_MAGNETIC_FIELD, SensorParams)
@@ -75,14 +76,20 @@ def world_datum(model: ET.Element) -> Dict[str, str]:
     return out
 
 
-def world_magnetic_field(model: ET.Element) -> Dict[str, List[str]]:
+def world_magnetic_field(model: ET.Element, source: str = '') -> Dict[str, List[str]]:
     """Return {'field': the world's <magnetic_field> or SDF's default}; {} without a world."""
     world = _root(model).find('.//world')
     if world is None:
         return {}
-    text = world.findtext('magnetic_field')
-    return {'field': text.split() if text is not None and text.strip()
-            else [repr(v) for v in SDF_DEFAULT_MAGNETIC_FIELD]}
+    elem = world.find('magnetic_field')
+    if elem is None or not (elem.text or '').strip():
+        return {'field': [repr(v) for v in SDF_DEFAULT_MAGNETIC_FIELD]}
+    field = element_numbers(elem, (3,), source)
+    for value in field:  # refused here, naming the world's element and its line
+        reason = beyond(float(value), MAX_MAGNETIC_FIELD, '<magnetic_field> component', ' T')
+        if reason is not None:
+            raise element_error(reason, source, elem)
+    return {'field': [repr(float(v)) for v in field]}
 
 
 def physics_rate(model: ET.Element, source: str) -> float:
@@ -101,7 +108,7 @@ def read_link_sensors(flat: FlatModel, params: VehicleParams, source: str,
     """Return the modelled sensors of every link; record every link and joint <sensor>."""
     sensors = []
     defaults = {'navsat': world_datum(flat.element),
-                'magnetometer': world_magnetic_field(flat.element)}
+                'magnetometer': world_magnetic_field(flat.element, source)}
     for name, link in flat.links.items():
         for sensor in link.findall('sensor'):
             if name not in fixed or name not in poses:

@@ -37,8 +37,8 @@ mass.  In uwv_hydro's Fin terms: ``forward`` = link x, ``upward`` = -link y (so
 atan2(-v.upward, v.forward) is uuv's angle and forward x upward = -z), ``axis`` the
 joint axis, all at zero deflection in the base frame; Quadratic -> model ``quadratic``
 (L = lift_constant alpha U^2, D = drag_constant alpha^2 U^2, LiftDragQuadratic::compute).
-TwoLines -> model ``two_line`` with uuv's coefficients, warned: gz-sim's spanwise-flow
-factor and the vehicle's fluid density apply here.  ``<dynamics>`` FirstOrder
+TwoLines -> model ``uuv_two_lines`` (LiftDragTwoLines::compute, physics/fins.py) with
+its coefficients and its own ``fluid_density``.  ``<dynamics>`` FirstOrder
 ``timeConstant`` is the servo lag (ZeroOrder: none); the joint's ``<limit lower upper>``
 bound the deflection and ``velocity="0"`` (uuv's snippets) means no rate limit: uuv
 sets the joint position directly.  Topics and ``fin_id`` are uuv's ROS wiring (fins here
@@ -134,12 +134,10 @@ def read_uuv_fins(root: ET.Element, params: VehicleParams, source: str) -> List[
             fin.lift_constant = values['lift_constant']
             fin.drag_constant = values['drag_constant']
         else:
-            fin.model = 'two_line'
-            for key in ('area', 'a0', 'alpha_stall', 'cla', 'cla_stall', 'cda', 'cda_stall'):
+            fin.model = 'uuv_two_lines'
+            for key in ('area', 'a0', 'alpha_stall', 'cla', 'cla_stall', 'cda', 'cda_stall',
+                        'fluid_density'):
                 setattr(fin, key, values[key])
-            notes.append('TwoLines as gz-sim LiftDrag: lift and drag scaled by cos^2 of the '
-                         'spanwise flow angle (uuv does not), fluid density %g of the vehicle '
-                         '(uuv: %g)' % (params.fluid_density, values['fluid_density']))
 
         def error(key, reason, _name=name, _block=block):
             return element_error('uuv fin %s: %s' % (_name, reason), source, _block)

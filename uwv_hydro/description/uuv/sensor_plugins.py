@@ -67,6 +67,8 @@ from typing import Dict, List, Optional
 import xml.etree.ElementTree as ET
 
 from uwv_hydro.description.element_report import record, where
+from uwv_hydro.description.number_bounds import (
+    beyond, MAX_ANGLE, MAX_MAGNETIC_FIELD, MAX_SENSOR_NOISE)
 from uwv_hydro.description.plugin_number import plugin_float
 from uwv_hydro.description.sensors import default_seed
 from uwv_hydro.description.xml_safe import element_error
@@ -152,7 +154,8 @@ def _values(block: ET.Element, keys, source: str, notes: List[str]) -> Dict[str,
 
 
 def _number(values: Dict[str, ET.Element], key: str, default: float, source: str,
-            notes: List[str], minimum: float = 0.0, positive: bool = False) -> float:
+            notes: List[str], minimum: float = 0.0, positive: bool = False,
+            bound: float = math.inf) -> float:
     if key not in values:
         return default
     value = plugin_float(values[key], source, notes)  # empty: 0, as sdformat
@@ -160,6 +163,9 @@ def _number(values: Dict[str, ET.Element], key: str, default: float, source: str
         raise element_error('<%s> must be %s %g, got %g' % (key, '>' if positive else '>=',
                                                             minimum, value),
                             source, values[key])
+    reason = beyond(value, bound, '<%s>' % key) if bound < math.inf else None
+    if reason is not None:
+        raise element_error(reason, source, values[key])
     return value
 
 
@@ -188,24 +194,26 @@ def _imu(values, rate, source, notes) -> ImuParams:
 
 def _white(values, source, notes) -> float:
     """Return uuv's noise stddev: noise_amplitude * noise_sigma (GetGaussianNoise)."""
-    return (_number(values, 'noise_amplitude', 0.0, source, notes)
-            * _number(values, 'noise_sigma', 0.0, source, notes))
+    return (_number(values, 'noise_amplitude', 0.0, source, notes, bound=MAX_SENSOR_NOISE)
+            * _number(values, 'noise_sigma', 0.0, source, notes, bound=MAX_SENSOR_NOISE))
 
 
 def _magnetometer(values, source, notes) -> MagnetometerParams:
     """Return uuv's magnetometer (MagnetometerROSPlugin::Load) as the project's model."""
-    def get(key, minimum=-math.inf):
-        return _number(values, key, UUV_MAGNETOMETER_DEFAULTS[key], source, notes, minimum)
+    def get(key, minimum=-math.inf, bound=MAX_ANGLE):
+        return _number(values, key, UUV_MAGNETOMETER_DEFAULTS[key], source, notes, minimum,
+                       bound=bound)
     intensity, heading, declination, inclination = (
-        get('intensity', 0.0), get('reference_heading'), get('declination'),
-        get('inclination'))
+        get('intensity', 0.0, MAX_MAGNETIC_FIELD), get('reference_heading'),
+        get('declination'), get('inclination'))
     # MagnetometerROSPlugin::Load: the world field from intensity, heading, declination
     # and inclination (Gazebo world frame)
     field = (intensity * math.cos(inclination) * math.cos(heading - declination),
              intensity * math.cos(inclination) * math.sin(heading - declination),
              -intensity * math.sin(inclination))
-    amplitude = _number(values, 'noise_amplitude', 0.0, source, notes)
-    xy, z, bias = get('noise_xy', 0.0), get('noise_z', 0.0), get('turn_on_bias', 0.0)
+    amplitude = _number(values, 'noise_amplitude', 0.0, source, notes, bound=MAX_SENSOR_NOISE)
+    xy, z, bias = (get(key, 0.0, MAX_SENSOR_NOISE)
+                   for key in ('noise_xy', 'noise_z', 'turn_on_bias'))
     # GetGaussianNoise(name, amp) = amp * N(0, sigma): white noise and the turn-on bias
     noise = tuple(NoiseParams(stddev=amplitude * s, bias_stddev=amplitude * bias)
                   for s in (xy, xy, z))
@@ -217,7 +225,7 @@ def _magnetometer(values, source, notes) -> MagnetometerParams:
 
 def _rpt(values, source, notes) -> RptParams:
     """Return uuv's RPT (RPTROSPlugin / ROSBasePlugin) as the project's model."""
-    sigma = _number(values, 'noise_sigma', 0.0, source, notes)
+    sigma = _number(values, 'noise_sigma', 0.0, source, notes, bound=MAX_SENSOR_NOISE)
     # GetGaussianNoise(amp) = amp * N(0, noise_sigma) per axis; covariance noise_sigma^2
     noise = tuple(NoiseParams(stddev=_white(values, source, notes)) for _ in range(3))
     out = RptParams(noise=noise, covariance=(sigma * sigma,) * 3)

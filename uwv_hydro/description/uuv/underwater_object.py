@@ -72,13 +72,15 @@ One block per link: the base link's fills the vehicle's fields, with the CoM and
 of the base link's own Gazebo classic body (the base link and its fixed-joint
 children: :mod:`uwv_hydro.description.classic_body`), not the lumped vehicle's --
 uuv's sensor, thruster and fin links are separate bodies there; the blocks of other
-links are kept per link (:func:`uuv_link_parts`, each with its own link's CoM) when the
-description's kinematic tree keeps them (a joint that moves carries links with hydro:
-:mod:`uwv_hydro.description.tree_builder`), else they are an error (one rigid body).
+links are kept per link (:func:`uuv_link_parts`, each with the CoM and mass of its
+link's own Gazebo classic body; a block on a link Gazebo merges across a fixed joint is
+skipped, as uuv skips it) when the description's kinematic tree keeps them (a joint
+that moves carries links with hydro: :mod:`uwv_hydro.description.tree_builder`), else
+they are an error (one rigid body).
 ``<type>cylinder</type>`` (uuv_manipulators' arms) is HMFossen with its diagonal
 computed from the cylinder's size (:mod:`uwv_hydro.description.uuv.cylinder_model`).
 """
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -295,15 +297,21 @@ def link_blocks(plugin: ET.Element, source: str, warnings: List[str]) -> dict:
 
 
 def uuv_link_parts(plugin: ET.Element, links, inertials: dict, source: str,
-                   warnings: List[str], base: str = '') -> dict:
+                   warnings: List[str], base: str = '', bodies=None,
+                   merged: Optional[Dict[str, str]] = None) -> dict:
     """
     Return {link: LinkHydroPart in its link frame} of every ``<link>`` block of ``plugin``.
 
     ``links``: the robot's link names; ``inertials``: {link: (mass, com, inertia)} in
     the link frame.  Semantics as the module docstring says, per link: buoyancy at the
     link's CoM + ``<center_of_buoyancy>``, drag on the link-origin twist acting at the
-    link's CoM, added mass about the link origin.  A block naming no link of the robot
-    is skipped with a warning, as uuv_simulator skips it ("Specified link not found").
+    link's CoM, added mass about the link origin.  ``bodies(link)`` -> (mass, CoM in the
+    link frame) of the link's Gazebo classic body (the link and its fixed-joint
+    descendants, :mod:`uwv_hydro.description.classic_body`): the CoM and the mass
+    ``neutrally_buoyant`` balances; None: the link's own inertial.  A block naming no
+    link of the robot, or a link Gazebo classic merged into its parent (``merged``:
+    {link: the fixed joint}), is skipped with a warning, as uuv_simulator skips it
+    ("Specified link not found").
     """
     density_elem = plugin.find('fluid_density')
     density = (float_text(density_elem, source) if density_elem is not None
@@ -315,7 +323,16 @@ def uuv_link_parts(plugin: ET.Element, links, inertials: dict, source: str,
                             'have: skipped, as uuv_simulator skips it'
                             % (where(source, block), name))
             continue
-        mass, com = inertials.get(name, (0.0, np.zeros(3), None))[:2]
+        if merged and name in merged:
+            warnings.append('%s: uuv_simulator block for link %r, which Gazebo classic '
+                            'merges into its parent across the fixed joint %r: skipped, as '
+                            'uuv_simulator skips it ("Specified link not found")'
+                            % (where(source, block), name, merged[name]))
+            continue
+        if bodies is not None:
+            mass, com = bodies(name)
+        else:
+            mass, com = inertials.get(name, (0.0, np.zeros(3), None))[:2]
         values = _LinkValues()
         _read_link(block, values, np.asarray(com, float), mass, density, source, warnings)
         if values.surface is None and name != base:  # the base's: apply_uuv_block's

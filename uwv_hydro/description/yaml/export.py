@@ -282,9 +282,11 @@ def _fin_lines(fins) -> List[str]:
         lines += ['  %s:' % yaml_string(fin.name), '    model: %s' % yaml_string(fin.model)]
         lines += ['    %s: %s' % (key, _flow_list(np.asarray(getattr(fin, key), float)))
                   for key in FIN_VECTOR_KEYS]
-        # An infinite servo rate limit is the default (YAML numbers must be finite)
+        # An infinite servo rate limit is the default (YAML numbers must be finite), and
+        # so is a fluid_density of 0 (the vehicle's)
         lines += ['    %s: %s' % (key, yaml_float(getattr(fin, key)))
-                  for key in FIN_NUMBER_KEYS if np.isfinite(getattr(fin, key))]
+                  for key in FIN_NUMBER_KEYS if np.isfinite(getattr(fin, key))
+                  and (key != 'fluid_density' or fin.fluid_density > 0.0)]
     return lines
 
 

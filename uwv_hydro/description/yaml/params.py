@@ -96,7 +96,8 @@ from uwv_hydro.description.thrusters import read_yaml_thrusters
 from uwv_hydro.description.yaml.link_tree import read_joints, read_links
 from uwv_hydro.description.yaml.sensors import read_yaml_sensors
 from uwv_hydro.description.yaml.values import (
-    _Ctx, _inertia, _number, _point, _vector3, coefficient_array, SURFACE_KEYS)
+    _Ctx, _inertia, _number, _point, _vector3, check_signed_quadratic_bound, coefficient_array,
+    SURFACE_KEYS)
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, parse_yaml, YamlMap
 from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
 
@@ -289,6 +290,8 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
         if key in vehicle:
             labels = params.coefficient_labels.setdefault(key, {})
             arr = coefficient_array(vehicle[key], key, order, ctx, labels)
+            if key == 'signed_quadratic_drag':
+                check_signed_quadratic_bound(arr, labels, ctx)
             if frd and key == 'signed_quadratic_drag':
                 arr = frd_to_flu_signed_quadratic(arr)  # both velocities signed
             if frd and key != 'signed_quadratic_drag':

@@ -20,6 +20,7 @@ import numpy as np
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.known_names import unknown_reason
+from uwv_hydro.description.number_bounds import beyond, MAX_SIGNED_QUADRATIC
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.yaml_safe import YamlMap
 
@@ -177,3 +178,15 @@ def _point(value: Any, key: str, ctx: _Ctx):
             raise ctx.error(key, "expected [x, y, z], 'com', 'origin' or 'drag_center'")
         return value
     return _vector3(value, key, ctx)
+
+
+def check_signed_quadratic_bound(arr: np.ndarray,
+                                 labels: Dict[tuple, Tuple[str, Optional[int]]],
+                                 ctx: _Ctx) -> None:
+    """Refuse a signed quadratic coefficient beyond its bound, naming its key and line."""
+    for idx in zip(*np.nonzero(np.abs(arr) > MAX_SIGNED_QUADRATIC)):
+        idx = tuple(int(i) for i in idx)
+        key = 'signed_quadratic_drag'
+        path, line = labels.get(idx, (ctx.prefix + key, ctx.line(key)))
+        raise DescriptionError(beyond(float(arr[idx]), MAX_SIGNED_QUADRATIC, 'coefficient'),
+                               ctx.source, path, line)

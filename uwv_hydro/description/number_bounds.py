@@ -1,0 +1,54 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+Bounds on the numbers of gz-sim's signed quadratic terms, magnetometers and uuv's RPT.
+
+Each is far beyond any real value and far inside the float range once the arithmetic
+done on it is counted: a noise stddev is squared into a covariance and multiplied by a
+Gaussian sample; a field or a reference position is rotated (sums of three products)
+and subtracted from a pose; a signed quadratic coefficient S is moved from its link to
+the base (products with offsets and rotations) and multiplied by two velocities.  A
+number beyond its bound is refused at load naming its key or element and line (as the
+hull's lengths, :mod:`uwv_hydro.description.hull`), not left to overflow in ``wrench``
+or ``simulate``.
+"""
+import math
+from typing import Optional
+
+#: Largest |stddev|, |mean| or |bias| of a sensor noise, and a uuv ``noise_sigma`` /
+#: ``noise_amplitude`` / ``noise_xy`` / ``noise_z`` / ``turn_on_bias``: squared (the
+#: covariance) 1e12, far inside the float range.
+MAX_SENSOR_NOISE = 1.0e6
+#: Largest |component| of a magnetic field and a uuv magnetometer's ``intensity`` (any
+#: unit the file uses: Earth's field is 5e-5 T, 0.5 G, 5e4 nT).
+MAX_MAGNETIC_FIELD = 1.0e6
+#: Largest |angle| (rad) of a uuv magnetometer's heading, declination and inclination and
+#: of an RPT reference_rpy (a hundred turns and more: cos and sin keep their digits).
+MAX_ANGLE = 1.0e3
+#: Largest |component| (m) of an RPT reference_position (beyond the Earth's radius).
+MAX_REFERENCE_METRES = 1.0e7
+#: Largest |coefficient| of gz-sim's signed quadratic terms (N s^2/m^2 and kin): real
+#: vehicles write 1e0 to 1e4 (gz-sim's test world 94.2475); with 1e9, S nu nu and its
+#: moves to the base stay finite for any speed and offset the loader accepts.
+MAX_SIGNED_QUADRATIC = 1.0e9
+
+
+def beyond(value: float, bound: float, what: str, unit: str = '') -> Optional[str]:
+    """Return why ``value`` is refused (``what`` beyond ``bound``), or None if within."""
+    if abs(value) <= bound:  # NaN compares False: refused as well
+        return None
+    shown = '%g' % value if math.isfinite(value) else repr(value)
+    return ('%s %s is beyond %g%s in magnitude (the arithmetic on it would overflow)'
+            % (what, shown, bound, unit))

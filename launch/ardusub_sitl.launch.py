@@ -52,7 +52,7 @@ def generate_launch_description():
                               description='UDP port (ArduPilot instance I: 9002 + 10 I)'),
         DeclareLaunchArgument('rate', default_value='1200.0',
                               description="ArduPilot's frame rate (SIM_RATE_HZ)"),
-        DeclareLaunchArgument('publish_rate', default_value='200.0',
+        DeclareLaunchArgument('publish_rate', default_value='100.0',
                               description='/clock, odometry and TF per second of physics '
                                           'time'),
         DeclareLaunchArgument('publish_clock', default_value='true',

@@ -132,10 +132,13 @@ def main(args=None) -> int:
         except ValueError as exc:  # e.g. the simulator rejects a singular mass matrix
             code = _fail('cannot start: %s' % exc, EXIT_CONFIG)
         if node is not None:
-            if node.loop_mode == 'thread':
+            # a thread of the node's own runs the updates (a wall-clock RateLoop, or
+            # ArduPilot SITL's frames): the executor only dispatches the callbacks
+            own_thread = node.loop_mode in ('thread', 'sitl_json')
+            if own_thread:
                 sys.setswitchinterval(SWITCH_INTERVAL_S)
             gc.freeze()  # the node's objects too (see the module docstring)
-            if node.loop_mode == 'thread':
+            if own_thread:
                 executor, timeout = EventsExecutor(), EVENTS_SPIN_TIMEOUT_S
             else:
                 executor, timeout = SingleThreadedExecutor(), None

@@ -44,9 +44,26 @@ class Outbox:
         self.profile = None
         #: Messages published.
         self.published = 0
+        #: While a list (:meth:`hold`), publish() keeps (publisher, message) pairs there
+        #: until :meth:`flush`: ArduPilot SITL's backend answers ArduPilot first and
+        #: publishes the frame's outputs while ArduPilot computes the next frame.
+        self.held = None
+
+    def hold(self) -> None:
+        """Keep what is published from now on until :meth:`flush`."""
+        self.held = []
+
+    def flush(self) -> None:
+        """Publish what was held, in order, and publish at once again."""
+        held, self.held = self.held, None
+        for publisher, msg in held or ():
+            self.publish(publisher, msg)
 
     def publish(self, publisher, msg) -> None:
         """Publish ``msg`` (a message or its serialised bytes) on ``publisher`` now."""
+        if self.held is not None:
+            self.held.append((publisher, msg))
+            return
         profile = self.profile
         start = time.monotonic_ns() if profile is not None else 0
         try:

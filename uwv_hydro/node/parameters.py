@@ -185,7 +185,7 @@ PARAMETERS = (
          'node binds (ArduPilot sends to 127.0.0.1 unless started with --sim-address)'),
     Spec('sitl_json_port', 9002, 'ardusub_input sitl_json: the UDP port the node binds '
          '(ArduPilot instance I sends to 9002 + 10 I)', bounds=(1, 65535)),
-    Spec('sitl_json_publish_rate', 200.0, 'ardusub_input sitl_json: /clock, odometry and '
+    Spec('sitl_json_publish_rate', 100.0, 'ardusub_input sitl_json: /clock, odometry and '
          'TF per second of physics time (the sensors keep their own rates)',
          bounds=(1.0, 2000.0)),
     Spec('sitl_json_publish_clock', True, 'ardusub_input sitl_json: publish the physics '

@@ -126,6 +126,7 @@ class SitlJsonIO(NodePart):
                 if self._stop.is_set():
                     return
                 continue
+            self.node.outbox.hold()  # the frame's outputs go out after the reply
             try:
                 reply = self._handle(data, sender)
             except Exception as exc:  # noqa: B902 - the backend must keep serving
@@ -141,6 +142,7 @@ class SitlJsonIO(NodePart):
                     self.node.log_throttled('warning', 'sitl_json_send',
                                             'sitl_json: reply to %s:%d failed (%s)'
                                             % (sender + (exc,)))
+            self.node.outbox.flush()  # published while ArduPilot computes its next frame
 
     def _check_silence(self) -> None:
         silent = self.lock_step.silent_for_ns(time.monotonic_ns())

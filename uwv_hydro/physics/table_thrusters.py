@@ -35,7 +35,7 @@ import numpy as np
 
 
 def interp(x: float, xp: List[float], fp: List[float]) -> float:
-    """Return numpy.interp(x, xp, fp) for one x (xp increasing): held at the ends."""
+    """Return what numpy.interp gives for one x (xp increasing): held at the ends."""
     if x < xp[0]:
         return fp[0]
     if x >= xp[-1]:

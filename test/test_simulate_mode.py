@@ -182,8 +182,16 @@ def test_node_and_offline_agree_through_the_same_faults(rclpy_context, spawn, tm
             paced['wall'] = time.monotonic()
             publish_clock(clock['ns'] + period)
 
+    # the node's odometry writer matched to the probe's reader before /clock starts the
+    # node's clock: a volatile reader drops what an unmatched writer sends, and a lost
+    # first message (the initial state) would shift every stamp below by a step
+    assert probe.spin_until(lambda: probe.node.count_publishers('odometry') > 0,
+                            timeout=60.0, proc=proc, log=log)
+    probe.spin_for(0.5)
     assert probe.spin_until(lambda: odom, timeout=60.0, proc=proc, log=log,
                             action=advance_slowly), 'no odometry under sim time'
+    # the first message is the initial state (its clock's start)
+    assert odom[0].twist.twist.linear.x == u0, 'the first odometry was not the initial state'
     start = stamp(odom[0])
     for k in range(1, steps + 1):
         want = start + k * period

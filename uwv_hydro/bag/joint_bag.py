@@ -117,8 +117,8 @@ def write_joints(bag, store, make, joints, stamps_ns, prefix: str = '',
         return
     marks = _markers(7 * count, 1).reshape(count, 7)
     seconds = [223456789 + k for k in range(count)]
-    transforms = [_transform(store, make, seconds[k] * 10 ** 9, prefix + parent,
-                             prefix + child, marks[k, :3], marks[k, 3:])
+    transforms = [transform_stamped(store, make, seconds[k] * 10 ** 9, prefix + parent,
+                                    prefix + child, marks[k, :3], marks[k, 3:])
                   for k, (parent, child) in enumerate(joints.frames)]
     template = bytes(store.serialize_cdr(t[TF](transforms=transforms), TF))
     # per transform: translation x y z, rotation x y z w (the quaternion is kept w x y z)
@@ -128,8 +128,8 @@ def write_joints(bag, store, make, joints, stamps_ns, prefix: str = '',
            field_offsets(template, order), values)
 
 
-def _transform(store, make, stamp_ns, parent, child, xyz, wxyz):
-    """Return a geometry_msgs/TransformStamped."""
+def transform_stamped(store, make, stamp_ns, parent, child, xyz, wxyz):
+    """Return a geometry_msgs/TransformStamped of the bag's typestore (``make`` its header)."""
     t = store.types
     return t['geometry_msgs/msg/TransformStamped'](
         header=make.header(stamp_ns, parent), child_frame_id=child,
@@ -142,6 +142,6 @@ def _transform(store, make, stamp_ns, parent, child, xyz, wxyz):
 
 def fixed_transforms(store, make, joints, stamp_ns: int, prefix: str = '') -> list:
     """Return the /tf_static transforms of the links fixed in a body (the node's)."""
-    return [_transform(store, make, stamp_ns, prefix + parent, prefix + link, position,
-                       matrix_to_quat(rotation))
+    return [transform_stamped(store, make, stamp_ns, prefix + parent, prefix + link,
+                              position, matrix_to_quat(rotation))
             for parent, link, position, rotation in joints.fixed]

@@ -46,7 +46,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from uwv_hydro.bag.cdr_codec import odometry_layout, repeat_message
-from uwv_hydro.bag.joint_bag import fixed_transforms, write_joints
+from uwv_hydro.bag.joint_bag import fixed_transforms, transform_stamped, write_joints
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, typestore, WRENCH
 from uwv_hydro.modes import sensor_messages
 from uwv_hydro.modes.offline_sensors import sample_sensors
@@ -182,29 +182,18 @@ def _components(series, make, vehicle: VehicleParams, trajectory: Trajectory,
                tail=comps[:, k, :])
 
 
-def _transform(store, make, stamp_ns, parent, child, xyz, wxyz):
-    """Return a geometry_msgs/TransformStamped."""
-    t = store.types
-    return t['geometry_msgs/msg/TransformStamped'](
-        header=make.header(stamp_ns, parent), child_frame_id=child,
-        transform=t['geometry_msgs/msg/Transform'](
-            translation=t['geometry_msgs/msg/Vector3'](
-                x=float(xyz[0]), y=float(xyz[1]), z=float(xyz[2])),
-            rotation=t['geometry_msgs/msg/Quaternion'](
-                x=float(wxyz[1]), y=float(wxyz[2]), z=float(wxyz[3]), w=float(wxyz[0]))))
-
-
 def _static_frames(bag, store, make, vehicle: VehicleParams, base_frame: str,
                    stamp_ns: int, fixed=()) -> None:
     """Write the node's /tf_static (node/static_frames.py) once, at the first stamp."""
-    transforms = [_transform(store, make, stamp_ns, base_frame, base_frame + suffix, point,
-                             (1.0, 0.0, 0.0, 0.0))
+    transforms = [transform_stamped(store, make, stamp_ns, base_frame, base_frame + suffix,
+                                    point, (1.0, 0.0, 0.0, 0.0))
                   for suffix, point in (('_com', vehicle.com), ('_cob', vehicle.cob),
                                         ('_drag_center', vehicle.resolved_drag_center()))]
     for spec in vehicle.sensors:
         if spec.pose is not None:  # a sensor with a pose has its own frame on its link
-            transforms.append(_transform(store, make, stamp_ns, spec.link, spec.frame_id(),
-                                         spec.pose[:3], quat_from_rpy(*spec.pose[3:])))
+            transforms.append(transform_stamped(store, make, stamp_ns, spec.link,
+                                                spec.frame_id(), spec.pose[:3],
+                                                quat_from_rpy(*spec.pose[3:])))
     transforms += list(fixed)  # the links fixed in a body (a vehicle with moving links)
     bag.latched('/tf_static', TF)
     bag.write('/tf_static', TF, stamp_ns, store.types[TF](transforms=transforms))

@@ -189,6 +189,9 @@ def test_bad_input_is_counted_never_fatal(spawn, rclpy_context, tmp_path):
         assert probe.spin_until(counted, timeout=20.0, proc=proc, log=log), (
             diag_values(diags[-1], name) if diags else 'no diagnostics')
         assert proc.poll() is None
+        # /diagnostics is stamped on the node's clock: the physics time (3 frames), not wall
+        stamp = diags[-1].header.stamp
+        assert stamp.sec == 0 and stamp.nanosec <= 3 * round(1e9 / RATE)
         text = log.read_text()
         for reason in ('bad_magic', 'bad_size', 'bad_frame_rate', 'foreign_sender',
                        'clamped', 'no servo packet'):

@@ -23,6 +23,7 @@ import time
 from typing import Dict, List
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from uwv_hydro.modes import msg_conversions as conv
 
 OK = DiagnosticStatus.OK
 WARN = DiagnosticStatus.WARN
@@ -179,7 +180,8 @@ class DiagnosticsReport:
         if profile is not None:  # its percentiles: numpy sorts, outside the state lock
             snap['loop'].update(profile.window())
         msg = DiagnosticArray()
-        msg.header.stamp = self.node.get_clock().now().to_msg()
+        # the node's clock: the physics time under ArduPilot SITL (node/sitl_json_io.py)
+        conv.ns_to_stamp(msg.header.stamp, self.node.now_ns())
         msg.status = build_statuses(self.node.get_fully_qualified_name(),
                                     self.node.vehicle.name, snap)
         self.pub.publish(msg)

@@ -52,6 +52,7 @@ import threading
 import time
 from typing import Dict, Optional
 
+from builtin_interfaces.msg import Time
 from geometry_msgs.msg import WrenchStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.clock import Clock, ClockType
@@ -459,6 +460,8 @@ class HydroNode(Node):
     def _on_marker_timer(self) -> None:
         with self.lock:  # the wrench at the state; the markers are built outside the lock
             wc = self.io.components()
-        markers = self.markers.build(self.get_clock().now().to_msg(),
+        stamp = Time()
+        conv.ns_to_stamp(stamp, self.now_ns())  # the physics time under ArduPilot SITL
+        markers = self.markers.build(stamp,
                                      wc.components if wc is not None else None)
         self.marker_pub.publish(MarkerArray(markers=markers))

@@ -49,27 +49,23 @@ def _markers(count: int, salt: int) -> np.ndarray:
     return -(np.arange(count) + 1.0 + salt * 1e3) * 1.2345678912345678e-7
 
 
+def _find_once(template: bytes, pattern: bytes, what: str) -> int:
+    """Return the only offset of ``pattern`` in ``template``; ValueError naming ``what``."""
+    at = template.find(pattern)
+    if at < 0 or template.find(pattern, at + 1) >= 0:
+        raise ValueError('%s not found once in the template' % what)
+    return at
+
+
 def field_offsets(template: bytes, values: Sequence[float]) -> List[int]:
     """Return the byte offset of each float64 of ``values`` in ``template`` (found once)."""
-    out = []
-    for value in values:
-        pattern = np.float64(value).astype('<f8').tobytes()
-        at = template.find(pattern)
-        if at < 0 or template.find(pattern, at + 1) >= 0:
-            raise ValueError('float64 %r not found once in the template' % value)
-        out.append(at)
-    return out
+    return [_find_once(template, np.float64(value).astype('<f8').tobytes(),
+                       'float64 %r' % value) for value in values]
 
 
 def _stamp_offsets(template: bytes, seconds: Sequence[int]) -> List[int]:
-    out = []
-    for sec in seconds:
-        pattern = np.int32(sec).astype('<i4').tobytes()
-        at = template.find(pattern)
-        if at < 0 or template.find(pattern, at + 1) >= 0:
-            raise ValueError('stamp %d not found once in the template' % sec)
-        out.append(at)
-    return out
+    return [_find_once(template, np.int32(sec).astype('<i4').tobytes(), 'stamp %d' % sec)
+            for sec in seconds]
 
 
 def _records(template: bytes, stamps: np.ndarray, stamp_offsets, offsets,

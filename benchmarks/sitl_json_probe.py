@@ -25,18 +25,17 @@ two runs differ only by what the node does per frame.
 import os
 import pathlib
 import socket
-import struct
 import subprocess
 import sys
 import time
 
 import numpy as np
 
+from uwv_hydro.modes.sitl_json_packet import pack_servo_packet
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VEHICLES = {'bluerov2': 'ardusub_bluerov2.yaml', 'bluerov2_heavy': 'ardusub_bluerov2_heavy.yaml'}
 
-#: SIM_JSON.h servo_packet_16: magic 18458, frame_rate, frame_count, pwm[16]
-PACKET = struct.Struct('<HHI16H')
 #: a reply of the node's length (its JSON for a vehicle in motion)
 ECHO_REPLY = (b'\n{"timestamp":123.456789,"imu":{"gyro":[0.012345678901234,-0.0012345678901,'
               b'0.12345678901234],"accel_body":[0.12345678901234,-0.0123456789012,'
@@ -51,12 +50,12 @@ def measure(port, frames, rate=1200, pwm=(1600, 1600, 1400, 1400, 1500, 1500),
     """Return (frames per second, reply latencies in us) of ``frames`` lock-step frames."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(('127.0.0.1', 0))
-    values = list(pwm) + [0] * (16 - len(pwm))
+    values = list(pwm)
     target = ('127.0.0.1', port)
     deadline = time.monotonic() + first_timeout
     sock.settimeout(0.5)
     while True:  # the first frame, until the server answers
-        sock.sendto(PACKET.pack(18458, rate, 0, *values), target)
+        sock.sendto(pack_servo_packet(rate, 0, values), target)
         try:
             sock.recvfrom(65536)
             break
@@ -69,7 +68,7 @@ def measure(port, frames, rate=1200, pwm=(1600, 1600, 1400, 1400, 1500, 1500),
     start = clock()
     for k in range(frames):
         t0 = clock()
-        sock.sendto(PACKET.pack(18458, rate, k + 1, *values), target)
+        sock.sendto(pack_servo_packet(rate, k + 1, values), target)
         sock.recvfrom(65536)
         lat[k] = clock() - t0
     wall = (clock() - start) * 1e-9

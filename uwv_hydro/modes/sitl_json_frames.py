@@ -25,7 +25,8 @@ F = diag(1, -1, -1) (FLU <-> FRD):
 * attitude: R_NED<-FRD = T R F, the quaternion q_T (x) q (x) q_F with q_T = [0, 1/sqrt2,
   1/sqrt2, 0] (pi about (x+y)/sqrt2) and q_F = [0, 1, 0, 0] (pi about x);
 * gyro: F w; accel_body: F f with f the specific force a - g at the body origin
-  (physics.sensors.specific_force: [0, 0, +g] FLU level at rest, so [0, 0, -g] FRD).
+  (physics.sensors.specific_force at r = 0, written out on floats: [0, 0, +g] FLU level
+  at rest, so [0, 0, -g] FRD).
 
 Down is the depth: a vehicle at z = -2 m (ENU) is at 2 m NED down, and ArduSub's home
 at altitude 0 sits on the surface above the origin.
@@ -38,11 +39,6 @@ _S = 1.0 / math.sqrt(2.0)
 def enu_to_ned(v) -> list:
     """Return the NED vector of an ENU vector (T v: swap east and north, negate up)."""
     return [float(v[1]), float(v[0]), -float(v[2])]
-
-
-def flu_to_frd(v) -> list:
-    """Return the FRD vector of an FLU vector (F v)."""
-    return [float(v[0]), -float(v[1]), -float(v[2])]
 
 
 def ned_state(x, nu_dot, gravity: float):

@@ -40,7 +40,6 @@ MAGIC_16 = 18458
 MAGIC_32 = 29569
 CHANNELS = {MAGIC_16: 16, MAGIC_32: 32}
 #: magic, frame_rate, frame_count (SIM_JSON.h servo_packet_*): '<HHI', then the pwm.
-HEADER = struct.Struct('<HHI')
 LAYOUTS = {magic: struct.Struct('<HHI%dH' % n) for magic, n in CHANNELS.items()}
 #: Why a packet is refused (counted in /diagnostics).
 REFUSALS = ('bad_magic', 'bad_size', 'bad_frame_rate')

@@ -241,7 +241,13 @@ class TreeDynamics:
             # lagged added mass: -M_rest a (previous step)
             forces[k] -= self.remainder[k] @ acc
         if base_wrench is not None:
-            forces[0] += base_wrench
+            wrench = np.asarray(base_wrench, dtype=float)
+            if wrench.ndim == 1:
+                forces[0] += wrench
+            else:
+                # one wrench per body, in its body frame: moved to its joint frame (C f)
+                for k, placement in enumerate(self.multibody.body_placements):
+                    forces[k] += placement.act(pin.Force(wrench[k])).vector
         fext = pin.StdVec_Force()
         fext.append(pin.Force.Zero())
         for f in forces:
@@ -301,7 +307,9 @@ class TreeDynamics:
         Return (d/dt [p, quat, nu], qdd, joint torques) at one state.
 
         ``x``: base position, quaternion [w, x, y, z], twist (13 floats); ``q``, ``qd``:
-        joints; ``torques_of(q, qd)``: the commanded joint torques.
+        joints; ``base_wrench``: None, the base body's wrench (6,), or one wrench per body
+        (nb, 6) in its body frame (``multibody.body_names`` order), held over the step;
+        ``torques_of(q, qd)``: the commanded joint torques.
         """
         x = np.asarray(x, dtype=float)
         config = self.configuration(x, q)

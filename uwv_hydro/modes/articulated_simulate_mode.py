@@ -62,6 +62,7 @@ import numpy as np
 from uwv_hydro.modes.joint_stops import JointStops
 from uwv_hydro.modes.simulate_mode import RETRY_SUBSTEP_FACTOR, SimulateMode
 from uwv_hydro.physics.articulated_dynamics import TreeDynamics
+from uwv_hydro.physics.tree_dynamics import CompiledTreeDynamics, SERVO_KINDS
 from uwv_hydro.physics.hydro_model import WrenchComponents
 from uwv_hydro.physics.rotation import matrix_to_quat
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
@@ -110,7 +111,13 @@ class ArticulatedSimulateMode(SimulateMode):
                              % vehicle.name)
         if not (servo_bandwidth > 0.0 and math.isfinite(servo_bandwidth)):
             raise ValueError('servo_bandwidth must be positive, got %r' % (servo_bandwidth,))
-        self.dynamics = TreeDynamics(tree, vehicle.gravity, added_mass)
+        if added_mass == 'inertia':
+            self.dynamics = CompiledTreeDynamics(
+                tree, vehicle.gravity, fins=vehicle.fins, hull=vehicle.hull,
+                fluid_density=vehicle.fluid_density)
+        else:
+            self.dynamics = TreeDynamics(tree, vehicle.gravity, added_mass)
+        self.compiled = added_mass == 'inertia'
         self.joint_names: List[str] = tree.joint_names()
         joints = tree.joints
         self.lower = np.array([j.lower for j in joints], dtype=float)
@@ -129,9 +136,10 @@ class ArticulatedSimulateMode(SimulateMode):
                                 self.events)
         # the servos' fastest mode w needs w h <= 1 (RK4 is stable to |lambda h| 2.78)
         self.substeps = max(self.substeps, int(math.ceil(self.servo_bandwidth * self.dt)))
-        if vehicle.fins or vehicle.hull is not None:
+        if not self.compiled and (vehicle.fins or vehicle.hull is not None):
             self._log('warning', 'articulated_lumped', 'vehicle %s: its fins and hull are '
-                      'not simulated with moving links (per-link hydro only)' % vehicle.name)
+                      'not simulated with joint_added_mass %r (per-link hydro only; '
+                      "'inertia' simulates them)" % (vehicle.name, added_mass))
 
     # ------------------------------------------------------------------ state
     def reset(self, state=None, joint_positions=None) -> None:
@@ -148,7 +156,8 @@ class ArticulatedSimulateMode(SimulateMode):
         #: per joint: command kind and value (held until the next command)
         self.kinds: List[str] = ['position'] * len(q)
         self.values = q.copy()
-        self._lag: Dict[int, np.ndarray] = {j: np.zeros(6) for j in self.dynamics.lagged}
+        self._lag: Dict[int, np.ndarray] = {
+            j: np.zeros(6) for j in getattr(self.dynamics, 'lagged', ())}
         self._nu_dot_state = np.zeros(6)
 
     def joint(self, name: str) -> int:
@@ -205,21 +214,38 @@ class ArticulatedSimulateMode(SimulateMode):
         locked = self._locked()
         apparent = static = np.zeros(len(q))
         if any(kind in ('position', 'velocity') for kind in self.kinds):
-            m_inv = dyn.minverse(dyn.configuration(x, q))
+            m_inv = dyn.joint_space_inverse(x, q)
             apparent = 1.0 / np.diag(m_inv)[6:]
             # compensation of weight and buoyancy (held over the step)
             static = dyn.static_torques(x, q)
         torques_of = self._servo(apparent, static)
         x = np.array(x, dtype=float)
+        angles = self.sim.fin_angles if self.compiled and dyn.has_fins else None
 
         def f(held):
             def derivative(x, q, qd):
                 dx, qdd, _ = dyn.derivative(x, q, qd, tau, current, torques_of, self._lag,
-                                            held)
+                                            held, fin_angles=angles)
                 return dx, qd, qdd
             return derivative
 
-        for _ in range(n):
+        done = 0
+        if self.compiled:
+            # the compiled sub-steps, up to the first that meets a joint limit (done in
+            # Python by the stops, then compiled again)
+            servo = np.array([[SERVO_KINDS[k] for k in self.kinds], self.values, apparent,
+                              static, self.velocity_limit, self.effort_limit])
+            state = np.concatenate((x, q, qd))
+            nj = len(q)
+            while done < n:
+                done += dyn.rk4(state, h, n - done, servo, self.servo_bandwidth, self.lower,
+                                self.upper, tau, current, angles)
+                x, q, qd = state[:13].copy(), state[13:13 + nj].copy(), state[13 + nj:].copy()
+                if done < n:
+                    x, q, qd = self.stops.substep(f, locked, x, q, qd, h)
+                    state = np.concatenate((x, q, qd))
+                    done += 1
+        for _ in range(n - done):
             x, q, qd = self.stops.substep(f, locked, x, q, qd, h)
         q = np.where([k == 'locked' for k in self.kinds], self.q, q)
         held = sorted(set(locked) | set(self.stops.held(f, locked, x, q, qd)))
@@ -234,7 +260,8 @@ class ArticulatedSimulateMode(SimulateMode):
         """
         h_dt = self.dt if dt is None else float(dt)
         current, _ = self.current_at_state(current)
-        tau = None if tau is None else np.asarray(tau, dtype=float).reshape(6)
+        # the base's wrench (6,) or one per body (nb, 6), held over the step
+        tau = None if tau is None else np.asarray(tau, dtype=float)
         n = max(self.substeps, int(math.ceil(h_dt / (self.dt / self.substeps) - 1e-9)))
         ok = False
         for attempt in (n, n * RETRY_SUBSTEP_FACTOR):
@@ -243,8 +270,9 @@ class ArticulatedSimulateMode(SimulateMode):
                     x, q, qd, torques_of, locked = self._rk4(
                         self._x, self.q, self.qd, tau, current, h_dt / attempt, attempt)
                     # the state's acceleration and torques (IMU, joint_states, the lag)
-                    end = self.dynamics.derivative(x, q, qd, tau, current, torques_of,
-                                                   self._lag, locked)
+                    end = self.dynamics.derivative(
+                        x, q, qd, tau, current, torques_of, self._lag, locked,
+                        fin_angles=self.sim.fin_angles if self.compiled else None)
                 ok = all(bool(np.all(np.isfinite(v))) for v in (x, q, qd, end[0], end[1]))
             except (ValueError, ArithmeticError, RuntimeError, np.linalg.LinAlgError):
                 ok = False  # a diverging state: NaN depths, a singular solve
@@ -263,7 +291,7 @@ class ArticulatedSimulateMode(SimulateMode):
         dyn = self.dynamics
         dx, qdd, self.efforts = end
         self._nu_dot_state = dx[7:13]
-        if dyn.lagged:
+        if getattr(dyn, 'lagged', None):
             self._lag = dyn.link_accelerations(x, q, qd, dx[7:13], qdd)
         self.step_inputs = (tau, current)
         self._components = None
@@ -322,7 +350,11 @@ class ArticulatedSimulateMode(SimulateMode):
         """Return the per-link hydro and weights summed at the base (cached per step)."""
         if self._components is None:
             current, _ = self.current_at_state(current_world)
-            rows = self.dynamics.base_components(self._x, self.q, self.qd, current)
+            if self.compiled:
+                rows = self.dynamics.base_components(self._x, self.q, self.qd, current,
+                                                     self.sim.fin_angles)
+            else:
+                rows = self.dynamics.base_components(self._x, self.q, self.qd, current)
             self._components = WrenchComponents(components=dict(zip(COMPONENT_NAMES, rows)),
                                                 total=rows.sum(axis=0))
         return self._components

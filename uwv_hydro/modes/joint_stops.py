@@ -188,13 +188,8 @@ class JointStops:
         joint back in only: the active set is found by adding and dropping joints) and
         the ``locked`` ones (a brake holds either way).
         """
-        dyn = self.dynamics
         v = np.concatenate((x[7:13], qd))
-        config = dyn.configuration(x, q)
-        k_mat, _ = dyn.remainder_terms(config, v)  # (K, b): K alone
-        g = dyn.minverse(config)
-        # (M + K)^-1 = (I + M^-1 K)^-1 M^-1
-        g = np.linalg.solve(np.eye(len(v)) + g @ k_mat, g)
+        g = self.dynamics.joint_space_inverse(x, q)  # (M + K)^-1
         brakes = [6 + j for j in locked]
         stops = sorted(set(joints) | {j for j in range(len(q)) if j not in locked
                                       and (q[j] <= self.lower[j] or q[j] >= self.upper[j])})

@@ -42,6 +42,14 @@ static PyMethodDef methods[] = {
   {"tree_model", uwv_py_tree_model, METH_VARARGS, "tree_model(packed) -> capsule of a tree"},
   {"tree_wrench", uwv_py_tree_wrench, METH_VARARGS,
    "tree_wrench(tree, position, quaternion, nu, q, qd, ..., out): per-link wrenches"},
+  {"tree_dynamics_model", uwv_py_tree_dynamics_model, METH_VARARGS,
+   "tree_dynamics_model(packed) -> capsule of a tree's inertias, fins and hull"},
+  {"tree_derivative", uwv_py_tree_derivative, METH_VARARGS,
+   "tree_derivative(tree, dyn, x, q, qd, wrench, current, angles, tau, locked, out)"},
+  {"tree_rk4", uwv_py_tree_rk4, METH_VARARGS,
+   "tree_rk4(tree, dyn, state, h, n, servo, w, lower, upper, wrench, current, angles)"},
+  {"tree_minverse", uwv_py_tree_minverse, METH_VARARGS, "tree_minverse(tree, dyn, x, q, out)"},
+  {"tree_static", uwv_py_tree_static, METH_VARARGS, "tree_static(tree, dyn, x, q, out)"},
   {NULL, NULL, 0, NULL},
 };
 

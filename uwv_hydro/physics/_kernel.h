@@ -28,7 +28,8 @@
  *   _rk4.c             the RK4 integration and the single-vehicle calls
  *   _checked_step.c    simulate mode's checked step (the energy bound, retry, restore)
  *   _batch.c           N vehicles stepped in one call
- *   _tree*.c, _tree.h  the per-link wrench of a kinematic tree (_vec3.h: its algebra)
+ *   _tree*.c, _tree.h  the per-link wrench of a kinematic tree (_vec3.h: its algebra) and
+ *                      its articulated dynamics (_tree_aba.c, _tree_rk4.c, _tree_dynamics.c)
  *
  * Every coefficient comes from Python, packed by uwv_hydro/physics/kernel.py (the
  * layout is documented there).  No numpy C API: arrays arrive through the buffer
@@ -174,5 +175,10 @@ PyObject *uwv_py_guard_max_norm(PyObject *self, PyObject *args);
 PyObject *uwv_py_batch_step(PyObject *self, PyObject *args);     /* _batch.c */
 PyObject *uwv_py_tree_model(PyObject *self, PyObject *args);     /* _tree_model.c */
 PyObject *uwv_py_tree_wrench(PyObject *self, PyObject *args);    /* _tree_wrench.c */
+PyObject *uwv_py_tree_dynamics_model(PyObject *self, PyObject *args);  /* _tree_dynamics.c */
+PyObject *uwv_py_tree_derivative(PyObject *self, PyObject *args);
+PyObject *uwv_py_tree_rk4(PyObject *self, PyObject *args);
+PyObject *uwv_py_tree_minverse(PyObject *self, PyObject *args);
+PyObject *uwv_py_tree_static(PyObject *self, PyObject *args);
 
 #endif  /* UWV_HYDRO_KERNEL_H */

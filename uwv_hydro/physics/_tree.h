@@ -77,11 +77,73 @@ typedef struct {
   double current[3], rate[3];
 } Flow;
 
-/* Every body's pose, twist and acceleration (acc NULL: none; _tree_kinematics.c). */
+/* Every body's pose, twist and acceleration (acc NULL: none) and its frame in its parent
+   body's (rel, 12 per body: R, p; NULL: none) (_tree_kinematics.c). */
 void uwv_tree_kinematics(const Tree *t, const double *p0, const double *quat,
                          const double *nu, const double *q, const double *qd,
                          const double *acc0, const double *qdd, double *pos, double *rot,
-                         double *vel, double *acc);
+                         double *vel, double *acc, double *rel);
+
+/*
+ * The dynamics of a tree (_tree_dynamics.c packs it, physics/tree_dynamics.py documents
+ * the layout): per body its spatial inertia with its parts' added mass and the rigid part
+ * alone (body frame, about its origin, [v, w] order), the base's fins and hull; and the
+ * work arrays of one evaluation of the articulated-body algorithm (_tree_aba.c).
+ */
+typedef struct {
+  int nb;
+  double *inertia, *rigid;     /* nb x 36 each */
+  Fins fins;
+  Hull hull;
+  double *mem;                 /* the work arrays below, one block */
+  double *pos, *rot, *vel, *rel, *ia, *pa, *us, *ws, *dd, *uu, *cc, *acc, *fext;
+  double *rk;                  /* the RK4 stages and torques (_tree_rk4.c) */
+  unsigned char *lock, *at;    /* per joint: braked, at a limit (_tree_rk4.c) */
+  double lu[36];               /* the base's articulated inertia, LU factors */
+  int piv[6];
+} TreeDyn;
+
+/* A joint servo law per joint (joint_servo in physics/tree_dynamics.py): kind 0 position,
+   1 velocity, 2 effort, 3 locked; value, apparent inertia, static torque, velocity and
+   effort limits; w the bandwidth (_tree_rk4.c). */
+typedef struct {
+  const double *kind, *value, *apparent, *stat, *vmax, *emax;
+  double w;
+} Servo;
+
+/* n RK4 sub-steps of h of the state s = [x (13), q, qd] under the servos, stopping before
+   a sub-step that starts with a free joint at or past a limit or would end past one;
+   return the sub-steps done, -1 (ValueError set) on an error (_tree_rk4.c). */
+int uwv_tree_rk4(const Tree *t, TreeDyn *d, double *s, double h, int n, const Servo *servo,
+                 const double *lower, const double *upper, const double *wrench,
+                 const Flow *flow, const double *fin_rot);
+
+/* The capsule name of a tree's dynamics (_tree_dynamics.c). */
+extern const char UWV_TREE_DYN_CAPSULE[];
+
+/* Every body's external wrench (body frame): its parts' hydro, its weight, the given
+   wrenches (nb x 6 or NULL), the base's fins (fin_rot NULL: none) and hull, at the
+   kinematics in d (_tree_aba.c); -1 (ValueError set) on a NaN depth. */
+int uwv_tree_forces(const Tree *t, TreeDyn *d, const double *wrench, const Flow *flow,
+                    const double *fin_rot);
+
+/* The articulated-body algorithm at the state x (13), q, qd: the base's acceleration
+   (dx: d/dt x, 13), qdd and the joint torques (tau, the locked joints' solved for);
+   -1 (ValueError set) on a NaN depth or a singular base inertia (_tree_aba.c). */
+int uwv_tree_aba(const Tree *t, TreeDyn *d, const double *x, const double *q,
+                 const double *qd, const double *wrench, const Flow *flow,
+                 const double *fin_rot, const double *tau, const unsigned char *locked,
+                 double *dx, double *qdd, double *torques);
+
+/* M(q)^-1 ((6 + n) x (6 + n), row-major) with the added mass, at the base pose x and q
+   (_tree_aba.c); -1 (ValueError set) on a singular base inertia. */
+int uwv_tree_minverse(const Tree *t, TreeDyn *d, const double *x, const double *q,
+                      double *out);
+
+/* The joint torques holding the joints at rest against weight and buoyancy, the base held
+   (inverse dynamics at rest, _tree_aba.c); -1 (ValueError set) on a NaN depth. */
+int uwv_tree_static(const Tree *t, TreeDyn *d, const double *x, const double *q,
+                    double *out);
 
 /* The hydro rows of one part at world pose (r, p) (_tree_part.c); -1 on a NaN depth. */
 int uwv_tree_part_rows(const Tree *t, const TreePart *q, const double *r, const double *p,

@@ -31,7 +31,7 @@
 void uwv_tree_kinematics(const Tree *t, const double *p0, const double *quat,
                          const double *nu, const double *q, const double *qd,
                          const double *acc0, const double *qdd, double *pos, double *rot,
-                         double *vel, double *acc)
+                         double *vel, double *acc, double *rel)
 {
   double w = quat[0], x = quat[1], y = quat[2], z = quat[3];
   /* rotation matrix of the unit quaternion [w, x, y, z] (Fossen 2011 eq. 2.72) */
@@ -85,6 +85,10 @@ void uwv_tree_kinematics(const Tree *t, const double *p0, const double *quat,
     pt[1] += b->pa[1];
     pt[2] += b->pa[2];
     matmul3(rt, b->rc, rt);
+    if (rel != NULL) {
+      memcpy(rel + 12 * k, rt, 9 * sizeof(double));
+      memcpy(rel + 12 * k + 9, pt, 3 * sizeof(double));
+    }
     /* world pose: R_k = R_j R_T, p_k = p_j + R_j p_T */
     double *rk = rot + 9 * k, *pk = pos + 3 * k;
     matmul3(rot + 9 * j, rt, rk);

@@ -95,7 +95,7 @@ PyObject *uwv_py_tree_wrench(PyObject *self, PyObject *args)
   memset(values, 0, (size_t)(t->n_comp * 6 + nl * 6) * sizeof(double));
   memset(body_total, 0, (size_t)nb * 6 * sizeof(double));
   uwv_tree_kinematics(t, p0, quat, nu, qb.buf, qdb.buf, acc0, have_qdd ? qddb.buf : NULL,
-                      pos, rot, vel, with_acc ? acc : NULL);
+                      pos, rot, vel, with_acc ? acc : NULL, NULL);
   if (!with_acc) {
     memset(acc, 0, (size_t)nb * 6 * sizeof(double));
   }

@@ -195,6 +195,14 @@ class TreeDynamics:
         upper = np.triu(pin.computeMinverse(self.model, self.data, config))
         return upper + np.triu(upper, 1).T
 
+    def joint_space_inverse(self, x, q) -> np.ndarray:
+        """Return (M + K)^-1 at the pose (x, q): M^-1 with the exact remainders K."""
+        config = self.configuration(x, q)
+        g = self.minverse(config)
+        k_mat, _ = self.remainder_terms(config, np.zeros(self.model.nv))  # K alone
+        # (M + K)^-1 = (I + M^-1 K)^-1 M^-1
+        return np.linalg.solve(np.eye(self.model.nv) + g @ k_mat, g)
+
     # ------------------------------------------------------------------ forces
     def _joint_frames(self) -> FrameKinematics:
         """Return the bodies' joint frames (pose, twist) of the kinematics in ``self.data``."""
@@ -302,14 +310,16 @@ class TreeDynamics:
             b += jac.T @ (rest @ data.a[joint].vector)
         return k_mat, b
 
-    def derivative(self, x, q, qd, base_wrench, current, torques_of, lag, locked):
+    def derivative(self, x, q, qd, base_wrench, current, torques_of, lag, locked,
+                   fin_angles=None):
         """
         Return (d/dt [p, quat, nu], qdd, joint torques) at one state.
 
         ``x``: base position, quaternion [w, x, y, z], twist (13 floats); ``q``, ``qd``:
         joints; ``base_wrench``: None, the base body's wrench (6,), or one wrench per body
         (nb, 6) in its body frame (``multibody.body_names`` order), held over the step;
-        ``torques_of(q, qd)``: the commanded joint torques.
+        ``torques_of(q, qd)``: the commanded joint torques; ``fin_angles`` unused (this
+        path has no fins: the articulated mode says so).
         """
         x = np.asarray(x, dtype=float)
         config = self.configuration(x, q)

@@ -184,17 +184,21 @@ def test_fins_and_hull_act_on_the_base_as_on_the_rigid_vehicle():
                'trial %d: accelerations with fins and hull' % trial)
 
 
-def _rk4_reference(dyn, state, h, servo, wrench):
-    """One classic RK4 sub-step on dyn.derivative (the servo law written out)."""
-    n = dyn.n
+def _servo_torques(servo, q, qd, w=20.0):
+    """The joint servo law (articulated_simulate_mode's), written out."""
     kind, value, apparent, static, vmax, emax = servo
-    w = 20.0
+    ref = np.where(kind == SERVO_KINDS['position'], 0.25 * w * (value - q), value)
+    ref = np.clip(ref, -vmax, vmax)
+    out = np.clip(static + apparent * w * (ref - qd), -emax, emax)
+    return np.where(kind == SERVO_KINDS['effort'], np.clip(value, -emax, emax), out)
+
+
+def _rk4_reference(dyn, state, h, servo, wrench):
+    """One classic RK4 sub-step on dyn.derivative."""
+    n = dyn.n
 
     def torques(q, qd):
-        ref = np.where(kind == SERVO_KINDS['position'], 0.25 * w * (value - q), value)
-        ref = np.clip(ref, -vmax, vmax)
-        out = np.clip(static + apparent * w * (ref - qd), -emax, emax)
-        return np.where(kind == SERVO_KINDS['effort'], np.clip(value, -emax, emax), out)
+        return _servo_torques(servo, q, qd)
 
     def f(s):
         dx, qdd, _ = dyn.derivative(s[:13], s[13:13 + n], s[13 + n:], wrench, None, torques,
@@ -226,11 +230,16 @@ def test_the_compiled_sub_steps_are_classic_rk4_and_stop_before_a_limit():
     expected = state.copy()
     for _ in range(3):
         expected = _rk4_reference(dyn, expected, h, servo, wrench)
-    assert dyn.rk4(state, h, 3, servo, 20.0, lower, upper, wrench) == 3
+    end = np.zeros_like(state)
+    assert dyn.rk4(state, h, 3, servo, 20.0, lower, upper, wrench, end=end) == (3, True)
     _close(state, expected, 'three compiled RK4 sub-steps')
+    n_ = dyn.n
+    dx, qdd, _ = dyn.derivative(state[:13], state[13:13 + n_], state[13 + n_:], wrench, None,
+                                lambda q, qd: _servo_torques(servo, q, qd), {}, [])
+    _close(end[:13 + n_], np.concatenate((dx, qdd)), 'the derivative at the end')
     # the slider 1e-7 m from its stop, moving out at 0.1 m/s: the first sub-step crosses
     state = np.concatenate((x, q, qd))
     state[13 + 1], state[13 + n + 1] = 0.2 - 1e-7, 0.1
     before = state.copy()
-    assert dyn.rk4(state, h, 3, servo, 20.0, lower, upper, wrench) == 0
+    assert dyn.rk4(state, h, 3, servo, 20.0, lower, upper, wrench) == (0, False)
     assert np.array_equal(state, before)  # left to the Python sub-step, untouched

@@ -134,6 +134,10 @@ class ArticulatedSimulateMode(SimulateMode):
         self.events['limit_stops'] = 0
         self.stops = JointStops(self.lower, self.upper, self.dynamics, rk4_substep,
                                 self.events)
+        #: the compiled sub-steps' servo rows: kind, value, apparent inertia, static
+        #: torque, velocity and effort limits (tree_dynamics.CompiledTreeDynamics.rk4)
+        self._servo_rows = np.zeros((6, n))
+        self._servo_rows[4], self._servo_rows[5] = self.velocity_limit, self.effort_limit
         # the servos' fastest mode w needs w h <= 1 (RK4 is stable to |lambda h| 2.78)
         self.substeps = max(self.substeps, int(math.ceil(self.servo_bandwidth * self.dt)))
         if not self.compiled and (vehicle.fins or vehicle.hull is not None):
@@ -208,8 +212,32 @@ class ArticulatedSimulateMode(SimulateMode):
     def _locked(self) -> List[int]:
         return [k for k, kind in enumerate(self.kinds) if kind == 'locked']
 
-    def _rk4(self, x, q, qd, tau, current, h: float, n: int):
-        """Run n RK4 sub-steps of h; return (x, q, qd, the torque law, the locked joints)."""
+    def _f(self, tau, current, torques_of, angles):
+        """Return f(held) -> derivative(x, q, qd) -> (d/dt x, qd, qdd) of the stops."""
+        dyn = self.dynamics
+
+        def f(held):
+            def derivative(x, q, qd):
+                dx, qdd, _ = dyn.derivative(x, q, qd, tau, current, torques_of, self._lag,
+                                            held, fin_angles=angles)
+                return dx, qd, qdd
+            return derivative
+        return f
+
+    def _end(self, x, q, qd, tau, current, torques_of, angles):
+        """Return (x, q, qd, (d/dt x, qdd, torques)) with the held joints' brakes at the end."""
+        locked = self._locked()
+        q = np.where([k == 'locked' for k in self.kinds], self.q, q)
+        f = self._f(tau, current, torques_of, angles)
+        held = sorted(set(locked) | set(self.stops.held(f, locked, x, q, qd)))
+        # the state's acceleration and torques (IMU, joint_states, the lag)
+        return x, q, qd, self.dynamics.derivative(x, q, qd, tau, current, torques_of,
+                                                  self._lag, held, fin_angles=angles)
+
+    def _integrate(self, x, q, qd, tau, current, h: float, n: int):
+        """Run n RK4 sub-steps of h; return (x, q, qd, (d/dt x, qdd, torques) there)."""
+        if self.compiled:
+            return self._integrate_compiled(x, q, qd, tau, current, h, n)
         dyn = self.dynamics
         locked = self._locked()
         apparent = static = np.zeros(len(q))
@@ -219,37 +247,47 @@ class ArticulatedSimulateMode(SimulateMode):
             # compensation of weight and buoyancy (held over the step)
             static = dyn.static_torques(x, q)
         torques_of = self._servo(apparent, static)
+        f = self._f(tau, current, torques_of, None)
         x = np.array(x, dtype=float)
-        angles = self.sim.fin_angles if self.compiled and dyn.has_fins else None
-
-        def f(held):
-            def derivative(x, q, qd):
-                dx, qdd, _ = dyn.derivative(x, q, qd, tau, current, torques_of, self._lag,
-                                            held, fin_angles=angles)
-                return dx, qd, qdd
-            return derivative
-
-        done = 0
-        if self.compiled:
-            # the compiled sub-steps, up to the first that meets a joint limit (done in
-            # Python by the stops, then compiled again)
-            servo = np.array([[SERVO_KINDS[k] for k in self.kinds], self.values, apparent,
-                              static, self.velocity_limit, self.effort_limit])
-            state = np.concatenate((x, q, qd))
-            nj = len(q)
-            while done < n:
-                done += dyn.rk4(state, h, n - done, servo, self.servo_bandwidth, self.lower,
-                                self.upper, tau, current, angles)
-                x, q, qd = state[:13].copy(), state[13:13 + nj].copy(), state[13 + nj:].copy()
-                if done < n:
-                    x, q, qd = self.stops.substep(f, locked, x, q, qd, h)
-                    state = np.concatenate((x, q, qd))
-                    done += 1
-        for _ in range(n - done):
+        for _ in range(n):
             x, q, qd = self.stops.substep(f, locked, x, q, qd, h)
-        q = np.where([k == 'locked' for k in self.kinds], self.q, q)
-        held = sorted(set(locked) | set(self.stops.held(f, locked, x, q, qd)))
-        return x, q, qd, torques_of, held
+        return self._end(x, q, qd, tau, current, torques_of, None)
+
+    def _integrate_compiled(self, x, q, qd, tau, current, h: float, n: int):
+        """
+        The compiled sub-steps (servo terms included), the stops' in Python.
+
+        The compiled call runs up to the first sub-step that meets a joint limit; that
+        one is the stops' (:mod:`~uwv_hydro.modes.joint_stops`), then the compiled calls
+        go on.
+        """
+        dyn, nj = self.dynamics, len(q)
+        servo = self._servo_rows
+        servo[0] = [SERVO_KINDS[k] for k in self.kinds]
+        servo[1] = self.values
+        angles = self.sim.fin_angles if dyn.has_fins else None
+        state = np.concatenate((x, q, qd))
+        end = np.empty(13 + 2 * nj)
+        args = (self.servo_bandwidth, self.lower, self.upper, tau, current, angles)
+        done, ended = dyn.rk4(state, h, n, servo, *args, terms=True, end=end)
+        if ended:
+            return (state[:13], state[13:13 + nj], state[13 + nj:],
+                    (end[:13], end[13:13 + nj], end[13 + nj:]))
+        # a joint limit: the servo terms as the compiled call computed them
+        torques_of = self._servo(servo[2].copy(), servo[3].copy())
+        f = self._f(tau, current, torques_of, angles)
+        locked = self._locked()
+        while True:
+            x, q, qd = state[:13], state[13:13 + nj], state[13 + nj:]
+            if done == n:
+                return self._end(x, q, qd, tau, current, torques_of, angles)
+            state = np.concatenate(self.stops.substep(f, locked, x, q, qd, h))
+            done += 1
+            more, ended = dyn.rk4(state, h, n - done, servo, *args, end=end)
+            done += more
+            if ended:
+                return (state[:13], state[13:13 + nj], state[13 + nj:],
+                        (end[:13], end[13:13 + nj], end[13 + nj:]))
 
     def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
         """
@@ -267,13 +305,9 @@ class ArticulatedSimulateMode(SimulateMode):
         for attempt in (n, n * RETRY_SUBSTEP_FACTOR):
             try:
                 with np.errstate(all='ignore'):
-                    x, q, qd, torques_of, locked = self._rk4(
-                        self._x, self.q, self.qd, tau, current, h_dt / attempt, attempt)
-                    # the state's acceleration and torques (IMU, joint_states, the lag)
-                    end = self.dynamics.derivative(
-                        x, q, qd, tau, current, torques_of, self._lag, locked,
-                        fin_angles=self.sim.fin_angles if self.compiled else None)
-                ok = all(bool(np.all(np.isfinite(v))) for v in (x, q, qd, end[0], end[1]))
+                    x, q, qd, end = self._integrate(self._x, self.q, self.qd, tau, current,
+                                                    h_dt / attempt, attempt)
+                ok = bool(np.isfinite(np.concatenate((x, q, qd, end[0], end[1]))).all())
             except (ValueError, ArithmeticError, RuntimeError, np.linalg.LinAlgError):
                 ok = False  # a diverging state: NaN depths, a singular solve
             if ok or attempt != n:

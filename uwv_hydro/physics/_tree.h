@@ -103,20 +103,24 @@ typedef struct {
   int piv[6];
 } TreeDyn;
 
-/* A joint servo law per joint (joint_servo in physics/tree_dynamics.py): kind 0 position,
-   1 velocity, 2 effort, 3 locked; value, apparent inertia, static torque, velocity and
+/* A joint servo law per joint (physics/tree_dynamics.py rk4): kind 0 position, 1
+   velocity, 2 effort, 3 locked; value, apparent inertia, static torque, velocity and
    effort limits; w the bandwidth (_tree_rk4.c). */
 typedef struct {
-  const double *kind, *value, *apparent, *stat, *vmax, *emax;
+  const double *kind, *value, *vmax, *emax;
+  double *apparent, *stat;
   double w;
 } Servo;
 
-/* n RK4 sub-steps of h of the state s = [x (13), q, qd] under the servos, stopping before
-   a sub-step that starts with a free joint at or past a limit or would end past one;
-   return the sub-steps done, -1 (ValueError set) on an error (_tree_rk4.c). */
+/* n RK4 sub-steps of h of the state s = [x (13), q, qd] under the servos (their apparent
+   inertias and static torques computed first when terms is set), stopping before a
+   sub-step that starts with a free joint at a limit moving out or would end past one;
+   return the sub-steps done (*ended: end = [d/dt x, qdd, torques] at the last state
+   when all were done and no joint is moving out of a limit there), -1 (ValueError set)
+   on an error (_tree_rk4.c). */
 int uwv_tree_rk4(const Tree *t, TreeDyn *d, double *s, double h, int n, const Servo *servo,
-                 const double *lower, const double *upper, const double *wrench,
-                 const Flow *flow, const double *fin_rot);
+                 int terms, const double *lower, const double *upper, const double *wrench,
+                 const Flow *flow, const double *fin_rot, double *end, int *ended);
 
 /* The capsule name of a tree's dynamics (_tree_dynamics.c). */
 extern const char UWV_TREE_DYN_CAPSULE[];
@@ -138,6 +142,11 @@ int uwv_tree_aba(const Tree *t, TreeDyn *d, const double *x, const double *q,
 /* M(q)^-1 ((6 + n) x (6 + n), row-major) with the added mass, at the base pose x and q
    (_tree_aba.c); -1 (ValueError set) on a singular base inertia. */
 int uwv_tree_minverse(const Tree *t, TreeDyn *d, const double *x, const double *q,
+                      double *out);
+
+/* Each joint's apparent inertia 1 / (M^-1)_jj (n), at the pose x, q (_tree_aba.c); -1
+   (ValueError set) on a singular base inertia. */
+int uwv_tree_apparent(const Tree *t, TreeDyn *d, const double *x, const double *q,
                       double *out);
 
 /* The joint torques holding the joints at rest against weight and buoyancy, the base held

@@ -374,33 +374,58 @@ static void at_rest(const Tree *t, TreeDyn *d, const double *x, const double *q)
                       d->rel);
 }
 
-int uwv_tree_minverse(const Tree *t, TreeDyn *d, const double *x, const double *q,
-                      double *out)
+/* Columns first..nv - 1 of M^-1 at the inertia pass in d (at rest): the responses to
+   unit generalised forces (the base's: a unit wrench on it, bias -e); column c's rows go
+   to out[c * stride + i] (i < nv), or its own joint's row alone to diag[c - 6]. */
+static void columns(const Tree *t, TreeDyn *d, int first, double *out, double *diag)
 {
   const int nb = t->nb, nv = 5 + nb;
-  at_rest(t, d, x, q);
-  if (inertia_pass(t, d, NULL) < 0) {
-    return -1;
-  }
+  double *tau = d->fext, *qdd = d->fext + nb;  /* nb - 1 torques, accelerations, ... */
   memset(d->cc, 0, (size_t)nb * 6 * sizeof(double));
-  for (int col = 0; col < nv; col++) {
-    /* column col of M^-1: the response to a unit generalised force (the base's: a unit
-       wrench on it, bias -e) */
+  for (int col = first; col < nv; col++) {
     memset(d->pa, 0, (size_t)nb * 6 * sizeof(double));
-    memset(d->fext, 0, (size_t)nb * sizeof(double));
+    memset(tau, 0, (size_t)nb * sizeof(double));
     if (col < 6) {
       d->pa[col] = -1.0;
     } else {
-      d->fext[col - 6] = 1.0;
+      tau[col - 6] = 1.0;
     }
-    double *qdd = d->fext + nb;  /* nb - 1 joint accelerations, then their torques */
-    vector_pass(t, d, d->fext, NULL, qdd, qdd + nb);
+    vector_pass(t, d, tau, NULL, qdd, qdd + nb);
+    if (diag != NULL) {
+      diag[col - 6] = qdd[col - 6];
+      continue;
+    }
     for (int i = 0; i < 6; i++) {
       out[nv * i + col] = d->acc[i];
     }
     for (int j = 0; j < nb - 1; j++) {
       out[nv * (6 + j) + col] = qdd[j];
     }
+  }
+}
+
+int uwv_tree_minverse(const Tree *t, TreeDyn *d, const double *x, const double *q,
+                      double *out)
+{
+  at_rest(t, d, x, q);
+  if (inertia_pass(t, d, NULL) < 0) {
+    return -1;
+  }
+  columns(t, d, 0, out, NULL);
+  return 0;
+}
+
+int uwv_tree_apparent(const Tree *t, TreeDyn *d, const double *x, const double *q,
+                      double *out)
+{
+  at_rest(t, d, x, q);
+  if (inertia_pass(t, d, NULL) < 0) {
+    return -1;
+  }
+  columns(t, d, 6, NULL, out);
+  for (int j = 0; j < t->nb - 1; j++) {
+    /* the joint's apparent inertia 1 / (M^-1)_jj */
+    out[j] = 1.0 / out[j];
   }
   return 0;
 }

@@ -227,15 +227,17 @@ PyObject *uwv_py_tree_derivative(PyObject *self, PyObject *args)
 }
 
 /* tree_rk4(tree, dyn, state, h, n, servo, w, lower, upper, wrench|None, current|None,
-   angles|None) -> sub-steps done; state = [x (13), q, qd] advanced in place; servo = [kind,
-   value, apparent inertia, static torque, velocity limit, effort limit] (6 x n). */
+   angles|None, terms, end|None) -> (sub-steps done, end filled); state = [x (13), q, qd]
+   advanced in place; servo = [kind, value, apparent inertia, static torque, velocity
+   limit, effort limit] (6 x n; rows 2 and 3 computed when terms is true); end = [d/dt x,
+   qdd, torques] at the last state. */
 PyObject *uwv_py_tree_rk4(PyObject *self, PyObject *args)
 {
-  PyObject *tc, *dc, *s_obj, *sv_obj, *lo_obj, *up_obj, *w_obj, *cur_obj, *ang_obj;
+  PyObject *tc, *dc, *s_obj, *sv_obj, *lo_obj, *up_obj, *w_obj, *cur_obj, *ang_obj, *end_obj;
   double h, w;
-  int n_sub;
-  if (!PyArg_ParseTuple(args, "OOOdiOdOOOOO", &tc, &dc, &s_obj, &h, &n_sub, &sv_obj, &w,
-                        &lo_obj, &up_obj, &w_obj, &cur_obj, &ang_obj)) {
+  int n_sub, terms;
+  if (!PyArg_ParseTuple(args, "OOOdiOdOOOOOpO", &tc, &dc, &s_obj, &h, &n_sub, &sv_obj, &w,
+                        &lo_obj, &up_obj, &w_obj, &cur_obj, &ang_obj, &terms, &end_obj)) {
     return NULL;
   }
   const Tree *t;
@@ -247,19 +249,24 @@ PyObject *uwv_py_tree_rk4(PyObject *self, PyObject *args)
   }
   const int n = t->nb - 1;
   Views vs = {.n = 0};
-  int ok = 1, done = -1;
+  int ok = 1, done = -1, ended = 0;
   double *s = array_arg(&vs, s_obj, N_STATE + 2 * n, 1, "state");
-  double *sv = s ? array_arg(&vs, sv_obj, 6 * n, 0, "servo") : NULL;
+  double *sv = s ? array_arg(&vs, sv_obj, 6 * n, 1, "servo") : NULL;
   double *lower = sv ? array_arg(&vs, lo_obj, n, 0, "lower limits") : NULL;
   double *upper = lower ? array_arg(&vs, up_obj, n, 0, "upper limits") : NULL;
   double *wrench = upper ? optional_arg(&vs, w_obj, 6 * t->nb, "body wrenches", &ok) : NULL;
+  double *end = NULL;
+  if (upper != NULL && ok && end_obj != Py_None) {
+    end = array_arg(&vs, end_obj, N_STATE + 2 * n, 1, "end");
+    ok = end != NULL;
+  }
   if (upper != NULL && ok) {
-    Servo servo = {sv, sv + n, sv + 2 * n, sv + 3 * n, sv + 4 * n, sv + 5 * n, w};
-    done = uwv_tree_rk4(t, d, s, h, n_sub, &servo, lower, upper, wrench, &flow,
-                        d->fins.count ? rot : NULL);
+    Servo servo = {sv, sv + n, sv + 4 * n, sv + 5 * n, sv + 2 * n, sv + 3 * n, w};
+    done = uwv_tree_rk4(t, d, s, h, n_sub, &servo, terms, lower, upper, wrench, &flow,
+                        d->fins.count ? rot : NULL, end, &ended);
   }
   release(&vs);
-  return done < 0 ? NULL : PyLong_FromLong(done);
+  return done < 0 ? NULL : Py_BuildValue("(iO)", done, ended ? Py_True : Py_False);
 }
 
 /* tree_minverse(tree, dyn, x, q, out) / tree_static(tree, dyn, x, q, out): M(q)^-1

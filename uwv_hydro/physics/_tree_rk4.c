@@ -103,19 +103,56 @@ static int hold_at_limits(const Tree *t, TreeDyn *d, const double *s, const Serv
   return 0;
 }
 
+/* The servos' apparent inertias and static torques at the step's start (held over it):
+   zero when no joint has a position or velocity command. */
+static int servo_terms(const Tree *t, TreeDyn *d, const double *s, const Servo *servo)
+{
+  const int n = t->nb - 1;
+  int any = 0;
+  for (int j = 0; j < n; j++) {
+    const int kind = (int)servo->kind[j];
+    any |= kind == 0 || kind == 1;
+  }
+  if (!any) {
+    memset(servo->apparent, 0, (size_t)n * sizeof(double));
+    memset(servo->stat, 0, (size_t)n * sizeof(double));
+    return 0;
+  }
+  if (uwv_tree_apparent(t, d, s, s + 13, servo->apparent) < 0) {
+    return -1;
+  }
+  return uwv_tree_static(t, d, s, s + 13, servo->stat);
+}
+
 int uwv_tree_rk4(const Tree *t, TreeDyn *d, double *s, double h, int n_sub,
-                 const Servo *servo, const double *lower, const double *upper,
-                 const double *wrench, const Flow *flow, const double *fin_rot)
+                 const Servo *servo, int terms, const double *lower, const double *upper,
+                 const double *wrench, const Flow *flow, const double *fin_rot, double *end,
+                 int *ended)
 {
   const int n = t->nb - 1, m = 13 + 2 * n;
   double *k1 = d->rk, *k2 = k1 + m, *k3 = k2 + m, *k4 = k3 + m, *y = k4 + m;
-  for (int i = 0; i < n_sub; i++) {
+  *ended = 0;
+  if (terms && servo_terms(t, d, s, servo) < 0) {
+    return -1;
+  }
+  for (int i = 0; i <= n_sub; i++) {
     for (int j = 0; j < n; j++) {
       d->lock[j] = (int)servo->kind[j] == 3;
     }
     int rc = hold_at_limits(t, d, s, servo, lower, upper, wrench, flow, fin_rot);
     if (rc != 0) {
       return rc < 0 ? -1 : i;
+    }
+    if (i == n_sub) {
+      /* the last state's derivative and torques, with the joints held there */
+      double *tau = d->rk + 5 * m;
+      servo_torques(servo, n, s + 13, s + 13 + n, tau);
+      if (end != NULL && uwv_tree_aba(t, d, s, s + 13, s + 13 + n, wrench, flow, fin_rot,
+                                      tau, d->lock, end, end + 13, end + 13 + n) < 0) {
+        return -1;
+      }
+      *ended = end != NULL;
+      break;
     }
     /* classic RK4 */
     if (stage(t, d, s, k1, servo, wrench, flow, fin_rot) < 0) {

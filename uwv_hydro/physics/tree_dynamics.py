@@ -187,18 +187,21 @@ class CompiledTreeDynamics:
 
     def rk4(self, state: np.ndarray, h: float, n: int, servo: np.ndarray, bandwidth: float,
             lower: np.ndarray, upper: np.ndarray, base_wrench=None, current=None,
-            fin_angles=None) -> int:
+            fin_angles=None, terms: bool = False, end: Optional[np.ndarray] = None):
         """
         Run up to n RK4 sub-steps of h on ``state`` = [x, q, qd] (in place).
 
         ``servo``: (6, n) rows kind (:data:`SERVO_KINDS`), value, apparent inertia, static
-        torque, velocity and effort limits.  Returns the sub-steps done: it stops before
+        torque, velocity and effort limits; with ``terms`` the apparent inertias and static
+        torques are computed first at the state (into the servo's rows).  It stops before
         a sub-step that starts with a free joint at a limit moving out, or that would end
         with one past a limit (the stops' impulse and the cut are the Python sub-step's).
+        Returns (sub-steps done, whether ``end`` holds [d/dt x, qdd, torques] at the last
+        state: all done and no joint moving out of a limit there).
         """
         return core.tree_rk4(self._tree, self._dyn, state, float(h), int(n), servo,
                              float(bandwidth), lower, upper, self.body_wrenches(base_wrench),
-                             current, fin_angles)
+                             current, fin_angles, bool(terms), end)
 
     # ------------------------------------------------------------------ outputs
     def body_states(self, x, q, qd) -> FrameKinematics:

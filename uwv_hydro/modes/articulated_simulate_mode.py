@@ -18,9 +18,16 @@ Simulate mode of a vehicle whose links move: a floating base with actuated joint
 :class:`ArticulatedSimulateMode` is :class:`~uwv_hydro.modes.simulate_mode.SimulateMode`
 (same clock, catch-up, thrust and buoyancy-engine hooks, same events) for a vehicle
 with a kinematic tree (``VehicleParams.tree``): the state is the base pose and body
-twist plus the joint positions and speeds, the equations of motion are those of
-:class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics` (per-link hydro as
-external forces, Pinocchio's ABA, added mass as chosen there).
+twist plus the joint positions and speeds.  The equations of motion (per-link hydro,
+weights and the base's thrust as each body's external forces, each body's added mass in
+its spatial inertia) are by default the compiled ones of
+:class:`~uwv_hydro.physics.tree_dynamics.CompiledTreeDynamics` (Featherstone's ABA in
+C; the base's fins, at their servos' angles, and its hull lift and cross-flow drag
+included); ``added_mass='lagged'`` or ``compiled=False`` take Pinocchio's path,
+:class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics` (per-link hydro only: the
+reference of the tests and of ``make bench``).  The compiled path runs a whole step in
+one call (the servo terms, the sub-steps, the derivative at the end); a sub-step that
+meets a joint limit is the Python stops' (below), then the compiled calls go on.
 
 Integration: classic RK4 on [p, quaternion, nu, q, qdot] with the rigid vehicle's
 sub-step rule (the lumped vehicle's stiffness, :func:`~uwv_hydro.physics.stability.
@@ -35,9 +42,8 @@ Joint commands (:meth:`ArticulatedSimulateMode.command`, per joint, held until t
 next):
 
 * ``position`` (rad or m): a cascaded servo, critically damped, on the joint's
-  apparent inertia I = 1 / (M^-1)_jj (Pinocchio's ``computeMinverse`` at each step's
-  start: the joint's inertia with the base and the other joints free, added mass
-  included): qdot_ref = clamp(w/4 (q_cmd - q), +-velocity limit), torque =
+  apparent inertia I = 1 / (M^-1)_jj (at each step's start: the joint's inertia with
+  the base and the other joints free, added mass included): qdot_ref = clamp(w/4 (q_cmd - q), +-velocity limit), torque =
   clamp(tau_s + I w (qdot_ref - qdot), +-effort limit), w = ``servo_bandwidth`` (rad/s),
   tau_s the torque holding the joint against weight and buoyancy (inverse dynamics at
   rest, base held; both held over the step): no offset at rest.  The command is
@@ -98,26 +104,30 @@ class ArticulatedSimulateMode(SimulateMode):
     rule); ``added_mass``: 'inertia' or 'lagged'
     (:mod:`~uwv_hydro.physics.articulated_dynamics`); ``servo_bandwidth``: w of the
     joint servos (rad/s); ``joint_positions``: the initial joint positions (default:
-    zero, clamped to the limits).  The other arguments are SimulateMode's.
+    zero, clamped to the limits); ``compiled``: the compiled equations (with 'inertia';
+    False: Pinocchio's).  The other arguments are SimulateMode's.
     """
 
     def __init__(self, vehicle, dt: float, substeps: int = 1, max_catchup_steps: int = 10,
                  initial=None, log=None, added_mass: str = 'inertia',
                  servo_bandwidth: float = DEFAULT_SERVO_BANDWIDTH,
-                 joint_positions: Optional[Sequence[float]] = None):
+                 joint_positions: Optional[Sequence[float]] = None, compiled: bool = True):
         tree = vehicle.tree
         if tree is None:
             raise ValueError('vehicle %r has no kinematic tree: use SimulateMode'
                              % vehicle.name)
         if not (servo_bandwidth > 0.0 and math.isfinite(servo_bandwidth)):
             raise ValueError('servo_bandwidth must be positive, got %r' % (servo_bandwidth,))
-        if added_mass == 'inertia':
+        if added_mass not in ('inertia', 'lagged'):
+            raise ValueError("added_mass must be 'inertia' or 'lagged', got %r" % (added_mass,))
+        #: the compiled equations and sub-steps (physics.tree_dynamics); else Pinocchio's
+        self.compiled = added_mass == 'inertia' and compiled
+        if self.compiled:
             self.dynamics = CompiledTreeDynamics(
                 tree, vehicle.gravity, fins=vehicle.fins, hull=vehicle.hull,
                 fluid_density=vehicle.fluid_density)
         else:
             self.dynamics = TreeDynamics(tree, vehicle.gravity, added_mass)
-        self.compiled = added_mass == 'inertia'
         self.joint_names: List[str] = tree.joint_names()
         joints = tree.joints
         self.lower = np.array([j.lower for j in joints], dtype=float)
@@ -142,8 +152,8 @@ class ArticulatedSimulateMode(SimulateMode):
         self.substeps = max(self.substeps, int(math.ceil(self.servo_bandwidth * self.dt)))
         if not self.compiled and (vehicle.fins or vehicle.hull is not None):
             self._log('warning', 'articulated_lumped', 'vehicle %s: its fins and hull are '
-                      'not simulated with joint_added_mass %r (per-link hydro only; '
-                      "'inertia' simulates them)" % (vehicle.name, added_mass))
+                      'not simulated on the Pinocchio path (joint_added_mass %r; per-link '
+                      "hydro only; 'inertia' simulates them)" % (vehicle.name, added_mass))
 
     # ------------------------------------------------------------------ state
     def reset(self, state=None, joint_positions=None) -> None:

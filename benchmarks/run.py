@@ -73,6 +73,15 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            and the same client against a minimal UDP echo (the floor) in the
                            same run; per run, then medians and ranges over ``--runs``, and
                            the ArduPilot --speedup that rate allows at 1200 frames/s
+* articulated_step_*       ``--only articulated``: one step of the articulated simulate
+                           mode of RexROV + Oberon7 (benchmarks/articulated_bench.py; the
+                           peers' xacros with UWV_UUV_ROOT, else the corpus's), compiled
+                           against its Pinocchio path in the same run, at dt 0.01 and
+                           0.001 s: per run, then medians and ranges over ``--runs``
+* node_uvms_*              ``--only node_uvms``: the node at 1 kHz in simulate mode on
+                           RexROV + Oberon7, on the rigid RexROV and the floor, run after
+                           run: cycle CPU p50 / p99, jitter p99 and its excess over the
+                           floor's of the same run
 * profile_*                ``--only node_profile``: where the node's p99 comes from (issue
                            34; doc/guide/node_timing.md).  For each of ``--runs`` runs and
                            each of ``--rates``, the node with ``cycle_profile`` on, then the
@@ -125,6 +134,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from naive_reference import full_vehicle, naive_rk4_step, naive_wrench  # noqa: E402, I100
+import articulated_bench  # noqa: E402
 import numpy as np  # noqa: E402
 import sitl_json_probe  # noqa: E402
 
@@ -148,6 +158,10 @@ TARGETS = {
     # per-link wrench of a 10-link vehicle (joint state in, lagged added mass): its p99 at
     # most half the 1 ms cycle of 1 kHz, the rest the node's own (p99 0.2-0.24 ms rigid)
     'link_wrench_1khz_share': ('<=', 0.5),
+    # issue 43: an articulated step of RexROV + Oberon7 offline, and both vehicles at 1 kHz
+    'articulated_step_dt0.01_compiled': ('<=', 150.0),
+    'node_uvms_rexrov_jitter_p99_over_floor': ('<=', 0.3),
+    'node_uvms_rexrov_oberon7_jitter_p99_over_floor': ('<=', 0.3),
 }
 
 
@@ -989,8 +1003,8 @@ def main(argv=None):
     parser.add_argument('--only', nargs='*', default=None,
                         help='subset: wrench link_wrench rk4 surface simulate replay '
                         'replay_simulate batch node node_paired node_profile node_runs '
-                        'node_links simulate_cli core_start sweep; core: the compiled core '
-                        'figures')
+                        'node_links articulated node_uvms simulate_cli core_start sweep '
+                        'sitl_json; core: the compiled core figures')
     parser.add_argument('--rates', nargs='+', type=float, default=[1000.0, 500.0, 250.0],
                         help='node_profile, node_runs: the update rates (Hz)')
     parser.add_argument('--runs', type=int, default=5,
@@ -1024,6 +1038,13 @@ def main(argv=None):
                                                args.runs, profile=False),
         # not in the default run either: --only node_links
         'node_links': lambda r: bench_node_links(r, 3.0 if quick else 10.0, args.runs),
+        # not in the default run: --only articulated / node_uvms (articulated_bench.py)
+        'articulated': lambda r: articulated_bench.bench_step(
+            lambda *a, **k: emit(r, *a, **k), quiet_check, 2 if quick else args.runs,
+            4 if quick else 20),
+        'node_uvms': lambda r: articulated_bench.bench_node(
+            lambda *a, **k: emit(r, *a, **k), quiet_check,
+            2 if quick else args.runs, 3.0 if quick else 10.0),
         'sitl_json': lambda r: sitl_json_probe.bench(
             lambda *a, **k: emit(r, *a, **k), quiet_check, 2000 if quick else 20000,
             2 if quick else args.runs),
@@ -1032,7 +1053,8 @@ def main(argv=None):
         args.only = list(args.only) + list(CORE_BENCHMARKS)
     results = []
     for name, fn in plan.items():
-        if (args.only is None and name not in ('node_profile', 'node_runs', 'node_links')) or (
+        if (args.only is None and name not in ('node_profile', 'node_runs', 'node_links',
+                                               'articulated', 'node_uvms')) or (
                 args.only is not None and name in args.only):
             fn(results)
     table(results)

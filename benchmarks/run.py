@@ -133,8 +133,8 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from naive_reference import full_vehicle, naive_rk4_step, naive_wrench  # noqa: E402, I100
-import articulated_bench  # noqa: E402
+import articulated_bench  # noqa: E402, I100
+from naive_reference import full_vehicle, naive_rk4_step, naive_wrench  # noqa: E402
 import numpy as np  # noqa: E402
 import sitl_json_probe  # noqa: E402
 

@@ -27,13 +27,13 @@ and the compiled RK4 sub-steps to the classic RK4 written here on the derivative
 import dataclasses
 from pathlib import Path
 
+from arm_trees import arm_tree, three_joint_tree
+from articulated_vehicle import two_link
 import numpy as np
 import pytest
 
 pin = pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
 
-from arm_trees import arm_tree, three_joint_tree  # noqa: E402
-from articulated_vehicle import two_link  # noqa: E402
 from uwv_hydro.description.loader import load_vehicle  # noqa: E402
 from uwv_hydro.physics.articulated_dynamics import TreeDynamics  # noqa: E402
 from uwv_hydro.physics.crossflow_drag import CrossflowDrag  # noqa: E402
@@ -185,7 +185,7 @@ def test_fins_and_hull_act_on_the_base_as_on_the_rigid_vehicle():
 
 
 def _servo_torques(servo, q, qd, w=20.0):
-    """The joint servo law (articulated_simulate_mode's), written out."""
+    """Return the joint servo law's torques (articulated_simulate_mode's), written out."""
     kind, value, apparent, static, vmax, emax = servo
     ref = np.where(kind == SERVO_KINDS['position'], 0.25 * w * (value - q), value)
     ref = np.clip(ref, -vmax, vmax)
@@ -276,7 +276,8 @@ def test_the_compiled_mode_steps_as_the_pinocchio_mode_through_servos_and_stops(
                 mode.command(2, 'locked')
             assert mode.step(wrenches if k % 2 else wrenches[0], current=[0.2, -0.1, 0.05])
         a, b = modes
-        worst = max(worst, float(np.max(np.abs(np.asarray(a.q) - b.q))), float(np.max(np.abs(np.asarray(a.x) - b.x))))
+        worst = max(worst, float(np.max(np.abs(np.asarray(a.q) - b.q))),
+                    float(np.max(np.abs(np.asarray(a.x) - b.x))))
         for u, v, what in ((a.x, b.x, 'base'), (a.q, b.q, 'q'), (a.qd, b.qd, 'qd'),
                            (a.efforts, b.efforts, 'efforts')):
             assert np.max(np.abs(np.asarray(u) - v)) <= 1e-10 * max(1.0, np.max(np.abs(v))), (

@@ -43,9 +43,9 @@ next):
 
 * ``position`` (rad or m): a cascaded servo, critically damped, on the joint's
   apparent inertia I = 1 / (M^-1)_jj (at each step's start: the joint's inertia with
-  the base and the other joints free, added mass included): qdot_ref = clamp(w/4 (q_cmd - q), +-velocity limit), torque =
-  clamp(tau_s + I w (qdot_ref - qdot), +-effort limit), w = ``servo_bandwidth`` (rad/s),
-  tau_s the torque holding the joint against weight and buoyancy (inverse dynamics at
+  the base and the other joints free, added mass included): qdot_ref = clamp(w/4
+  (q_cmd - q), +-velocity limit), torque = clamp(tau_s + I w (qdot_ref - qdot),
+  +-effort limit), w = ``servo_bandwidth`` (rad/s), tau_s the torque holding the joint against weight and buoyancy (inverse dynamics at
   rest, base held; both held over the step): no offset at rest.  The command is
   clamped to the joint's position limits.
 * ``velocity`` (rad/s or m/s): the inner loop of the same servo, qdot_ref = the command.
@@ -68,9 +68,9 @@ import numpy as np
 from uwv_hydro.modes.joint_stops import JointStops
 from uwv_hydro.modes.simulate_mode import RETRY_SUBSTEP_FACTOR, SimulateMode
 from uwv_hydro.physics.articulated_dynamics import TreeDynamics
-from uwv_hydro.physics.tree_dynamics import CompiledTreeDynamics, SERVO_KINDS
 from uwv_hydro.physics.hydro_model import WrenchComponents
 from uwv_hydro.physics.rotation import matrix_to_quat
+from uwv_hydro.physics.tree_dynamics import CompiledTreeDynamics, SERVO_KINDS
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 #: Joint command kinds.
@@ -265,7 +265,7 @@ class ArticulatedSimulateMode(SimulateMode):
 
     def _integrate_compiled(self, x, q, qd, tau, current, h: float, n: int):
         """
-        The compiled sub-steps (servo terms included), the stops' in Python.
+        Run the compiled sub-steps (servo terms included), the stops' in Python.
 
         The compiled call runs up to the first sub-step that meets a joint limit; that
         one is the stops' (:mod:`~uwv_hydro.modes.joint_stops`), then the compiled calls

@@ -45,9 +45,9 @@ next):
   apparent inertia I = 1 / (M^-1)_jj (at each step's start: the joint's inertia with
   the base and the other joints free, added mass included): qdot_ref = clamp(w/4
   (q_cmd - q), +-velocity limit), torque = clamp(tau_s + I w (qdot_ref - qdot),
-  +-effort limit), w = ``servo_bandwidth`` (rad/s), tau_s the torque holding the joint against weight and buoyancy (inverse dynamics at
-  rest, base held; both held over the step): no offset at rest.  The command is
-  clamped to the joint's position limits.
+  +-effort limit), w = ``servo_bandwidth`` (rad/s), tau_s the torque holding the joint
+  against weight and buoyancy (inverse dynamics at rest, base held; both held over the
+  step): no offset at rest.  The command is clamped to the joint's position limits.
 * ``velocity`` (rad/s or m/s): the inner loop of the same servo, qdot_ref = the command.
 * ``effort`` (N m or N): the torque itself, clamped to the effort limit.
 * ``locked``: a brake: the joint acceleration is zero exactly (the torque that holds it

@@ -28,9 +28,8 @@ from nav_msgs.msg import Odometry
 import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
-from tf2_msgs.msg import TFMessage
-
 from sensor_msgs.msg import JointState
+from tf2_msgs.msg import TFMessage
 
 from uwv_hydro.node import joint_io, simulate_io
 from uwv_hydro.node.serialized_message import SerializedMessage

@@ -22,7 +22,8 @@ each float64 bit for bit).  The layout check ignores only the alignment padding
 (garbage in Fast CDR's buffers) and the stamp and numbers.  Truncated bytes are
 refused naming the byte.  With LinkWrenchMode, the layout path (rows once per layout,
 then the arrays) leaves the mode exactly as its per-message joint_state does, counters
-and warnings included.
+and warnings included; with ros2_control's JointCommands, the plan kept per layout gives
+each message's commands and rejections as its per-message decode does.
 """
 import pathlib
 import struct
@@ -144,7 +145,7 @@ def test_the_layout_path_leaves_the_mode_as_the_message_path(vehicle):
     def check(messages):
         by_message = LinkWrenchMode(vehicle)
         by_layout = LinkWrenchMode(vehicle)
-        wire = JointStateInput(by_layout.joint_state_rows)
+        wire = JointStateInput(lambda layout: by_layout.joint_state_rows(layout.names))
         for msg in messages:
             want = by_message.joint_state(msg.name, msg.position, msg.velocity)
             names, position, velocity, _, rows = wire.read(serialize_message(msg))
@@ -153,4 +154,34 @@ def test_the_layout_path_leaves_the_mode_as_the_message_path(vehicle):
             assert got == want
             assert _mode_state(by_layout) == _mode_state(by_message)
         assert wire.deserialized == 0 and wire.disagreed == 0
+    check()
+
+
+def test_ros2_control_plans_kept_per_layout_decode_as_each_message():
+    from uwv_hydro.modes.joint_state_io import INTERFACES, JointCommands
+    from uwv_hydro.physics.thruster_spec import ThrusterSpec
+    thrusters = [ThrusterSpec('t0'), ThrusterSpec('t1', use_angvel_cmd=True)]
+    joints = [('arm/a', 'position'), ('arm/b', 'position')]
+
+    @settings(max_examples=80, deadline=None)
+    @given(st.lists(joint_states(['t0', 't1', 'fin', 'arm/a', 'arm/b', 'other']),
+                    min_size=1, max_size=12))
+    def check(messages):
+        by_message = JointCommands(thrusters, ['fin'], joints)
+        by_layout = JointCommands(thrusters, ['fin'], joints)
+        wire = JointStateInput(lambda layout: by_layout.plan(
+            layout.names, dict(zip(INTERFACES, layout.counts))))
+        for msg in messages:
+            want = by_message.decode(msg.name, {'position': msg.position,
+                                                'velocity': msg.velocity,
+                                                'effort': msg.effort})
+            names, position, velocity, effort, plan = wire.read(serialize_message(msg))
+            got = by_layout.take(plan, {'position': position, 'velocity': velocity,
+                                        'effort': effort})
+            assert got[0] == want[0]
+            # the same commands, bit for bit (NaN never passes)
+            assert [(k, i, struct.pack('<d', v)) for k, i, v in got[1]] == \
+                [(k, i, struct.pack('<d', v)) for k, i, v in want[1]]
+            assert by_layout.rejected == by_message.rejected
+            assert by_layout.accepted == by_message.accepted
     check()

@@ -85,6 +85,8 @@ from uwv_hydro.physics.tree_wrench import TreeWrench
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 _FINS = COMPONENT_NAMES.index('fins')
+#: Name lists whose joint mapping :meth:`LinkWrenchMode.joint_state` keeps.
+KEEP_ROWS = 64
 #: Each wrench link's topic (node's namespace), ``%s`` its :func:`topic_token`.
 LINK_TOPIC = 'hydro/links/%s/wrench'
 
@@ -169,6 +171,7 @@ class LinkWrenchMode(WrenchMode):
         self.new_unknown: List[str] = []
         self._ignored = {fin.name for fin in params.fins} | {
             t.joint_name for t in params.thrusters}
+        self._rows = {}  # name list -> JointStateRows (joint_state)
         self._init_parts(tree, params)
 
     def _init_parts(self, tree, params) -> None:
@@ -211,7 +214,13 @@ class LinkWrenchMode(WrenchMode):
         The rules are the module docstring's; :attr:`new_unknown` lists the names this
         message was the first accepted one to carry.
         """
-        return self.joint_state_arrays(self.joint_state_rows(names), position, velocity)
+        key = tuple(names)
+        rows = self._rows.get(key)
+        if rows is None:
+            if len(self._rows) >= KEEP_ROWS:
+                self._rows.clear()  # a stream of ever new name lists: no growth
+            rows = self._rows[key] = self.joint_state_rows(key)
+        return self.joint_state_arrays(rows, position, velocity)
 
     def joint_state_rows(self, names: Sequence[str]) -> JointStateRows:
         """Return how a message listing ``names`` maps to the tree's joints."""

@@ -47,9 +47,9 @@ def _same(layout: JointStateLayout, arrays, msg: JointState) -> bool:
 
 
 class JointStateInput:
-    """Read raw JointState bytes; ``prepare(names)`` is kept per layout (e.g. rows)."""
+    """Read raw JointState bytes; ``prepare(layout)`` is kept per layout (e.g. rows)."""
 
-    def __init__(self, prepare: Optional[Callable[[Tuple[str, ...]], Any]] = None):
+    def __init__(self, prepare: Optional[Callable[[JointStateLayout], Any]] = None):
         self._prepare = prepare
         self.reader = JointStateReader(self._checked)
         #: messages read by rclpy's deserialiser, and layouts found to disagree with it
@@ -65,7 +65,7 @@ class JointStateInput:
         if msg is None or not _same(layout, layout.arrays(raw), msg):
             self.disagreed += 1
             return None
-        return (None if self._prepare is None else self._prepare(layout.names),)
+        return (None if self._prepare is None else self._prepare(layout),)
 
     def read(self, raw) -> Optional[Reading]:
         """Return the message's names, arrays and prepared value; None: unreadable."""

@@ -86,7 +86,7 @@ class LinkWrenchIO(NodePart):
         self.topic = self.cfg['joint_states_topic']
         self.stats = self.add_input(self.topic)
         # serialised bytes; each layout's names mapped to the joints once
-        self.joint_states = JointStateInput(mode.joint_state_rows)
+        self.joint_states = JointStateInput(lambda layout: mode.joint_state_rows(layout.names))
         node.create_subscription(JointState, self.topic, self._on_joint_state, 10, raw=True)
         prefix = self.cfg['frame_prefix']
         self.frames = [prefix + link for link in mode.link_names]

@@ -37,7 +37,7 @@ import numpy as np
 from rclpy.serialization import serialize_message
 from sensor_msgs.msg import JointState
 
-from uwv_hydro.modes.joint_state_io import joint_state_arrays, JointCommands
+from uwv_hydro.modes.joint_state_io import INTERFACES, joint_state_arrays, JointCommands
 from uwv_hydro.node.joint_io import fill_joint_state
 from uwv_hydro.node.joint_state_input import JointStateInput
 from uwv_hydro.node.node_part import locked, NodePart
@@ -62,7 +62,9 @@ class Ros2ControlIO(NodePart):
                                      [(name, self.interface) for name in joint_names])
         self.topic = cfg['ros2_control_commands_topic']
         self.add_input(self.topic)
-        self.commands = JointStateInput()
+        # serialised bytes; where each layout's commands lie worked out once
+        self.commands = JointStateInput(lambda layout: self.decoder.plan(
+            layout.names, dict(zip(INTERFACES, layout.counts))))
         node.create_subscription(JointState, self.topic, self._on_commands, 10, raw=True)
         self.pub = node.create_publisher(JointState, cfg['ros2_control_states_topic'], 10)
         self._msg = JointState(name=[s.joint_name for s in specs] + fin_names + joint_names)
@@ -79,9 +81,10 @@ class Ros2ControlIO(NodePart):
             node.drop(self.topic, 'malformed', ' (%d bytes that are no sensor_msgs/'
                       'JointState)' % len(raw))
             return
-        names, position, velocity, effort, _ = reading
-        reason, commands = self.decoder.decode(names, {
-            'position': position, 'velocity': velocity, 'effort': effort})
+        names, position, velocity, effort, plan = reading
+        arrays = {'position': position, 'velocity': velocity, 'effort': effort}
+        reason, commands = self.decoder.decode(names, arrays) if plan is None else \
+            self.decoder.take(plan, arrays)
         if reason is not None:
             node.drop(self.topic, reason, ' (%d names, %d/%d/%d values)' % (
                 len(names), len(position), len(velocity), len(effort)))

@@ -181,7 +181,9 @@ class JointIO(NodePart):
 
         SimulateIO publishes each state it puts out (every integration step, the
         first state of a run) through ``_publish_odometry(pace_ns) -> stamp_ns``, with
-        the mode at that state; joint_states follows each call with its stamp.
+        the mode at that state; joint_states follows each call with its stamp.  SimulateIO
+        has no per-step hook, so its method is wrapped on the instance (a renamed or
+        reshaped method fails here, at start).
         """
         publish_odometry = io._publish_odometry
 

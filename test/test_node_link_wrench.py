@@ -164,3 +164,55 @@ def test_bad_joint_states_are_dropped_and_counted(rclpy_context, spawn, tmp_path
     assert proc.poll() is None
     assert 'dropped a message on joint_states: bad_length' in read_log(log)
     probe.close()
+
+
+def test_joint_states_of_changing_layouts_and_malformed_bytes(rclpy_context, spawn, tmp_path):
+    """
+    The node reads joint_states as bytes, one layout at a time (names, array lengths).
+
+    A second layout on the topic (other names, order and lengths, no velocity) is
+    read as it is, the first again after it; bytes that are no JointState are dropped
+    as ``malformed`` and the node runs on.
+    """
+    from diagnostic_msgs.msg import DiagnosticArray
+    from geometry_msgs.msg import WrenchStamped
+    from nav_msgs.msg import Odometry
+    from sensor_msgs.msg import JointState
+    from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode
+    proc, log = start_node(spawn, tmp_path, {
+        'vehicle_file': VEHICLE, 'mode': 'wrench', 'rate_hz': 50.0, 'apply_weight': True,
+        'odometry_timeout': 600.0, 'diagnostics_period': 0.2})
+    probe = Probe(rclpy_context)
+    arm = probe.collect(WrenchStamped, 'hydro/links/arm_link/wrench', keep=5)
+    diags = probe.collect(DiagnosticArray, '/diagnostics', keep=5)
+    odometry = probe.publisher(Odometry, 'odometry')
+    joints = probe.publisher(JointState, 'joint_states')
+    odom = odometry_msg(POSITION, QUATERNION, NU, 10 ** 9)
+    first = _joint_state(['shoulder'], [SHOULDER[0]], [SHOULDER[1]])
+    # the velocity of the first layout is kept: this one has none
+    second = _joint_state(['gripper', 'x/y', 'shoulder'], [0.2, 0.0, -0.7])
+    first_again = _joint_state(['shoulder'], [0.25], [0.5])
+
+    def wrench_of(position, velocity):
+        mode = LinkWrenchMode(_vehicle(), 'implicit', apply_weight=True)
+        assert mode.joint_state(['shoulder'], [position], [velocity]) is None
+        out = mode.evaluate(1.0, POSITION, QUATERNION, NU)
+        return out.link_wrenches[out.link_names.index('arm_link')]
+
+    for msg, want in ((first, wrench_of(*SHOULDER)), (second, wrench_of(-0.7, SHOULDER[1])),
+                      (first_again, wrench_of(0.25, 0.5))):
+        assert probe.spin_until(lambda: arm and np.allclose(
+            _array(arm[-1].wrench), want, rtol=0, atol=1e-9), timeout=60.0, proc=proc,
+            log=log, action=lambda: (joints.publish(msg), odometry.publish(odom))), \
+            (list(msg.name), read_log(log))
+    garbage = b'\x00\x01\x00\x00' + b'\x07' * 13  # a frame id longer than the message
+
+    def counted():
+        values = diag_values(diags[-1], 'input joint_states') if diags else {}
+        return int(values.get('malformed', 0)) >= 1
+
+    assert probe.spin_until(counted, timeout=30.0, proc=proc, log=log, action=lambda: (
+        joints.publish(garbage), odometry.publish(odom))), read_log(log)
+    assert 'dropped a message on joint_states: malformed' in read_log(log)
+    assert proc.poll() is None
+    probe.close()

@@ -15,7 +15,8 @@
 """
 SerializedMessage: patched bytes are the message rclpy's serialiser writes.
 
-The odometry and TF of simulate mode go out as serialised bytes patched in place.  For
+The odometry and TF of simulate mode, and the joint_states and moving links' TF of an
+arm vehicle (several stamps, arrays), go out as serialised bytes patched in place.  For
 random states, stamps and odd-length frame ids, the patched bytes must have the length
 of rclpy's serialisation of the filled message and read back (rclpy's deserialiser) as
 that message, so subscribers cannot tell.  (Not byte for byte: Fast CDR leaves the
@@ -27,9 +28,10 @@ from nav_msgs.msg import Odometry
 import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
+from sensor_msgs.msg import JointState
 from tf2_msgs.msg import TFMessage
 
-from uwv_hydro.node import simulate_io
+from uwv_hydro.node import joint_io, simulate_io
 from uwv_hydro.node.serialized_message import SerializedMessage
 
 
@@ -65,6 +67,42 @@ def test_patched_bytes_equal_rclpy_serialisation(frames, make, fill, blocks, n):
         assert len(raw) == len(serialize_message(expected))
         got = deserialize_message(raw, type(expected))
         assert got == expected, (got, expected)
+
+
+@pytest.mark.parametrize('names', [['j'], ['shoulder', 'elbow_joint', 'w'],
+                                   ['a%d' % k for k in range(9)]])
+def test_joint_states_and_joint_transforms_patch_as_rclpy_serialises(names):
+    n = len(names)
+    rng = np.random.default_rng(n)
+    frames = [('p' * (k + 1), names[k]) for k in range(n)]
+    for make, fill, blocks, stamps in (
+            (lambda: JointState(name=list(names)), joint_io.fill_joint_state, (n, n, n), 1),
+            (lambda: joint_io.joint_transforms_message(frames), joint_io.fill_transforms,
+             (7,) * n, n)):
+        wire = SerializedMessage.create(make(), fill, blocks, stamps)
+        assert wire is not None
+        for stamp_ns in (0, 999_999_999, int(rng.integers(0, 2 * 10 ** 18))):
+            values = [float(v) for v in rng.normal(0.0, 100.0, sum(blocks))]
+            expected = make()
+            fill(expected, stamp_ns, values)
+            raw = wire.pack(stamp_ns, values)
+            assert len(raw) == len(serialize_message(expected))
+            assert deserialize_message(raw, type(expected)) == expected
+
+
+def test_transform_values_are_translation_then_quaternion_xyzw():
+    values = joint_io.transform_values([('a', 'b', [1.0, 2.0, 3.0], [0.5, 0.1, 0.2, 0.3])])
+    assert values == [1.0, 2.0, 3.0, 0.1, 0.2, 0.3, 0.5]
+
+
+def test_a_stamp_written_a_wrong_number_of_times_is_refused():
+    frames = [('a', 'b'), ('a', 'c')]
+
+    def fill_first_stamp_only(msg, stamp_ns, values):
+        joint_io.fill_transforms(msg, stamp_ns, values)
+        msg.transforms[1].header.stamp.sec = 0
+    assert SerializedMessage.create(joint_io.joint_transforms_message(frames),
+                                    fill_first_stamp_only, (7, 7), 2) is None
 
 
 def test_the_state_maps_to_position_quaternion_xyzw_and_twist():

@@ -43,6 +43,9 @@ vehicle's joints, so a foreign joint's packed value makes the lengths disagree. 
 message is rejected whole and counted (:attr:`JointCommands.rejected`)
 when an array has a length that fits neither rule (``bad_length``) or a value this
 vehicle uses is NaN/inf (``non_finite``).
+Where the commands lie depends only on the names and the array lengths
+(:meth:`JointCommands.plan`), so the node works it out once per message layout and
+reads each message's values by position (:meth:`JointCommands.take`).
 
 State (:func:`joint_state_arrays`): every thruster and fin joint with position,
 velocity and effort (TopicBasedSystem's ``read()`` indexes ``position`` for every
@@ -52,7 +55,7 @@ fin's position and velocity are its deflection and rate, effort 0.
 """
 from collections import Counter
 import math
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -60,6 +63,8 @@ import numpy as np
 COMMANDS_TOPIC = '/robot_joint_commands'
 STATES_TOPIC = '/robot_joint_states'
 INTERFACES = ('position', 'velocity', 'effort')
+#: Where a message layout's commands lie (:meth:`JointCommands.plan`), or why it is refused.
+Plan = Union[str, List[Tuple[str, int, str, int]]]
 
 
 class JointCommands:
@@ -90,30 +95,51 @@ class JointCommands:
         ``arrays`` maps 'position'/'velocity'/'effort' to the message's arrays.  A
         joint of this vehicle listed without a value for its interface gets none.
         """
+        lengths = {interface: len(arrays.get(interface, ())) for interface in INTERFACES}
+        return self.take(self.plan(names, lengths), arrays)
+
+    def plan(self, names: Sequence[str], lengths: Dict[str, int]) -> Plan:
+        """
+        Return where each command of a message with ``names`` and array ``lengths`` lies.
+
+        [(kind, index, interface, position in that array)...] in name order, or the
+        reason the layout is refused ('bad_length'); the same for every message of
+        that layout, so it may be kept (:meth:`take` uses it).
+        """
         names = list(names)
-        values: Dict[str, Dict[str, float]] = {}
+        columns: Dict[str, Dict[str, int]] = {}
         for interface in INTERFACES:
-            data = list(arrays.get(interface, ()))
-            if not data:
+            size = lengths.get(interface, 0)
+            if not size:
                 continue
-            if len(data) == len(names):
-                values[interface] = dict(zip(names, data))
+            if size == len(names):
+                columns[interface] = {name: k for k, name in enumerate(names)}
                 continue
             # packed: one value per joint having this command interface, in name order
             users = [n for n in names if self.joints.get(n, (None, None, None))[2] == interface]
-            if len(users) != len(data):
-                self.rejected['bad_length'] += 1
-                return 'bad_length', []
-            values[interface] = dict(zip(users, data))
+            if len(users) != size:
+                return 'bad_length'
+            columns[interface] = {name: k for k, name in enumerate(users)}
         out = []
         for name in names:
             known = self.joints.get(name)
             if known is None:
                 continue
             kind, index, interface = known
-            if name not in values.get(interface, {}):
-                continue
-            value = float(values[interface][name])
+            column = columns.get(interface, {}).get(name)
+            if column is not None:
+                out.append((kind, index, interface, column))
+        return out
+
+    def take(self, plan: Plan, arrays: Dict[str, Sequence[float]]
+             ) -> Tuple[Optional[str], List[Tuple[str, int, float]]]:
+        """Return (None, commands) or (reason, []) of a message laid out as ``plan``."""
+        if isinstance(plan, str):
+            self.rejected[plan] += 1
+            return plan, []
+        out = []
+        for kind, index, interface, column in plan:
+            value = float(arrays[interface][column])
             if not math.isfinite(value):
                 self.rejected['non_finite'] += 1
                 return 'non_finite', []

@@ -50,8 +50,12 @@ or infinite value of a joint of the tree, the whole message is rejected and coun
 that a message carrying others leaves out keeps its last value (zero before the first)
 and is counted in :attr:`LinkWrenchMode.missing`; a message with none of them (another
 publisher on the same topic) changes nothing.  Names the vehicle does not know are
-ignored; each is reported once in :attr:`LinkWrenchMode.new_unknown` (for a warning).
+ignored; each is reported once, with the first accepted message carrying it, in
+:attr:`LinkWrenchMode.new_unknown` (for a warning).
 The vehicle's fin and thruster joints that the tree does not move are ignored silently.
+How a list of names maps to the joints (:meth:`LinkWrenchMode.joint_state_rows`) can
+be kept for the messages of one layout and their arrays taken alone
+(:meth:`LinkWrenchMode.joint_state_arrays`; :mod:`uwv_hydro.modes.joint_state_cdr`).
 
 Outputs (:class:`LinkWrenchComponents`): the base components and total, each wrench
 link's wrench in its own frame about its origin (``link_names``: the base link, every
@@ -81,6 +85,8 @@ from uwv_hydro.physics.tree_wrench import TreeWrench
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
 
 _FINS = COMPONENT_NAMES.index('fins')
+#: Name lists whose joint mapping :meth:`LinkWrenchMode.joint_state` keeps.
+KEEP_ROWS = 64
 #: Each wrench link's topic (node's namespace), ``%s`` its :func:`topic_token`.
 LINK_TOPIC = 'hydro/links/%s/wrench'
 
@@ -89,6 +95,11 @@ def topic_token(name: str) -> str:
     """Return ``name`` as one ROS 2 name token (letters, digits, '_'; no leading digit)."""
     token = re.sub(r'[^A-Za-z0-9_]', '_', name) or '_'
     return '_' + token if token[0].isdigit() else token
+
+
+def _finite(values: np.ndarray) -> bool:
+    """Return whether every value is finite (for a few joints, cheaper than numpy's)."""
+    return all(map(math.isfinite, values.tolist()))
 
 
 def _empty(*shape):
@@ -111,6 +122,21 @@ class LinkWrenchComponents(WrenchComponents):
     body_wrenches: np.ndarray = _empty(0, 6)
     body_positions: np.ndarray = _empty(0, 3)
     body_rotations: np.ndarray = _empty(0, 3, 3)
+
+
+@dataclass(frozen=True)
+class JointStateRows:
+    """How a joint-state message's names map to the tree's joints (one per layout)."""
+
+    #: the message's number of names
+    size: int
+    #: the tree index of each joint the message carries, and its index in the message
+    joints: np.ndarray
+    columns: np.ndarray
+    #: names neither in the tree nor the vehicle's fin and thruster joints
+    unknown: tuple
+    #: the tree's joints the message leaves out (none when it carries none of them)
+    missing: tuple
 
 
 class LinkWrenchMode(WrenchMode):
@@ -145,6 +171,7 @@ class LinkWrenchMode(WrenchMode):
         self.new_unknown: List[str] = []
         self._ignored = {fin.name for fin in params.fins} | {
             t.joint_name for t in params.thrusters}
+        self._rows = {}  # name list -> JointStateRows (joint_state)
         self._init_parts(tree, params)
 
     def _init_parts(self, tree, params) -> None:
@@ -185,40 +212,58 @@ class LinkWrenchMode(WrenchMode):
         Take one joint-state message's arrays; return None, or why it was rejected.
 
         The rules are the module docstring's; :attr:`new_unknown` lists the names this
-        message was the first to carry.
+        message was the first accepted one to carry.
         """
-        names = list(names)
-        self.new_unknown = []
-        if len(position) != len(names) or (len(velocity) and len(velocity) != len(names)):
-            self.rejected['bad_length'] += 1
-            return 'bad_length'
-        rows = []
+        key = tuple(names)
+        rows = self._rows.get(key)
+        if rows is None:
+            if len(self._rows) >= KEEP_ROWS:
+                self._rows.clear()  # a stream of ever new name lists: no growth
+            rows = self._rows[key] = self.joint_state_rows(key)
+        return self.joint_state_arrays(rows, position, velocity)
+
+    def joint_state_rows(self, names: Sequence[str]) -> JointStateRows:
+        """Return how a message listing ``names`` maps to the tree's joints."""
+        joints, columns, unknown = [], [], []
         for k, name in enumerate(names):
             joint = self._joint_index.get(name)
             if joint is not None:
-                rows.append((joint, k))
-            elif name not in self._ignored and name not in self.unknown:
-                self.unknown.add(name)
-                self.new_unknown.append(name)
-        values = [(j, float(position[k]), float(velocity[k]) if len(velocity) else 0.0)
-                  for j, k in rows]
-        if not all(math.isfinite(p) and math.isfinite(v) for _, p, v in values):
+                joints.append(joint)
+                columns.append(k)
+            elif name not in self._ignored:
+                unknown.append(name)
+        seen = set(joints)
+        missing = tuple(name for j, name in enumerate(self.joint_names)
+                        if j not in seen) if joints else ()
+        return JointStateRows(len(names), np.array(joints, dtype=np.intp),
+                              np.array(columns, dtype=np.intp), tuple(dict.fromkeys(unknown)),
+                              missing)
+
+    def joint_state_arrays(self, rows: JointStateRows, position, velocity=()
+                           ) -> Optional[str]:
+        """Take the arrays of a message whose names map as ``rows``; see joint_state."""
+        self.new_unknown = []
+        if len(position) != rows.size or (len(velocity) and len(velocity) != rows.size):
+            self.rejected['bad_length'] += 1
+            return 'bad_length'
+        p = np.asarray(position, dtype=float)[rows.columns]
+        v = np.asarray(velocity, dtype=float)[rows.columns] if len(velocity) else None
+        if not (_finite(p) and (v is None or _finite(v))):
             self.rejected['non_finite'] += 1
             return 'non_finite'
-        if not values:
+        if rows.unknown:
+            self.new_unknown = [name for name in rows.unknown if name not in self.unknown]
+            self.unknown.update(self.new_unknown)
+        if not len(rows.joints):
             return None
-        for j, p, v in values:
-            self.positions[j] = p
-            if len(velocity):
-                self.velocities[j] = v
-            self.received[j] = True
-        if not len(velocity):
+        self.positions[rows.joints] = p
+        if v is not None:
+            self.velocities[rows.joints] = v
+        else:
             self.no_velocity += 1
-        if len(values) < len(self.joint_names):
-            seen = {j for j, _, _ in values}
-            for j, name in enumerate(self.joint_names):
-                if j not in seen:
-                    self.missing[name] += 1
+        self.received[rows.joints] = True
+        for name in rows.missing:
+            self.missing[name] += 1
         self.accepted += 1
         return None
 

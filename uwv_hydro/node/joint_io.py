@@ -25,17 +25,23 @@ JointController) and ``/cmd_force`` (effort, ApplyJointForce); gz-style:
 ``/0`` index token dropped, as for fins).  sensor_msgs/JointState commands as
 topic_based_ros2_control sends them: :mod:`uwv_hydro.node.ros2_control_io`.
 
-Out, after every update, stamped with the state's time: sensor_msgs/JointState of
-every moving joint on ``joint_states_topic`` (position, velocity, effort = the joint
-torque or force), and on /tf each moving joint's child link in the joint's parent link
-in the description (which may be a link fixed to the parent body, e.g. an arm's base
-on the vehicle's base link), as robot_state_publisher sends a joint; the base stays
-odom -> base from the odometry part.  On /tf_static
+Out: sensor_msgs/JointState of every moving joint on ``joint_states_topic`` (position,
+velocity, effort = the joint torque or force) with every odometry message, so once
+per integration step and stamped as that step's odometry (SimulateIO publishes every
+state through its odometry, :meth:`JointIO.follow_odometry`); after every update, on
+/tf, each moving joint's child link in the joint's parent link in the description
+(which may be a link fixed to the parent body, e.g. an arm's base on the vehicle's
+base link), as robot_state_publisher sends a joint, stamped as the base's odom ->
+base transform of the same update.  Both go out as serialised bytes patched in place
+(:mod:`uwv_hydro.node.serialized_message`: the names, frame ids and array lengths
+are fixed), or as messages where that layout does not hold.  On /tf_static
 (:func:`uwv_hydro.node.static_frames.static_frames`): every other link in the link it
 hangs from in the description (robot_state_publisher's fixed joints).
 """
 import math
 
+from geometry_msgs.msg import TransformStamped
+from rclpy.serialization import serialize_message
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 from tf2_msgs.msg import TFMessage
@@ -43,12 +49,47 @@ from tf2_msgs.msg import TFMessage
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.node.hand_over import LatestSlots
 from uwv_hydro.node.node_part import NodePart
+from uwv_hydro.node.serialized_message import SerializedMessage
 from uwv_hydro.node.simulate_io import TF_QOS
 from uwv_hydro.node.static_frames import transform_stamped
 from uwv_hydro.physics.rotation import matrix_to_quat
 
 #: gz-sim's command topic suffix -> joint command kind.
 SUFFIXES = (('cmd_pos', 'position'), ('cmd_vel', 'velocity'), ('cmd_force', 'effort'))
+
+
+def fill_joint_state(msg: JointState, stamp_ns: int, values) -> None:
+    """Write a stamp and the positions, velocities, efforts (n each, in turn) into msg."""
+    conv.ns_to_stamp(msg.header.stamp, stamp_ns)
+    n = len(msg.name)
+    msg.position = [float(v) for v in values[:n]]
+    msg.velocity = [float(v) for v in values[n:2 * n]]
+    msg.effort = [float(v) for v in values[2 * n:3 * n]]
+
+
+def fill_transforms(msg: TFMessage, stamp_ns: int, values) -> None:
+    """Write a stamp and each transform's translation and rotation xyzw (7 values each)."""
+    for k, t in enumerate(msg.transforms):
+        conv.ns_to_stamp(t.header.stamp, stamp_ns)
+        v, q = t.transform.translation, t.transform.rotation
+        v.x, v.y, v.z, q.x, q.y, q.z, q.w = values[7 * k:7 * k + 7]
+
+
+def joint_transforms_message(frames) -> TFMessage:
+    """Return a TFMessage of one transform per (parent frame, child frame) in ``frames``."""
+    msg = TFMessage(transforms=[TransformStamped() for _ in frames])
+    for t, (parent, child) in zip(msg.transforms, frames):
+        t.header.frame_id, t.child_frame_id = parent, child
+    return msg
+
+
+def transform_values(transforms) -> list:
+    """Return the 7 values per (parent, child, position, quaternion wxyz) transform."""
+    out = []
+    for _, _, p, q in transforms:
+        out += [float(p[0]), float(p[1]), float(p[2]),
+                float(q[1]), float(q[2]), float(q[3]), float(q[0])]
+    return out
 
 
 class JointIO(NodePart):
@@ -86,6 +127,18 @@ class JointIO(NodePart):
             else None
         self.rejected = 0
         self._last_ns = None
+        n = len(self.mode.joint_names)
+        self._state_msg = JointState(name=list(self.mode.joint_names))
+        # the layouts are fixed (names, frames, lengths): patched bytes (None: messages)
+        self._state_wire = SerializedMessage.create(self._state_msg, fill_joint_state,
+                                                    (n, n, n))
+        frames = [(self.prefix + parent, self.prefix + child)
+                  for parent, child, _, _ in self.mode.joint_transforms()]
+        self._tf_msg = joint_transforms_message(frames)
+        self._tf_wire = SerializedMessage.create(self._tf_msg, fill_transforms,
+                                                 (7,) * len(frames), len(frames)) \
+            if frames else None
+        self.follow_odometry(node.io)
         self.logger.info('moving joints %s: Float64 commands on %s/{cmd_pos,cmd_vel,cmd_force}'
                          ', JointState on %s' % (', '.join(self.mode.joint_names),
                                                  cfg['joint_command_topic'],
@@ -122,26 +175,47 @@ class JointIO(NodePart):
                 for parent, link, position, rotation
                 in self.mode.dynamics.tree.fixed_link_frames()]
 
-    def update(self, now: int) -> None:
-        """Publish joint_states and the moving joints' transforms of the state."""
+    def follow_odometry(self, io) -> None:
+        """
+        Publish joint_states with every odometry message of ``io`` (SimulateIO).
+
+        SimulateIO publishes each state it puts out (every integration step, the
+        first state of a run) through ``_publish_odometry(pace_ns) -> stamp_ns``, with
+        the mode at that state; joint_states follows each call with its stamp.  SimulateIO
+        has no per-step hook, so its method is wrapped on the instance (a renamed or
+        reshaped method fails here, at start).
+        """
+        publish_odometry = io._publish_odometry
+
+        def publish_with_joint_states(pace_ns: int) -> int:
+            stamp_ns = publish_odometry(pace_ns)
+            self.publish_joint_state(stamp_ns)
+            return stamp_ns
+        io._publish_odometry = publish_with_joint_states
+
+    def publish_joint_state(self, stamp_ns: int) -> None:
+        """Publish the mode's joint positions, speeds and efforts stamped ``stamp_ns``."""
         mode = self.mode
-        if mode.state_ns is None or mode.state_ns == self._last_ns:
+        values = mode.q.tolist() + mode.qd.tolist() + mode.efforts.tolist()
+        if self._state_wire is not None:
+            self.node.outbox.publish(self.state_pub, self._state_wire.pack(stamp_ns, values))
+            return
+        fill_joint_state(self._state_msg, stamp_ns, values)
+        self.node.outbox.publish(self.state_pub, serialize_message(self._state_msg))
+
+    def update(self, now: int) -> None:
+        """Publish the moving joints' transforms of the state (once per update)."""
+        mode = self.mode
+        if self.tf_pub is None or mode.state_ns is None or mode.state_ns == self._last_ns:
             return  # no new state (tf2 refuses a transform repeated at one stamp)
         self._last_ns = mode.state_ns
         stamp_ns = self.node.stamp_ns(mode.state_ns)
-        msg = JointState(name=list(mode.joint_names))
-        conv.ns_to_stamp(msg.header.stamp, stamp_ns)
-        msg.position = [float(v) for v in mode.q]
-        msg.velocity = [float(v) for v in mode.qd]
-        msg.effort = [float(v) for v in mode.efforts]
-        self.node.outbox.publish(self.state_pub, msg)
-        if self.tf_pub is None:
+        values = transform_values(mode.joint_transforms())
+        if self._tf_wire is not None:
+            self.node.outbox.publish(self.tf_pub, self._tf_wire.pack(stamp_ns, values))
             return
-        tf = TFMessage(transforms=[
-            transform_stamped(msg.header.stamp, self.prefix + parent, self.prefix + child,
-                              position, wxyz)
-            for parent, child, position, wxyz in mode.joint_transforms()])
-        self.node.outbox.publish(self.tf_pub, tf)
+        fill_transforms(self._tf_msg, stamp_ns, values)
+        self.node.outbox.publish(self.tf_pub, serialize_message(self._tf_msg))
 
     def snapshot(self, snap: dict) -> None:
         """Add each joint's command, position and speed."""

@@ -26,7 +26,11 @@ With ``vehicle.tree`` set, :class:`uwv_hydro.node.wrench_io.WrenchIO` runs
   length or a NaN/inf value of a joint used is dropped whole and counted (``bad_length``,
   ``non_finite`` in /diagnostics) with a throttled warning; a name the vehicle does not
   know is warned about once.  No stamp rule applies: several publishers may share the
-  topic (each with its joints), and the latest value of each joint is used.
+  topic (each with its joints), and the latest value of each joint is used.  The
+  messages are taken as serialised bytes (:mod:`uwv_hydro.node.joint_state_input`):
+  the names are matched to the joints once per layout (publisher, names, array
+  lengths), then each message's arrays are read at their offsets; bytes that cannot
+  be read are dropped (``malformed``).
 * with every base wrench, publishes each wrench link's own wrench as
   geometry_msgs/WrenchStamped on ``hydro/links/<link>/wrench`` (frame_id: the link,
   prefixed; about the link origin; ``<link>`` with characters other than letters,
@@ -51,6 +55,7 @@ from sensor_msgs.msg import JointState
 
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.link_wrench_mode import LINK_TOPIC, topic_token
+from uwv_hydro.node.joint_state_input import JointStateInput
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.serialized_message import SerializedMessage
 
@@ -80,7 +85,9 @@ class LinkWrenchIO(NodePart):
         self.gz = gz
         self.topic = self.cfg['joint_states_topic']
         self.stats = self.add_input(self.topic)
-        node.create_subscription(JointState, self.topic, self._on_joint_state, 10)
+        # serialised bytes; each layout's names mapped to the joints once
+        self.joint_states = JointStateInput(lambda layout: mode.joint_state_rows(layout.names))
+        node.create_subscription(JointState, self.topic, self._on_joint_state, 10, raw=True)
         prefix = self.cfg['frame_prefix']
         self.frames = [prefix + link for link in mode.link_names]
         self.link_pubs = [node.create_publisher(
@@ -94,14 +101,23 @@ class LinkWrenchIO(NodePart):
             gz.entity_name if k == 0 else gz.entity(body)
             for k, body in enumerate(mode.multibody.body_names)]
 
-    def _on_joint_state(self, msg: JointState) -> None:
+    def _on_joint_state(self, raw: bytes) -> None:
         # no state lock: the joint values are read by the odometry callback alone, on
         # the same executor thread (the update only publishes its result)
         node = self.node
-        reason = self.mode.joint_state(msg.name, msg.position, msg.velocity)
+        reading = self.joint_states.read(raw)
+        if reading is None:
+            node.drop(self.topic, 'malformed', ' (%d bytes that are no sensor_msgs/'
+                      'JointState)' % len(raw))
+            return
+        names, position, velocity, _, rows = reading
+        if rows is None:
+            reason = self.mode.joint_state(names, position, velocity)
+        else:
+            reason = self.mode.joint_state_arrays(rows, position, velocity)
         if reason is not None:
             node.drop(self.topic, reason, ' (%d names, %d positions, %d velocities)' % (
-                len(msg.name), len(msg.position), len(msg.velocity)))
+                len(names), len(position), len(velocity)))
             return
         for name in self.mode.new_unknown:
             self.logger.warning('%s: joint %r is no moving joint of vehicle %r: ignored '

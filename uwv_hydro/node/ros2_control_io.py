@@ -27,13 +27,21 @@ thruster, fin and moving joint on ``ros2_control_states_topic`` (default
 :class:`uwv_hydro.modes.joint_state_io.JointCommands`; a thruster command goes through
 the same watchdog (``thruster_timeout``) as its Float64 command, a fin command through
 the fin servos, a moving joint's is that joint's command (``node/joint_io.py``).
+The commands are taken as serialised bytes (:mod:`uwv_hydro.node.joint_state_input`:
+names read once per layout, the arrays at their offsets; unreadable bytes are
+dropped as ``malformed``) and the states go out as serialised bytes patched in place
+(:mod:`uwv_hydro.node.serialized_message`), or as messages where that layout does not
+hold.
 """
 import numpy as np
+from rclpy.serialization import serialize_message
 from sensor_msgs.msg import JointState
 
-from uwv_hydro.modes import msg_conversions as conv
-from uwv_hydro.modes.joint_state_io import joint_state_arrays, JointCommands
+from uwv_hydro.modes.joint_state_io import INTERFACES, joint_state_arrays, JointCommands
+from uwv_hydro.node.joint_io import fill_joint_state
+from uwv_hydro.node.joint_state_input import JointStateInput
 from uwv_hydro.node.node_part import locked, NodePart
+from uwv_hydro.node.serialized_message import SerializedMessage
 
 
 class Ros2ControlIO(NodePart):
@@ -54,20 +62,32 @@ class Ros2ControlIO(NodePart):
                                      [(name, self.interface) for name in joint_names])
         self.topic = cfg['ros2_control_commands_topic']
         self.add_input(self.topic)
-        node.create_subscription(JointState, self.topic, self._on_commands, 10)
+        # serialised bytes; where each layout's commands lie worked out once
+        self.commands = JointStateInput(lambda layout: self.decoder.plan(
+            layout.names, dict(zip(INTERFACES, layout.counts))))
+        node.create_subscription(JointState, self.topic, self._on_commands, 10, raw=True)
         self.pub = node.create_publisher(JointState, cfg['ros2_control_states_topic'], 10)
         self._msg = JointState(name=[s.joint_name for s in specs] + fin_names + joint_names)
+        n = len(self._msg.name)
+        self._wire = SerializedMessage.create(self._msg, fill_joint_state, (n, n, n))
         self.logger.info('ros2_control: JointState commands on %s, states on %s (%s)' % (
             self.topic, cfg['ros2_control_states_topic'], ', '.join(self._msg.name)))
 
     @locked
-    def _on_commands(self, msg: JointState) -> None:
+    def _on_commands(self, raw: bytes) -> None:
         node = self.node
-        reason, commands = self.decoder.decode(msg.name, {
-            'position': msg.position, 'velocity': msg.velocity, 'effort': msg.effort})
+        reading = self.commands.read(raw)
+        if reading is None:
+            node.drop(self.topic, 'malformed', ' (%d bytes that are no sensor_msgs/'
+                      'JointState)' % len(raw))
+            return
+        names, position, velocity, effort, plan = reading
+        arrays = {'position': position, 'velocity': velocity, 'effort': effort}
+        reason, commands = self.decoder.decode(names, arrays) if plan is None else \
+            self.decoder.take(plan, arrays)
         if reason is not None:
             node.drop(self.topic, reason, ' (%d names, %d/%d/%d values)' % (
-                len(msg.name), len(msg.position), len(msg.velocity), len(msg.effort)))
+                len(names), len(position), len(velocity), len(effort)))
             return
         pace = node.pace_ns()
         for kind, index, value in commands:
@@ -92,8 +112,11 @@ class Ros2ControlIO(NodePart):
             fin_angles = fin_rates = []
         mode = self.joints.mode if self.joints is not None else None
         joints = ((), (), ()) if mode is None else (mode.q, mode.qd, mode.efforts)
-        msg = self._msg
-        conv.ns_to_stamp(msg.header.stamp, now)
-        msg.position, msg.velocity, msg.effort = joint_state_arrays(
+        position, velocity, effort = joint_state_arrays(
             thrust, omega, angle, fin_angles, fin_rates, joints)
-        self.pub.publish(msg)
+        values = position + velocity + effort
+        if self._wire is not None:
+            self.node.outbox.publish(self.pub, self._wire.pack(now, values))
+            return
+        fill_joint_state(self._msg, now, values)
+        self.node.outbox.publish(self.pub, serialize_message(self._msg))

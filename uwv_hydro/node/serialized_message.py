@@ -25,6 +25,11 @@ bytes), and per message only packs those values into a copy.  A round trip throu
 rclpy's deserialiser at construction checks the layout; when it does not hold (e.g. a
 big-endian host) :meth:`SerializedMessage.create` returns None and the caller keeps
 publishing messages.
+
+A message may carry its stamp more than once (a TFMessage of several transforms, each
+with its header: ``stamps``), every copy written per message, and its float64 blocks
+may be arrays of a fixed length (a JointState's position, velocity and effort: the
+names, and so the offsets, fixed at construction).
 """
 import struct
 from typing import Callable, Optional, Sequence
@@ -43,24 +48,29 @@ class LayoutError(ValueError):
     """The serialised message does not have the layout the patching relies on."""
 
 
-def _locate(raw: bytes, packed: bytes) -> int:
-    """Return the only offset of ``packed`` in ``raw``."""
+def _locate(raw: bytes, packed: bytes, count: int = 1) -> list:
+    """Return the offsets of ``packed`` in ``raw``, which must hold it ``count`` times."""
+    found = []
     at = raw.find(packed)
-    if at < 0 or raw.find(packed, at + 1) >= 0:
-        raise LayoutError('a patched field is not found exactly once in the serialised '
-                          'message')
-    return at
+    while at >= 0:
+        found.append(at)
+        at = raw.find(packed, at + 1)
+    if len(found) != count:
+        raise LayoutError('a patched field is found %d times in the serialised message, '
+                          'not %d' % (len(found), count))
+    return found
 
 
 class SerializedMessage:
     """The CDR bytes of one message type instance with a stamp and float64 blocks to patch."""
 
-    def __init__(self, msg, fill: Fill, blocks: Sequence[int]):
+    def __init__(self, msg, fill: Fill, blocks: Sequence[int], stamps: int = 1):
         """
         Lay out ``msg`` (its constant fields set) for patching.
 
-        ``fill`` writes the stamp and ``sum(blocks)`` float64 values, which lie in the
-        serialised message as contiguous blocks of the sizes ``blocks``, in order.
+        ``fill`` writes the stamp (``stamps`` times) and ``sum(blocks)`` float64 values,
+        which lie in the serialised message as contiguous blocks of the sizes
+        ``blocks``, in order (an empty block is allowed: nothing to patch).
         """
         n = sum(blocks)
         sentinels = [1e300 * (1.0 + k / 64.0) for k in range(n)]  # distinct, not data
@@ -68,13 +78,15 @@ class SerializedMessage:
         raw = serialize_message(msg)
         self._type = type(msg)
         self._buf = bytearray(raw)
-        self._stamp_at = _locate(raw, _STAMP.pack(*divmod(_SENTINEL_NS, 1_000_000_000)))
+        self._stamps_at = _locate(raw, _STAMP.pack(*divmod(_SENTINEL_NS, 1_000_000_000)),
+                                  stamps)
         self._blocks = []
         start = 0
         for size in blocks:
-            fmt = struct.Struct('<%dd' % size)
-            self._blocks.append((fmt, _locate(raw, fmt.pack(*sentinels[start:start + size])),
-                                 start, start + size))
+            if size:
+                fmt = struct.Struct('<%dd' % size)
+                at = _locate(raw, fmt.pack(*sentinels[start:start + size]))[0]
+                self._blocks.append((fmt, at, start, start + size))
             start += size
         # round trip: the patched bytes read back as the message fill writes
         values = [0.5 + k for k in range(n)]
@@ -84,17 +96,20 @@ class SerializedMessage:
             raise LayoutError('patched bytes do not read back as the message')
 
     @classmethod
-    def create(cls, msg, fill: Fill, blocks: Sequence[int]) -> Optional['SerializedMessage']:
+    def create(cls, msg, fill: Fill, blocks: Sequence[int],
+               stamps: int = 1) -> Optional['SerializedMessage']:
         """Return the layout of ``msg``, or None when it cannot be patched in place."""
         try:
-            return cls(msg, fill, blocks)
+            return cls(msg, fill, blocks, stamps)
         except LayoutError:
             return None
 
     def pack(self, stamp_ns: int, values: Sequence[float]) -> bytes:
         """Return the serialised message with ``stamp_ns`` and ``values`` written in."""
         buf = self._buf
-        _STAMP.pack_into(buf, self._stamp_at, *divmod(stamp_ns, 1_000_000_000))
+        stamp = divmod(stamp_ns, 1_000_000_000)
+        for at in self._stamps_at:
+            _STAMP.pack_into(buf, at, *stamp)
         for fmt, at, start, end in self._blocks:
             fmt.pack_into(buf, at, *values[start:end])
         return bytes(buf)

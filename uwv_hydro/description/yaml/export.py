@@ -300,7 +300,7 @@ def thruster_lines(spec: ThrusterSpec) -> List[str]:
     for f in dataclasses.fields(ThrusterSpec):
         value = getattr(spec, f.name)
         if f.name in ('joint_name', 'translation', 'rotation', 'axis', 'dynamics_terms',
-                      'conversion_terms') or value == f.default \
+                      'conversion_terms', 'body') or value == f.default \
                 or (isinstance(value, float) and math.isinf(value)):
             continue
         if isinstance(value, bool):

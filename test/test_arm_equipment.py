@@ -292,3 +292,61 @@ def test_offline_sensors_on_the_arm_read_the_arm_sensor_frame():
             x, joints.base_acceleration[k], joints.position[k, 0], joints.velocity[k, 0],
             joints.acceleration[k, 0], vehicle.gravity))
     assert joints.velocity[-1, 0] < -0.3
+
+
+#: Equipment added to test/corpus/gz_sim/two_link_auv.sdf, whose propeller (added mass)
+#: is a moving body: a sensor link fixed to it, a thruster joint on it, a bladder on it.
+SDF_EQUIPMENT = '''
+      <link name="prop_sensors">
+        <pose relative_to="propeller">0 0.05 0.02 0 0 0.3</pose>
+        <sensor name="prop_imu" type="imu"><update_rate>50</update_rate></sensor>
+      </link>
+      <joint name="prop_sensors_joint" type="fixed">
+        <parent>propeller</parent><child>prop_sensors</child>
+      </joint>
+      <link name="prop_thruster"><pose relative_to="propeller">-0.05 0 0 0 0 0</pose></link>
+      <joint name="prop_thruster_joint" type="revolute">
+        <parent>propeller</parent><child>prop_thruster</child>
+        <axis><xyz>1 0 0</xyz><limit><lower>-1e16</lower><upper>1e16</upper></limit></axis>
+      </joint>
+      <plugin filename="gz-sim-thruster-system" name="gz::sim::systems::Thruster">
+        <joint_name>prop_thruster_joint</joint_name>
+        <thrust_coefficient>0.004</thrust_coefficient>
+      </plugin>
+      <plugin filename="gz-sim-buoyancy-engine-system"
+              name="gz::sim::systems::BuoyancyEngine">
+        <link_name>propeller</link_name><default_volume>9e-4</default_volume>
+      </plugin>
+    </model>'''
+
+
+def test_sdf_equipment_on_a_moving_link_is_on_its_body():
+    from uwv_hydro.description.loader import load_vehicle_string
+    from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
+    from uwv_hydro.modes.buoyancy_engines import BuoyancyEngines
+    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.sensors import sensor_body_mount
+    corpus = pathlib.Path(__file__).parent / 'corpus' / 'gz_sim' / 'two_link_auv.sdf'
+    text = corpus.read_text().replace('    </model>\n  </world>', SDF_EQUIPMENT + '\n  </world>')
+    vehicle = load_vehicle_string(text, 'two_link_equipment.sdf')
+    assert [j.child for j in vehicle.tree.joints] == ['propeller']
+    (thruster,) = vehicle.thrusters
+    assert thruster.body == 'propeller'
+    # the propeller at (-0.85, 0, 0) in the base, the thruster joint 0.05 m behind it
+    np.testing.assert_allclose(thruster.point(), [-0.9, 0.0, 0.0], atol=1e-12)
+    (imu,) = vehicle.sensors
+    body, t, q = sensor_body_mount(imu, vehicle)
+    assert (imu.link, body) == ('prop_sensors', 'propeller')
+    np.testing.assert_allclose(t, [0.0, 0.05, 0.02], atol=1e-12)
+    np.testing.assert_allclose(quat_to_matrix(q), rot_z(0.3), atol=1e-12)
+    # the bladder pushes the propeller body at its origin: rho g (V - V_n) up
+    engines = BuoyancyEngines(vehicle.buoyancy_engines, vehicle.gravity)
+    angle = 1.1
+    mode = ArticulatedSimulateMode(vehicle, DT, initial=_start(roll=0.3),
+                                   joint_positions=[angle])
+    rows = mode.engine_wrench(engines)
+    up = 1000.0 * vehicle.gravity * (9e-4 - 3e-4)  # gz-sim's neutral volume and density
+    _, r_prop, _ = mode.body_states()['propeller']
+    np.testing.assert_allclose(rows[0], 0.0, atol=0.0)
+    np.testing.assert_allclose(rows[1], np.concatenate((r_prop.T @ [0.0, 0.0, up],
+                                                        np.zeros(3))), atol=1e-12 * up)

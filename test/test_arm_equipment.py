@@ -29,35 +29,22 @@ Equipment on the moving links of an articulated vehicle: thrusters, sensors, bla
   (written here in world axes, independent of the tree kinematics); offline too.
 * Bladders: one on the arm pushes its link origin straight up, rho g (V - V_n).
 """
-import math
 import pathlib
 
+from arm_equipment import (
+    arm_sensor_frame, ARM_SENSORS, ARM_THRUSTER, SENSORS_RPY, SHOULDER, URDF, urdf_rpy)
 from articulated_vehicle import JOINT_POSITION, JOINT_YAW, rot_z, two_link
 import numpy as np
 import pytest
 
 pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
 
-URDF = pathlib.Path(__file__).parent / 'nodes' / 'arm_equipment.urdf'
-#: The arm: shoulder origin in the base, arm thruster and sensor link in the arm frame.
-SHOULDER = np.array([0.5, 0.0, -0.1])
-ARM_THRUSTER = np.array([0.4, 0.0, 0.05])
-ARM_SENSORS = np.array([0.3, 0.1, -0.05])
-SENSORS_RPY = (math.pi, 0.0, 0.4)
 DT = 0.01
 
 
 def _vehicle():
     from uwv_hydro.description.loader import load_vehicle
     return load_vehicle(str(URDF))
-
-
-def _rpy(roll, pitch, yaw):
-    """Return URDF's fixed-axis rotation Rz(yaw) Ry(pitch) Rx(roll)."""
-    cr, sr, cp, sp = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch)
-    rx = np.array([[1.0, 0.0, 0.0], [0.0, cr, -sr], [0.0, sr, cr]])
-    ry = np.array([[cp, 0.0, sp], [0.0, 1.0, 0.0], [-sp, 0.0, cp]])
-    return rot_z(yaw) @ ry @ rx
 
 
 def _start(roll=0.0):
@@ -81,7 +68,7 @@ def test_thrusters_and_sensors_on_the_arm_are_read_on_its_body():
         body, t, q = sensor_body_mount(sensor, vehicle)
         assert body == 'arm_link'
         np.testing.assert_allclose(t, ARM_SENSORS, atol=1e-12)
-        np.testing.assert_allclose(quat_to_matrix(q), _rpy(*SENSORS_RPY), atol=1e-12)
+        np.testing.assert_allclose(quat_to_matrix(q), urdf_rpy(*SENSORS_RPY), atol=1e-12)
         t0, _ = sensor_mount(sensor, vehicle)
         np.testing.assert_allclose(t0, SHOULDER + ARM_SENSORS, atol=1e-12)
 
@@ -210,31 +197,6 @@ def test_a_bladder_on_the_arm_pushes_its_link_origin_up():
     assert mode.last_tau.shape == (2, 6)
 
 
-def _expected_arm_sensors(x, nu_dot, q, qd, qdd, gravity):
-    """Return the arm sensor frame's (velocity, depth, rate, specific force), by hand."""
-    from uwv_hydro.physics.rotation import quat_to_matrix
-    x = np.asarray(x, float)
-    r_wb = quat_to_matrix(x[3:7] / np.linalg.norm(x[3:7]))
-    v_b, w_b = x[7:10], x[10:13]
-    r_wa = r_wb @ rot_z(q)
-    r_ws = r_wa @ _rpy(*SENSORS_RPY)
-    e = r_wa @ np.array([0.0, 0.0, 1.0])
-    d_o, d_s = r_wb @ SHOULDER, r_wa @ ARM_SENSORS
-    # world angular velocities: the arm's adds the joint rate about its axis
-    big_w_b = r_wb @ w_b
-    big_w_a = big_w_b + e * qd
-    velocity = r_wb @ v_b + np.cross(big_w_b, d_o) + np.cross(big_w_a, d_s)
-    depth = -(x[2] + d_o[2] + d_s[2])
-    # world accelerations: d/dt (R v) = R (v_dot + w x v); d/dt (e qd) = W_b x e qd + e qdd
-    acc_b = r_wb @ (nu_dot[:3] + np.cross(w_b, v_b))
-    alpha_b = r_wb @ nu_dot[3:]
-    alpha_a = alpha_b + np.cross(big_w_b, e) * qd + e * qdd
-    acc_o = acc_b + np.cross(alpha_b, d_o) + np.cross(big_w_b, np.cross(big_w_b, d_o))
-    acc_s = acc_o + np.cross(alpha_a, d_s) + np.cross(big_w_a, np.cross(big_w_a, d_s))
-    force = r_ws.T @ (acc_s + [0.0, 0.0, gravity])
-    return r_ws.T @ velocity, depth, r_ws.T @ big_w_a, force
-
-
 def _check_readings(readings, expected):
     velocity, depth, rate, force = expected
     for name, reading in readings.items():
@@ -263,7 +225,7 @@ def test_sensors_on_the_arm_read_the_arm_sensor_frame():
             continue
         readings = {model.spec.name: reading for model, reading in out}
         assert set(readings) == {'arm_imu', 'arm_dvl', 'arm_depth'}
-        _check_readings(readings, _expected_arm_sensors(
+        _check_readings(readings, arm_sensor_frame(
             mode.x, mode.acceleration(), mode.q[0], mode.qd[0], mode.qdd[0], vehicle.gravity))
         seen += 1
     assert seen == 4
@@ -288,7 +250,7 @@ def test_offline_sensors_on_the_arm_read_the_arm_sensor_frame():
             by_stamp.setdefault(t_ns, {})[model.spec.name] = reading
     for k in (10, 30, 50):
         x = np.concatenate((traj.position[k], traj.quaternion[k], traj.twist[k]))
-        _check_readings(by_stamp[int(stamps[k])], _expected_arm_sensors(
+        _check_readings(by_stamp[int(stamps[k])], arm_sensor_frame(
             x, joints.base_acceleration[k], joints.position[k, 0], joints.velocity[k, 0],
             joints.acceleration[k, 0], vehicle.gravity))
     assert joints.velocity[-1, 0] < -0.3

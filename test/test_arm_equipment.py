@@ -312,3 +312,54 @@ def test_sdf_equipment_on_a_moving_link_is_on_its_body():
     np.testing.assert_allclose(rows[0], 0.0, atol=0.0)
     np.testing.assert_allclose(rows[1], np.concatenate((r_prop.T @ [0.0, 0.0, up],
                                                         np.zeros(3))), atol=1e-12 * up)
+
+
+def test_yaml_export_keeps_the_arm_equipment_on_its_body():
+    from uwv_hydro.description.yaml.export import export_yaml
+    from uwv_hydro.description.yaml.params import load_yaml_string
+    from uwv_hydro.physics.sensors import sensor_body_mount
+    vehicle = _vehicle()
+    again = load_yaml_string(export_yaml(vehicle), 'exported.yaml')
+    for old, new in zip(vehicle.thrusters, again.thrusters):
+        assert (new.joint_name, new.body) == (old.joint_name, old.body)
+        np.testing.assert_allclose(new.point(), old.point(), atol=1e-12)
+        np.testing.assert_allclose(new.direction(), old.direction(), atol=1e-12)
+    for old, new in zip(vehicle.sensors, again.sensors):
+        mount_old, mount_new = sensor_body_mount(old, vehicle), sensor_body_mount(new, again)
+        assert mount_new[0] == mount_old[0] == 'arm_link'
+        np.testing.assert_allclose(mount_new[1], mount_old[1], atol=1e-12)
+        np.testing.assert_allclose(abs(np.dot(mount_new[2], mount_old[2])), 1.0, atol=1e-12)
+
+
+def test_yaml_thrusters_and_sensors_on_a_tree_link():
+    from uwv_hydro.description.yaml.params import load_yaml_string
+    from uwv_hydro.physics.sensors import sensor_body_mount
+    corpus = pathlib.Path(__file__).parent / 'corpus' / 'arm_links.yaml'
+    text = corpus.read_text() + '''      thrusters:
+        fore_thruster:
+          parent: fore
+          xyz: [0.3, 0.0, 0.05]
+          axis: [0.0, 0.0, 1.0]
+          thrust_coefficient: 0.004
+      sensors:
+        fore_dvl: {type: dvl, link: fore, update_rate: 10, pose: [0.1, 0, 0, 3.14159, 0, 0]}
+'''
+    vehicle = load_yaml_string(text, 'arm_links_equipment.yaml')
+    (thruster,) = vehicle.thrusters
+    assert thruster.body == 'fore'
+    # at zero joints: shoulder (0.6, 0, -0.25), elbow 0.4 m along x, then the thruster
+    np.testing.assert_allclose(thruster.point(), [1.3, 0.0, -0.2], atol=1e-12)
+    (dvl,) = vehicle.sensors
+    body, t, _ = sensor_body_mount(dvl, vehicle)
+    assert body == 'fore'
+    np.testing.assert_allclose(t, [0.1, 0.0, 0.0], atol=1e-12)
+
+
+def test_a_thruster_reading_its_inflow_on_a_moving_body_is_named():
+    from uwv_hydro.description.loader import load_vehicle_string
+    text = URDF.read_text().replace(
+        '<thrust_coefficient>0.004</thrust_coefficient>\n      <propeller_diameter>0.1',
+        '<alpha_2>-0.5</alpha_2>\n      <propeller_diameter>0.1', 1)
+    vehicle = load_vehicle_string(text, 'arm_equipment_alpha.urdf')
+    notes = [w for w in vehicle.warnings if 'reads the inflow' in w]
+    assert len(notes) == 1 and "'arm_thruster_joint'" in notes[0] and "'arm_link'" in notes[0]

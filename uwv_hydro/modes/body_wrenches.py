@@ -47,14 +47,6 @@ def body_names(tree) -> List[str]:
     return [tree.base] + [joint.child for joint in tree.joints]
 
 
-def in_body(tree, body: str, position, rotation):
-    """Return (position, rotation) in ``body``'s frame of a pose given in the base at q = 0."""
-    p_b, r_b = tree.zero_pose(body)
-    # T_base_body(0)^-1 T: R = R_b^T R, p = R_b^T (p - p_b)
-    return (r_b.T @ (np.asarray(position, float) - p_b),
-            r_b.T @ np.asarray(rotation, float))
-
-
 def add_wrenches(a, b):
     """Return a + b for step inputs of either form (None: none; a (6,) wrench is row 0)."""
     if a is None:
@@ -100,7 +92,7 @@ class BodyThrusters:
                 raise ValueError('thruster %r pushes body %r, which is not a body of the tree '
                                  '(%s)' % (spec.joint_name, body, ', '.join(names)))
             rotation = quat_to_matrix(np.asarray(spec.rotation, float))
-            point, rotation = in_body(tree, body, spec.point(), rotation)
+            point, rotation = tree.in_body(body, spec.point(), rotation)
             self.body[k] = index[body]
             self.points[k] = point
             # the thrust axis in the joint frame, turned into the body's axes
@@ -134,7 +126,7 @@ class BodyEngines:
             body = tree.body_of(spec.link_name) or tree.base
             self.body[k] = index[body]
             # the link origin in its body: its base-frame position at q = 0 moved there
-            self.points[k] = in_body(tree, body, spec.position, np.eye(3))[0]
+            self.points[k] = tree.in_body(body, spec.position, np.eye(3))[0]
         #: whether a bladder sits on a moving body (else the base wrench is exact)
         self.moving = bool(np.any(self.body))
 

@@ -187,6 +187,13 @@ class KinematicTree:
                 rotation = rotation @ np.asarray(r, dtype=float).reshape(3, 3)
         return position, rotation
 
+    def in_body(self, body: str, position, rotation) -> tuple:
+        """Return (position, rotation) in ``body``'s frame of a pose in the base at q = 0."""
+        p_b, r_b = self.zero_pose(body)
+        # T_base_body(0)^-1 T: R = R_b^T R, p = R_b^T (p - p_b)
+        return (r_b.T @ (np.asarray(position, dtype=float).reshape(3) - p_b),
+                r_b.T @ np.asarray(rotation, dtype=float).reshape(3, 3))
+
     def fixed_link_frames(self) -> List[tuple]:
         """
         Return (parent link, link, position, rotation) of every link fixed in a body.

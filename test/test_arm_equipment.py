@@ -71,6 +71,11 @@ def test_thrusters_and_sensors_on_the_arm_are_read_on_its_body():
         np.testing.assert_allclose(quat_to_matrix(q), urdf_rpy(*SENSORS_RPY), atol=1e-12)
         t0, _ = sensor_mount(sensor, vehicle)
         np.testing.assert_allclose(t0, SHOULDER + ARM_SENSORS, atol=1e-12)
+    # check names the body; the rigid thruster has none
+    from uwv_hydro.cli.check_cmd import format_summary, summarize
+    summary = summarize(vehicle)
+    assert [t.get('body') for t in summary['thrusters']] == ['arm_link', None]
+    assert '(on moving body arm_link, at zero joints)' in format_summary(summary)
 
 
 @pytest.mark.parametrize('angle', [0.0, 0.7, -2.0])

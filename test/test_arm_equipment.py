@@ -263,7 +263,7 @@ def test_offline_sensors_on_the_arm_read_the_arm_sensor_frame():
 
 #: Equipment added to test/corpus/gz_sim/two_link_auv.sdf, whose propeller (added mass)
 #: is a moving body: a sensor link fixed to it, a thruster joint on it, a bladder on it.
-SDF_EQUIPMENT = '''
+SDF_EQUIPMENT = """
       <link name="prop_sensors">
         <pose relative_to="propeller">0 0.05 0.02 0 0 0.3</pose>
         <sensor name="prop_imu" type="imu"><update_rate>50</update_rate></sensor>
@@ -284,7 +284,7 @@ SDF_EQUIPMENT = '''
               name="gz::sim::systems::BuoyancyEngine">
         <link_name>propeller</link_name><default_volume>9e-4</default_volume>
       </plugin>
-    </model>'''
+    </model>"""
 
 
 def test_sdf_equipment_on_a_moving_link_is_on_its_body():
@@ -340,7 +340,7 @@ def test_yaml_thrusters_and_sensors_on_a_tree_link():
     from uwv_hydro.description.yaml.params import load_yaml_string
     from uwv_hydro.physics.sensors import sensor_body_mount
     corpus = pathlib.Path(__file__).parent / 'corpus' / 'arm_links.yaml'
-    text = corpus.read_text() + '''      thrusters:
+    text = corpus.read_text() + """      thrusters:
         fore_thruster:
           parent: fore
           xyz: [0.3, 0.0, 0.05]
@@ -348,7 +348,7 @@ def test_yaml_thrusters_and_sensors_on_a_tree_link():
           thrust_coefficient: 0.004
       sensors:
         fore_dvl: {type: dvl, link: fore, update_rate: 10, pose: [0.1, 0, 0, 3.14159, 0, 0]}
-'''
+"""
     vehicle = load_yaml_string(text, 'arm_links_equipment.yaml')
     (thruster,) = vehicle.thrusters
     assert thruster.body == 'fore'

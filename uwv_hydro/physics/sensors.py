@@ -437,7 +437,8 @@ def _with_pose(spec: SensorParams, translation, rotation):
 
 
 def sensor_mount(spec: SensorParams, params):
-    """Return (translation, rotation wxyz) of the sensor frame in the base frame.
+    """
+    Return (translation, rotation wxyz) of the sensor frame in the base frame.
 
     A sensor on a moving link: where it is at zero joint positions (the lumped vehicle).
     """
@@ -448,7 +449,8 @@ def sensor_mount(spec: SensorParams, params):
 
 
 def sensor_body_mount(spec: SensorParams, params):
-    """Return (body, translation, rotation wxyz) of the sensor frame in its body's frame.
+    """
+    Return (body, translation, rotation wxyz) of the sensor frame in its body's frame.
 
     ``body`` is '' for the base body (the pose in the base frame, as :func:`sensor_mount`),
     else the moving body of the kinematic tree that carries the sensor's link.

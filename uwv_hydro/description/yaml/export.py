@@ -307,8 +307,8 @@ def thruster_lines(spec: ThrusterSpec, tree=None) -> List[str]:
              '  rpy: %s' % _flow_list(quat2euler(spec.rotation, 'sxyz')),
              '  axis: %s' % _flow_list(spec.axis)]
     if spec.body and tree is not None:
-        position, rotation = tree.in_body(spec.body, spec.point(),
-                                     quat_to_matrix(np.asarray(spec.rotation, float)))
+        rotation = quat_to_matrix(np.asarray(spec.rotation, float))
+        position, rotation = tree.in_body(spec.body, spec.point(), rotation)
         lines[1:3] = ['  parent: %s' % yaml_string(spec.body),
                       '  xyz: %s' % _flow_list(position),
                       '  rpy: %s' % _flow_list(mat2euler(rotation, 'sxyz'))]

@@ -200,6 +200,14 @@ def test_a_bladder_on_the_arm_pushes_its_link_origin_up():
     mode.advance(0)
     mode.advance(int(DT * 1e9))
     assert mode.last_tau.shape == (2, 6)
+    # on the base link: the base wrench, as the rigid vehicle's (6,)
+    base = BuoyancyEngines((BuoyancyEngineSpec(
+        link_name='base_link', position=(0.1, 0.0, 0.05), default_volume=volume,
+        neutral_volume=neutral, max_volume=1e-3),), vehicle.gravity)
+    r_base = quat_to_matrix(np.asarray(mode.x[3:7]))
+    force = r_base.T @ [0.0, 0.0, up]
+    np.testing.assert_allclose(mode.engine_wrench(base), np.concatenate(
+        (force, np.cross([0.1, 0.0, 0.05], force))), atol=1e-12 * up)
 
 
 def _check_readings(readings, expected):

@@ -134,6 +134,14 @@ def test_the_compiled_aba_equals_pinocchio_on_random_states(name):
     _close(dyn.joint_space_inverse(x, q), ref.joint_space_inverse(x, q), name + ': M^-1',
            _condition(dyn, x, q))
     _close(dyn.static_torques(x, q), ref.static_torques(x, q), name + ': static torques')
+    # the bodies' poses, twists and accelerations (the sensors on moving links)
+    nu_dot, qdd = rng.normal(size=6), rng.normal(size=n)
+    quat = x[3:7] / np.linalg.norm(x[3:7])
+    expected = ref.multibody.kinematics(x[:3], quat, x[7:13], q, qd, base_acceleration=nu_dot,
+                                        qddot=qdd, links=False).bodies
+    actual = dyn.body_states(x, q, qd, nu_dot, qdd)
+    for what in ('position', 'rotation', 'twist', 'acceleration'):
+        _close(getattr(actual, what), getattr(expected, what), name + ': body ' + what)
 
 
 def test_m_inverse_inverts_the_joint_space_inertia():

@@ -252,7 +252,7 @@ def _sensors(bag, store, make, vehicle: VehicleParams, trajectory: Trajectory, s
     """Write each sensor's valid samples on its topic (the node's sensor_io)."""
     for model, times, readings in sample_sensors(
             vehicle, stamps, trajectory.position, trajectory.quaternion, trajectory.twist,
-            taus, current_world, fin_angles):
+            taus, current_world, fin_angles, trajectory.joints):
         spec = model.spec
         msgtype = sensor_messages.MESSAGE_TYPES[spec.kind]
         topic = spec.topic if spec.topic.startswith('/') else '/' + spec.topic

@@ -23,7 +23,8 @@ warnings.  ``--json`` prints the same as JSON plus the converted matrices (L, Q,
 M_A as loaded, M_A and M_RB + sym(M_A) about the origin, all FLU, uwv_hydro signs).
 ``--robot-description URDF`` lays a YAML VEHICLE over that description as the node
 does.  Thrusters are listed with joint, model, its coefficients, command range and
-thrust range (both sorted: min, max), point, direction, dynamics and command topic; fins
+thrust range (both sorted: min, max), point, direction (on a moving link: its body, the
+point and direction at zero joint positions), dynamics and command topic; fins
 with model, area or constants, limits, rate, lag and joint; buoyancy engines with their
 limits and topic; every element the loader met with whether it was read, warned about or
 refused and what it maps to or leaves out (``VehicleParams.elements``), see
@@ -191,6 +192,8 @@ def _thruster(spec, fluid_density: float) -> Dict[str, Any]:
     out['command_limits'] = sorted(float(v) for v in out['command_limits'])
     out['thrust_range'] = sorted(float(v) for v in out['thrust_range'])
     out['coefficients'] = thrust_coefficients(spec)
+    if spec.body:  # a thruster on a moving link: point and direction at zero joints
+        out['body'] = spec.body
     return out
 
 
@@ -248,12 +251,13 @@ def format_summary(s: Dict[str, Any]) -> str:
         lines.insert(-1, 'forward-speed drag L_u (wrench -u L_u nu, u signed): diagonal %s'
                      % _fmt(np.diag(np.asarray(s['forward_speed_drag'], float))))
     for t in s['thrusters']:
-        lines.append('  - %s: %s model, %s in %s, thrust %s N, at %s m along %s, dynamics %s, '
-                     'command topic %s'
+        lines.append('  - %s: %s model, %s in %s, thrust %s N, at %s m along %s%s, dynamics '
+                     '%s, command topic %s'
                      % (t['joint_name'], t['model'],
                         ' '.join((t['command'], t['command_unit'])).strip(),
                         _fmt(t['command_limits']), _fmt(t['thrust_range']), _fmt(t['point']),
-                        _fmt(t['direction']), t['dynamics'], t['command_topic']))
+                        _fmt(t['direction']), ' (on moving body %s, at zero joints)'
+                        % t['body'] if 'body' in t else '', t['dynamics'], t['command_topic']))
         lines.append('      coefficients: %s' % coefficients_text(t['coefficients']))
     lines.append('fins:           %s' % (len(s['fins']) or '(none)'))
     lines += ['  - %s' % fin_line(f) for f in s['fins']]

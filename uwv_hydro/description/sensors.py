@@ -472,9 +472,13 @@ def check_sensor_links(sensors: List[SensorParams], params, source: str,
             raise error(key + '.topic', 'sensors %r and %r publish on the same topic %r'
                         % (topics[sensor.topic], sensor.name, sensor.topic))
         topics[sensor.topic] = sensor.name
-        if sensor.link != params.base_frame and sensor.link not in params.frames:
+        tree = getattr(params, 'tree', None)
+        on_tree = tree is not None and tree.body_of(sensor.link) is not None
+        if sensor.link != params.base_frame and sensor.link not in params.frames \
+                and not on_tree:
             raise error(key + '.link',
                         'sensor %r: link %r is not the base link %r nor rigidly attached to '
-                        'it through fixed joints (known frames: %s)'
+                        'it through fixed joints%s (known frames: %s)'
                         % (sensor.name, sensor.link, params.base_frame,
+                           '' if tree is None else ' nor a link of the joint tree',
                            ', '.join(sorted(params.frames)) or 'none'))

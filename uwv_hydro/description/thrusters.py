@@ -58,8 +58,8 @@ from uwv_hydro.description.conventions import quat_to_matrix, rpy_to_matrix
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.thruster_values import (
     check_unique, DSROS_THRUSTER_KEYS, DSROS_UNUSED_KEYS, ErrorFactory, float_list, GZ_UNUSED_KEYS,
-    spec_from_values, URDF_THRUSTER_KEYS, YAML_POSE_KEYS, YAML_THRUSTER_KEYS)
-from uwv_hydro.description.urdf_joint import joint_in_base
+    on_body, spec_from_values, URDF_THRUSTER_KEYS, YAML_POSE_KEYS, YAML_THRUSTER_KEYS)
+from uwv_hydro.description.urdf_joint import joint_on_body
 from uwv_hydro.description.xml_safe import element_error, unique_children
 from uwv_hydro.physics.thruster_bank import ThrusterBank
 from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_DYNAMICS
@@ -78,21 +78,32 @@ def is_thruster_plugin(elem: ET.Element) -> bool:
                                      or name.endswith('systems::Thruster'))
 
 
-def _parent_pose(params: VehicleParams, parent: str) -> Optional[Tuple[np.ndarray, np.ndarray]]:
+def _parent_pose(params: VehicleParams, parent: str
+                 ) -> Optional[Tuple[np.ndarray, np.ndarray, str]]:
+    """Return (position, rotation) of a frame in the base at zero joints, and its tree body."""
     try:
         t, q = params.frame_transform(parent)
     except KeyError:
-        return None
-    return np.asarray(t, float), quat_to_matrix(q)
+        tree = params.tree
+        body = tree.body_of(parent) if tree is not None else None
+        if body is None:
+            return None
+        p_b, r_b = tree.zero_pose(body)
+        p_l, r_l = tree.link_in_body(body, parent)
+        # T_base_body(0) T_body_link
+        return p_b + r_b @ p_l, r_b @ r_l, '' if body == tree.base else body
+    return np.asarray(t, float), quat_to_matrix(q), ''
 
 
 def _urdf_joint_pose(root: ET.Element, params: VehicleParams, name: str, source: str,
-                     block: ET.Element) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+                     block: ET.Element) -> Tuple[str, tuple]:
+    """Return (tree body or '', (origin, rotation, axis) in the base at zero joints)."""
     joints = [j for j in root.findall('joint') if j.get('name') == name]
     if not joints:
         raise element_error('thruster joint %r is not a joint of the robot' % name, source,
                             block)
-    return joint_in_base(joints[0], params, source, 'thruster')
+    body, origin, rotation, axis = joint_on_body(joints[0], params, source, 'thruster')
+    return body, (origin, rotation, axis)
 
 
 def gz_thruster_values(block: ET.Element, source: str
@@ -136,8 +147,8 @@ def read_urdf_thrusters(root: ET.Element, params: VehicleParams, source: str) ->
         if not is_thruster_plugin(block):
             continue
         values, error = gz_thruster_values(block, source)
-        pose = _urdf_joint_pose(root, params, values['joint_name'], source, block)
-        specs.append(gz_thruster_spec(values, pose, error, params))
+        body, pose = _urdf_joint_pose(root, params, values['joint_name'], source, block)
+        specs.append(on_body(gz_thruster_spec(values, pose, error, params), body, params))
     specs += [_dsros_thruster(block, source) for block in root.iter('plugin')
               if is_dsros_thruster_plugin(block)]
     check_unique(specs, lambda key, reason: DescriptionError(reason, source, 'thrusters'))
@@ -224,18 +235,18 @@ def read_yaml_thrusters(value: Any, params: VehicleParams, source: str,
         parent = item.get('parent', params.base_frame)
         parent_pose = _parent_pose(params, parent) if isinstance(parent, str) else None
         if parent_pose is None:
-            raise error('parent', 'unknown frame %r (the base %r or a frame fixed to it)'
-                        % (parent, params.base_frame))
+            raise error('parent', 'unknown frame %r (the base %r, a frame fixed to it or a '
+                        'link of the joint tree)' % (parent, params.base_frame))
         xyz = _vector(item.get('xyz', [0.0, 0.0, 0.0]), 'xyz', error)
         rot = rpy_to_matrix(_vector(item.get('rpy', [0.0, 0.0, 0.0]), 'rpy', error))
         axis = _vector(item.get('axis', [1.0, 0.0, 0.0]), 'axis', error)
         if frd:
             # FRD -> FLU: points and axes r' = P r, rotations R' = P R P, P = diag(1, -1, -1)
             xyz, axis, rot = flip @ xyz, flip @ axis, flip @ rot @ flip
-        p_par, r_par = parent_pose
+        p_par, r_par, body = parent_pose
         pose = (p_par + r_par @ xyz, r_par @ rot, axis)
         values = {k: v for k, v in item.items() if k not in YAML_POSE_KEYS}
-        specs.append(spec_from_values(values, pose, error))
+        specs.append(on_body(spec_from_values(values, pose, error), body, params))
     check_unique(specs, lambda key, reason: DescriptionError(reason, source, 'thrusters'))
     return tuple(specs)
 

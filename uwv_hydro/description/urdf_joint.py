@@ -56,15 +56,49 @@ def joint_in_base(joint: ET.Element, params, source: str, what: str
     Its parent link must be the base link or fixed to it (a frame of ``params``); else
     an error names the ``what`` joint ('thruster', 'fin') and the link it hangs from.
     """
+    body, origin, rotation, axis = joint_on_body(joint, params, source, what)
+    if body:
+        raise element_error('%s joint %r hangs from link %r, which moves with joint-tree '
+                            'body %r: a %s must sit on the base link %r or a link fixed to '
+                            'it' % (what, joint.get('name'), _parent_link(joint), body, what,
+                                    params.base_frame), source, joint)
+    return origin, rotation, axis
+
+
+def _parent_link(joint: ET.Element) -> str:
     parent_elem = joint.find('parent')
-    parent = parent_elem.get('link', '') if parent_elem is not None else ''
+    return parent_elem.get('link', '') if parent_elem is not None else ''
+
+
+def joint_on_body(joint: ET.Element, params, source: str, what: str
+                  ) -> Tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+    """
+    Return (body, origin, R base <- joint frame, axis in the joint frame) of a <joint>.
+
+    ``body`` is '' when the parent link is the base link or fixed to it, else the body of
+    the kinematic tree (``params.tree``) that carries the parent link; the pose is in the
+    base frame at zero joint positions (the lumped vehicle's).  A parent link that is on
+    neither is an error naming the ``what`` joint ('thruster', 'fin') and the link.
+    """
+    parent = _parent_link(joint)
+    body = ''
     try:
         t, q = params.frame_transform(parent)
+        r_par = quat_to_matrix(q)
     except KeyError:
-        raise element_error('%s joint %r hangs from link %r, which is not the base link %r '
-                            'nor fixed to it' % (what, joint.get('name'), parent,
-                                                 params.base_frame), source, joint) from None
+        tree = getattr(params, 'tree', None)
+        carrier = tree.body_of(parent) if tree is not None else None
+        if carrier is None:
+            raise element_error('%s joint %r hangs from link %r, which is not the base link '
+                                '%r nor fixed to it%s' % (
+                                    what, joint.get('name'), parent, params.base_frame,
+                                    '' if tree is None else ' nor a link of the joint tree'),
+                                source, joint) from None
+        body = '' if carrier == tree.base else carrier
+        p_b, r_b = tree.zero_pose(carrier)
+        p_l, r_l = tree.link_in_body(carrier, parent)
+        # the parent link in the base at q = 0: T_base_body(0) T_body_link
+        t, r_par = p_b + r_b @ p_l, r_b @ r_l
     xyz, rot, axis = joint_frame(joint, source)
-    r_par = quat_to_matrix(q)
     # pose composition T_base_joint = T_base_parent T_parent_joint
-    return np.asarray(t, float) + r_par @ xyz, r_par @ rot, axis
+    return body, np.asarray(t, float) + r_par @ xyz, r_par @ rot, axis

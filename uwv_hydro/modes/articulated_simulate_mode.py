@@ -65,6 +65,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from uwv_hydro.modes.body_wrenches import BodyEngines, step_input
 from uwv_hydro.modes.joint_stops import JointStops
 from uwv_hydro.modes.simulate_mode import RETRY_SUBSTEP_FACTOR, SimulateMode
 from uwv_hydro.physics.articulated_dynamics import TreeDynamics
@@ -140,6 +141,8 @@ class ArticulatedSimulateMode(SimulateMode):
             joint_positions, dtype=float).reshape(n)
         self.initial_joints = np.clip(start, self.lower, self.upper)
         self._index = {name: k for k, name in enumerate(self.joint_names)}
+        #: (buoyancy engines, their BodyEngines placement) of the latest engine_wrench
+        self._engines = None
         super().__init__(vehicle, dt, substeps, max_catchup_steps, initial, log)
         self.events['limit_stops'] = 0
         self.stops = JointStops(self.lower, self.upper, self.dynamics, rk4_substep,
@@ -167,6 +170,8 @@ class ArticulatedSimulateMode(SimulateMode):
         self.q = q.copy()
         self.qd = np.zeros(len(q))
         self.efforts = np.zeros(len(q))
+        #: joint accelerations of the latest step's end (sensors on moving links)
+        self.qdd = np.zeros(len(q))
         #: per joint: command kind and value (held until the next command)
         self.kinds: List[str] = ['position'] * len(q)
         self.values = q.copy()
@@ -308,8 +313,8 @@ class ArticulatedSimulateMode(SimulateMode):
         """
         h_dt = self.dt if dt is None else float(dt)
         current, _ = self.current_at_state(current)
-        # the base's wrench (6,) or one per body (nb, 6), held over the step
-        tau = None if tau is None else np.asarray(tau, dtype=float)
+        # the base body's wrench (6,) or one per body (nb, 6): modes/body_wrenches.py
+        tau = step_input(tau, len(self.dynamics.multibody.body_names))
         n = max(self.substeps, int(math.ceil(h_dt / (self.dt / self.substeps) - 1e-9)))
         ok = False
         for attempt in (n, n * RETRY_SUBSTEP_FACTOR):
@@ -333,10 +338,10 @@ class ArticulatedSimulateMode(SimulateMode):
         self._x = [float(v) for v in x]
         self.q, self.qd = q, qd
         dyn = self.dynamics
-        dx, qdd, self.efforts = end
+        dx, self.qdd, self.efforts = end
         self._nu_dot_state = dx[7:13]
         if getattr(dyn, 'lagged', None):
-            self._lag = dyn.link_accelerations(x, q, qd, dx[7:13], qdd)
+            self._lag = dyn.link_accelerations(x, q, qd, dx[7:13], self.qdd)
         self.step_inputs = (tau, current)
         self._components = None
         self.t += h_dt
@@ -361,12 +366,32 @@ class ArticulatedSimulateMode(SimulateMode):
         """Return the base's nu_dot at the current state (under the latest step's inputs)."""
         return self._nu_dot_state.copy()
 
+    def engine_wrench(self, engines) -> np.ndarray:
+        """Return the buoyancy engines' wrench: one per body when a bladder is on a moving one."""
+        if self._engines is None or self._engines[0] is not engines:
+            self._engines = (engines, BodyEngines(self.dynamics.tree, engines.specs))
+        placed = self._engines[1]
+        if not placed.moving:
+            return engines.wrench(self._x)
+        kin = self.dynamics.body_states(self._x, self.q, self.qd)
+        return placed.wrenches(engines.volumes, engines.gravity, kin.position, kin.rotation)
+
     # ------------------------------------------------------------------ outputs
     def body_states(self) -> Dict[str, tuple]:
         """Return body -> (world position, world <- body rotation, body twist) of its frame."""
         kin = self.dynamics.body_states(self._x, self.q, self.qd)
         return {name: (kin.position[k], kin.rotation[k], kin.twist[k])
                 for k, name in enumerate(kin.names)}
+
+    def body_frames(self):
+        """Return the bodies' FrameKinematics with accelerations (nu_dot, qdd of the state)."""
+        x = self._x
+        if self.compiled:
+            return self.dynamics.body_states(x, self.q, self.qd, self._nu_dot_state, self.qdd)
+        quat = np.asarray(x[3:7], float) / np.linalg.norm(x[3:7])
+        return self.dynamics.multibody.kinematics(
+            x[0:3], quat, x[7:13], self.q, self.qd, base_acceleration=self._nu_dot_state,
+            qddot=self.qdd, links=False).bodies
 
     def joint_transforms(self) -> List[tuple]:
         """

@@ -28,6 +28,8 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
+from uwv_hydro.modes.body_wrenches import add_wrenches
+
 
 @dataclass
 class JointTrajectory:
@@ -44,6 +46,10 @@ class JointTrajectory:
     #: the links fixed in a body, in the link they hang from (parent, link, position,
     #: rotation): what the node sends once on /tf_static
     fixed: list
+    #: the joints' accelerations (n, J) and the base's nu_dot (n, 6) at each sample: the
+    #: equations of motion at the state under the step that led to it (the sensors')
+    acceleration: Optional[np.ndarray] = None
+    base_acceleration: Optional[np.ndarray] = None
 
 
 def _transforms(mode) -> np.ndarray:
@@ -67,9 +73,12 @@ def run_articulated(mode, n: int, dt: float, rows: np.ndarray, taus=None, curren
     velocity = np.empty((n + 1, joints))
     effort = np.empty((n + 1, joints))
     transforms = np.empty((n + 1, joints, 7))
+    qdd = np.empty((n + 1, joints))
+    nu_dot = np.empty((n + 1, 6))
 
     def keep(k):
         position[k], velocity[k], effort[k] = mode.q, mode.qd, mode.efforts
+        qdd[k], nu_dot[k] = mode.qdd, mode.acceleration()
         transforms[k] = _transforms(mode)
 
     keep(0)
@@ -80,9 +89,9 @@ def run_articulated(mode, n: int, dt: float, rows: np.ndarray, taus=None, curren
         if engines is not None:
             # gz-sim BuoyancyEngine: the volume moves first, its force acts over the step
             engines.step(dt)
-            tau = engines.wrench(mode.x) + (0.0 if tau is None else tau)
+            tau = add_wrenches(mode.engine_wrench(engines), tau)
         mode.step(tau, current)
         rows[k + 1] = mode.x
         keep(k + 1)
     return JointTrajectory(names, position, velocity, effort, frames, transforms,
-                           mode.dynamics.tree.fixed_link_frames())
+                           mode.dynamics.tree.fixed_link_frames(), qdd, nu_dot)

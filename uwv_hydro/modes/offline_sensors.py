@@ -20,6 +20,10 @@ The simulate-mode node hands every published state to
 states of a :class:`~uwv_hydro.modes.offline_simulation.Trajectory` are handed over in
 the same order with the same body acceleration: the equations of motion at the state
 under the thrust and current of the step that led to it (none at the first state).
+A vehicle with moving links (``joints``: the trajectory's
+:class:`~uwv_hydro.modes.offline_articulated.JointTrajectory`) takes the accelerations
+its articulated simulation kept, and its sensors on moving links read their bodies'
+frames from the tree's kinematics, as the node's do.
 """
 from typing import List, Optional, Sequence, Tuple
 
@@ -37,13 +41,17 @@ SensorSeries = Tuple[object, List[int], List[object]]
 def sample_sensors(params: VehicleParams, stamps_ns: Sequence[int], position: np.ndarray,
                    quaternion: np.ndarray, twist: np.ndarray, taus: Optional[np.ndarray],
                    current_world: Optional[Sequence[float]] = None,
-                   fin_angles: Optional[Sequence[float]] = None) -> List[SensorSeries]:
+                   fin_angles: Optional[Sequence[float]] = None,
+                   joints=None) -> List[SensorSeries]:
     """
     Return every sensor's samples along the states (stamps in ns, arrays (n, 3/4/6)).
 
     ``taus`` (n, 6): the body wrench of the step that starts at each state (None: no
     thrust); the state k > 0 was reached under ``taus[k - 1]`` and ``current_world``.
+    ``joints``: the JointTrajectory of a vehicle with moving links (module docstring).
     """
+    if joints is not None and params.tree is not None and joints.acceleration is not None:
+        return _articulated_samples(params, stamps_ns, position, quaternion, twist, joints)
     suite = SensorSuite(params)
     series = [(model, [], []) for model in suite.models]
     if not suite.models:
@@ -65,6 +73,35 @@ def sample_sensors(params: VehicleParams, stamps_ns: Sequence[int], position: np
             tau = None if taus is None else taus[k - 1]
             return np.array(sim.state_acceleration(x, tau, current))
         for model, reading in suite.sample(t_ns, state, acceleration):
+            _, stamps, readings = series[index[id(model)]]
+            stamps.append(t_ns)
+            readings.append(reading)
+    return series
+
+
+def _articulated_samples(params: VehicleParams, stamps_ns, position, quaternion, twist,
+                         joints) -> List[SensorSeries]:
+    """Return the samples of a vehicle with moving links along its trajectory."""
+    from uwv_hydro.physics.multibody import MultibodyModel  # Pinocchio: tree vehicles only
+    multibody = MultibodyModel(params.tree)
+    state_k = {}
+
+    def bodies():
+        k = state_k['k']
+        quat = np.asarray(quaternion[k], float)
+        return multibody.kinematics(
+            position[k], quat / np.linalg.norm(quat), twist[k], joints.position[k],
+            joints.velocity[k], base_acceleration=joints.base_acceleration[k],
+            qddot=joints.acceleration[k], links=False).bodies
+
+    suite = SensorSuite(params, bodies)
+    series = [(model, [], []) for model in suite.models]
+    index = {id(model): k for k, model in enumerate(suite.models)}
+    for k, t_ns in enumerate(np.asarray(stamps_ns, dtype=np.int64).tolist()):
+        state_k['k'] = k
+        state = State._wrap(np.asarray(position[k], float), np.asarray(quaternion[k], float),
+                            np.asarray(twist[k], float))
+        for model, reading in suite.sample(t_ns, state, joints.base_acceleration[k]):
             _, stamps, readings = series[index[id(model)]]
             stamps.append(t_ns)
             readings.append(reading)

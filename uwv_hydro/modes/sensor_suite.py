@@ -22,11 +22,18 @@ it returns the samples that fell due.  Sensor k is due on the grid t = n / updat
 late (the simulation steps at its own rate) gives the sample at the state's time.  A
 sensor faster than the simulation gets one sample per state; when a state passes several
 grid points at once only one sample is taken (the missed ones are counted).
+
+A vehicle with moving links: a sensor whose link a moving body carries sits in that
+body's frame and is sampled from the body's world pose, twist and acceleration (the
+tree's kinematics at the state, ``bodies``); without ``bodies`` every sensor sits where
+the lumped vehicle has it (its link at zero joint positions, on the base).
 """
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
-from uwv_hydro.physics.sensors import build_sensor, SensorModel
+from uwv_hydro.modes.body_wrenches import body_names
+from uwv_hydro.physics.rotation import matrix_to_quat
+from uwv_hydro.physics.sensors import build_sensor, sensor_body_mount, SensorModel
 
 
 @dataclass
@@ -57,10 +64,27 @@ class SensorSchedule:
 
 
 class SensorSuite:
-    """Every sensor of a vehicle with its schedule."""
+    """
+    Every sensor of a vehicle with its schedule.
 
-    def __init__(self, params):
-        self.models: List[SensorModel] = [build_sensor(s, params) for s in params.sensors]
+    ``bodies``: None, or a function returning the kinematics of the tree's bodies at the
+    state being sampled (a :class:`~uwv_hydro.physics.multibody.FrameKinematics` with
+    accelerations, ``MultibodyModel.body_names`` order), called at most once per state
+    and only when a sensor on a moving body is due.
+    """
+
+    def __init__(self, params, bodies: Optional[Callable[[], object]] = None):
+        #: index of each sensor's body in the tree's body order (0: the base)
+        self.body_index: List[int] = []
+        self.models: List[SensorModel] = []
+        order = body_names(params.tree) if bodies is not None else []
+        for spec in params.sensors:
+            body, translation, rotation = ('', None, None) if bodies is None else (
+                sensor_body_mount(spec, params))
+            self.body_index.append(order.index(body) if body else 0)
+            self.models.append(build_sensor(spec, params, (translation, rotation)
+                                            if body else None))
+        self.bodies = bodies
         self.schedules = [SensorSchedule(max(int(round(1e9 / m.spec.update_rate)), 1))
                           for m in self.models]
 
@@ -76,13 +100,24 @@ class SensorSuite:
         evaluates the equations of motion at the published state only then).
         """
         out = []
-        for model, schedule in zip(self.models, self.schedules):
-            if schedule.due(t_ns):
-                if callable(nu_dot) and model.needs_acceleration:
-                    nu_dot = nu_dot()
-                reading = model.measure(t_ns * 1e-9, state.position, state.quaternion,
-                                        state.twist, nu_dot)
+        frames = None
+        for model, schedule, body in zip(self.models, self.schedules, self.body_index):
+            if not schedule.due(t_ns):
+                continue
+            if body:
+                if frames is None:
+                    frames = self.bodies()
+                # the sensor's body: its world pose, body twist and acceleration
+                reading = model.measure(t_ns * 1e-9, frames.position[body],
+                                        matrix_to_quat(frames.rotation[body]),
+                                        frames.twist[body], frames.acceleration[body])
                 out.append((model, reading))
+                continue
+            if callable(nu_dot) and model.needs_acceleration:
+                nu_dot = nu_dot()
+            reading = model.measure(t_ns * 1e-9, state.position, state.quaternion,
+                                    state.twist, nu_dot)
+            out.append((model, reading))
         return out
 
     def reset(self, reseed: bool = False) -> None:

@@ -55,6 +55,7 @@ from typing import Callable, Dict, Optional
 
 import numpy as np
 
+from uwv_hydro.modes.body_wrenches import add_wrenches
 from uwv_hydro.physics.current_field import linearise
 from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.hydro_model import WrenchComponents
@@ -282,6 +283,10 @@ class SimulateMode:
             self.step_inputs = (taus[done - 1] if per_step else taus, None)
         return done
 
+    def engine_wrench(self, engines) -> np.ndarray:
+        """Return the buoyancy engines' wrench at the state (the step's input)."""
+        return engines.wrench(self._x)
+
     def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
         """
         Advance one checked step of dt under the body wrench ``tau`` (held over the step).
@@ -329,13 +334,13 @@ class SimulateMode:
                 # The servos move over the step; the vehicle sees their angles held
                 t = (self.state_ns + (k - 1) * self.period_ns) * 1e-9
                 self.sim.set_fin_angles(self.servos.step(self.dt, t))
+            # a wrench per body (equipment on moving links) or the base's (body_wrenches)
             tau_k = tau if thrust is None else (
-                thrust(self._x) if tau is None else np.asarray(tau, float) + thrust(self._x))
+                thrust(self._x) if tau is None else add_wrenches(tau, thrust(self._x)))
             if self.engines is not None:
                 # gz-sim BuoyancyEngine: the volume moves first, its force acts over the step
                 self.engines.step(self.dt)
-                bladders = self.engines.wrench(self._x)
-                tau_k = bladders if tau_k is None else np.asarray(tau_k, float) + bladders
+                tau_k = add_wrenches(tau_k, self.engine_wrench(self.engines))
             self.last_tau = tau_k
             if not self.step(tau_k, current):
                 break

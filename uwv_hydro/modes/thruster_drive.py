@@ -33,6 +33,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from uwv_hydro.modes.body_wrenches import BodyThrusters
 from uwv_hydro.modes.thrust_mux import ThrustMux
 from uwv_hydro.physics.thruster_bank import ThrusterBank
 from uwv_hydro.physics.thruster_spec import ThrusterSpec
@@ -66,10 +67,20 @@ def thruster_topics(spec: ThrusterSpec, vehicle_name: str,
 
 
 class ThrusterDrive:
-    """The thrusters of one vehicle under per-thruster commands (pure, no ROS)."""
+    """
+    The thrusters of one vehicle under per-thruster commands (pure, no ROS).
 
-    def __init__(self, specs: Sequence[ThrusterSpec], fluid_density: float, timeout_s: float):
+    ``tree``: the vehicle's kinematic tree (None: rigid).  When a thruster pushes a moving
+    body of it (``ThrusterSpec.body``), :meth:`step` returns one wrench per body
+    (:class:`~uwv_hydro.modes.body_wrenches.BodyThrusters`), else the base wrench.
+    """
+
+    def __init__(self, specs: Sequence[ThrusterSpec], fluid_density: float, timeout_s: float,
+                 tree=None):
         self.bank = ThrusterBank(specs, fluid_density)
+        #: the thrusters on their bodies (None: every thruster on the base)
+        self.bodies = (BodyThrusters(tree, specs) if tree is not None
+                       and any(spec.body for spec in specs) else None)
         self.names: Tuple[str, ...] = self.bank.names
         self.watchdog = ThrustMux(self.names, timeout_s)
         self._index = {name: k for k, name in enumerate(self.names)}
@@ -97,10 +108,15 @@ class ThrusterDrive:
         Advance every rotor by dt under the current commands; return the base wrench.
 
         Returns (wrench to hold over the step, thrusters that just went stale, thrusters
-        that just recovered).  ``nu_r`` is the body twist relative to the water.
+        that just recovered).  ``nu_r`` is the body twist relative to the water.  With
+        thrusters on moving bodies the wrench is one per body (nb, 6), each in its frame.
         """
         u, went_stale, recovered = self.commands(now_ns)
-        return self.bank.step(u, dt, nu_r), went_stale, recovered
+        wrench = self.bank.step(u, dt, nu_r)
+        if self.bodies is not None:
+            bank = self.bank
+            wrench = self.bodies.wrenches(bank.deduction * bank.thrust, bank.torque)
+        return wrench, went_stale, recovered
 
     def state(self, name: str) -> str:
         """Return 'waiting', 'ok' or 'stale' for thruster ``name``."""

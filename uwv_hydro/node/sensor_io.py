@@ -79,7 +79,8 @@ class SensorIO(NodePart):
     def __init__(self, node, mode):
         super().__init__(node)
         self.mode = mode
-        self.suite = SensorSuite(node.vehicle)
+        # sensors on moving links read their bodies' frames (articulated mode only)
+        self.suite = SensorSuite(node.vehicle, getattr(mode, 'body_frames', None))
         prefix = self.cfg['frame_prefix']
         self.pubs = {}
         self.frame_ids: Dict[str, str] = {}

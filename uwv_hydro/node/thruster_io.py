@@ -46,7 +46,7 @@ class ThrusterIO(NodePart):
         super().__init__(node)
         vehicle = node.vehicle
         self.drive = ThrusterDrive(vehicle.thrusters, vehicle.fluid_density,
-                                   self.cfg['thruster_timeout'])
+                                   self.cfg['thruster_timeout'], vehicle.tree)
         self.dt = node.period_ns * 1e-9
         #: callables f(now_ns) run before each update's steps: a stack's input
         #: (node/ardusub_io.py) handing its commands to the drive

@@ -159,6 +159,41 @@ class KinematicTree:
         return (np.asarray(position, dtype=float).reshape(3),
                 np.asarray(rotation, dtype=float).reshape(3, 3))
 
+    def body_of(self, link: str) -> Optional[str]:
+        """Return the body that carries ``link`` (None if no body has it)."""
+        if link in self.bodies:
+            return link
+        return next((name for name, body in self.bodies.items() if link in body.links), None)
+
+    def zero_pose(self, body: str) -> tuple:
+        """
+        Return (position, 3x3 rotation) of ``body``'s frame in the base frame at q = 0.
+
+        The chain of T_parent_child(0) = T_origin T_child of the joints above it.
+        """
+        chain = []
+        while body != self.base:
+            joint = next((j for j in self.joints if j.child == body), None)
+            if joint is None:
+                raise KeyError('body %r hangs from no joint of the tree' % body)
+            chain.append(joint)
+            body = joint.parent
+        position, rotation = np.zeros(3), np.eye(3)
+        for joint in reversed(chain):
+            for p, r in ((joint.origin_position, joint.origin_rotation),
+                         (joint.child_position, joint.child_rotation)):
+                # pose composition: p = p + R p_j, R = R R_j
+                position = position + rotation @ np.asarray(p, dtype=float).reshape(3)
+                rotation = rotation @ np.asarray(r, dtype=float).reshape(3, 3)
+        return position, rotation
+
+    def in_body(self, body: str, position, rotation) -> tuple:
+        """Return (position, rotation) in ``body``'s frame of a pose in the base at q = 0."""
+        p_b, r_b = self.zero_pose(body)
+        # T_base_body(0)^-1 T: R = R_b^T R, p = R_b^T (p - p_b)
+        return (r_b.T @ (np.asarray(position, dtype=float).reshape(3) - p_b),
+                r_b.T @ np.asarray(rotation, dtype=float).reshape(3, 3))
+
     def fixed_link_frames(self) -> List[tuple]:
         """
         Return (parent link, link, position, rotation) of every link fixed in a body.

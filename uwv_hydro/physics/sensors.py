@@ -49,9 +49,11 @@ import numpy as np
 from uwv_hydro.physics.dvl_beams import (
     beam_directions, beam_variances, beam_velocities, boresight_cosines, slant_ranges)
 from uwv_hydro.physics.geodesy import LocalTangentPlane
+from uwv_hydro.physics.link_mount import link_at_zero, link_on_body
 from uwv_hydro.physics.point_transform import transfer_twist
 from uwv_hydro.physics.rotation import (
-    cross, quat_from_axis_angle, quat_from_rpy, quat_multiply, quat_normalize, quat_to_matrix)
+    cross, matrix_to_quat, quat_from_axis_angle, quat_from_rpy, quat_multiply, quat_normalize,
+    quat_to_matrix)
 from uwv_hydro.physics.sensor_noise import NoiseModel
 from uwv_hydro.physics.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, RptParams,
@@ -424,9 +426,8 @@ class RptModel(SensorModel):
         return RptReading(position=self.noise.apply(relative, dt), covariance=self.covariance)
 
 
-def sensor_mount(spec: SensorParams, params):
-    """Return (translation, rotation wxyz) of the sensor frame in the base frame."""
-    translation, rotation = params.frame_transform(spec.link)
+def _with_pose(spec: SensorParams, translation, rotation):
+    """Return (translation, rotation wxyz) of the sensor frame given its link's."""
     if spec.pose is None:
         return np.asarray(translation, float), np.asarray(rotation, float)
     # Pose in the link: t = t_l + R_l xyz, q = q_l (x) q(rpy)
@@ -435,9 +436,39 @@ def sensor_mount(spec: SensorParams, params):
             quat_multiply(rotation, quat_from_rpy(*rpy)))
 
 
-def build_sensor(spec: SensorParams, params) -> SensorModel:
-    """Return the model of ``spec`` mounted on ``params`` (VehicleParams)."""
-    translation, rotation = sensor_mount(spec, params)
+def sensor_mount(spec: SensorParams, params):
+    """
+    Return (translation, rotation wxyz) of the sensor frame in the base frame.
+
+    A sensor on a moving link: where it is at zero joint positions (the lumped vehicle).
+    """
+    if spec.link in ('', params.base_frame) or spec.link in params.frames:
+        return _with_pose(spec, *params.frame_transform(spec.link))
+    translation, rotation = link_at_zero(params, spec.link)
+    return _with_pose(spec, translation, matrix_to_quat(rotation))
+
+
+def sensor_body_mount(spec: SensorParams, params):
+    """
+    Return (body, translation, rotation wxyz) of the sensor frame in its body's frame.
+
+    ``body`` is '' for the base body (the pose in the base frame, as :func:`sensor_mount`),
+    else the moving body of the kinematic tree that carries the sensor's link.
+    """
+    body, translation, rotation = link_on_body(params, spec.link)
+    if not body:
+        return ('', *sensor_mount(spec, params))
+    return (body, *_with_pose(spec, translation, matrix_to_quat(rotation)))
+
+
+def build_sensor(spec: SensorParams, params, mount=None) -> SensorModel:
+    """
+    Return the model of ``spec`` mounted on ``params`` (VehicleParams).
+
+    ``mount`` (translation, rotation wxyz) overrides where it sits (default
+    :func:`sensor_mount`): a sensor on a moving body is mounted in that body's frame.
+    """
+    translation, rotation = sensor_mount(spec, params) if mount is None else mount
     if spec.kind == 'imu':
         return ImuModel(spec, translation, rotation, params.gravity)
     if spec.kind == 'fluid_pressure':

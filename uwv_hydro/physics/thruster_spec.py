@@ -118,6 +118,9 @@ class ThrusterSpec:
     rotation: Tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0)
     #: Thrust direction in the joint frame (unit vector).
     axis: Tuple[float, float, float] = (1.0, 0.0, 0.0)
+    #: The body of the kinematic tree the thruster pushes ('': the base body); the pose
+    #: above is then where it sits at zero joint positions (the lumped vehicle's).
+    body: str = ''
     #: Commands are rotor angular velocities (rad/s) instead of thrust (N).
     use_angvel_cmd: bool = False
     #: Ct of T = Ct rho D^4 omega|omega|; None: alpha_1 + alpha_2 J (gz-sim).

@@ -204,14 +204,24 @@ class CompiledTreeDynamics:
                              current, fin_angles, bool(terms), end)
 
     # ------------------------------------------------------------------ outputs
-    def body_states(self, x, q, qd) -> FrameKinematics:
-        """Return the bodies' FrameKinematics (body frames, ``multibody.body_names``)."""
+    def body_states(self, x, q, qd, nu_dot=None, qdd=None) -> FrameKinematics:
+        """
+        Return the bodies' FrameKinematics (body frames, ``multibody.body_names``).
+
+        With ``nu_dot`` and ``qdd`` (the base's and the joints' accelerations) each body's
+        acceleration too (d/dt of its twist components).
+        """
         x = np.asarray(x, dtype=float)
         quat = x[3:7] / np.linalg.norm(x[3:7])
-        out = self._core.evaluate(x[0:3], quat, x[7:13], np.ascontiguousarray(q, dtype=float),
-                                  np.ascontiguousarray(qd, dtype=float))
+        accelerations = nu_dot is not None
+        out = self._core.evaluate(
+            x[0:3], quat, x[7:13], np.ascontiguousarray(q, dtype=float),
+            np.ascontiguousarray(qd, dtype=float),
+            np.asarray(nu_dot, dtype=float) if accelerations else None,
+            np.ascontiguousarray(qdd, dtype=float) if accelerations else None)
         return FrameKinematics(self.body_names, out.body_positions.copy(),
-                               out.body_rotations.copy(), out.body_twists.copy())
+                               out.body_rotations.copy(), out.body_twists.copy(),
+                               out.body_accelerations.copy() if accelerations else None)
 
     def base_components(self, x, q, qd, current, fin_angles=None) -> np.ndarray:
         """

@@ -62,7 +62,7 @@ from uwv_hydro.description.sdf.model_choice import is_uwv_plugin
 from uwv_hydro.description.sdf.sensors import (
     dave_pressure_sensor, is_dave_pressure_plugin, read_link_sensors)
 from uwv_hydro.description.sensors import check_sensor_links, merge_sensors
-from uwv_hydro.description.thruster_values import check_unique
+from uwv_hydro.description.thruster_values import check_unique, on_body
 from uwv_hydro.description.thrusters import (
     gz_thruster_spec, gz_thruster_values, is_thruster_plugin)
 from uwv_hydro.description.xml_safe import element_error, unique_children
@@ -132,11 +132,12 @@ def read_sdf_equipment(flat: FlatModel, params: VehicleParams, source: str,
         if is_thruster_plugin(plugin):
             values, error = gz_thruster_values(plugin, source)
             joint = _joint(flat, values['joint_name'], scope, plugin, 'thruster')
-            _check_parent(flat, joint, fixed, params, source, 'thruster')
-            spec = gz_thruster_spec(values, _joint_pose(flat, joint, to_base), error, params)
+            body = _carrying_body(flat, joint, fixed, params, source, 'thruster')
+            spec = on_body(gz_thruster_spec(values, _joint_pose(flat, joint, to_base), error,
+                                            params), body, params)
             thrusters.append(spec)
-            record(params, 'thruster', spec.joint_name, place, 'read',
-                   '%s model' % spec.model)
+            record(params, 'thruster', spec.joint_name, place, 'read', '%s model%s' % (
+                spec.model, ', on moving body %r' % body if body else ''))
         elif is_liftdrag_plugin(plugin):
             fin = _liftdrag_fin(plugin, scope, flat, poses, fixed, to_base, params, source)
             fins.append(fin)
@@ -211,6 +212,18 @@ def _check_parent(flat: FlatModel, joint: str, fixed, params: VehicleParams, sou
         raise element_error('%s joint %r hangs from link %r, which is not the base link %r '
                             'nor fixed to it' % (what, joint, parent, params.base_frame),
                             source, flat.joints[joint])
+
+
+def _carrying_body(flat: FlatModel, joint: str, fixed, params: VehicleParams, source: str,
+                   what: str) -> str:
+    """Return '' for a joint hanging from the base (or fixed to it), else its tree body."""
+    parent = _end(flat, joint, 'parent')
+    tree = params.tree
+    body = tree.body_of(parent) if tree is not None and parent not in fixed else None
+    if body is None:
+        _check_parent(flat, joint, fixed, params, source, what)
+        return ''
+    return '' if body == tree.base else body
 
 
 def _liftdrag_fin(plugin: ET.Element, scope: str, flat: FlatModel, poses: Dict[str, Pose],

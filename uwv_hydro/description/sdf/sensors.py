@@ -109,9 +109,11 @@ def read_link_sensors(flat: FlatModel, params: VehicleParams, source: str,
     sensors = []
     defaults = {'navsat': world_datum(flat.element),
                 'magnetometer': world_magnetic_field(flat.element, source)}
+    tree = params.tree  # a link of a moving body: the sensor moves with that body
     for name, link in flat.links.items():
         for sensor in link.findall('sensor'):
-            if name not in fixed or name not in poses:
+            on_tree = tree is not None and tree.body_of(name) is not None
+            if (name not in fixed and not on_tree) or name not in poses:
                 record(params, 'sensor', sensor.get('name', ''), where(source, sensor),
                        'warned', 'not modelled: %s sensor on link %r, which moves '
                        'relative to the base %r' % (sensor.get('type', ''), name,
@@ -119,9 +121,10 @@ def read_link_sensors(flat: FlatModel, params: VehicleParams, source: str,
                 continue
             # the sensor's <pose> in its link, relative_to resolved as sdformat does
             in_link = flat.pose_in_link(sensor.find('pose'), name)
+            # on the base at link pose times sensor pose, or on its link of a moving body
             found = read_sensor_element(sensor, name, source, params.base_frame, params,
-                                        link_pose=poses[name], defaults=defaults,
-                                        sensor_pose=in_link)
+                                        link_pose=poses[name] if name in fixed else None,
+                                        defaults=defaults, sensor_pose=in_link)
             if found is not None:
                 sensors.append(found)
                 if found.kind == 'magnetometer' and defaults['navsat']:

@@ -64,8 +64,8 @@ import numpy as np
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.plugin_number import plugin_float
-from uwv_hydro.description.thruster_values import spec_from_values
-from uwv_hydro.description.urdf_joint import joint_in_base, origin_of
+from uwv_hydro.description.thruster_values import on_body, spec_from_values
+from uwv_hydro.description.urdf_joint import joint_on_body, origin_of
 from uwv_hydro.description.uuv.blocks import one, typed_block
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS
@@ -273,15 +273,15 @@ def _joint_of(root: ET.Element, block: ET.Element, link: str, source: str) -> ET
 
 
 def _pose(root, block, link, params, source):
-    """Return (point, rotation base <- link, axis in the link) of the thrust."""
+    """Return (point, rotation base <- link, axis in the link, joint, tree body or '')."""
     joint = _joint_of(root, block, link, source)
-    origin, rotation, axis = joint_in_base(joint, params, source, 'thruster')
+    body, origin, rotation, axis = joint_on_body(joint, params, source, 'thruster')
     links = [e for e in root.findall('link') if e.get('name') == link]
     com = np.zeros(3)
     if links and links[0].find('inertial') is not None:
         com = origin_of(links[0].find('inertial'), source)[0]
     # the force at the link's CoM
-    return origin + rotation @ com, rotation, axis, joint
+    return origin + rotation @ com, rotation, axis, joint, body
 
 
 def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str
@@ -306,7 +306,7 @@ def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str
         except ValueError:
             raise element_error('thrusterID: expected an integer, got %r' % thruster_id,
                                 source, id_elem) from None
-        point, rotation, axis, joint = _pose(root, block, link, params, source)
+        point, rotation, axis, joint, body = _pose(root, block, link, params, source)
         dyn, conv, limits, folded = _fold(block, source, notes)
         # ThrusterPlugin.cc: /<model>/thrusters/<id>/input; a ROS 2 name token may not
         # start with a digit, so Plankton (uuv_simulator's ROS 2 port) writes id_<id>
@@ -324,7 +324,8 @@ def read_uuv_thrusters(root: ET.Element, params: VehicleParams, source: str
             return element_error('%s: %s' % (key, reason), source,
                                  elem if elem is not None else _block)
 
-        spec = spec_from_values(values, (point, rotation, axis), error, text=False)
+        spec = on_body(spec_from_values(values, (point, rotation, axis), error, text=False),
+                       body, params)
         specs.append(spec)
         record(params, 'thruster', spec.joint_name, where(source, block),
                'warned' if notes else 'read',

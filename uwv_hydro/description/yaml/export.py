@@ -59,7 +59,8 @@ from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.fins import FIN_NUMBER_KEYS, FIN_VECTOR_KEYS
 from uwv_hydro.description.sensor_export import sensor_tree
 from uwv_hydro.description.yaml_safe import yaml_string
-from uwv_hydro.physics.sensors import sensor_mount
+from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.physics.sensors import sensor_body_mount, sensor_mount
 from uwv_hydro.physics.thruster_spec import (
     DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS)
 from uwv_hydro.physics.vehicle_params import VehicleParams
@@ -150,10 +151,13 @@ def vehicle_lines(params: VehicleParams, base: Optional[str] = None) -> List[str
             lines += ['  ' + line for line in _sparse(getattr(p, key), order)]
     if p.thrusters:
         lines.append('thrusters:')
-        lines += ['  ' + line for spec in p.thrusters for line in thruster_lines(spec)]
+        lines += ['  ' + line for spec in p.thrusters
+                  for line in thruster_lines(spec, p.tree if base is None else None)]
     if p.sensors:
         # Without the base description the links are gone: mounts become poses in the base
-        trees = {s.name: sensor_tree(s, None if base is not None else sensor_mount(s, p))
+        # (a link of a moving body stays: the tree below keeps it)
+        trees = {s.name: sensor_tree(s, None if base is not None or sensor_body_mount(s, p)[0]
+                                     else sensor_mount(s, p))
                  for s in p.sensors}
         lines += ['sensors:'] + ['  ' + line for line in _tree_lines(trees)]
     # the tree comes from one file: with a base description it is that file's
@@ -290,17 +294,28 @@ def _fin_lines(fins) -> List[str]:
     return lines
 
 
-def thruster_lines(spec: ThrusterSpec) -> List[str]:
-    """Return the ``<joint>:`` mapping of one thruster as YAML lines (no indentation)."""
+def thruster_lines(spec: ThrusterSpec, tree=None) -> List[str]:
+    """
+    Return the ``<joint>:`` mapping of one thruster as YAML lines (no indentation).
+
+    A thruster on a moving body of ``tree`` gets that body as its ``parent``, its pose in
+    the body frame (its base-frame pose is the one at zero joint positions).
+    """
     # URDF rpy: static axes x, y, z (transforms3d 'sxyz')
     lines = ['%s:' % yaml_string(spec.joint_name),
              '  xyz: %s' % _flow_list(spec.translation),
              '  rpy: %s' % _flow_list(quat2euler(spec.rotation, 'sxyz')),
              '  axis: %s' % _flow_list(spec.axis)]
+    if spec.body and tree is not None:
+        rotation = quat_to_matrix(np.asarray(spec.rotation, float))
+        position, rotation = tree.in_body(spec.body, spec.point(), rotation)
+        lines[1:3] = ['  parent: %s' % yaml_string(spec.body),
+                      '  xyz: %s' % _flow_list(position),
+                      '  rpy: %s' % _flow_list(mat2euler(rotation, 'sxyz'))]
     for f in dataclasses.fields(ThrusterSpec):
         value = getattr(spec, f.name)
         if f.name in ('joint_name', 'translation', 'rotation', 'axis', 'dynamics_terms',
-                      'conversion_terms') or value == f.default \
+                      'conversion_terms', 'body') or value == f.default \
                 or (isinstance(value, float) and math.isinf(value)):
             continue
         if isinstance(value, bool):

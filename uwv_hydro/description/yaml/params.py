@@ -114,6 +114,9 @@ VEHICLE_KEYS = (
 #: Extra vehicle sections: key -> reader(value, ctx, params), called after the core keys
 #: (filled below the readers; ``ctx.frd`` tells the convention).
 YAML_SECTIONS: Dict[str, Callable[[Any, '_Ctx', VehicleParams], None]] = {}
+# the joint tree first: sensors and thrusters may sit on its moving links
+YAML_SECTIONS['links'] = read_links
+YAML_SECTIONS['joints'] = read_joints
 YAML_SECTIONS['sensors'] = read_yaml_sensors
 #: difflib ratio above which a flat-layout key is taken as a misspelt vehicle key.
 _FLAT_TYPO_CUTOFF = 0.8
@@ -351,8 +354,6 @@ def _read_hull(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
 YAML_SECTIONS['thrusters'] = _read_thrusters
 YAML_SECTIONS['fins'] = _read_fins
 YAML_SECTIONS['hull'] = _read_hull
-YAML_SECTIONS['links'] = read_links
-YAML_SECTIONS['joints'] = read_joints
 
 
 def load_yaml_string(text: str, source: str = '<yaml>', base: Optional[VehicleParams] = None,

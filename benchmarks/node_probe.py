@@ -52,7 +52,7 @@ import numpy as np
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FLIP_S = 0.05
 FORCE = 2000.0
-LOOP_KEYS = ('ticks', 'late_ticks', 'dropped_steps', 'max_update_s', 'rate_hz')
+LOOP_KEYS = ('ticks', 'late_ticks', 'lagged_steps', 'max_update_s', 'rate_hz')
 CYCLE_KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us', 'cycle_wall_p99_us')
 
 

@@ -21,10 +21,11 @@ Modes (parameter ``mode``):
     Integrates the 6-DOF dynamics from the summed thruster wrenches and publishes
     ``odometry`` and TF ``odom -> base`` (:mod:`uwv_hydro.node.simulate_io`).  The
     vehicle is :class:`uwv_hydro.modes.simulate_mode.SimulateMode`, which owns the step
-    rules: the state kept on the node clock (each update runs round((now - state
-    time) / period) steps, at most ``max_catchup_steps``; the rest is dropped and
-    counted), so sim time (/clock) drives the simulation exactly and a late wall-clock
-    update catches up (with the wall-clock thread, "now" is the update's deadline, so
+    rules: the state kept on the node clock (each update runs round((now - lag - state
+    time) / period) steps, at most ``max_catchup_steps``; beyond, the simulated time
+    falls behind the clock and every output carries the simulated time, never time it
+    did not simulate), so sim time (/clock) drives the simulation exactly and a late
+    wall-clock update catches up (with the wall-clock thread, "now" is the update's deadline, so
     the steps are the deadlines passed: a late start alone never runs two); RK4
     sub-steps raised at start for the stiffest mode (``rk4_substeps`` in
     /diagnostics); every step checked against the physical bound on kinetic-energy
@@ -451,6 +452,9 @@ class HydroNode(Node):
 
     def _run_mode(self, now: int) -> None:
         self.io.update(now)
+        if self.mode == 'simulate' and self.io.mode.state_ns is not None:
+            # the update's other outputs carry the state's simulated time, as odometry
+            now = self.stamp_ns(self.io.mode.state_ns)
         if self.fins is not None:
             self.fins.update(now)
         for part in self.stack_outputs:

@@ -57,14 +57,15 @@ CYCLE_KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us', 'cycl
 
 
 def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = False,
-                 profile: bool = False, vehicle_file: str = ''):
+                 profile: bool = False, vehicle_file: str = '', thrust_frame: str = 'base_link'):
     """
     Return benchmark records [(name, value, unit, extra), ...] for the node.
 
     With ``floor`` the process measured is benchmarks/floor_node.py instead (figures
     named ``floor_*``): the same probe on a minimal rclpy publisher.  With ``profile``
     the node's cycle profile is on and reported (``node_profile``).  ``vehicle_file``:
-    the node's vehicle (default: the launch file's default vehicle).
+    the node's vehicle (default: the launch file's default vehicle); ``thrust_frame``:
+    the frame of the sway thrust (the vehicle's base frame).
     """
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
@@ -127,7 +128,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         if not odom:
             raise RuntimeError('the node published no odometry within 60 s')
         wrench = WrenchStamped()
-        wrench.header.frame_id = 'base_link'
+        wrench.header.frame_id = thrust_frame
         sign = 1.0
         # callbacks run on a spinning thread (receive times taken promptly); the thrust
         # flips are published from this thread, paced by sleep

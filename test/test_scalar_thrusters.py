@@ -93,7 +93,7 @@ def _uuv_banks(stiff=False, **changes):
     specs = [dataclasses.replace(s, **{k: v for k, v in changes.items()
                                        if k != 'max_cmd_rate' or not s.dynamics_type})
              for s in load_vehicle(REXROV).thrusters]
-    if stiff:  # Yoerger alpha 500: |df/dw| = 2 alpha |w| ~ 4e3 1/s, stiff in 200 sub-steps of 0.5 s
+    if stiff:  # Yoerger alpha 500: |df/dw| = 2 alpha |w| ~ 4e3 1/s, stiff at h = 0.5 s / 200
         specs = [dataclasses.replace(s, dynamics_terms=(500.0, 8.0))
                  if s.dynamics_type == 'Yoerger' else s for s in specs]
     fast, slow = ThrusterBank(specs, 1028.0), ThrusterBank(specs, 1028.0)

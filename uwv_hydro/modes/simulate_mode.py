@@ -315,9 +315,10 @@ class SimulateMode:
         The first call only starts the clock (the state is stamped ``now_ns``).  Then
         each call runs :meth:`due` steps (at most ``max_catchup_steps``; beyond, the
         simulated time falls behind the clock: :attr:`lag_ns`) and returns the new
-        state time (the simulated time: dt per step run), or None when no step was due.  ``on_step(stamp_ns)`` is called
-        after every step but the last, with :attr:`state` at that step, so that every
-        integration step can be published one period apart.  ``thrust(x)``, when given,
+        state time (the simulated time: dt per step run), or None when no step was
+        due.  ``on_step(stamp_ns)`` is called after every step but the last, with
+        :attr:`state` at that step, so that every integration step can be published
+        one period apart.  ``thrust(x)``, when given,
         is called before every step with the state (13 floats) and returns a body wrench
         added to ``tau`` over that step (the thruster models advance once per step).
         """

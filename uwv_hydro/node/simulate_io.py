@@ -252,7 +252,8 @@ class SimulateIO(NodePart):
             'the simulation cannot keep up with the clock: real-time factor %.3g over the last '
             '%.3g s (at most max_catchup_steps = %d steps of %g s per update); the simulated '
             'time, which stamps odometry and every output, is %.6g s behind the clock '
-            '(%d steps not simulated so far)' % (
+            '(%d steps not simulated so far); lower rate_hz, or raise max_catchup_steps '
+            'when the clock itself comes in larger jumps (a /clock slower than rate_hz)' % (
                 factor, (clock - mark[1]) * 1e-9, mode.max_catchup_steps, mode.dt,
                 mode.lag_ns * 1e-9, mode.events['lagged_steps']))
 

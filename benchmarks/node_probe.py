@@ -31,7 +31,9 @@ The node runs in simulate mode on the default vehicle at ``rate_hz``.  This proc
   has the new sign.  It includes DDS transport both ways, the wait for the node's next
   cycle, one integration step and the publish;
 * keeps the node's /diagnostics of the measured interval: the update cycle's CPU and
-  wall time (median over the diagnostics windows of each window's p50 and p99);
+  wall time (median over the diagnostics windows of each window's p50 and p99); and
+  reads the process's CPU time over it (``/proc/<pid>/stat``, every thread): per
+  odometry message received, ``node_process_cpu_per_odometry_us``;
   with ``profile`` the node runs with ``cycle_profile: true`` and the record
   ``node_profile`` carries each stage's figures (cycle_profile.py) over the windows:
   the median of the windows' p50 and p99, the largest max, and the late wakes summed
@@ -48,6 +50,8 @@ import threading
 import time
 
 import numpy as np
+
+from node_links_probe import process_cpu_s
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FLIP_S = 0.05
@@ -140,6 +144,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         del odom[:]
         del diags[:]
         tf_count[0] = 0
+        cpu_start = process_cpu_s(proc.pid)
         end = time.perf_counter() + duration
         while time.perf_counter() < end:
             sign = -sign
@@ -148,6 +153,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
             pub.publish(wrench)
             time.sleep(FLIP_S)
         tf_seen = tf_count[0]
+        process_cpu = process_cpu_s(proc.pid) - cpu_start
         time.sleep(1.5)  # one more diagnostics report
         executor.shutdown(timeout_sec=1.0)
     finally:
@@ -155,6 +161,10 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         context.try_shutdown()
     records = _figures(rate_hz, duration, odom, flips, diags)
     records[0][3]['tf_messages'] = tf_seen
+    # the process's CPU (every thread: update, executor, middleware) per odometry message
+    sent = records[0][3]['messages']
+    records.append(('node_process_cpu_per_odometry_us', process_cpu / max(sent, 1) * 1e6, 'us',
+                    {'process_cpu_s': process_cpu, 'messages': sent}))
     if len(start_arrivals) > 1:
         span = start_arrivals[-1] - start_arrivals[0]
         records.insert(2, ('node_rate_first_second_hz', (len(start_arrivals) - 1) / span, 'Hz',

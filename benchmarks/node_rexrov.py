@@ -25,6 +25,10 @@ floor_node.py) at the same rate, each after a load check.  Emitted per run:
 * node_rexrov_cycle_cpu_p50_us, _p99_us  the update's CPU time (its thread's) from
   /diagnostics: one step per update at 1 kHz, so the CPU of one step with its outputs;
   node_rexrov_cpu_share_of_period: the p50 over the 1 ms period;
+* node_rexrov_process_cpu_per_step_us: the node process's CPU time (every thread:
+  update, executor, middleware; /proc) over the interval per odometry message, the
+  floor's (node_rexrov_floor_process_cpu_per_step_us) and their ratio
+  (node_rexrov_process_cpu_over_floor);
 * node_rexrov_jitter_p99_ms and node_rexrov_floor_jitter_p99_ms (the floor in the same
   run), node_rexrov_jitter_p99_over_floor_ms their difference (issue 43: <= 0.3 ms on a
   quiet machine);
@@ -47,7 +51,9 @@ CORPUS_REXROV = REPO / 'test' / 'corpus' / 'uuv_simulator' / 'rexrov_like.urdf.x
 RATE_HZ = 1000.0
 #: the figures summarised over the runs: (name, unit)
 SUMMARY = (('cycle_cpu_p50_us', 'us'), ('cycle_cpu_p99_us', 'us'),
-           ('cpu_share_of_period', 'x'), ('jitter_p99_ms', 'ms'),
+           ('cpu_share_of_period', 'x'), ('process_cpu_per_step_us', 'us'),
+           ('floor_process_cpu_per_step_us', 'us'), ('process_cpu_over_floor', 'x'),
+           ('jitter_p99_ms', 'ms'),
            ('floor_jitter_p99_ms', 'ms'), ('jitter_p99_over_floor_ms', 'ms'),
            ('rate_hz', 'Hz'), ('overruns', 'overruns'), ('lagged_steps', 'steps'))
 
@@ -82,6 +88,10 @@ def bench(results, emit, quiet_check, quick: bool, runs: int) -> None:
             'cycle_cpu_p99_us': node.get('node_cycle_cpu_p99_us', (None, float('nan')))[1],
             # one step per update: the step's CPU against the period
             'cpu_share_of_period': cpu50 * 1e-6 * RATE_HZ,
+            'process_cpu_per_step_us': node['node_process_cpu_per_odometry_us'][1],
+            'floor_process_cpu_per_step_us': floor['floor_node_process_cpu_per_odometry_us'][1],
+            'process_cpu_over_floor': node['node_process_cpu_per_odometry_us'][1]
+            / floor['floor_node_process_cpu_per_odometry_us'][1],
             'jitter_p99_ms': jitter, 'floor_jitter_p99_ms': floor_jitter,
             'jitter_p99_over_floor_ms': jitter - floor_jitter,
             'rate_hz': node['node_rate_hz'][1],

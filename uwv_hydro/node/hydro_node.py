@@ -342,12 +342,14 @@ class HydroNode(Node):
         return SetParametersResult(successful=True)
 
     # ------------------------------------------------------------------ update loop
-    def _loop_cycle(self) -> None:
+    def _loop_cycle(self) -> bool:
         # the RateLoop thread's cycle: nothing once the context is shut down
         if self.context.ok():
             # in wall time the tick is the loop's deadline: integration steps are counted
             # on the deadline grid, so a cycle that starts late does not step twice
             self._on_timer(None if self.sim_time else self._rate_loop.deadline_ns)
+        # behind (steps due not simulated): a rest before the next cycle (rate_loop.py)
+        return getattr(self.io, 'behind', False)
 
     def _on_loop_error(self, exc: BaseException) -> None:
         self.events['update_errors'] += 1

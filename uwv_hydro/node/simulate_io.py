@@ -132,6 +132,8 @@ class SimulateIO(NodePart):
         self._lag_mark = self._window = None
         #: one step's measured cost at start (s; node/step_cost.py), None if not measured
         self.step_cost_s = None
+        #: whether the last update left steps due unsimulated (the simulation is behind)
+        self.behind = False
 
     def _report_substeps(self, requested: int) -> None:
         mode = self.mode
@@ -209,9 +211,11 @@ class SimulateIO(NodePart):
         """Bring the vehicle to the tick; publish odometry per step and TF for the last."""
         mode = self.mode
         pace = self.node.tick_pace_ns  # the state is kept on the pacing clock
+        self.behind = False
         if mode.state_ns is None:
             self._clock_start = mode.advance(pace)
-            self._lag_mark = self._window = None
+            self._lag_mark = None
+            self._window = (mode.state_ns, mode.lag_ns)  # the first window from here
             self._publish_due(self._clock_start)
             return
         if mode.due(pace) <= 0:
@@ -225,7 +229,9 @@ class SimulateIO(NodePart):
         per_step = None if thrusters is None else thrusters.per_step(pace, inflow)
         stamp = mode.advance(pace, self._thrust(pace), current, on_step=self._publish_odometry,
                              thrust=per_step)
-        if mode.lag_ns > lag:
+        # behind: steps due were not simulated (the rate loop then rests, rate_loop.py)
+        self.behind = mode.lag_ns > lag
+        if self.behind:
             self._report_lag()
         if stamp is None:
             return

@@ -26,8 +26,9 @@ Two ways of being too slow for the rate asked:
   position tells the simulated time of its state, which must be its stamp; the stamps
   must be one dt apart; /diagnostics must count the steps not simulated, report the lag
   and a real-time factor below 1 (WARN), and the log must carry the warning with the
-  factor.  Before issue 43 the stamps jumped 140 periods over steps never simulated:
-  the positions would lag their stamps by 0.14 m per stop.
+  factor; the markers too must carry the time of a simulated state.  Before issue 43
+  the stamps jumped 140 periods over steps never simulated: the positions would lag
+  their stamps by 0.14 m per stop.
 * the vehicle: REMUS 100 (fins, hull) at 2000 Hz with 1000 RK4 sub-steps a step.  The
   node times its step at start and logs the figure; over half the period, it must warn
   naming the vehicle, the cost and the period, and say that it slows down.  While it is
@@ -63,14 +64,16 @@ def test_stamps_are_the_simulated_time_when_the_node_falls_behind(
         rclpy_context, spawn, tmp_path):
     from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
     from nav_msgs.msg import Odometry
+    from visualization_msgs.msg import MarkerArray
     # no surge drag: the vehicle coasts at U0 exactly
     urdf = TEST_VEHICLE.format(mass=TEST_MASS, izz=TEST_IZZ, q_xxx=0.0, n_r=TEST_N_R)
     proc, log = start_node(spawn, tmp_path, {
         'robot_description': urdf, 'mode': 'simulate', 'rate_hz': 1e9 / DT_NS,
         'initial_position': [X0, 0.0, -10.0], 'initial_velocity': [U0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        'max_catchup_steps': 10, 'diagnostics_period': 0.2, 'publish_markers': False})
+        'max_catchup_steps': 10, 'diagnostics_period': 0.2, 'marker_rate_hz': 20.0})
     probe = Probe(rclpy_context)
     odom = probe.collect(Odometry, 'odometry', qos=1000)
+    markers = probe.collect(MarkerArray, 'hydro/markers', qos=100)
     diags = probe.collect(DiagnosticArray, '/diagnostics')
     assert probe.spin_until(lambda: len(odom) > 200, timeout=60.0, proc=proc, log=log)
     wall_start = time.time_ns()
@@ -94,6 +97,10 @@ def test_stamps_are_the_simulated_time_when_the_node_falls_behind(
     # one message per simulated step, one dt apart (a lost message would show as a gap)
     gaps = np.diff(stamps)
     assert np.all(gaps == DT_NS), np.unique(gaps, return_counts=True)
+    # the markers too carry the state's time: each stamp is one of the states published
+    published = set(stamps.tolist())
+    at = [_stamp(m) for a in markers for m in a.markers[:1] if _stamp(m) >= stamps[0]]
+    assert len(at) > 10 and set(at) <= published, sorted(set(at) - published)[:5]
     simulated = (stamps[-1] - stamps[0]) * 1e-9
     # the stops cost the simulated time most of their length: it fell behind the clock
     assert simulated < wall_span, (simulated, wall_span)

@@ -466,8 +466,10 @@ class HydroNode(Node):
     def _on_marker_timer(self) -> None:
         with self.lock:  # the wrench at the state; the markers are built outside the lock
             wc = self.io.components()
-        stamp = Time()
-        conv.ns_to_stamp(stamp, self.now_ns())  # the physics time under ArduPilot SITL
+            # simulate mode: the state's time (behind the clock while the node is)
+            at = self.io.mode.state_ns if self.mode == 'simulate' else None
+        stamp = Time()  # the physics time under ArduPilot SITL
+        conv.ns_to_stamp(stamp, self.now_ns() if at is None else self.stamp_ns(at))
         markers = self.markers.build(stamp,
                                      wc.components if wc is not None else None)
         self.marker_pub.publish(MarkerArray(markers=markers))

@@ -71,6 +71,8 @@ class SensorSuite:
         """
         Return [(model, reading)] of the sensors due at ``t_ns`` for ``state``.
 
+        ``state`` is a State or a function returning it, called at most once and only
+        when a sensor is due (the node samples at every step, a sensor is due at a few);
         ``nu_dot`` is the body acceleration at ``state`` (6 floats), or a function
         returning it, called at most once and only when an IMU is due (the node
         evaluates the equations of motion at the published state only then).
@@ -78,6 +80,8 @@ class SensorSuite:
         out = []
         for model, schedule in zip(self.models, self.schedules):
             if schedule.due(t_ns):
+                if callable(state):
+                    state = state()
                 if callable(nu_dot) and model.needs_acceleration:
                     nu_dot = nu_dot()
                 reading = model.measure(t_ns * 1e-9, state.position, state.quaternion,

@@ -80,6 +80,7 @@ class SensorIO(NodePart):
         super().__init__(node)
         self.mode = mode
         self.suite = SensorSuite(node.vehicle)
+        self._state = lambda: mode.state  # the current state, built when asked
         prefix = self.cfg['frame_prefix']
         self.pubs = {}
         self.frame_ids: Dict[str, str] = {}
@@ -141,7 +142,8 @@ class SensorIO(NodePart):
         Each sensor's schedule runs on the pacing clock (sim time, else monotonic), its
         messages are stamped ``stamp_ns`` (ROS time), as odometry is.
         """
-        for model, reading in self.suite.sample(pace_ns, self.mode.state,
+        # the state built only when a sensor is due (most steps: none)
+        for model, reading in self.suite.sample(pace_ns, self._state,
                                                 self.mode.acceleration):
             name = model.spec.name
             status = self.status[name]

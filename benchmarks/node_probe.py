@@ -49,9 +49,8 @@ import tempfile
 import threading
 import time
 
-import numpy as np
-
 from node_links_probe import process_cpu_s
+import numpy as np
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FLIP_S = 0.05

@@ -19,7 +19,7 @@ The node runs in simulate mode on the default vehicle at ``rate_hz`` (1 kHz).  T
 process publishes ``current`` at 20 Hz for ``seconds`` with one constant value (the
 reference phase), then for ``seconds`` with a new value every message.  The update
 loop's counters in /diagnostics (overruns = updates longer than one period,
-dropped_steps, late_ticks, max_update_ms) are differenced over each phase.  A new
+lagged_steps, late_ticks, max_update_ms) are differenced over each phase.  A new
 current value should cost the update no more than a repeated one: the figures of the
 two phases are printed side by side, with their ratio (same run, same machine load).
 
@@ -39,7 +39,7 @@ import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 CURRENT_HZ = 20.0
-COUNTERS = ('overruns', 'dropped_steps', 'late_ticks', 'ticks')
+COUNTERS = ('overruns', 'lagged_steps', 'late_ticks', 'ticks')
 
 
 def _loop_values(diags):
@@ -163,14 +163,14 @@ def main(argv):
     print('node at %g Hz, current published at %g Hz for %g s per phase'
           % (rate, CURRENT_HZ, seconds))
     print('%-10s %10s %14s %11s %8s'
-          % ('phase', 'overruns', 'dropped_steps', 'late_ticks', 'ticks'))
+          % ('phase', 'overruns', 'lagged_steps', 'late_ticks', 'ticks'))
     for name, r in result.items():
-        print('%-10s %10d %14d %11d %8d' % (name, r['overruns'], r['dropped_steps'],
+        print('%-10s %10d %14d %11d %8d' % (name, r['overruns'], r['lagged_steps'],
                                             r['late_ticks'], r['ticks']))
     c, k = result['changing'], result['constant']
-    print('changing / constant: overruns %.3g, dropped_steps %.3g (max update so far '
+    print('changing / constant: overruns %.3g, lagged_steps %.3g (max update so far '
           '%.3g ms)' % ((c['overruns'] + 1) / (k['overruns'] + 1),
-                        (c['dropped_steps'] + 1) / (k['dropped_steps'] + 1),
+                        (c['lagged_steps'] + 1) / (k['lagged_steps'] + 1),
                         c['max_update_ms']))
     return 0
 

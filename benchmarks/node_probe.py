@@ -31,7 +31,9 @@ The node runs in simulate mode on the default vehicle at ``rate_hz``.  This proc
   has the new sign.  It includes DDS transport both ways, the wait for the node's next
   cycle, one integration step and the publish;
 * keeps the node's /diagnostics of the measured interval: the update cycle's CPU and
-  wall time (median over the diagnostics windows of each window's p50 and p99);
+  wall time (median over the diagnostics windows of each window's p50 and p99); and
+  reads the process's CPU time over it (``/proc/<pid>/stat``, every thread): per
+  odometry message received, ``node_process_cpu_per_odometry_us``;
   with ``profile`` the node runs with ``cycle_profile: true`` and the record
   ``node_profile`` carries each stage's figures (cycle_profile.py) over the windows:
   the median of the windows' p50 and p99, the largest max, and the late wakes summed
@@ -47,24 +49,26 @@ import tempfile
 import threading
 import time
 
+from node_links_probe import process_cpu_s
 import numpy as np
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FLIP_S = 0.05
 FORCE = 2000.0
-LOOP_KEYS = ('ticks', 'late_ticks', 'dropped_steps', 'max_update_s', 'rate_hz')
+LOOP_KEYS = ('ticks', 'late_ticks', 'lagged_steps', 'max_update_s', 'rate_hz')
 CYCLE_KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us', 'cycle_wall_p99_us')
 
 
 def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = False,
-                 profile: bool = False, vehicle_file: str = ''):
+                 profile: bool = False, vehicle_file: str = '', thrust_frame: str = 'base_link'):
     """
     Return benchmark records [(name, value, unit, extra), ...] for the node.
 
     With ``floor`` the process measured is benchmarks/floor_node.py instead (figures
     named ``floor_*``): the same probe on a minimal rclpy publisher.  With ``profile``
     the node's cycle profile is on and reported (``node_profile``).  ``vehicle_file``:
-    the node's vehicle (default: the launch file's default vehicle).
+    the node's vehicle (default: the launch file's default vehicle); ``thrust_frame``:
+    the frame of the sway thrust (the vehicle's base frame).
     """
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
@@ -127,7 +131,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         if not odom:
             raise RuntimeError('the node published no odometry within 60 s')
         wrench = WrenchStamped()
-        wrench.header.frame_id = 'base_link'
+        wrench.header.frame_id = thrust_frame
         sign = 1.0
         # callbacks run on a spinning thread (receive times taken promptly); the thrust
         # flips are published from this thread, paced by sleep
@@ -139,6 +143,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         del odom[:]
         del diags[:]
         tf_count[0] = 0
+        cpu_start = process_cpu_s(proc.pid)
         end = time.perf_counter() + duration
         while time.perf_counter() < end:
             sign = -sign
@@ -147,6 +152,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
             pub.publish(wrench)
             time.sleep(FLIP_S)
         tf_seen = tf_count[0]
+        process_cpu = process_cpu_s(proc.pid) - cpu_start
         time.sleep(1.5)  # one more diagnostics report
         executor.shutdown(timeout_sec=1.0)
     finally:
@@ -154,6 +160,10 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         context.try_shutdown()
     records = _figures(rate_hz, duration, odom, flips, diags)
     records[0][3]['tf_messages'] = tf_seen
+    # the process's CPU (every thread: update, executor, middleware) per odometry message
+    sent = records[0][3]['messages']
+    records.append(('node_process_cpu_per_odometry_us', process_cpu / max(sent, 1) * 1e6, 'us',
+                    {'process_cpu_s': process_cpu, 'messages': sent}))
     if len(start_arrivals) > 1:
         span = start_arrivals[-1] - start_arrivals[0]
         records.insert(2, ('node_rate_first_second_hz', (len(start_arrivals) - 1) / span, 'Hz',

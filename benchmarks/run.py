@@ -66,7 +66,7 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            callback ran
 * paired_*                 node and floor measured side by side at the same time (two
                            probes, two domains): a load change on the machine hits both
-
+* node_rexrov_*            ``--only node_rexrov``: the rigid RexROV at 1 kHz beside the floor
 * sitl_json_*              the node as ArduPilot's JSON SITL backend (BlueROV2, Heavy): frames
                            per second in lock step from a client sending as ArduPilot does
                            (benchmarks/sitl_json_probe.py), the reply latency p50 / p99,
@@ -100,9 +100,9 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            joint_states at 1 kHz (links_wrench_listened_*: the 10-link
                            vehicle with every link topic subscribed: the update's CPU;
                            links_wrench_unfed_*: fed no joint_states);
-                           links_simulate_<rate>hz_*: simulate mode
-                           at 1 kHz, or down LINK_SIMULATE_RATES to the highest rate that
-                           fits (links_simulate_highest_fitting_hz).  Per vehicle the
+                           links_simulate_<rate>hz_*: simulate mode at 1 kHz, or down
+                           LINK_SIMULATE_RATES to the highest rate that fits
+                           (links_simulate_highest_fitting_hz).  Per vehicle the
                            cycle CPU and wall p50/p99 of /diagnostics, overruns, the
                            achieved rate (wrench mode: the node process's CPU per
                            odometry message too: the evaluation runs in the odometry
@@ -135,6 +135,7 @@ sys.path.insert(0, str(HERE))
 
 import articulated_bench  # noqa: E402, I100
 from naive_reference import full_vehicle, naive_rk4_step, naive_wrench  # noqa: E402
+import node_rexrov  # noqa: E402
 import numpy as np  # noqa: E402
 import sitl_json_probe  # noqa: E402
 
@@ -172,8 +173,10 @@ QUIET_LOAD = 0.5
 SETTLE_S = 120.0
 NOT_QUIET = 'machine not quiet: figures decide nothing'
 
-#: The figures of the compiled core (``--only core``).
+#: The figures of the compiled core (``--only core``); those not in the default run.
 CORE_BENCHMARKS = ('rk4', 'surface', 'simulate', 'simulate_cli', 'batch', 'core_start')
+NOT_DEFAULT = ('node_profile', 'node_runs', 'node_links', 'node_rexrov', 'articulated',
+               'node_uvms')
 
 
 def emit(results, name, value, unit, **extra):
@@ -1001,10 +1004,10 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--quick', action='store_true', help='short runs (smoke test)')
     parser.add_argument('--only', nargs='*', default=None,
-                        help='subset: wrench link_wrench rk4 surface simulate replay '
-                        'replay_simulate batch node node_paired node_profile node_runs '
-                        'node_links articulated node_uvms simulate_cli core_start sweep '
-                        'sitl_json; core: the compiled core figures')
+                        help='subset: wrench link_wrench rk4 surface simulate replay replay_'
+                        'simulate batch node node_paired node_profile node_runs node_links '
+                        'node_rexrov articulated node_uvms simulate_cli core_start sweep '
+                        'sitl_json; core: the core figures')
     parser.add_argument('--rates', nargs='+', type=float, default=[1000.0, 500.0, 250.0],
                         help='node_profile, node_runs: the update rates (Hz)')
     parser.add_argument('--runs', type=int, default=5,
@@ -1031,14 +1034,13 @@ def main(argv=None):
         'core_start': bench_core_start,
         'sweep': lambda r: bench_sweep(r, 2000 if quick else 10000, 5.0 if quick else 20.0),
         'node_paired': lambda r: bench_node_paired(r, 3.0 if quick else 10.0),
-        # not in the default run (15 timed runs each): --only node_profile / node_runs
+        # not in the default run (NOT_DEFAULT; 15 timed runs each): --only NAME
         'node_profile': lambda r: bench_node_runs(r, 3.0 if quick else 10.0, args.rates,
                                                   args.runs, profile=True),
         'node_runs': lambda r: bench_node_runs(r, 3.0 if quick else 10.0, args.rates,
                                                args.runs, profile=False),
-        # not in the default run either: --only node_links
         'node_links': lambda r: bench_node_links(r, 3.0 if quick else 10.0, args.runs),
-        # not in the default run: --only articulated / node_uvms (articulated_bench.py)
+        'node_rexrov': lambda r: node_rexrov.bench(r, emit, quiet_check, quick, args.runs),
         'articulated': lambda r: articulated_bench.bench_step(
             lambda *a, **k: emit(r, *a, **k), quiet_check, 2 if quick else args.runs,
             4 if quick else 20),
@@ -1053,9 +1055,7 @@ def main(argv=None):
         args.only = list(args.only) + list(CORE_BENCHMARKS)
     results = []
     for name, fn in plan.items():
-        if (args.only is None and name not in ('node_profile', 'node_runs', 'node_links',
-                                               'articulated', 'node_uvms')) or (
-                args.only is not None and name in args.only):
+        if name in args.only if args.only is not None else name not in NOT_DEFAULT:
             fn(results)
     table(results)
     return 0

@@ -24,7 +24,7 @@ best-effort time-source subscription lost is re-sent after ``--resend-ms``.  Thr
 seconds and is re-published every 0.1 s of sim time (watchdog 0.5 s).
 
 Measured: node RSS (psutil) at start (after the first simulated second) and end, and
-its peak over the run; /diagnostics (max update time, overruns, late ticks, dropped
+its peak over the run; /diagnostics (max update time, overruns, late ticks, lagged
 steps, divergences, state restores); odometry continuity (every stamp exactly one
 period after the previous: no gaps, no repeats) and position jumps (|dp| <= |v| dt,
 with |v| the larger world speed of the two samples, plus 1 %).
@@ -254,7 +254,7 @@ def run(args) -> dict:
         'rss_samples_mb': [(t, v / 2 ** 20) for t, v in rss['samples']],
         'max_update_ms': float(loop.get('max_update_s', 'nan')) * 1e3,
         'overruns': int(loop.get('overruns', -1)), 'late_ticks': int(loop.get('late_ticks', -1)),
-        'ticks': int(loop.get('ticks', -1)), 'dropped_steps': int(loop.get('dropped_steps', -1)),
+        'ticks': int(loop.get('ticks', -1)), 'lagged_steps': int(loop.get('lagged_steps', -1)),
         'divergences': int(loop.get('divergences', -1)),
         'state_restores': int(loop.get('state_restores', -1)),
         'rk4_substeps': int(loop.get('rk4_substeps', -1)),
@@ -263,7 +263,7 @@ def run(args) -> dict:
     summary['ok'] = bool(
         alive and state['count'] == steps + 1 and state['gaps'] == 0
         and state['repeats'] == 0 and state['jumps'] == 0 and state['nonfinite'] == 0
-        and summary['dropped_steps'] == 0 and summary['divergences'] == 0
+        and summary['lagged_steps'] == 0 and summary['divergences'] == 0
         and summary['state_restores'] == 0
         and summary['rss_growth_mb'] <= args.max_rss_growth_mb)
     return summary
@@ -278,9 +278,9 @@ def print_summary(s: dict) -> None:
           % (s['rss_start_mb'], s['rss_end_mb'], s['rss_growth_mb'], s['max_rss_growth_mb'],
              s['rss_peak_mb']))
     print('  update loop: max %.3f ms, %d overruns of the %.3g ms period, %d late ticks, '
-          '%d dropped steps, %d divergences, %d state restores, %d RK4 sub-steps'
+          '%d lagged steps, %d divergences, %d state restores, %d RK4 sub-steps'
           % (s['max_update_ms'], s['overruns'], 1e3 / s['rate_hz'], s['late_ticks'],
-             s['dropped_steps'], s['divergences'], s['state_restores'], s['rk4_substeps']))
+             s['lagged_steps'], s['divergences'], s['state_restores'], s['rk4_substeps']))
     print('  odometry: %d messages, %d gaps, %d repeats, %d position jumps (max |dp|/(|v| dt) '
           '%.4f), %d non-finite; max speed %.3f m/s; %d /clock re-sends'
           % (s['odometry_count'], s['odometry_gaps'], s['odometry_repeats'],

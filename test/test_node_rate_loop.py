@@ -83,6 +83,63 @@ def test_a_slow_cycle_skips_deadlines_instead_of_bursting():
     assert len(burst) <= 1, burst
 
 
+def test_a_cycle_behind_gets_a_rest_and_a_late_one_does_not():
+    """
+    A cycle that returns True (behind) is not followed back to back: the thread sleeps.
+
+    Every cycle takes 2.5 periods.  Returning True, each next cycle starts on the first
+    deadline more than the spin tail after the previous one ended, and in between
+    another thread can take a lock the cycle holds (as the executor takes the node's
+    state lock for /diagnostics); returning None, the next starts at once (a late
+    cycle catches up as before).
+    """
+    period = 0.004
+    for behind in (True, None):
+        lock, took = threading.Lock(), []
+        ends, starts, gaps_ns = [], [], []
+        done, stop = threading.Event(), threading.Event()
+
+        def cycle():
+            starts.append(time.monotonic_ns())
+            if ends:
+                gaps_ns.append(starts[-1] - ends[-1])
+            with lock:
+                t_end = time.monotonic() + 2.5 * period
+                while time.monotonic() < t_end:  # busy, holding the lock, as an update
+                    pass
+            ends.append(time.monotonic_ns())
+            if len(starts) >= 12:
+                done.set()
+            return behind
+
+        def other():  # the executor: wants the lock now and then
+            while not stop.is_set():
+                with lock:
+                    took.append(time.monotonic_ns())
+                time.sleep(period / 4)
+
+        loop = RateLoop(period, cycle, spin_tail=150e-6)
+        helper = threading.Thread(target=other, daemon=True)
+        loop.start()
+        helper.start()
+        assert done.wait(10.0)
+        loop.stop()
+        stop.set()
+        helper.join(2.0)
+        if behind:
+            assert loop.rests >= 10, loop.rests
+            # a rest: more than the spin tail, at most a period and the tail
+            assert min(gaps_ns) > 150e3 and max(gaps_ns) < (period + 150e-6) * 1e9 + 2e6, \
+                gaps_ns
+            # the other thread got the lock between cycles
+            between = sum(1 for a, b in zip(ends, starts[1:]) if any(a <= t <= b for t in took))
+            assert between >= 5, (between, len(took))
+        else:
+            assert loop.rests == 0
+            # late, not behind: the next cycle at once (well within a period)
+            assert sorted(gaps_ns)[len(gaps_ns) // 2] < 0.5 * period * 1e9, gaps_ns
+
+
 def test_period_must_be_positive():
     with pytest.raises(ValueError):
         RateLoop(0.0, lambda: None)

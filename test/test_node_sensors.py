@@ -136,10 +136,10 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
         return np.asarray(t), quat_to_matrix(q)
 
     # Each sensor at its own rate: stamps exactly one period apart, in its own frame.  A
-    # step the loaded machine dropped (max_catchup_steps) delays one sample to the next
-    # state; the grid stays, so the pair around it is closer: then 95 % on the period.
+    # loaded machine never makes the node skip a step (its simulated time falls behind
+    # instead, lagged_steps), so only a state restore can shift a sample: then 95 %.
     loop = diag_values(diags[-1], 'update loop')
-    strict = loop.get('dropped_steps') == '0' and loop.get('state_restores') == '0'
+    strict = loop.get('state_restores') == '0'
     for name, period_ms, frame in (('imu', 10, 'imu_link'), ('depth', 100, 'depth'),
                                    ('dvl', 50, 'dvl_link'), ('gps', 500, 'base_link')):
         stamps = [_stamp(m) for m in got[name]]

@@ -22,6 +22,7 @@ of rclpy's serialisation of the filled message and read back (rclpy's deserialis
 that message, so subscribers cannot tell.  (Not byte for byte: Fast CDR leaves the
 alignment padding uninitialised, so two serialisations of one message differ there.)
 A layout the patching cannot find is refused (None: the node publishes messages).
+ValueWire, the thrusters' std_msgs/Float64 feedback, is held to the same rule.
 """
 from geometry_msgs.msg import TransformStamped, WrenchStamped
 from nav_msgs.msg import Odometry
@@ -29,10 +30,11 @@ import numpy as np
 import pytest
 from rclpy.serialization import deserialize_message, serialize_message
 from sensor_msgs.msg import JointState
+from std_msgs.msg import Float64
 from tf2_msgs.msg import TFMessage
 
-from uwv_hydro.node import joint_io, simulate_io
-from uwv_hydro.node.serialized_message import SerializedMessage
+from uwv_hydro.node import joint_io, simulate_io, thruster_io
+from uwv_hydro.node.serialized_message import SerializedMessage, ValueWire
 
 
 def _odometry(frame, child):
@@ -118,3 +120,14 @@ def test_a_layout_that_cannot_be_patched_is_refused():
         f = msg.wrench.force
         f.x, f.y, f.z = values[:3]
     assert SerializedMessage.create(WrenchStamped(), fill_without_torque, (3, 3)) is None
+
+
+def test_float64_bytes_equal_rclpy_serialisation():
+    wire = ValueWire.create(Float64(), thruster_io._fill_float64)
+    assert wire is not None
+    rng = np.random.default_rng(5)
+    for value in [0.0, -0.0, 1.5, -1e300, 5e-324, np.inf, -np.inf] + list(rng.normal(size=20)):
+        raw = wire.pack(float(value))
+        assert len(raw) == len(serialize_message(Float64(data=float(value))))
+        assert deserialize_message(raw, Float64).data == float(value)
+    assert np.isnan(deserialize_message(wire.pack(float('nan')), Float64).data)

@@ -57,11 +57,11 @@ def test_checked_step_equals_the_bare_rk4_step_when_nothing_diverges():
         assert mode.step(tau)
         x = sim.step_flat(x, tau)
     assert mode.x == x
-    assert mode.events == {'divergences': 0, 'state_restores': 0, 'dropped_steps': 0}
+    assert mode.events == {'divergences': 0, 'state_restores': 0, 'lagged_steps': 0}
 
 
 def test_advance_keeps_the_state_on_the_clock():
-    """Steps per update = round(elapsed / dt), capped; dropped steps counted; callbacks."""
+    """Steps per update = round(elapsed / dt), capped; the simulated time falls behind."""
     params = load_vehicle_string(_quadratic_vehicle())
     mode = SimulateMode(params, dt=0.01, max_catchup_steps=3, initial=_state(0.5))
     t0 = 5 * 10 ** 9
@@ -71,18 +71,27 @@ def test_advance_keeps_the_state_on_the_clock():
     seen = []
     assert mode.advance(t0 + 2 * 10 ** 7, on_step=seen.append) == t0 + 2 * 10 ** 7
     assert seen == [t0 + 10 ** 7]  # every step but the last
-    # 7 periods late with a limit of 3: 4 dropped, the state time jumps over them
+    # 7 periods late with a limit of 3: 3 run, and the state time is the time simulated
+    # (3 periods on), 4 periods behind the clock: never a stamp over time not simulated
     seen = []
-    assert mode.advance(t0 + 9 * 10 ** 7, on_step=seen.append) == t0 + 9 * 10 ** 7
-    assert mode.events['dropped_steps'] == 4
-    assert seen == [t0 + 7 * 10 ** 7, t0 + 8 * 10 ** 7]
+    assert mode.advance(t0 + 9 * 10 ** 7, on_step=seen.append) == t0 + 5 * 10 ** 7
+    assert mode.events['lagged_steps'] == 4 and mode.lag_ns == 4 * 10 ** 7
+    assert seen == [t0 + 3 * 10 ** 7, t0 + 4 * 10 ** 7]
     # 5 steps ran in all: the same as 5 plain steps
     ref = SimulateMode(params, dt=0.01, initial=_state(0.5))
     for _ in range(5):
         ref.step()
     assert mode.x == ref.x
+    assert mode.t == pytest.approx(5 * 0.01, abs=1e-15)  # the field time: simulated too
     # nu_dot is the mean acceleration over the last update (3 steps)
     assert mode.nu_dot[0] < 0.0
+    # the lag stays (the simulated time is not hurried back): one period later, one step
+    assert mode.due(t0 + 10 * 10 ** 7) == 1
+    assert mode.advance(t0 + 10 * 10 ** 7, on_step=seen.append) == t0 + 6 * 10 ** 7
+    assert mode.events['lagged_steps'] == 4
+    # a reset forgets the lag with the clock
+    mode.reset()
+    assert mode.lag_ns == 0 and mode.advance(t0) == t0
 
 
 def test_reset_refuses_a_state_that_is_not_finite():
@@ -213,7 +222,7 @@ def test_node_and_offline_agree_through_the_same_faults(rclpy_context, spawn, tm
     values = diag_values(diags[-1], 'update loop')
     assert int(values['divergences']) == mode.events['divergences'] >= 1
     assert int(values['state_restores']) == mode.events['state_restores']
-    assert int(values['dropped_steps']) == 0
+    assert int(values['lagged_steps']) == 0
     probe.close()
 
 

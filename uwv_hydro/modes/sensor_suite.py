@@ -95,6 +95,8 @@ class SensorSuite:
         """
         Return [(model, reading)] of the sensors due at ``t_ns`` for ``state``.
 
+        ``state`` is a State or a function returning it, called at most once and only
+        when a sensor is due (the node samples at every step, a sensor is due at a few);
         ``nu_dot`` is the body acceleration at ``state`` (6 floats), or a function
         returning it, called at most once and only when an IMU is due (the node
         evaluates the equations of motion at the published state only then).
@@ -113,6 +115,8 @@ class SensorSuite:
                                         frames.twist[body], frames.acceleration[body])
                 out.append((model, reading))
                 continue
+            if callable(state):
+                state = state()
             if callable(nu_dot) and model.needs_acceleration:
                 nu_dot = nu_dot()
             reading = model.measure(t_ns * 1e-9, state.position, state.quaternion,

@@ -30,9 +30,13 @@ Rules:
   with :data:`RETRY_SUBSTEP_FACTOR` times the sub-steps; if that fails too the last good
   state (the one before the step) is restored (``state_restores``).
 * **Clock.**  :meth:`SimulateMode.advance` keeps the state on a clock: each call runs
-  round((now - state time) / dt) steps, at most ``max_catchup_steps`` (the rest is
-  dropped and counted as ``dropped_steps``, the state time jumping over them); after
-  a restore the update's remaining steps are skipped.
+  round((now - lag - state time) / dt) steps, at most ``max_catchup_steps``.  The
+  state time is the simulated time: it advances by dt per step run, never more.  Steps
+  due beyond ``max_catchup_steps`` are not run and the simulated time does not jump
+  over them: it falls behind the clock by them (:attr:`lag_ns`, counted as
+  ``lagged_steps``), so a caller that cannot keep up slows down instead of stamping
+  time it did not simulate.  The lag is kept until :meth:`reset` (the simulated time
+  is not hurried back).  After a restore the update's remaining steps are skipped.
 * **Fins.**  With :attr:`SimulateMode.servos` set (a
   :class:`~uwv_hydro.modes.fin_servos.FinServos`), the servos advance by dt at the
   start of every step and their angles are held over it (RK4 stages included).
@@ -122,7 +126,7 @@ class SimulateMode:
         self.sim = Simulator(vehicle, dt=self.dt, substeps=self.substeps)
         self.guard = EnergyGuard(self.sim)
         self.events: Dict[str, int] = {'divergences': 0, 'state_restores': 0,
-                                       'dropped_steps': 0}
+                                       'lagged_steps': 0}
         self.initial = initial if initial is not None else rest_state()
         #: Fin servos stepped with the vehicle (None: fins stay as set on :attr:`sim`).
         self.servos = None
@@ -149,8 +153,11 @@ class SimulateMode:
             raise ValueError('the state must be 13 finite numbers (position, quaternion, '
                              'twist), got %r' % (x,))
         self._x = x
-        #: clock time of the state (ns), None until the first :meth:`advance`
+        #: simulated time of the state on the clock's scale (ns), None until the first
+        #: :meth:`advance`
         self.state_ns: Optional[int] = None
+        #: how far the simulated time is behind the clock (ns): the steps not run
+        self.lag_ns = 0
         #: mean body acceleration over the last update
         self.nu_dot = np.zeros(6)
         #: body wrench and world current of the latest step (what the state felt)
@@ -300,6 +307,10 @@ class SimulateMode:
         self.run(tau, 1, current, dt)
         return self.events['state_restores'] == restores
 
+    def due(self, now_ns: int) -> int:
+        """Return the steps due at clock time ``now_ns``: round((now - lag - state) / dt)."""
+        return int(round((now_ns - self.lag_ns - self.state_ns) / self.period_ns))
+
     def advance(self, now_ns: int, tau=None, current=None,
                 on_step: Optional[Callable[[int], None]] = None,
                 thrust: Optional[Callable[[list], np.ndarray]] = None) -> Optional[int]:
@@ -307,11 +318,12 @@ class SimulateMode:
         Bring the state to the clock time ``now_ns``; return the state's stamp or None.
 
         The first call only starts the clock (the state is stamped ``now_ns``).  Then
-        each call runs round((now - state time) / dt) steps (at most
-        ``max_catchup_steps``; the rest is dropped and counted) and returns the new
-        state time, or None when no step was due.  ``on_step(stamp_ns)`` is called
-        after every step but the last, with :attr:`state` at that step, so that every
-        integration step can be published one period apart.  ``thrust(x)``, when given,
+        each call runs :meth:`due` steps (at most ``max_catchup_steps``; beyond, the
+        simulated time falls behind the clock: :attr:`lag_ns`) and returns the new
+        state time (the simulated time: dt per step run), or None when no step was
+        due.  ``on_step(stamp_ns)`` is called after every step but the last, with
+        :attr:`state` at that step, so that every integration step can be published
+        one period apart.  ``thrust(x)``, when given,
         is called before every step with the state (13 floats) and returns a body wrench
         added to ``tau`` over that step (the thruster models advance once per step).
         """
@@ -320,13 +332,13 @@ class SimulateMode:
             if self.field is not None and self.field.time_origin == 'clock':
                 self.t = self.state_ns * 1e-9
             return self.state_ns
-        steps = int(round((now_ns - self.state_ns) / self.period_ns))
+        steps = self.due(now_ns)
         if steps <= 0:
             return None
         if steps > self.max_catchup_steps:
-            self.events['dropped_steps'] += steps - self.max_catchup_steps
-            self.state_ns += (steps - self.max_catchup_steps) * self.period_ns
-            self.t += (steps - self.max_catchup_steps) * self.dt
+            # not run, and not claimed: the simulated time falls behind the clock
+            self.events['lagged_steps'] += steps - self.max_catchup_steps
+            self.lag_ns += (steps - self.max_catchup_steps) * self.period_ns
             steps = self.max_catchup_steps
         nu_before = self._x[7:]
         for k in range(1, steps + 1):

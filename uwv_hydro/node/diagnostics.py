@@ -59,6 +59,10 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
     if loop.get('clock_stalled'):
         level, message = WARN, 'clock stalled: /clock silent for %.3g s of wall time' % (
             loop.get('clock_silent_s', 0.0))
+    elif loop.get('simulated_time_factor', 1.0) < 1.0:
+        level, message = WARN, ('simulation behind the clock: real-time factor %.3g, the '
+                                'simulated time %.3g s behind' % (
+                                    loop['simulated_time_factor'], loop['simulated_lag_s']))
     elif loop.get('ticks', 0) == 0:
         level, message = WARN, 'no update yet (waiting for the clock?)'
     elif loop.get('overruns_recent', 0) > 0:

@@ -21,10 +21,11 @@ Modes (parameter ``mode``):
     Integrates the 6-DOF dynamics from the summed thruster wrenches and publishes
     ``odometry`` and TF ``odom -> base`` (:mod:`uwv_hydro.node.simulate_io`).  The
     vehicle is :class:`uwv_hydro.modes.simulate_mode.SimulateMode`, which owns the step
-    rules: the state kept on the node clock (each update runs round((now - state
-    time) / period) steps, at most ``max_catchup_steps``; the rest is dropped and
-    counted), so sim time (/clock) drives the simulation exactly and a late wall-clock
-    update catches up (with the wall-clock thread, "now" is the update's deadline, so
+    rules: the state kept on the node clock (each update runs round((now - lag - state
+    time) / period) steps, at most ``max_catchup_steps``; beyond, the simulated time
+    falls behind the clock and every output carries the simulated time, never time it
+    did not simulate), so sim time (/clock) drives the simulation exactly and a late
+    wall-clock update catches up (with the wall-clock thread, "now" is the update's deadline, so
     the steps are the deadlines passed: a late start alone never runs two); RK4
     sub-steps raised at start for the stiffest mode (``rk4_substeps`` in
     /diagnostics); every step checked against the physical bound on kinetic-energy
@@ -341,12 +342,14 @@ class HydroNode(Node):
         return SetParametersResult(successful=True)
 
     # ------------------------------------------------------------------ update loop
-    def _loop_cycle(self) -> None:
+    def _loop_cycle(self) -> bool:
         # the RateLoop thread's cycle: nothing once the context is shut down
         if self.context.ok():
             # in wall time the tick is the loop's deadline: integration steps are counted
             # on the deadline grid, so a cycle that starts late does not step twice
             self._on_timer(None if self.sim_time else self._rate_loop.deadline_ns)
+        # behind (steps due not simulated): a rest before the next cycle (rate_loop.py)
+        return getattr(self.io, 'behind', False)
 
     def _on_loop_error(self, exc: BaseException) -> None:
         self.events['update_errors'] += 1
@@ -451,6 +454,9 @@ class HydroNode(Node):
 
     def _run_mode(self, now: int) -> None:
         self.io.update(now)
+        if self.mode == 'simulate' and self.io.mode.state_ns is not None:
+            # the update's other outputs carry the state's simulated time, as odometry
+            now = self.stamp_ns(self.io.mode.state_ns)
         if self.fins is not None:
             self.fins.update(now)
         for part in self.stack_outputs:
@@ -460,8 +466,10 @@ class HydroNode(Node):
     def _on_marker_timer(self) -> None:
         with self.lock:  # the wrench at the state; the markers are built outside the lock
             wc = self.io.components()
-        stamp = Time()
-        conv.ns_to_stamp(stamp, self.now_ns())  # the physics time under ArduPilot SITL
+            # simulate mode: the state's time (behind the clock while the node is)
+            at = self.io.mode.state_ns if self.mode == 'simulate' else None
+        stamp = Time()  # the physics time under ArduPilot SITL
+        conv.ns_to_stamp(stamp, self.now_ns() if at is None else self.stamp_ns(at))
         markers = self.markers.build(stamp,
                                      wc.components if wc is not None else None)
         self.marker_pub.publish(MarkerArray(markers=markers))

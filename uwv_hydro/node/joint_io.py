@@ -28,7 +28,7 @@ topic_based_ros2_control sends them: :mod:`uwv_hydro.node.ros2_control_io`.
 Out: sensor_msgs/JointState of every moving joint on ``joint_states_topic`` (position,
 velocity, effort = the joint torque or force) with every odometry message, so once
 per integration step and stamped as that step's odometry (SimulateIO publishes every
-state through its odometry, :meth:`JointIO.follow_odometry`); after every update, on
+state through its odometry, SimulateIO.state_followers); after every update, on
 /tf, each moving joint's child link in the joint's parent link in the description
 (which may be a link fixed to the parent body, e.g. an arm's base on the vehicle's
 base link), as robot_state_publisher sends a joint, stamped as the base's odom ->
@@ -138,7 +138,8 @@ class JointIO(NodePart):
         self._tf_wire = SerializedMessage.create(self._tf_msg, fill_transforms,
                                                  (7,) * len(frames), len(frames)) \
             if frames else None
-        self.follow_odometry(node.io)
+        # joint_states with every odometry message (each step), its stamp
+        node.io.state_followers.append(self.publish_joint_state)
         self.logger.info('moving joints %s: Float64 commands on %s/{cmd_pos,cmd_vel,cmd_force}'
                          ', JointState on %s' % (', '.join(self.mode.joint_names),
                                                  cfg['joint_command_topic'],
@@ -174,24 +175,6 @@ class JointIO(NodePart):
                                   matrix_to_quat(rotation))
                 for parent, link, position, rotation
                 in self.mode.dynamics.tree.fixed_link_frames()]
-
-    def follow_odometry(self, io) -> None:
-        """
-        Publish joint_states with every odometry message of ``io`` (SimulateIO).
-
-        SimulateIO publishes each state it puts out (every integration step, the
-        first state of a run) through ``_publish_odometry(pace_ns) -> stamp_ns``, with
-        the mode at that state; joint_states follows each call with its stamp.  SimulateIO
-        has no per-step hook, so its method is wrapped on the instance (a renamed or
-        reshaped method fails here, at start).
-        """
-        publish_odometry = io._publish_odometry
-
-        def publish_with_joint_states(pace_ns: int) -> int:
-            stamp_ns = publish_odometry(pace_ns)
-            self.publish_joint_state(stamp_ns)
-            return stamp_ns
-        io._publish_odometry = publish_with_joint_states
 
     def publish_joint_state(self, stamp_ns: int) -> None:
         """Publish the mode's joint positions, speeds and efforts stamped ``stamp_ns``."""

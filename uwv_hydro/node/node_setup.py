@@ -38,6 +38,7 @@ from uwv_hydro.node.ros2_control_io import Ros2ControlIO
 from uwv_hydro.node.simulate_io import SimulateIO
 from uwv_hydro.node.sitl_json_io import SitlJsonIO
 from uwv_hydro.node.static_frames import static_frames
+from uwv_hydro.node.step_cost import report_step_cost
 from uwv_hydro.node.thruster_io import ThrusterIO
 from uwv_hydro.node.wrench_io import WrenchIO
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
@@ -118,6 +119,9 @@ def create_io(node) -> None:
                                      cfg['marker_force_scale'])
         node.marker_pub = node.create_publisher(MarkerArray, 'hydro/markers', 1)
     node.diagnostics = DiagnosticsReport(node)
+    if node.mode == 'simulate' and node.sitl is None:
+        # a vehicle too heavy for the rate is named now (the state is reset after)
+        report_step_cost(node)
     if cfg['publish_static_frames']:
         node.static_pub = node.create_publisher(TFMessage, '/tf_static', TF_STATIC_QOS)
         node.static_pub.publish(static_frames(node))

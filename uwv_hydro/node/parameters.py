@@ -119,8 +119,9 @@ PARAMETERS = (
          'so the stiffest mode keeps |lambda| h <= 2.5 (rk4_substeps in /diagnostics)',
          bounds=(1, 1000)),
     Spec('max_catchup_steps', 10, 'most simulation steps one late update may run to keep '
-         'the state on the pacing clock (each published as odometry); the rest is dropped '
-         'and counted', bounds=(1, 1000)),
+         'the state on the pacing clock (each published as odometry); beyond, the node '
+         'slows down: the simulated time (the stamps) falls behind the clock, warned and '
+         'counted', bounds=(1, 1000)),
     Spec('added_mass', 'implicit', 'wrench mode: implicit (the engine carries M_A in its '
          'inertia and its C_A(nu) nu: only the current corrections are emitted) or lagged '
          '(filtered backward-difference acceleration)', choices=ADDED_MASS_MODES),

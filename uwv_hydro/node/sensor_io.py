@@ -81,6 +81,7 @@ class SensorIO(NodePart):
         self.mode = mode
         # sensors on moving links read their bodies' frames (articulated mode only)
         self.suite = SensorSuite(node.vehicle, getattr(mode, 'body_frames', None))
+        self._state = lambda: mode.state  # the current state, built when asked
         prefix = self.cfg['frame_prefix']
         self.pubs = {}
         self.frame_ids: Dict[str, str] = {}
@@ -142,7 +143,8 @@ class SensorIO(NodePart):
         Each sensor's schedule runs on the pacing clock (sim time, else monotonic), its
         messages are stamped ``stamp_ns`` (ROS time), as odometry is.
         """
-        for model, reading in self.suite.sample(pace_ns, self.mode.state,
+        # the state built only when a sensor is due (most steps: none)
+        for model, reading in self.suite.sample(pace_ns, self._state,
                                                 self.mode.acceleration):
             name = model.spec.name
             status = self.status[name]

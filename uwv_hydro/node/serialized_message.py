@@ -24,7 +24,8 @@ float64 blocks that change lie (by writing distinct sentinel values and searchin
 bytes), and per message only packs those values into a copy.  A round trip through
 rclpy's deserialiser at construction checks the layout; when it does not hold (e.g. a
 big-endian host) :meth:`SerializedMessage.create` returns None and the caller keeps
-publishing messages.
+publishing messages.  :class:`ValueWire` does the same for a message whose one float64
+is all that changes, without a stamp (std_msgs/Float64: the thrusters' feedback).
 
 A message may carry its stamp more than once (a TFMessage of several transforms, each
 with its header: ``stamps``), every copy written per message, and its float64 blocks
@@ -37,6 +38,7 @@ from typing import Callable, Optional, Sequence
 from rclpy.serialization import deserialize_message, serialize_message
 
 _STAMP = struct.Struct('<iI')  # builtin_interfaces/Time: int32 sec, uint32 nanosec
+_DOUBLE = struct.Struct('<d')
 #: A stamp whose 8 bytes occur nowhere else in a message.
 _SENTINEL_NS = 1_234_567_891 * 1_000_000_000 + 987_654_321
 
@@ -113,3 +115,29 @@ class SerializedMessage:
         for fmt, at, start, end in self._blocks:
             fmt.pack_into(buf, at, *values[start:end])
         return bytes(buf)
+
+
+class ValueWire:
+    """The CDR bytes of a message whose one float64 changes (e.g. std_msgs/Float64)."""
+
+    def __init__(self, msg, fill: Callable[[object, float], None]):
+        """Lay out ``msg``; ``fill(msg, value)`` writes the changing float64."""
+        fill(msg, 1e300 * 1.015625)  # a sentinel, not data
+        raw = serialize_message(msg)
+        at = _locate(raw, _DOUBLE.pack(1e300 * 1.015625))
+        self._head, self._tail = raw[:at], raw[at + _DOUBLE.size:]
+        fill(msg, -2.5)
+        if deserialize_message(self.pack(-2.5), type(msg)) != msg:
+            raise LayoutError('patched bytes do not read back as the message')
+
+    @classmethod
+    def create(cls, msg, fill: Callable[[object, float], None]) -> Optional['ValueWire']:
+        """Return the layout of ``msg``, or None when it cannot be patched in place."""
+        try:
+            return cls(msg, fill)
+        except LayoutError:
+            return None
+
+    def pack(self, value: float) -> bytes:
+        """Return the serialised message holding ``value``."""
+        return self._head + _DOUBLE.pack(value) + self._tail

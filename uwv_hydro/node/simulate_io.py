@@ -126,6 +126,17 @@ class SimulateIO(NodePart):
         #: f(pacing ns) -> whether odometry and TF go out at that state (every state by
         #: default; the SITL backend publishes at its own rate, node/sitl_json_io.py)
         self.output_due = _always
+        #: f(stamp ns) called after each state's odometry, with the mode at that state
+        #: (joint_states of a vehicle whose links move: node/joint_io.py)
+        self.state_followers = []
+        #: the clock time the state started at; (simulated, lag) ns at the last lag
+        #: warning and at the last /diagnostics window (reset with the state)
+        self._clock_start = 0
+        self._lag_mark = self._window = None
+        #: one step's measured cost at start (s; node/step_cost.py), None if not measured
+        self.step_cost_s = None
+        #: whether the last update left steps due unsimulated (the simulation is behind)
+        self.behind = False
 
     def _report_substeps(self, requested: int) -> None:
         mode = self.mode
@@ -203,11 +214,16 @@ class SimulateIO(NodePart):
         """Bring the vehicle to the tick; publish odometry per step and TF for the last."""
         mode = self.mode
         pace = self.node.tick_pace_ns  # the state is kept on the pacing clock
+        self.behind = False
         if mode.state_ns is None:
-            self._publish_due(mode.advance(pace))
+            self._clock_start = mode.advance(pace)
+            self._lag_mark = None
+            self._window = (mode.state_ns, mode.lag_ns)  # the first window from here
+            self._publish_due(self._clock_start)
             return
-        if int(round((pace - mode.state_ns) / mode.period_ns)) <= 0:
+        if mode.due(pace) <= 0:
             return
+        lag = mode.lag_ns
         current = self.node.current.world()
         thrusters = self.node.thrusters
         # the thrusters' inflow: the current at the state (a field: held over the update)
@@ -216,6 +232,10 @@ class SimulateIO(NodePart):
         per_step = None if thrusters is None else thrusters.per_step(pace, inflow)
         stamp = mode.advance(pace, self._thrust(pace), current, on_step=self._publish_odometry,
                              thrust=per_step)
+        # behind: steps due were not simulated (the rate loop then rests, rate_loop.py)
+        self.behind = mode.lag_ns > lag
+        if self.behind:
+            self._report_lag()
         if stamp is None:
             return
         if not self._publish_due(stamp):
@@ -226,6 +246,25 @@ class SimulateIO(NodePart):
         if self.node.component_pubs:
             self.node.publish_components(self.components().components,
                                          self.node.stamp_ns(stamp))
+
+    def _report_lag(self) -> None:
+        """Warn (throttled) that the simulated time fell behind the clock, with the factor."""
+        mode, node = self.mode, self.node
+        if not node.throttle.ready('falling_behind'):
+            return
+        # simulated time over clock time since the last warning (or since the start)
+        sim, clock = mode.state_ns, mode.state_ns + mode.lag_ns
+        mark = self._lag_mark or (self._clock_start, self._clock_start)
+        factor = (sim - mark[0]) / max(clock - mark[1], 1)
+        self._lag_mark = (sim, clock)
+        self.logger.warning(
+            'the simulation cannot keep up with the clock: real-time factor %.3g over the last '
+            '%.3g s (at most max_catchup_steps = %d steps of %g s per update); the simulated '
+            'time, which stamps odometry and every output, is %.6g s behind the clock '
+            '(%d steps not simulated so far); lower rate_hz, or raise max_catchup_steps '
+            'when the clock itself comes in larger jumps (a /clock slower than rate_hz)' % (
+                factor, (clock - mark[1]) * 1e-9, mode.max_catchup_steps, mode.dt,
+                mode.lag_ns * 1e-9, mode.events['lagged_steps']))
 
     def _publish_odometry(self, pace_ns: int) -> int:
         """Publish the state as odometry of pacing time ``pace_ns``; return its stamp."""
@@ -239,6 +278,8 @@ class SimulateIO(NodePart):
             outbox.publish(self.odom_pub, serialize_message(self._odom_msg))
         if self.sensors is not None:
             self.sensors.sample(pace_ns, stamp_ns)
+        for follow in self.state_followers:
+            follow(stamp_ns)
         return stamp_ns
 
     def _publish_due(self, pace_ns: int) -> bool:
@@ -266,7 +307,17 @@ class SimulateIO(NodePart):
         for name in self.mux.inputs:
             snap['inputs'][name]['state'] = self.mux.state(name)
         snap['events'].update(self.mode.events)
-        snap['loop']['rk4_substeps'] = self.mode.substeps
-        snap['loop']['stiffness_per_s'] = self.mode.stiffness_per_s
+        loop, mode = snap['loop'], self.mode
+        loop['rk4_substeps'] = mode.substeps
+        loop['stiffness_per_s'] = mode.stiffness_per_s
+        if self.step_cost_s is not None:
+            loop['step_cost_us'] = self.step_cost_s * 1e6
+        if mode.state_ns is not None:
+            # simulated time over clock time in the window: 1 while the node keeps up
+            loop['simulated_lag_s'] = mode.lag_ns * 1e-9
+            window, self._window = self._window, (mode.state_ns, mode.lag_ns)
+            if window is not None and mode.state_ns > window[0]:
+                simulated = mode.state_ns - window[0]
+                loop['simulated_time_factor'] = simulated / (simulated + mode.lag_ns - window[1])
         if self.sensors is not None:
             self.sensors.snapshot(snap)

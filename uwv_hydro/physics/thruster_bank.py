@@ -24,7 +24,7 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-from uwv_hydro.physics.table_thrusters import TableStep
+from uwv_hydro.physics.scalar_thrusters import SCALAR_MODELS, ScalarStep
 from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_CONVERSIONS
 
 #: Largest RK4 step against the rotor's time scale (h |df/domega|).
@@ -178,8 +178,11 @@ class ThrusterBank:
         self._lag = self.time_constant > 0.0
         self._any_lag = bool(np.any(self._lag))
         self._step_terms = None  # (dt, lag gains, rate bounds) of the last dt
-        #: all thrusters lookup tables (no rotor model): the step on floats
-        self._table_step = TableStep(self) if len(self._table) == n else None
+        #: all thrusters lookup tables or uuv_simulator conversions: the step on floats
+        self._scalar_step = ScalarStep(self) if all(
+            s.model in SCALAR_MODELS for s in self.specs) else None
+        #: whether the thrust depends on the inflow (the body twist relative to the water)
+        self.sees_inflow = bool(self._coeff.size or self._prop or self._dsros)
         self.reset()
 
     def _group(self, conversion: str) -> Tuple[np.ndarray, np.ndarray]:
@@ -347,8 +350,8 @@ class ThrusterBank:
 
     def step(self, commands, dt: float, nu_r=None) -> np.ndarray:
         """Advance the rotors by dt, evaluate, return the base wrench to hold over the step."""
-        if self._table_step is not None:  # nu_r: a table thrust does not see the inflow
-            return self._table_step.step(commands, dt)
+        if self._scalar_step is not None:  # nu_r: none of these thrusts sees the inflow
+            return self._scalar_step.step(commands, dt)
         self.advance(commands, dt)
         return self.evaluate(nu_r)
 

@@ -124,7 +124,7 @@ class ValueWire:
         """Lay out ``msg``; ``fill(msg, value)`` writes the changing float64."""
         fill(msg, 1e300 * 1.015625)  # a sentinel, not data
         raw = serialize_message(msg)
-        at = _locate(raw, _DOUBLE.pack(1e300 * 1.015625))
+        at = _locate(raw, _DOUBLE.pack(1e300 * 1.015625))[0]
         self._head, self._tail = raw[:at], raw[at + _DOUBLE.size:]
         fill(msg, -2.5)
         if deserialize_message(self.pack(-2.5), type(msg)) != msg:

@@ -151,6 +151,9 @@ class ArticulatedSimulateMode(SimulateMode):
         #: torque, velocity and effort limits (tree_dynamics.CompiledTreeDynamics.rk4)
         self._servo_rows = np.zeros((6, n))
         self._servo_rows[4], self._servo_rows[5] = self.velocity_limit, self.effort_limit
+        #: the joints' frames for joint_transforms (built when first asked)
+        self._joint_frames = None
+        self._body_index = {name: k for k, name in enumerate(self.dynamics.multibody.body_names)}
         # the servos' fastest mode w needs w h <= 1 (RK4 is stable to |lambda h| 2.78)
         self.substeps = max(self.substeps, int(math.ceil(self.servo_bandwidth * self.dt)))
         if not self.compiled and (vehicle.fins or vehicle.hull is not None):
@@ -401,19 +404,27 @@ class ArticulatedSimulateMode(SimulateMode):
         may be a link fixed in the parent body) at the current joint positions: what
         robot_state_publisher sends for the joint.
         """
-        states = self.body_states()
-        tree = self.dynamics.tree
-        out = []
-        for joint in tree.joints:
-            p_p, r_p, _ = states[joint.parent]
-            p_c, r_c, _ = states[joint.child]
-            p_l, r_l = tree.link_in_body(joint.parent, tree.parent_link(joint))
-            # the parent link in the world: T_parent T_link
-            p_p, r_p = p_p + r_p @ p_l, r_p @ r_l
-            # T_link^-1 T_child: R = R_l^T R_c, p = R_l^T (p_c - p_l)
-            out.append((tree.parent_link(joint), joint.child, r_p.T @ (p_c - p_p),
-                        matrix_to_quat(r_p.T @ r_c)))
-        return out
+        if self._joint_frames is None:
+            tree, index = self.dynamics.tree, self._body_index
+            # per joint: its parent and child bodies, the parent link's pose in its body
+            mounts = [tree.link_in_body(j.parent, tree.parent_link(j)) for j in tree.joints]
+            self._joint_frames = (
+                [tree.parent_link(j) for j in tree.joints], [j.child for j in tree.joints],
+                np.array([index[j.parent] for j in tree.joints]),
+                np.array([index[j.child] for j in tree.joints]),
+                np.array([m[0] for m in mounts], dtype=float).reshape(-1, 3),
+                np.array([m[1] for m in mounts], dtype=float).reshape(-1, 3, 3))
+        links, children, parent, child, p_l, r_l = self._joint_frames
+        kin = self.dynamics.body_states(self._x, self.q, self.qd)
+        r_b, p_b = kin.rotation[parent], kin.position[parent]
+        # the parent link in the world: T_parent T_link
+        r_p = np.einsum('nij,njk->nik', r_b, r_l)
+        p_p = p_b + np.einsum('nij,nj->ni', r_b, p_l)
+        # T_link^-1 T_child: R = R_l^T R_c, p = R_l^T (p_c - p_l)
+        rel = np.einsum('nji,njk->nik', r_p, kin.rotation[child])
+        pos = np.einsum('nji,nj->ni', r_p, kin.position[child] - p_p)
+        return [(link, name, pos[k], matrix_to_quat(rel[k]))
+                for k, (link, name) in enumerate(zip(links, children))]
 
     def components(self, current_world=None) -> WrenchComponents:
         """Return the per-link hydro and weights summed at the base (cached per step)."""

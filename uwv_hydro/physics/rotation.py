@@ -140,25 +140,24 @@ def matrix_to_quat(rotation) -> np.ndarray:
     Shepperd's method: pick the largest of w, x, y, z to divide by, which keeps
     the conversion well conditioned for every rotation.
     """
-    m = np.asarray(rotation, dtype=float)
-    t = m[0, 0] + m[1, 1] + m[2, 2]
+    # Python floats: the nine entries read once (numpy scalars cost more than the math)
+    (m00, m01, m02), (m10, m11, m12), (m20, m21, m22) = np.asarray(
+        rotation, dtype=float).reshape(3, 3).tolist()
+    t = m00 + m11 + m22
     # Shepperd 1978: choose the best-conditioned of the four square roots
-    if t >= m[0, 0] and t >= m[1, 1] and t >= m[2, 2]:
+    if t >= m00 and t >= m11 and t >= m22:
         s = 2.0 * math.sqrt(max(1.0 + t, 0.0))
-        q = np.array([0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s,
-                      (m[1, 0] - m[0, 1]) / s])
-    elif m[0, 0] >= m[1, 1] and m[0, 0] >= m[2, 2]:
-        s = 2.0 * math.sqrt(max(1.0 + m[0, 0] - m[1, 1] - m[2, 2], 0.0))
-        q = np.array([(m[2, 1] - m[1, 2]) / s, 0.25 * s, (m[0, 1] + m[1, 0]) / s,
-                      (m[0, 2] + m[2, 0]) / s])
-    elif m[1, 1] >= m[2, 2]:
-        s = 2.0 * math.sqrt(max(1.0 + m[1, 1] - m[0, 0] - m[2, 2], 0.0))
-        q = np.array([(m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, 0.25 * s,
-                      (m[1, 2] + m[2, 1]) / s])
+        q = [0.25 * s, (m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s]
+    elif m00 >= m11 and m00 >= m22:
+        s = 2.0 * math.sqrt(max(1.0 + m00 - m11 - m22, 0.0))
+        q = [(m21 - m12) / s, 0.25 * s, (m01 + m10) / s, (m02 + m20) / s]
+    elif m11 >= m22:
+        s = 2.0 * math.sqrt(max(1.0 + m11 - m00 - m22, 0.0))
+        q = [(m02 - m20) / s, (m01 + m10) / s, 0.25 * s, (m12 + m21) / s]
     else:
-        s = 2.0 * math.sqrt(max(1.0 + m[2, 2] - m[0, 0] - m[1, 1], 0.0))
-        q = np.array([(m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s,
-                      (m[1, 2] + m[2, 1]) / s, 0.25 * s])
+        s = 2.0 * math.sqrt(max(1.0 + m22 - m00 - m11, 0.0))
+        q = [(m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s]
+    q = np.array(q)
     if q[0] < 0.0:
         q = -q
     return quat_normalize(q)

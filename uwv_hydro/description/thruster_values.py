@@ -272,30 +272,14 @@ def check_unique(specs: List[ThrusterSpec], error: ErrorFactory) -> None:
         seen.add(spec.joint_name)
 
 
-def reads_inflow(spec: ThrusterSpec) -> bool:
-    """Return whether a thruster's thrust depends on its inflow (the water speed at it)."""
-    if spec.model == 'propeller':
-        return True
-    if spec.model == 'dsros':
-        # DSROS_TERMS: speed_gain and speed_offset multiply the apparent speed
-        return any(terms[3:5] != (0.0, 0.0) for terms in spec.dsros_terms())
-    return (spec.model == 'coefficient' and spec.thrust_coefficient is None
-            and spec.alpha_2 != 0.0)
-
-
 def on_body(spec: ThrusterSpec, body: str, params) -> ThrusterSpec:
     """
     Return ``spec`` pushing body ``body`` of the kinematic tree ('': the base, unchanged).
 
     Its pose stays where it sits at zero joint positions (the lumped vehicle's); the
-    articulated simulation moves it to its body (modes/body_wrenches.py).  A thruster whose
-    thrust reads its inflow gets a warning: the inflow is the base's at that pose.
+    articulated simulation moves it to its body (modes/body_wrenches.py), where its thrust
+    reads its own link's inflow.
     """
     if not body:
         return spec
-    if reads_inflow(spec):
-        params.warnings.append(
-            'thruster %r pushes moving body %r; its %s thrust reads the inflow, which is '
-            "taken from the base's twist at its zero-joint pose, not its link's own"
-            % (spec.joint_name, body, spec.model))
     return replace(spec, body=body)

@@ -74,6 +74,21 @@ def step_input(tau, n_bodies: int) -> Optional[np.ndarray]:
                      '(%d, 6), got shape %s' % (n_bodies, tau.shape))
 
 
+def relative_body_twists(bodies, current_world=None) -> np.ndarray:
+    """
+    Return each body's twist relative to the water (n_bodies, 6), its own axes.
+
+    ``bodies``: the bodies' FrameKinematics (world rotations, body twists);
+    ``current_world``: the water's velocity (world ENU; None: still water).
+    """
+    twists = np.array(bodies.twist, dtype=float)
+    if current_world is not None:
+        # nu_r = nu - [R^T v_c, 0] of each body (Fossen 2011 sec. 10.3)
+        twists[:, :3] -= np.einsum('nji,j->ni', bodies.rotation,
+                                   np.asarray(current_world, dtype=float))
+    return twists
+
+
 class BodyThrusters:
     """Thrusters on the bodies of a tree: their wrench per body (module docstring)."""
 
@@ -98,6 +113,17 @@ class BodyThrusters:
             # the thrust axis in the joint frame, turned into the body's axes
             self.directions[k] = rotation @ np.asarray(spec.axis, float)
         self.moment_arms = np.cross(self.points, self.directions)
+
+    def inflow(self, twists) -> np.ndarray:
+        """
+        Return each thruster's axial water-relative speed u_a from its body's twist.
+
+        ``twists``: (n_bodies, 6) each body's twist relative to the water, its own axes.
+        """
+        twists = np.asarray(twists, dtype=float)[self.body]
+        # velocity of the thruster's point: v_p = v + omega x r, along its axis
+        v = twists[:, :3] + np.cross(twists[:, 3:], self.points)
+        return np.einsum('ij,ij->i', v, self.directions)
 
     def wrenches(self, thrust, torque) -> np.ndarray:
         """Return the (n_bodies, 6) wrenches of effective thrusts T' and reaction torques Q."""

@@ -102,17 +102,23 @@ class ThrusterDrive:
             u[self._index[name]] = value[0]
         return u, went_stale, recovered
 
-    def step(self, dt: float, now_ns: int, nu_r: Optional[np.ndarray] = None
+    def step(self, dt: float, now_ns: int, nu_r: Optional[np.ndarray] = None,
+             body_twists: Optional[np.ndarray] = None
              ) -> Tuple[np.ndarray, List[str], List[str]]:
         """
         Advance every rotor by dt under the current commands; return the base wrench.
 
         Returns (wrench to hold over the step, thrusters that just went stale, thrusters
         that just recovered).  ``nu_r`` is the body twist relative to the water.  With
-        thrusters on moving bodies the wrench is one per body (nb, 6), each in its frame.
+        thrusters on moving bodies the wrench is one per body (nb, 6), each in its frame,
+        and ``body_twists`` (each body's twist relative to the water, its axes; None: the
+        base's ``nu_r`` at the thrusters' zero-joint points) gives their inflow.
         """
         u, went_stale, recovered = self.commands(now_ns)
-        wrench = self.bank.step(u, dt, nu_r)
+        inflow = None
+        if self.bodies is not None and body_twists is not None and self.bank.sees_inflow:
+            inflow = self.bodies.inflow(body_twists)
+        wrench = self.bank.step(u, dt, nu_r, inflow)
         if self.bodies is not None:
             bank = self.bank
             wrench = self.bodies.wrenches(bank.deduction * bank.thrust, bank.torque)

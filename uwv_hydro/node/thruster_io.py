@@ -41,6 +41,7 @@ from typing import Callable, Optional
 import numpy as np
 from std_msgs.msg import Bool, Float64
 
+from uwv_hydro.modes.body_wrenches import relative_body_twists
 from uwv_hydro.modes.thruster_drive import thruster_topics, ThrusterDrive
 from uwv_hydro.node.hand_over import LatestSlots
 from uwv_hydro.node.node_part import locked, NodePart
@@ -140,15 +141,22 @@ class ThrusterIO(NodePart):
             feed(now_ns)
         inflow = self.drive.bank.sees_inflow
         has_speed = self._has_speed
+        # thrusters on moving links see their own bodies' twists (the articulated mode's)
+        mode = getattr(self.node.io, 'mode', None)
+        if not (inflow and self.drive.bodies is not None and hasattr(mode, 'dynamics')):
+            mode = None
 
         def step(x) -> np.ndarray:
-            nu_r = None
+            nu_r = twists = None
             if inflow:
                 nu_r = np.array(x[7:13], dtype=float)
                 if current_world is not None:
                     # Relative velocity: nu_r = nu - [R^T v_c, 0]
                     nu_r[:3] -= quat_to_matrix(x[3:7]).T @ current_world
-            wrench, went_stale, recovered = self.drive.step(self.dt, now_ns, nu_r)
+            if mode is not None:
+                twists = relative_body_twists(mode.dynamics.body_states(x, mode.q, mode.qd),
+                                              current_world)
+            wrench, went_stale, recovered = self.drive.step(self.dt, now_ns, nu_r, twists)
             # Rotor angle: phi += omega dt (0 for models without a rotor speed)
             self.rotor_angle[has_speed] += self.drive.bank.omega[has_speed] * self.dt
             for name in went_stale:

@@ -285,15 +285,23 @@ class ThrusterBank:
         v = nu_r[:3] + np.cross(nu_r[3:], self.points)
         return np.einsum('ij,ij->i', v, self.directions)
 
-    def evaluate(self, nu_r=None) -> np.ndarray:
-        """Compute thrust, rotor speed and reaction torque from the states; return the wrench."""
+    def evaluate(self, nu_r=None, inflow=None) -> np.ndarray:
+        """
+        Compute thrust, rotor speed and reaction torque from the states; return the wrench.
+
+        ``inflow``: each thruster's axial water-relative speed u_a, when given (thrusters on
+        moving links: their own bodies' twists); else :meth:`inflow` of ``nu_r``.
+        """
         x = self.state
         thrust, omega, torque = self.thrust, self.omega, self.torque
+        u_a = None
+        if self.sees_inflow:
+            u_a = self.inflow(nu_r) if inflow is None else np.asarray(inflow, dtype=float)
         if self._coeff.size:
             k = self._coeff
             xs = x[k]
             # Advance-ratio term of T/(rho D^4): alpha_2 Va |omega| / D, Va = (1 - w) u_a
-            b = self._alpha2 * (1.0 - self._wake) * self.inflow(nu_r)[k] / self._diameter
+            b = self._alpha2 * (1.0 - self._wake) * u_a[k] / self._diameter
             fixed = np.isfinite(self._ct)
             ct = np.where(fixed, self._ct, self._alpha1)
             b = np.where(fixed, 0.0, b)
@@ -313,7 +321,6 @@ class ThrusterBank:
             # Propeller reaction torque on the hull: Q = -K_Q rho D^5 w|w| (Fossen)
             torque[k] = -self._kq * self._rho_d5 * w * np.abs(w)
         if self._prop:
-            u_a = self.inflow(nu_r)
             for k in self._prop:
                 thrust[k], torque[k], omega[k] = propeller_thrust(
                     self.specs[k], x[k], u_a[k], self.fluid_density)
@@ -321,7 +328,6 @@ class ThrusterBank:
             # Piecewise-linear lookup, held at the end values (uuv LinearInterp)
             thrust[k] = np.interp(x[k], command, table)
         if self._dsros:
-            u_a = self.inflow(nu_r)
             for k in self._dsros:
                 thrust[k] = dsros_thrust(self.specs[k], x[k], u_a[k])
         k, (gain,) = self._basic
@@ -348,12 +354,12 @@ class ThrusterBank:
             omega[dead & np.isfinite(omega)] = 0.0
         return self.wrench()
 
-    def step(self, commands, dt: float, nu_r=None) -> np.ndarray:
+    def step(self, commands, dt: float, nu_r=None, inflow=None) -> np.ndarray:
         """Advance the rotors by dt, evaluate, return the base wrench to hold over the step."""
         if self._scalar_step is not None:  # nu_r: none of these thrusts sees the inflow
             return self._scalar_step.step(commands, dt)
         self.advance(commands, dt)
-        return self.evaluate(nu_r)
+        return self.evaluate(nu_r, inflow)
 
     def wrench(self) -> np.ndarray:
         """Return the base-frame wrench of the current thrusts and torques."""

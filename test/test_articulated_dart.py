@@ -74,15 +74,19 @@ def _with_hydro(tree):
     return dataclasses.replace(tree, bodies=bodies)
 
 
+@pytest.mark.parametrize('path', ['compiled', 'pinocchio'])
 @pytest.mark.parametrize('vehicle', ['three_joint', 'two_link'])
-def test_dart_forward_dynamics_and_step_are_the_modes_equations(vehicle):
+def test_dart_forward_dynamics_and_step_are_the_modes_equations(vehicle, path):
     from uwv_hydro.physics.articulated_dynamics import TreeDynamics
+    from uwv_hydro.physics.tree_dynamics import CompiledTreeDynamics
     if vehicle == 'three_joint':
         params = types.SimpleNamespace(tree=_with_hydro(three_joint_tree()), gravity=9.81)
     else:
         params = two_link(rigid_form_base=True)
     tree = params.tree
-    dynamics = TreeDynamics(tree, params.gravity)
+    # the mode's equations: compiled (its default) and on Pinocchio's path
+    dynamics = (CompiledTreeDynamics if path == 'compiled' else TreeDynamics)(
+        tree, params.gravity)
     skeleton, free, nodes, joints = dart_skeleton(tree)
     world = dart_world(skeleton, STEP)
     loads = BodyLoads(params)
@@ -116,5 +120,5 @@ def test_dart_forward_dynamics_and_step_are_the_modes_equations(vehicle):
                                    atol=TOLERANCE * max(1.0, float(np.max(np.abs(speeds)))))
         np.testing.assert_allclose([j.getPosition(0) for j in joints], q + STEP * speeds,
                                    rtol=0, atol=TOLERANCE * max(1.0, float(np.max(np.abs(q)))))
-    print('%s: DART vs the mode, largest acceleration difference %.2g (relative)'
-          % (vehicle, worst))
+    print('%s, %s: DART vs the mode, largest acceleration difference %.2g (relative)'
+          % (vehicle, path, worst))

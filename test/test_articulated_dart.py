@@ -26,8 +26,9 @@ with a child pose, a prismatic joint, a continuous one about -z; each body given
 part of its own, turned and offset, with buoyancy, linear and quadratic drag at points
 of their own and an added mass of rigid-body form) and the two-link vehicle:
 
-* DART's forward dynamics equals the mode's (``TreeDynamics.derivative``: the base's
-  nu_dot and the joints' accelerations) to rounding: the same equations;
+* DART's forward dynamics equals the mode's (``CompiledTreeDynamics.derivative``, the
+  mode's default, and Pinocchio's ``TreeDynamics.derivative``: the base's nu_dot and the
+  joints' accelerations) to rounding: the same equations;
 * one ``World.step()`` moves the joints as semi-implicit Euler with those accelerations
   (qdot += h qddot, then q += h qdot): DART's scheme, first order in h (the free base's
   step is checked in test_cosim_dart.py).  So what the comparisons measure is the

@@ -47,6 +47,11 @@ def body_names(tree) -> List[str]:
     return [tree.base] + [joint.child for joint in tree.joints]
 
 
+def body_index(tree) -> dict:
+    """Return body name -> its row in the per-body wrenches."""
+    return {name: k for k, name in enumerate(body_names(tree))}
+
+
 def add_wrenches(a, b):
     """Return a + b for step inputs of either form (None: none; a (6,) wrench is row 0)."""
     if a is None:
@@ -93,9 +98,8 @@ class BodyThrusters:
     """Thrusters on the bodies of a tree: their wrench per body (module docstring)."""
 
     def __init__(self, tree, specs: Sequence):
-        names = body_names(tree)
-        index = {name: k for k, name in enumerate(names)}
-        self.n_bodies = len(names)
+        index = body_index(tree)
+        self.n_bodies = len(index)
         n = len(specs)
         #: body index of each thruster, its point and axis in its body frame
         self.body = np.zeros(n, dtype=int)
@@ -105,7 +109,7 @@ class BodyThrusters:
             body = spec.body or tree.base
             if body not in index:
                 raise ValueError('thruster %r pushes body %r, which is not a body of the tree '
-                                 '(%s)' % (spec.joint_name, body, ', '.join(names)))
+                                 '(%s)' % (spec.joint_name, body, ', '.join(index)))
             rotation = quat_to_matrix(np.asarray(spec.rotation, float))
             point, rotation = tree.in_body(body, spec.point(), rotation)
             self.body[k] = index[body]
@@ -142,9 +146,8 @@ class BodyEngines:
     """Buoyancy engines on the bodies of a tree: their wrench per body (module docstring)."""
 
     def __init__(self, tree, specs: Sequence):
-        names = body_names(tree)
-        index = {name: k for k, name in enumerate(names)}
-        self.n_bodies = len(names)
+        index = body_index(tree)
+        self.n_bodies = len(index)
         self.specs = list(specs)
         self.body = np.zeros(len(self.specs), dtype=int)
         self.points = np.zeros((len(self.specs), 3))

@@ -67,6 +67,14 @@ class JointStateInput:
             return None
         return (None if self._prepare is None else self._prepare(layout),)
 
+    def read_or_drop(self, raw, node, topic: str) -> Optional[Reading]:
+        """Return :meth:`read`'s reading, or None with the message counted as malformed."""
+        reading = self.read(raw)
+        if reading is None:
+            node.drop(topic, 'malformed', ' (%d bytes that are no sensor_msgs/JointState)'
+                      % len(raw))
+        return reading
+
     def read(self, raw) -> Optional[Reading]:
         """Return the message's names, arrays and prepared value; None: unreadable."""
         try:

@@ -105,10 +105,8 @@ class LinkWrenchIO(NodePart):
         # no state lock: the joint values are read by the odometry callback alone, on
         # the same executor thread (the update only publishes its result)
         node = self.node
-        reading = self.joint_states.read(raw)
+        reading = self.joint_states.read_or_drop(raw, node, self.topic)
         if reading is None:
-            node.drop(self.topic, 'malformed', ' (%d bytes that are no sensor_msgs/'
-                      'JointState)' % len(raw))
             return
         names, position, velocity, _, rows = reading
         if rows is None:

@@ -76,10 +76,8 @@ class Ros2ControlIO(NodePart):
     @locked
     def _on_commands(self, raw: bytes) -> None:
         node = self.node
-        reading = self.commands.read(raw)
+        reading = self.commands.read_or_drop(raw, node, self.topic)
         if reading is None:
-            node.drop(self.topic, 'malformed', ' (%d bytes that are no sensor_msgs/'
-                      'JointState)' % len(raw))
             return
         names, position, velocity, effort, plan = reading
         arrays = {'position': position, 'velocity': velocity, 'effort': effort}

@@ -404,25 +404,30 @@ static void columns(const Tree *t, TreeDyn *d, int first, double *out, double *d
   }
 }
 
-int uwv_tree_minverse(const Tree *t, TreeDyn *d, const double *x, const double *q,
-                      double *out)
+/* Columns first.. of M^-1 at the pose x, q (columns()); -1 on a singular base inertia. */
+static int inverse(const Tree *t, TreeDyn *d, const double *x, const double *q, int first,
+                   double *out, double *diag)
 {
   at_rest(t, d, x, q);
   if (inertia_pass(t, d, NULL) < 0) {
     return -1;
   }
-  columns(t, d, 0, out, NULL);
+  columns(t, d, first, out, diag);
   return 0;
+}
+
+int uwv_tree_minverse(const Tree *t, TreeDyn *d, const double *x, const double *q,
+                      double *out)
+{
+  return inverse(t, d, x, q, 0, out, NULL);
 }
 
 int uwv_tree_apparent(const Tree *t, TreeDyn *d, const double *x, const double *q,
                       double *out)
 {
-  at_rest(t, d, x, q);
-  if (inertia_pass(t, d, NULL) < 0) {
+  if (inverse(t, d, x, q, 6, NULL, out) < 0) {
     return -1;
   }
-  columns(t, d, 6, NULL, out);
   for (int j = 0; j < t->nb - 1; j++) {
     /* the joint's apparent inertia 1 / (M^-1)_jj */
     out[j] = 1.0 / out[j];

@@ -154,6 +154,15 @@ int uwv_tree_apparent(const Tree *t, TreeDyn *d, const double *x, const double *
 int uwv_tree_static(const Tree *t, TreeDyn *d, const double *x, const double *q,
                     double *out);
 
+/* A part's world pose (r, p) and twist nu (its axes) from its body's pose (rb, pb) and
+   twist vb (_tree_part.c). */
+void uwv_tree_part_frame(const TreePart *q, const double *rb, const double *pb,
+                         const double *vb, double *r, double *p, double *nu);
+
+/* A body's weight wr (6, body axes about its origin) at its world rotation rb
+   (_tree_part.c). */
+void uwv_tree_weight(const TreeBody *b, const double *rb, double *wr);
+
 /* The hydro rows of one part at world pose (r, p) (_tree_part.c); -1 on a NaN depth. */
 int uwv_tree_part_rows(const Tree *t, const TreePart *q, const double *r, const double *p,
                        const double *nu, const double *a, const Flow *flow,

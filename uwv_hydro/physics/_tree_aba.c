@@ -158,15 +158,9 @@ int uwv_tree_forces(const Tree *t, TreeDyn *d, const double *wrench, const Flow 
   memset(d->fext, 0, (size_t)nb * 6 * sizeof(double));
   for (int k = 0; k < t->np; k++) {
     const TreePart *q = &t->parts[k];
-    const double *rb = d->rot + 9 * q->body, *pb = d->pos + 3 * q->body;
     double r[9], p[3], nu_l[6], rows[TREE_HYDRO][6], total[6] = {0.0};
-    /* the part's pose R_b R_P, p_b + R_b p_P and twist X_P v_b */
-    matmul3(rb, q->r, r);
-    mul3(rb, q->p, p);
-    p[0] += pb[0];
-    p[1] += pb[1];
-    p[2] += pb[2];
-    motion_to_child(q->r, q->p, d->vel + 6 * q->body, nu_l);
+    uwv_tree_part_frame(q, d->rot + 9 * q->body, d->pos + 3 * q->body, d->vel + 6 * q->body,
+                        r, p, nu_l);
     /* a zero own acceleration: only the current's M_A nu_dot_c (-M_A a is I_k's) */
     if (uwv_tree_part_rows(t, q, r, p, nu_l, own_acc ? zero : NULL, flow, rows) < 0) {
       return -1;
@@ -179,15 +173,10 @@ int uwv_tree_forces(const Tree *t, TreeDyn *d, const double *wrench, const Flow 
     add_wrench_in_parent(q->r, q->p, total, d->fext + 6 * q->body);
   }
   for (int k = 0; k < nb; k++) {
-    const TreeBody *b = &t->bodies[k];
-    const double *rb = d->rot + 9 * k;
-    double *f = d->fext + 6 * k;
-    /* weight m g along world down (-R[2, :] in body axes) at the body's CoM */
-    double wr[3] = {-b->weight * rb[6], -b->weight * rb[7], -b->weight * rb[8]}, m[3];
-    cross3(b->com, wr, m);
-    for (int i = 0; i < 3; i++) {
+    double *f = d->fext + 6 * k, wr[6];
+    uwv_tree_weight(&t->bodies[k], d->rot + 9 * k, wr);
+    for (int i = 0; i < 6; i++) {
       f[i] += wr[i];
-      f[3 + i] += m[i];
     }
     if (wrench != NULL) {
       for (int i = 0; i < 6; i++) {

@@ -15,7 +15,8 @@
  */
 
 /*
- * One link part's hydro terms on its own twist, its axes about its origin (the equations
+ * One link part's frame and hydro terms on its own twist, its axes about its origin, and a
+ * body's weight (the equations
  * of uwv_hydro/physics/link_wrench.py): Archimedes' buoyancy through the dsros_hydro
  * surface transition, dsros_hydro linear and quadratic drag at the drag centre, the
  * added mass -M_A nu_dot_r and its Coriolis -C_A(nu_r) nu_r (Fossen 2011 eq. 6.43,
@@ -23,6 +24,27 @@
  */
 #include "_tree.h"
 #include "_vec3.h"
+
+void uwv_tree_part_frame(const TreePart *q, const double *rb, const double *pb,
+                         const double *vb, double *r, double *p, double *nu)
+{
+  /* the part's pose: R = R_b R_P, p = p_b + R_b p_P; its twist X_P v_b */
+  matmul3(rb, q->r, r);
+  mul3(rb, q->p, p);
+  p[0] += pb[0];
+  p[1] += pb[1];
+  p[2] += pb[2];
+  motion_to_child(q->r, q->p, vb, nu);
+}
+
+void uwv_tree_weight(const TreeBody *b, const double *rb, double *wr)
+{
+  /* weight m g along world down (-R[2, :] in body axes) at the body's CoM */
+  wr[0] = -b->weight * rb[6];
+  wr[1] = -b->weight * rb[7];
+  wr[2] = -b->weight * rb[8];
+  cross3(b->com, wr, wr + 3);
+}
 
 /* -C_A(nu) nu = [a1 x w, a1 x v + a2 x w], a = M_A nu (Fossen 2011 eq. 6.43). */
 static void coriolis_wrench(const double *ma, const double *nu, double *out)

@@ -102,15 +102,10 @@ PyObject *uwv_py_tree_wrench(PyObject *self, PyObject *args)
   const double *r0 = rot;
   for (int k = 0; k < t->np; k++) {
     const TreePart *q = &t->parts[k];
-    const double *rb = rot + 9 * q->body, *pb = pos + 3 * q->body;
-    /* the part's pose: R = R_b R_P, p = p_b + R_b p_P; twist and acceleration by X_P */
+    /* the part's pose and twist, its acceleration by X_P */
     double r[9], p[3], nu_l[6], a_l[6], rows[TREE_HYDRO][6];
-    matmul3(rb, q->r, r);
-    mul3(rb, q->p, p);
-    p[0] += pb[0];
-    p[1] += pb[1];
-    p[2] += pb[2];
-    motion_to_child(q->r, q->p, vel + 6 * q->body, nu_l);
+    uwv_tree_part_frame(q, rot + 9 * q->body, pos + 3 * q->body, vel + 6 * q->body, r, p,
+                        nu_l);
     if (with_acc) {
       motion_to_child(q->r, q->p, acc + 6 * q->body, a_l);
     }
@@ -135,10 +130,8 @@ PyObject *uwv_py_tree_wrench(PyObject *self, PyObject *args)
     for (int k = 0; k < nb; k++) {
       const TreeBody *b = &t->bodies[k];
       const double *rb = rot + 9 * k;
-      /* weight m g along world down (-R[2, :] in body axes) at the body's CoM */
-      double wr[6] = {-b->weight * rb[6], -b->weight * rb[7], -b->weight * rb[8]};
-      cross3(b->com, wr, wr + 3);
-      double rel[9], rel_p[3];
+      double wr[6], rel[9], rel_p[3];
+      uwv_tree_weight(b, rb, wr);
       pose_in_base(r0, p0, rb, pos + 3 * k, rel, rel_p);
       add_wrench_in_parent(rel, rel_p, wr, values + 6 * t->c_weight);
       for (int i = 0; i < 6; i++) {

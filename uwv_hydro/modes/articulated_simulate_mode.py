@@ -65,7 +65,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.modes.body_wrenches import BodyEngines, step_input
+from uwv_hydro.modes.body_wrenches import body_index, BodyEngines, step_input
 from uwv_hydro.modes.joint_stops import JointStops
 from uwv_hydro.modes.simulate_mode import RETRY_SUBSTEP_FACTOR, SimulateMode
 from uwv_hydro.physics.articulated_dynamics import TreeDynamics
@@ -153,7 +153,6 @@ class ArticulatedSimulateMode(SimulateMode):
         self._servo_rows[4], self._servo_rows[5] = self.velocity_limit, self.effort_limit
         #: the joints' frames for joint_transforms (built when first asked)
         self._joint_frames = None
-        self._body_index = {name: k for k, name in enumerate(self.dynamics.multibody.body_names)}
         # the servos' fastest mode w needs w h <= 1 (RK4 is stable to |lambda h| 2.78)
         self.substeps = max(self.substeps, int(math.ceil(self.servo_bandwidth * self.dt)))
         if not self.compiled and (vehicle.fins or vehicle.hull is not None):
@@ -405,7 +404,8 @@ class ArticulatedSimulateMode(SimulateMode):
         robot_state_publisher sends for the joint.
         """
         if self._joint_frames is None:
-            tree, index = self.dynamics.tree, self._body_index
+            tree = self.dynamics.tree
+            index = body_index(tree)
             # per joint: its parent and child bodies, the parent link's pose in its body
             mounts = [tree.link_in_body(j.parent, tree.parent_link(j)) for j in tree.joints]
             self._joint_frames = (

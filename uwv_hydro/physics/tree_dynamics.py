@@ -61,12 +61,8 @@ _VERSION = 1
 SERVO_KINDS = {'position': 0.0, 'velocity': 1.0, 'effort': 2.0, 'locked': 3.0}
 
 
-def body_inertias(tree, body_names, parts_of):
-    """
-    Return each body's (rigid-body, added-mass) spatial inertias (B, 6, 6), body frame.
-
-    ``parts_of(name)``: the body's hydro parts (pose in the body frame, ``added_mass``).
-    """
+def body_inertias(tree, body_names):
+    """Return each body's (rigid-body, added-mass) spatial inertias (B, 6, 6), body frame."""
     rigid, added = [], []
     for name in body_names:
         body = tree.bodies[name]
@@ -74,7 +70,7 @@ def body_inertias(tree, body_names, parts_of):
         rigid.append(pin.Inertia(float(body.mass), np.asarray(body.com, float).reshape(3),
                                  np.asarray(body.inertia, float).reshape(3, 3)).matrix())
         m_a = np.zeros((6, 6))
-        for part in parts_of(name):
+        for part in body.parts:
             matrix = np.asarray(part.added_mass, dtype=float).reshape(6, 6)
             if np.any(matrix):
                 x = motion_matrix(part.rotation, part.position)
@@ -114,7 +110,7 @@ class CompiledTreeDynamics:
         self._core = TreeWrench(mb, self.parts, part_body, part_body, rows, list(range(nb)),
                                 masses * self.gravity, coms)
         self._tree = self._core._tree
-        rigid, added = body_inertias(tree, names, lambda name: tree.bodies[name].parts)
+        rigid, added = body_inertias(tree, names)
         #: each body's spatial inertia with its added mass, and the rigid part (body frame)
         self.inertia, self.rigid = rigid + added, rigid
         fin_set = FinSet(fins, fluid_density) if fins else None

@@ -46,7 +46,7 @@ from uwv_hydro.modes.ardusub_rc import NEUTRAL_PWM, servo_map
 from uwv_hydro.modes.sitl_json_frames import ned_state
 from uwv_hydro.modes.sitl_json_packet import parse_servo_packet, sensor_json
 from uwv_hydro.modes.sitl_lock_step import FOREIGN, LockStep, REPEAT, RESET
-from uwv_hydro.node.ardusub_io import motor_joints
+from uwv_hydro.node.ardusub_io import check_pwm_servos, motor_joints
 from uwv_hydro.node.node_part import NodePart
 
 #: The PWM range ArduPilot's servo outputs use (SRV_Channel SERVOn_MIN / MAX limits).
@@ -65,6 +65,7 @@ class SitlJsonIO(NodePart):
         cfg = self.cfg
         self.thrusters = thrusters
         self.servos = servo_map(cfg['ardusub_servo_functions'], motor_joints(cfg, thrusters))
+        check_pwm_servos(self.servos, thrusters)  # before the port is bound
         self.address = (cfg['sitl_json_address'], int(cfg['sitl_json_port']))
         self.name = 'sitl_json udp %s:%d' % self.address
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

@@ -202,3 +202,56 @@ def test_bad_input_is_counted_never_fatal(spawn, rclpy_context, tmp_path):
         intruder.close()
         probe.close()
         stop_node(proc)
+
+
+def test_real_time_factor_counts_only_the_run_since_the_restart(spawn, rclpy_context,
+                                                                tmp_path):
+    """
+    The real-time factor is physics time over the wall time the frames ran.
+
+    A first run, a silence longer than ``sitl_json_timeout``, then ArduPilot restarts
+    (frame count back to 0) and sends M frames.  The M - 1 steps after the restart's
+    first frame ran within the wall time from the restart's send to the reading of the
+    diagnostics, so the factor is at least (M - 1) dt over that time -- whatever the
+    machine's speed.  Counting the first run and the silence (before the fix) gave a
+    factor below it.  A later silence adds no run time: the factor stays as it was.
+    """
+    import time
+    from diagnostic_msgs.msg import DiagnosticArray
+    proc, log, port = _start(spawn, tmp_path, sitl_json_timeout=0.5)
+    probe = Probe(rclpy_context)
+    peer = Peer(port, timeout=1.0)
+    name = 'input sitl_json udp 127.0.0.1:%d' % port
+    m = 60
+    try:
+        diags = probe.collect(DiagnosticArray, '/diagnostics', keep=50)
+        _first_reply(peer, proc, log)
+        for k in range(1, 120):
+            peer.frame(k, PWM)
+        probe.spin_for(2.0)  # a silence of 4 sitl_json_timeout
+        t0 = time.monotonic()
+        for k in range(m):  # the restart: frame 0 again
+            peer.frame(k, PWM)
+
+        def values():
+            return diag_values(diags[-1], name) if diags else {}
+
+        def after_restart():
+            v = values()
+            return ('real_time_factor' in v
+                    # the value is rounded in /diagnostics: within half a step is frame m
+                    and abs(float(v['physics_time_s']) - m * PERIOD_S) < 0.5 * PERIOD_S)
+        assert probe.spin_until(after_restart, timeout=20.0, proc=proc, log=log), str(sorted(
+            values().items()))[-600:]
+        elapsed = time.monotonic() - t0
+        factor = float(values()['real_time_factor'])
+        assert factor >= (m - 1) * PERIOD_S / elapsed, (factor, elapsed)
+        # ArduPilot silent again: the factor does not fall
+        first = len(diags)
+        assert probe.spin_until(lambda: len(diags) >= first + 5, timeout=20.0, proc=proc,
+                                log=log)
+        assert float(values()['real_time_factor']) == pytest.approx(factor, rel=1e-12)
+    finally:
+        peer.close()
+        probe.close()
+        stop_node(proc)

@@ -46,6 +46,7 @@ from uwv_hydro.modes.ardusub_rc import NEUTRAL_PWM, servo_map
 from uwv_hydro.modes.sitl_json_frames import ned_state
 from uwv_hydro.modes.sitl_json_packet import parse_servo_packet, sensor_json
 from uwv_hydro.modes.sitl_lock_step import FOREIGN, LockStep, REPEAT, RESET
+from uwv_hydro.modes.sitl_real_time import RealTimeFactor
 from uwv_hydro.node.ardusub_io import check_pwm_servos, motor_joints
 from uwv_hydro.node.node_part import NodePart
 
@@ -93,7 +94,8 @@ class SitlJsonIO(NodePart):
         self._fed_ns = 0
         self._last_reply: Optional[bytes] = None
         self._silent = False
-        self._started_wall: Optional[float] = None
+        #: physics time per wall time run, silences and earlier runs left out
+        self.real_time = RealTimeFactor(self.lock_step.peer_timeout_ns)
         self.counts = {'pwm_clamped': 0, 'pwm_no_pulse': 0, 'silences': 0,
                        'frame_rate_mismatch': 0, 'send_errors': 0}
         thrusters.feeds.append(self._feed)
@@ -188,8 +190,7 @@ class SitlJsonIO(NodePart):
             self.time_ns += period_ns
         node._on_timer(self.time_ns)
         node.inputs[self.name].received(self.time_ns)
-        if self._started_wall is None:
-            self._started_wall = time.monotonic()
+        self.real_time.frame(time.monotonic_ns(), period_ns)
         with node.lock:
             mode = node.io.mode
             reply = sensor_json(self.time_ns * 1e-9,
@@ -203,6 +204,7 @@ class SitlJsonIO(NodePart):
         node.reset_state()
         node.jumps.forget()  # the time goes back on purpose
         self.time_ns = 0
+        self.real_time.restart()
         self._next_publish_ns = 0
         self._last_reply = None
         self.logger.info('sitl_json: ArduPilot restarted (frame count went back): '
@@ -260,9 +262,9 @@ class SitlJsonIO(NodePart):
         values.update(self.lock_step.counts)
         values.update(self.counts)
         values['physics_time_s'] = self.time_ns * 1e-9
-        if self._started_wall is not None:
-            values['real_time_factor'] = self.time_ns * 1e-9 / max(
-                time.monotonic() - self._started_wall, 1e-9)
+        factor = self.real_time.factor()
+        if factor is not None:
+            values['real_time_factor'] = factor
         peer = self.lock_step.peer
         values['peer'] = 'none yet' if peer is None else '%s:%d' % peer
         for n, joint in sorted(self.servos.items()):

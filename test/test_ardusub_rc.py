@@ -27,8 +27,10 @@ import numpy as np
 import pytest
 
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.modes.ardusub_rc import ArduSubChannels, NEUTRAL_PWM, servo_map
+from uwv_hydro.modes.ardusub_rc import (ArduSubChannels, check_pwm_thrusters, NEUTRAL_PWM,
+                                        pwm_thruster_problems, servo_map)
 from uwv_hydro.physics.thruster_bank import ThrusterBank
+from uwv_hydro.physics.thruster_spec import ThrusterSpec
 
 #: (roll, pitch, yaw, throttle, forward, lateral) per motor, AP_Motors6DOF.cpp
 VECTORED = [(0, 0, 1, 0, -1, 1), (0, 0, -1, 0, -1, -1), (0, 0, -1, 0, 1, 1),
@@ -126,3 +128,50 @@ def test_bad_messages_are_counted_and_change_nothing():
     assert rc.commands(T0 + 2 * 10 ** 9) == {j: NEUTRAL_PWM for j in JOINTS}
     with pytest.raises(ValueError):
         ArduSubChannels('pwm', [33], ['a'])
+
+
+def _thrust_at_neutral(spec, seconds=2.0, dt=0.01):
+    """Return the thrust (N) after ``seconds`` of ArduSub's neutral 1500 us as command."""
+    bank = ThrusterBank([spec], 1028.0)
+    for _ in range(int(round(seconds / dt))):
+        bank.step(np.array([NEUTRAL_PWM]), dt, np.zeros(6))
+    return float(bank.thrust[0])
+
+
+def test_only_pwm_tables_may_take_ardusub_pwm():
+    """
+    A thruster on an ArduSub servo must read 1500 us as no thrust: only a PWM table does.
+
+    The check's verdict is compared with what each thruster does under 1500 us held
+    for 2 s (the rotors settled): the BlueROV2's T200 table gives 0 N, the REMUS 100
+    propeller (rpm) and a uuv rad/s rotor clamp to full power.
+    """
+    table = load_vehicle(str(REPO / 'config' / 'ardusub_bluerov2.yaml')).thrusters[0]
+    propeller = load_vehicle(str(REPO / 'config' / 'remus100.yaml')).thrusters[0]
+    uuv = ThrusterSpec('uuv_joint', dynamics_type='Yoerger', dynamics_terms=(0.01, 0.5),
+                       conversion_type='Basic', conversion_terms=(0.0049,))
+    unit_table = ThrusterSpec('unit_joint', lookup_command=(-1.0, 0.0, 1.0),
+                              lookup_thrust=(-40.0, 0.0, 50.0))
+    # a PWM table whose zero is not at 1500 us (a one-way ESC's curve)
+    shifted = ThrusterSpec('shifted_joint', lookup_command=(1000.0, 1200.0, 2000.0),
+                           lookup_thrust=(-40.0, 0.0, 50.0))
+    assert abs(_thrust_at_neutral(table)) < 1e-9
+    assert abs(_thrust_at_neutral(propeller)) > 50.0  # 105 N: its bollard pull clamp
+    assert abs(_thrust_at_neutral(uuv)) > 50.0
+    assert abs(_thrust_at_neutral(unit_table)) == pytest.approx(50.0, rel=1e-9)  # clamped
+    assert _thrust_at_neutral(shifted) == pytest.approx(50.0 * 300 / 800, rel=1e-9)
+    specs = {s.joint_name: s for s in (table, propeller, uuv, unit_table, shifted)}
+    assert pwm_thruster_problems({1: table.joint_name}, specs) == []
+    check_pwm_thrusters({1: table.joint_name}, specs)  # no error
+    for n, spec, model in ((1, propeller, 'propeller'), (2, uuv, 'uuv_basic'),
+                           (3, unit_table, 'table'), (4, shifted, 'table')):
+        problems = pwm_thruster_problems({n: spec.joint_name}, specs)
+        assert len(problems) == 1
+        assert ('servo %d -> thruster %s (%s model)' % (n, spec.joint_name, model)
+                in problems[0]), problems
+    with pytest.raises(ValueError) as exc:
+        check_pwm_thrusters({1: table.joint_name, 2: propeller.joint_name, 3: uuv.joint_name},
+                            specs)
+    text = str(exc.value)
+    assert 'propeller_joint (propeller model)' in text and 'uuv_joint (uuv_basic model)' in text
+    assert table.joint_name not in text

@@ -60,6 +60,7 @@ def _start(spawn, tmp_path, **extra):
                   ardusub_input='sitl_json', rate_hz=float(RATE), sitl_json_port=port,
                   sitl_json_publish_rate=float(RATE), diagnostics_period=0.2)
     params.update(extra)
+    params = {key: value for key, value in params.items() if value is not None}
     proc, log = start_node(spawn, tmp_path, params)
     return proc, log, port
 
@@ -200,5 +201,96 @@ def test_bad_input_is_counted_never_fatal(spawn, rclpy_context, tmp_path):
     finally:
         peer.close()
         intruder.close()
+        probe.close()
+        stop_node(proc)
+
+
+def test_real_time_factor_counts_only_the_run_since_the_restart(spawn, rclpy_context,
+                                                                tmp_path):
+    """
+    The real-time factor is physics time over the wall time the frames ran.
+
+    A first run, a silence longer than ``sitl_json_timeout``, then ArduPilot restarts
+    (frame count back to 0) and sends M frames.  The M - 1 steps after the restart's
+    first frame ran within the wall time from the restart's send to the reading of the
+    diagnostics, so the factor is at least (M - 1) dt over that time -- whatever the
+    machine's speed.  Counting the first run and the silence (before the fix) gave a
+    factor below it.  A later silence adds no run time: the factor stays as it was.
+    """
+    import time
+    from diagnostic_msgs.msg import DiagnosticArray
+    proc, log, port = _start(spawn, tmp_path, sitl_json_timeout=0.5)
+    probe = Probe(rclpy_context)
+    peer = Peer(port, timeout=1.0)
+    name = 'input sitl_json udp 127.0.0.1:%d' % port
+    m = 60
+    try:
+        diags = probe.collect(DiagnosticArray, '/diagnostics', keep=50)
+        _first_reply(peer, proc, log)
+        for k in range(1, 120):
+            peer.frame(k, PWM)
+        probe.spin_for(2.0)  # a silence of 4 sitl_json_timeout
+        t0 = time.monotonic()
+        for k in range(m):  # the restart: frame 0 again
+            peer.frame(k, PWM)
+
+        def values():
+            return diag_values(diags[-1], name) if diags else {}
+
+        def after_restart():
+            v = values()
+            return ('real_time_factor' in v
+                    # the value is rounded in /diagnostics: within half a step is frame m
+                    and abs(float(v['physics_time_s']) - m * PERIOD_S) < 0.5 * PERIOD_S)
+        assert probe.spin_until(after_restart, timeout=20.0, proc=proc, log=log), str(sorted(
+            values().items()))[-600:]
+        elapsed = time.monotonic() - t0
+        factor = float(values()['real_time_factor'])
+        assert factor >= (m - 1) * PERIOD_S / elapsed, (factor, elapsed)
+        # ArduPilot silent again: the factor does not fall
+        first = len(diags)
+        assert probe.spin_until(lambda: len(diags) >= first + 5, timeout=20.0, proc=proc,
+                                log=log)
+        assert float(values()['real_time_factor']) == pytest.approx(factor, rel=1e-12)
+    finally:
+        peer.close()
+        probe.close()
+        stop_node(proc)
+
+
+def test_without_rate_hz_the_step_follows_ardupilots_frame_rate(spawn, rclpy_context,
+                                                                tmp_path):
+    """
+    Without rate_hz each run steps 1/frame_rate of its first frame (SIM_RATE_HZ).
+
+    ArduPilot's JSON backend sends its loop rate (SIM_RATE_HZ, 1200 by default) as
+    frame_rate and adapts its frames to the replies' timestamps: before the fix the
+    node's 100 Hz default made the real ArduSub fly at 100 frames/s.  A restart at
+    another rate (ArduSub relaunched with SIM_RATE_HZ 400) starts a run at that rate.
+    """
+    from diagnostic_msgs.msg import DiagnosticArray
+    proc, log, port = _start(spawn, tmp_path, rate_hz=None)
+    probe = Probe(rclpy_context)
+    peer = Peer(port, timeout=1.0)
+    name = 'input sitl_json udp 127.0.0.1:%d' % port
+    try:
+        diags = probe.collect(DiagnosticArray, '/diagnostics', keep=3)
+        stamps = [_first_reply(peer, proc, log)[0]['timestamp']]
+        for k in range(1, 20):
+            stamps.append(peer.frame(k, PWM, frame_rate=RATE)[0]['timestamp'])
+        assert np.allclose(stamps, PERIOD_S * np.arange(1, 21), rtol=0, atol=1e-12)
+        # ArduPilot restarted with SIM_RATE_HZ 400: frame 0 again, 400 frames/s
+        period_400 = round(1e9 / 400) * 1e-9
+        stamps = [peer.frame(k, PWM, frame_rate=400)[0]['timestamp'] for k in range(20)]
+        assert np.allclose(stamps, period_400 * np.arange(1, 21), rtol=0, atol=1e-12)
+
+        def counted():
+            values = diag_values(diags[-1], name) if diags else {}
+            return int(values.get('resets', 0)) == 1 and int(values.get('frames', 0)) == 40
+        assert probe.spin_until(counted, timeout=20.0, proc=proc, log=log)
+        assert int(diag_values(diags[-1], name)['frame_rate_mismatch']) == 0
+        assert 'ArduPilot runs 400 frames per second' in log.read_text()
+    finally:
+        peer.close()
         probe.close()
         stop_node(proc)

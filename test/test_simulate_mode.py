@@ -242,3 +242,25 @@ def test_offline_simulate_holds_the_fin_angles():
             == mode.x
     centred = simulate(params, duration=1.0, dt=0.02, initial=start)
     assert abs(traj.twist[-1, 5] - centred.twist[-1, 5]) > 0.02  # the rudder turns it
+
+
+def test_set_step_runs_as_a_mode_built_with_that_step():
+    """A mode built at 0.01 s and set to 1/1200 s steps as one built at 1/1200 s."""
+    params = load_vehicle_string(_quadratic_vehicle(q_xxx=400.0))  # stiff: sub-steps vary
+    dt = round(1e9 / 1200) * 1e-9
+    mode = SimulateMode(params, dt=0.01, initial=_state(1.0))
+    ref = SimulateMode(params, dt=dt, initial=_state(1.0))
+    mode.set_step(dt)
+    assert (mode.period_ns, mode.substeps, mode.sim.substeps) == (
+        ref.period_ns, ref.substeps, ref.sim.substeps)
+    assert mode.sim.dt == ref.sim.dt == mode.dt
+    tau = [3.0, 0.5, 0.0, 0.0, 0.0, 0.2]
+    t0 = 10 ** 9
+    mode.advance(t0), ref.advance(t0)
+    for k in range(1, 101):
+        mode.advance(t0 + k * ref.period_ns, tau=tau)
+        ref.advance(t0 + k * ref.period_ns, tau=tau)
+    # the same operations on the same numbers: equal up to rounding at most
+    assert np.allclose(mode.x, ref.x, rtol=0, atol=1e-12)
+    assert abs(mode.x[7] - 1.0) > 1e-3  # it moved
+    assert mode.events['lagged_steps'] == 0

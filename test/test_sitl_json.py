@@ -31,7 +31,8 @@ from uwv_hydro.modes.sitl_json_frames import ned_state
 from uwv_hydro.modes.sitl_json_packet import (
     pack_servo_packet, parse_servo_packet, sensor_json, ServoPacket)
 from uwv_hydro.modes.sitl_lock_step import FOREIGN, LockStep, REPEAT, RESET, STEP
-from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
+from uwv_hydro.modes.sitl_real_time import RealTimeFactor
+from uwv_hydro.physics.rotation import matrix_to_quat, quat_from_rpy, quat_to_matrix
 
 G = 9.80665
 T = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])  # ENU <-> NED
@@ -122,6 +123,57 @@ def test_specific_force_at_rest_and_in_a_known_acceleration():
         assert np.allclose(accel, expected, atol=1e-12)
 
 
+def _rotation(axis_angle):
+    """Return exp([phi]x) by Rodrigues' formula (phi = axis * angle)."""
+    angle = float(np.linalg.norm(axis_angle))
+    k = np.asarray(axis_angle, float) / angle
+    kx = np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
+    return np.eye(3) + math.sin(angle) * kx + (1.0 - math.cos(angle)) * kx @ kx
+
+
+def test_specific_force_of_a_turning_vehicle():
+    """
+    Turning, tilted and moving: accel_body is R^T (a - g) of a known trajectory.
+
+    The body turns at a constant body rate w from a tilted attitude, R(t) = R0 exp(t [w]x),
+    while its origin flies a helix p(t) = (A cos Wt, A sin Wt, c t^2) (ENU).  The state
+    at t carries the body velocity v(t) = R^T p'(t) and the rate w; the body acceleration
+    handed in is the central difference of v(t) -- the omega x v term is not written
+    here -- and the expected reading is R_NED<-FRD^T (T p''(t) - g_NED) with p'' exact.
+    The central difference errs by h^2 / 6 |v'''| with |v'''| <= (|w| + |W|)^3 max|p'|,
+    below (2.6 + 2)^3 * 5 ~ 500 here: 1e-6 at h = 1e-4 (rounding, eps |v| / h, 1e-11).
+    """
+    rng = np.random.default_rng(8)
+    h = 1e-4
+    for _ in range(20):
+        r0 = quat_to_matrix(quat_from_rpy(*rng.uniform(-1.2, 1.2, 3)))
+        w = rng.uniform(-1.5, 1.5, 3)
+        amp, big_w, c = rng.uniform(0.5, 2.0), rng.uniform(-2.0, 2.0), rng.uniform(-0.5, 0.5)
+        t = rng.uniform(0.1, 3.0)
+
+        def attitude(s):
+            return r0 @ _rotation(w * s)
+
+        def body_velocity(s):
+            world = [-amp * big_w * math.sin(big_w * s), amp * big_w * math.cos(big_w * s),
+                     2 * c * s]
+            return attitude(s).T @ np.array(world)
+
+        p = [amp * math.cos(big_w * t), amp * math.sin(big_w * t), c * t * t]
+        a_world = np.array([-amp * big_w ** 2 * math.cos(big_w * t),
+                            -amp * big_w ** 2 * math.sin(big_w * t), 2 * c])
+        r = attitude(t)
+        x = p + list(matrix_to_quat(r)) + list(body_velocity(t)) + list(w)
+        nu_dot = np.concatenate([(body_velocity(t + h) - body_velocity(t - h)) / (2 * h),
+                                 np.zeros(3)])
+        _, accel, _, _, _ = ned_state(x, nu_dot, G)
+        r_ned_frd = T @ r @ F
+        expected = r_ned_frd.T @ (T @ a_world - np.array([0.0, 0.0, G]))
+        assert np.allclose(accel, expected, rtol=0, atol=1e-6), accel - expected
+        # the turn matters: the omega x v term is far above the tolerance
+        assert np.linalg.norm(np.cross(w, body_velocity(t))) > 1e-2
+
+
 def test_lock_step_rules():
     ls = LockStep(peer_timeout_ns=1_000_000_000)
     ap, other = ('127.0.0.1', 40000), ('127.0.0.1', 40001)
@@ -140,3 +192,20 @@ def test_lock_step_rules():
     assert ls.peer == other and ls.counts['peer_changes'] == 1
     assert dict(ls.counts) == {'frames': 6, 'repeats': 1, 'gaps': 1, 'frames_skipped': 2,
                                'foreign_packets': 1, 'resets': 2, 'peer_changes': 1}
+
+
+def test_real_time_factor_leaves_out_silences_and_earlier_runs():
+    """Physics time over the wall time run: a silence adds nothing, a restart forgets."""
+    rtf = RealTimeFactor(silence_ns=1000)
+    assert rtf.factor() is None
+    for k in range(5):  # 5 frames 100 ns apart, each a step of 400 ns
+        rtf.frame(100 * k, 400)
+    assert rtf.factor() == pytest.approx(4 * 400 / 400, rel=1e-15)
+    rtf.frame(400 + 5000, 400)  # after a silence: nothing ran in it
+    rtf.frame(400 + 5200, 400)  # then 200 ns for a step of 400 ns
+    assert rtf.factor() == pytest.approx(5 * 400 / 600, rel=1e-15)
+    rtf.restart()  # ArduPilot restarted: the physics time is 0 again
+    rtf.frame(10 ** 6, 400)
+    assert rtf.factor() is None
+    rtf.frame(10 ** 6 + 800, 400)
+    assert rtf.factor() == pytest.approx(0.5, rel=1e-15)

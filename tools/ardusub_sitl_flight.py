@@ -17,7 +17,7 @@ r"""
 Fly the real ArduSub (SITL, ``--model JSON``) against the uwv_hydro node and report.
 
 Not part of the test suite (CI cannot build ArduPilot): run it on a machine where
-ArduSub SITL is built (doc/guide/hil.md, "ArduSub SITL") and pymavlink importable::
+ArduSub SITL is built (doc/guide/ardusub_sitl.md ("Start it")) and pymavlink importable::
 
     tools/run python tools/ardusub_sitl_flight.py --ardusub ARDUPILOT/build/sitl/bin/ardusub \\
         --ardupilot ARDUPILOT --vehicle bluerov2 --json
@@ -86,9 +86,6 @@ class Flight:
     """The node, ArduSub and the MAVLink and ROS links to them."""
 
     def __init__(self, args, workdir):
-        import rclpy
-        from diagnostic_msgs.msg import DiagnosticArray
-        from nav_msgs.msg import Odometry
         self.args = args
         config = str(ROOT / 'config' / VEHICLES[args.vehicle][0])
         env = dict(os.environ)
@@ -96,6 +93,8 @@ class Flight:
         # at its equilibrium, as a BlueROV2 does when it is switched on at the surface
         self.floating_depth = floating_depth(config)
         self.node_log = open(os.path.join(workdir, 'node.log'), 'w')
+        self.ap = None
+        self.ros = None
         self.node = subprocess.Popen(
             [sys.executable, '-m', 'uwv_hydro.node.main', '--ros-args', '--params-file', config,
              '-p', 'vehicle_file:=' + config, '-p', 'ardusub_input:=sitl_json',
@@ -103,6 +102,17 @@ class Flight:
              '-p', 'diagnostics_period:=1.0',
              '-p', 'initial_position:=[0.0, 0.0, %.6f]' % -self.floating_depth],
             stdout=self.node_log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            self._start(args, workdir)
+        except BaseException:
+            self.close()  # nothing left running, no port left bound
+            raise
+
+    def _start(self, args, workdir):
+        """Connect to the node's topics, start ArduSub and its MAVLink link."""
+        import rclpy
+        from diagnostic_msgs.msg import DiagnosticArray
+        from nav_msgs.msg import Odometry
         rclpy.init()
         self.rclpy = rclpy
         self.ros = rclpy.create_node('ardusub_sitl_flight')
@@ -128,10 +138,17 @@ class Flight:
         self.mav = None
         deadline = time.time() + 60
         while self.mav is None and time.time() < deadline:
+            if self.ap.poll() is not None:
+                raise RuntimeError('ArduSub (%s) exited with code %d before its MAVLink port '
+                                   'opened (see %s)' % (args.ardusub, self.ap.returncode,
+                                                        self.ap_log.name))
             try:
                 self.mav = mavutil.mavlink_connection('tcp:127.0.0.1:5760', source_system=255)
             except OSError:
                 time.sleep(0.5)
+        if self.mav is None:
+            raise RuntimeError('ArduSub (%s) opened no MAVLink port on tcp:127.0.0.1:5760 in '
+                               '60 s (see %s)' % (args.ardusub, self.ap_log.name))
         self.mav.wait_heartbeat(timeout=60)
         self.mav.mav.request_data_stream_send(self.mav.target_system, self.mav.target_component,
                                               mavutil.mavlink.MAV_DATA_STREAM_ALL, 20, 1)
@@ -202,14 +219,22 @@ class Flight:
         raise RuntimeError('ArduSub did not arm (see ardusub.log)')
 
     def close(self):
+        """Stop ArduSub and the node (whichever started) and the ROS link."""
         for proc in (self.ap, self.node):
+            if proc is None:
+                continue
             try:
                 os.killpg(proc.pid, signal.SIGINT)
                 proc.wait(timeout=10)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
+            except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
-        self.ros.destroy_node()
-        self.rclpy.shutdown()
+                proc.wait(timeout=10)
+            except ProcessLookupError:
+                pass
+        if self.ros is not None:
+            self.ros.destroy_node()
+            self.rclpy.shutdown()
+            self.ros = None
 
 
 def fly(args):
@@ -310,7 +335,23 @@ def main(argv=None):
     p.add_argument('--json', action='store_true')
     p.add_argument('--verbose', action='store_true')
     args = p.parse_args(argv)
-    out = fly(args)
+    # checked before anything starts: a wrong path names itself, and leaves nothing running
+    if not os.path.isfile(args.ardusub) or not os.access(args.ardusub, os.X_OK):
+        p.error('--ardusub %s: no such executable (the ArduSub SITL binary, '
+                'ARDUPILOT/build/sitl/bin/ardusub)' % args.ardusub)
+    parm = os.path.join(args.ardupilot, 'Tools', 'autotest', 'default_params',
+                        VEHICLES[args.vehicle][1])
+    if not os.path.isfile(parm):
+        p.error('--ardupilot %s: no %s (the ArduPilot source tree)' % (args.ardupilot, parm))
+    try:
+        import pymavlink  # noqa: F401
+    except ImportError:
+        p.error('pymavlink is not importable (pip install pymavlink)')
+    try:
+        out = fly(args)
+    except (OSError, RuntimeError) as exc:
+        print('%s: error: %s' % (p.prog, exc), file=sys.stderr)
+        return 1
     print(json.dumps(out, indent=2) if args.json else out)
     return 0
 

@@ -43,13 +43,22 @@ thrusters take PWM through their lookup tables (the table thrust model, e.g. the
 T200 curve of ``config/ardusub_bluerov2.yaml``), so a channel is exactly the Float64
 ``cmd_thrust`` the thruster would get.
 
+Only such a table reads a PWM width: a propeller (rpm), coefficient, uuv (rad/s or
+volts) or dsros thruster would read neutral 1500 us as 1500 of its own unit and push
+at full power while ArduSub is disarmed.  :func:`pwm_thruster_problems` refuses them
+(and a table whose commands do not hold 1500 us at zero thrust) for every ArduSub
+input: no peer (ArduPilot, ardusub_gazebo, bluerov_ros_playground) defines a
+PWM-to-command map for other thruster models, so none is guessed here.
+
 Bad messages are rejected whole and counted (:attr:`ArduSubChannels.rejected`):
 ``bad_channel_count`` (an RCOut shorter than the highest mapped servo),
 ``pwm_out_of_range`` (a mapped channel outside [:data:`PWM_MIN`, :data:`PWM_MAX`]
 that is no special value).
 """
 from collections import Counter
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
 
 #: The MAVROS inputs this module maps; ``sitl_json`` is ArduPilot's JSON SITL backend
 #: (node/sitl_json_io.py), which maps the servos of its packets itself.
@@ -100,6 +109,48 @@ def servo_map(servo_functions: Sequence[int], motor_joints: Sequence[str]
     if not out:
         raise ValueError('no SERVOn_FUNCTION is a motor (33..40): no thruster to drive')
     return out
+
+
+def pwm_thruster_problems(servos: Mapping[int, str], specs: Mapping[str, object]
+                          ) -> List[str]:
+    """
+    Return why each thruster on an ArduSub servo cannot take a PWM width (empty: all can).
+
+    ``servos``: {servo number: thruster joint} (:func:`servo_map`); ``specs``: {joint:
+    its ThrusterSpec}.  A thruster takes PWM when it is the table model whose commands
+    span ArduSub's neutral :data:`NEUTRAL_PWM` and give zero thrust there (the motors'
+    output when disarmed or in failsafe, AP_Motors6DOF::output_min).
+    """
+    out = []
+    for n, joint in sorted(servos.items()):
+        spec = specs[joint]
+        model = spec.model
+        where = 'servo %d -> thruster %s (%s model)' % (n, joint, model)
+        if model != 'table':
+            out.append('%s: ArduSub sends PWM widths (neutral %g us), which only a table '
+                       'thruster (lookup_command in us) reads; this model would take %g us '
+                       'as %g of its own command' % (where, NEUTRAL_PWM, NEUTRAL_PWM,
+                                                     NEUTRAL_PWM))
+            continue
+        command = np.asarray(spec.lookup_command, dtype=float)
+        thrust = np.asarray(spec.lookup_thrust, dtype=float)
+        if not command[0] <= NEUTRAL_PWM <= command[-1]:
+            out.append('%s: lookup_command [%g .. %g] does not hold the ArduSub neutral %g us '
+                       '(not a PWM table)' % (where, command[0], command[-1], NEUTRAL_PWM))
+            continue
+        # neutral must give no thrust: zero up to the interpolation's rounding
+        at_neutral = float(np.interp(NEUTRAL_PWM, command, thrust))
+        if abs(at_neutral) > 1e-9 * float(np.max(np.abs(thrust))):
+            out.append('%s: %g N at the ArduSub neutral %g us (disarmed and failsafe must '
+                       'give no thrust)' % (where, at_neutral, NEUTRAL_PWM))
+    return out
+
+
+def check_pwm_thrusters(servos: Mapping[int, str], specs: Mapping[str, object]) -> None:
+    """Raise ValueError naming every thruster on an ArduSub servo that takes no PWM."""
+    problems = pwm_thruster_problems(servos, specs)
+    if problems:
+        raise ValueError('; '.join(problems))
 
 
 class ArduSubChannels:

@@ -153,12 +153,21 @@ class ArticulatedSimulateMode(SimulateMode):
         self._servo_rows[4], self._servo_rows[5] = self.velocity_limit, self.effort_limit
         #: the joints' frames for joint_transforms (built when first asked)
         self._joint_frames = None
-        # the servos' fastest mode w needs w h <= 1 (RK4 is stable to |lambda h| 2.78)
-        self.substeps = max(self.substeps, int(math.ceil(self.servo_bandwidth * self.dt)))
+        self._servo_substeps()
         if not self.compiled and (vehicle.fins or vehicle.hull is not None):
             self._log('warning', 'articulated_lumped', 'vehicle %s: its fins and hull are '
                       'not simulated on the Pinocchio path (joint_added_mass %r; per-link '
                       "hydro only; 'inertia' simulates them)" % (vehicle.name, added_mass))
+
+    def _servo_substeps(self) -> None:
+        # the servos' fastest mode w needs w h <= 1 (RK4 is stable to |lambda h| 2.78)
+        self.substeps = max(self.substeps, int(math.ceil(self.servo_bandwidth * self.dt)))
+
+    def set_step(self, dt: float) -> None:
+        """Change the step to ``dt`` s before a run starts (the servos' sub-steps too)."""
+        self._step_length(dt)
+        self._servo_substeps()
+        self.sim.set_step(self.dt, self.substeps)
 
     # ------------------------------------------------------------------ state
     def reset(self, state=None, joint_positions=None) -> None:

@@ -107,22 +107,11 @@ class SimulateMode:
                  max_catchup_steps: int = 10, initial: Optional[State] = None,
                  log: Optional[Log] = None):
         self.vehicle = vehicle
-        self.dt = float(dt)
-        self.period_ns = max(1, int(round(self.dt * 1e9)))
         self.max_catchup_steps = int(max_catchup_steps)
         self._log = log or _silent
-        self.stiffness_per_s = stiffness(Simulator(vehicle, dt=self.dt, substeps=1))
-        self.substeps = stable_substeps(self.stiffness_per_s, self.dt,
-                                        minimum=int(substeps), maximum=MAX_SUBSTEPS)
-        #: True when even MAX_SUBSTEPS cannot keep |lambda| h <= 2.5 (divergences
-        #: are then detected and restored at run time)
-        self.too_stiff = not math.isfinite(self.stiffness_per_s) or stable_substeps(
-            self.stiffness_per_s, self.dt, maximum=sys.maxsize) > self.substeps
-        if self.too_stiff:
-            self._log('warning', 'too_stiff', 'stiffest mode |lambda| = %.6g 1/s needs more '
-                      'than %d sub-steps at %.6g s: the integration may diverge (detected and '
-                      'restored at run time); shorten the step (the node: raise rate_hz)'
-                      % (self.stiffness_per_s, self.substeps, self.dt))
+        self.min_substeps = int(substeps)
+        self.stiffness_per_s = stiffness(Simulator(vehicle, dt=float(dt), substeps=1))
+        self._step_length(dt)
         self.sim = Simulator(vehicle, dt=self.dt, substeps=self.substeps)
         self.guard = EnergyGuard(self.sim)
         self.events: Dict[str, int] = {'divergences': 0, 'state_restores': 0,
@@ -141,6 +130,27 @@ class SimulateMode:
         self.reset()
 
     # ------------------------------------------------------------------ state
+    def _step_length(self, dt: float) -> None:
+        """Set dt, period_ns and the sub-steps that keep |lambda| h <= 2.5 (warn if none)."""
+        self.dt = float(dt)
+        self.period_ns = max(1, int(round(self.dt * 1e9)))
+        self.substeps = stable_substeps(self.stiffness_per_s, self.dt,
+                                        minimum=self.min_substeps, maximum=MAX_SUBSTEPS)
+        #: True when even MAX_SUBSTEPS cannot keep |lambda| h <= 2.5 (divergences
+        #: are then detected and restored at run time)
+        self.too_stiff = not math.isfinite(self.stiffness_per_s) or stable_substeps(
+            self.stiffness_per_s, self.dt, maximum=sys.maxsize) > self.substeps
+        if self.too_stiff:
+            self._log('warning', 'too_stiff', 'stiffest mode |lambda| = %.6g 1/s needs more '
+                      'than %d sub-steps at %.6g s: the integration may diverge (detected and '
+                      'restored at run time); shorten the step (the node: raise rate_hz)'
+                      % (self.stiffness_per_s, self.substeps, self.dt))
+
+    def set_step(self, dt: float) -> None:
+        """Change the step to ``dt`` s before a run starts (ArduPilot's frame rate)."""
+        self._step_length(dt)
+        self.sim.set_step(self.dt, self.substeps)
+
     def reset(self, state: Optional[State] = None) -> None:
         """
         Return to ``state`` (default: the initial state) and forget the clock.

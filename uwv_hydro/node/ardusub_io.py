@@ -22,13 +22,14 @@ passthrough) or ``rc_out`` (mavros_msgs/RCOut on ``ardusub_rc_out_topic``, defau
 ``mavros/rc/out``: the servo outputs of an autopilot running elsewhere, SITL or the
 board).  Channels go to thrusters through ``ardusub_servo_functions``
 (SERVOn_FUNCTION, 33..40 = Motor1..8) and ``ardusub_motor_joints`` (the frame's
-motor layout); the mapping, failsafe and validation are
-:class:`uwv_hydro.modes.ardusub_rc.ArduSubChannels`.  Before every update the
+motor layout); a mapped thruster that is no PWM table is refused at start
+(:func:`uwv_hydro.modes.ardusub_rc.pwm_thruster_problems`); the mapping, failsafe
+and validation are :class:`uwv_hydro.modes.ardusub_rc.ArduSubChannels`.  Before every update the
 channels' PWM widths are handed to the thrusters as their commands
 (:class:`uwv_hydro.node.thruster_io.ThrusterIO`), so they replace the Float64
 commands of those thrusters.
 """
-from uwv_hydro.modes.ardusub_rc import ArduSubChannels
+from uwv_hydro.modes.ardusub_rc import ArduSubChannels, check_pwm_thrusters
 from uwv_hydro.node.node_part import locked, NodePart
 
 
@@ -44,6 +45,11 @@ def motor_joints(cfg, thrusters):
     return joints
 
 
+def check_pwm_servos(servos, thrusters) -> None:
+    """Raise ValueError when a thruster on an ArduSub servo takes no PWM (its model named)."""
+    check_pwm_thrusters(servos, {spec.joint_name: spec for spec in thrusters.drive.bank.specs})
+
+
 class ArduSubIO(NodePart):
     """One MAVROS subscription feeding the vehicle's thrusters."""
 
@@ -54,6 +60,7 @@ class ArduSubIO(NodePart):
         kind = cfg['ardusub_input']
         self.channels = ArduSubChannels(kind, cfg['ardusub_servo_functions'], joints,
                                         cfg['ardusub_timeout'])
+        check_pwm_servos(self.channels.servos, thrusters)
         self.thrusters = thrusters
         if kind == 'override':
             from mavros_msgs.msg import OverrideRCIn

@@ -106,7 +106,8 @@ PARAMETERS = (
          'or wrench (hydro wrench from odometry for an external simulator)',
          choices=MODES),
     Spec('rate_hz', 100.0, 'fixed update rate (Hz, pacing clock: sim time under '
-         'use_sim_time, else monotonic)', bounds=(1.0, 2000.0)),
+         'use_sim_time, else monotonic; ardusub_input sitl_json without it: the '
+         "frame_rate of ArduPilot's first packet)", bounds=(1.0, 2000.0)),
     Spec('loop', 'auto', 'what paces the update: timer (an executor timer on the pacing '
          'clock), thread (a '
          'precisely paced wall-clock thread, for high rates in hardware in the loop) or '

@@ -25,8 +25,10 @@ each new frame hands the servos' PWM to the thrusters (``ardusub_servo_functions
 step of 1/``rate_hz`` s, and answers with the state in NED / FRD
 (:mod:`uwv_hydro.modes.sitl_json_frames`).  The node has no timer then: its pacing
 clock and its stamps are the physics time (0 at start, advancing 1/``rate_hz`` per
-frame; set ``rate_hz`` to ArduPilot's frame rate, ``SIM_RATE_HZ``, 1200 by default),
-which it publishes on /clock.  Odometry, TF and /clock go out every
+frame).  Without ``rate_hz`` the step is 1/``frame_rate`` of each run's first frame
+(ArduPilot's ``SIM_RATE_HZ``, 1200 by default; SIM_JSON.cpp sends it, and adapts its
+rate to the replies' timestamps, so the two then agree); a given ``rate_hz`` is kept.
+The node publishes the physics time on /clock.  Odometry, TF and /clock go out every
 1/``sitl_json_publish_rate`` s of physics time; the sensors at their own rates.
 
 Bad input never stops it: a packet with a wrong magic, a wrong size or frame_rate 0 is
@@ -46,7 +48,8 @@ from uwv_hydro.modes.ardusub_rc import NEUTRAL_PWM, servo_map
 from uwv_hydro.modes.sitl_json_frames import ned_state
 from uwv_hydro.modes.sitl_json_packet import parse_servo_packet, sensor_json
 from uwv_hydro.modes.sitl_lock_step import FOREIGN, LockStep, REPEAT, RESET
-from uwv_hydro.node.ardusub_io import motor_joints
+from uwv_hydro.modes.sitl_real_time import RealTimeFactor
+from uwv_hydro.node.ardusub_io import check_pwm_servos, motor_joints
 from uwv_hydro.node.node_part import NodePart
 
 #: The PWM range ArduPilot's servo outputs use (SRV_Channel SERVOn_MIN / MAX limits).
@@ -65,7 +68,11 @@ class SitlJsonIO(NodePart):
         cfg = self.cfg
         self.thrusters = thrusters
         self.servos = servo_map(cfg['ardusub_servo_functions'], motor_joints(cfg, thrusters))
+        check_pwm_servos(self.servos, thrusters)  # before the port is bound
         self.address = (cfg['sitl_json_address'], int(cfg['sitl_json_port']))
+        #: rate_hz not given: each run's step is 1/frame_rate of its first frame
+        #: (ArduPilot's SIM_RATE_HZ), not the node's 100 Hz default
+        self.follow_rate = 'rate_hz' not in node._parameter_overrides
         self.name = 'sitl_json udp %s:%d' % self.address
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         try:
@@ -92,16 +99,20 @@ class SitlJsonIO(NodePart):
         self._fed_ns = 0
         self._last_reply: Optional[bytes] = None
         self._silent = False
-        self._started_wall: Optional[float] = None
+        #: physics time per wall time run, silences and earlier runs left out
+        self.real_time = RealTimeFactor(self.lock_step.peer_timeout_ns)
         self.counts = {'pwm_clamped': 0, 'pwm_no_pulse': 0, 'silences': 0,
                        'frame_rate_mismatch': 0, 'send_errors': 0}
         thrusters.feeds.append(self._feed)
         node.io.output_due = self._output_due
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, name='sitl_json', daemon=True)
-        self.logger.info('ArduPilot JSON SITL backend on UDP %s:%d, one step of %g s per frame: '
-                         '%s' % (self.address + (node.period_ns * 1e-9, ', '.join(
-                             'servo %d -> %s' % item for item in sorted(self.servos.items())))))
+        step = ("the step 1/frame_rate of ArduPilot's first frame (rate_hz not given)"
+                if self.follow_rate else 'one step of %g s per frame (rate_hz)'
+                % (node.period_ns * 1e-9))
+        self.logger.info('ArduPilot JSON SITL backend on UDP %s:%d, %s: %s' % (
+            self.address + (step, ', '.join(
+                'servo %d -> %s' % item for item in sorted(self.servos.items())))))
 
     # ------------------------------------------------------------------ the thread
     def start(self) -> None:
@@ -170,25 +181,21 @@ class SitlJsonIO(NodePart):
         self._silent = False
         if verdict == REPEAT:
             return self._last_reply
-        period_ns = node.period_ns
-        if packet.frame_rate != int(round(1e9 / period_ns)):
-            self.counts['frame_rate_mismatch'] += 1
-            node.log_throttled('warning', 'sitl_json_rate', 'sitl_json: ArduPilot runs %d frames '
-                               'per second, the node %g (rate_hz): each frame is still one step '
-                               'of %g s, and ArduPilot follows that time (set SIM_RATE_HZ or '
-                               'rate_hz to match)' % (packet.frame_rate, 1e9 / period_ns,
-                                                      period_ns * 1e-9))
         with node.lock:
             if verdict == RESET:
                 self._restart()
+            if self.follow_rate and node.io.mode.state_ns is None:
+                self._follow(packet.frame_rate)  # a run starts: its step is ArduPilot's
+            period_ns = node.period_ns
             self._take_pwm(packet.pwm)
             if node.io.mode.state_ns is None:  # start (or reset): the clock starts here
                 node._update(self.time_ns)
             self.time_ns += period_ns
         node._on_timer(self.time_ns)
+        if packet.frame_rate != int(round(1e9 / period_ns)):
+            self._rate_mismatch(packet.frame_rate, period_ns)
         node.inputs[self.name].received(self.time_ns)
-        if self._started_wall is None:
-            self._started_wall = time.monotonic()
+        self.real_time.frame(time.monotonic_ns(), period_ns)
         with node.lock:
             mode = node.io.mode
             reply = sensor_json(self.time_ns * 1e-9,
@@ -202,10 +209,32 @@ class SitlJsonIO(NodePart):
         node.reset_state()
         node.jumps.forget()  # the time goes back on purpose
         self.time_ns = 0
+        self.real_time.restart()
         self._next_publish_ns = 0
         self._last_reply = None
         self.logger.info('sitl_json: ArduPilot restarted (frame count went back): '
                          'vehicle reset to its initial state, physics time 0')
+
+    def _follow(self, frame_rate: int) -> None:
+        """Make the step 1/``frame_rate`` s (ArduPilot's SIM_RATE_HZ) for the run starting."""
+        node = self.node
+        period_ns = max(1, int(round(1e9 / frame_rate)))
+        if period_ns == node.period_ns:
+            return
+        node.period_ns = period_ns
+        node.io.mode.set_step(period_ns * 1e-9)
+        self.logger.info('sitl_json: ArduPilot runs %d frames per second: one step of %g s '
+                         'per frame' % (frame_rate, period_ns * 1e-9))
+
+    def _rate_mismatch(self, frame_rate: int, period_ns: int) -> None:
+        self.counts['frame_rate_mismatch'] += 1
+        why = ("the step of the run's first frame is kept until ArduPilot restarts"
+               if self.follow_rate else 'set SIM_RATE_HZ or rate_hz to match, or leave '
+               'rate_hz out and the node follows ArduPilot')
+        self.node.log_throttled('warning', 'sitl_json_rate', 'sitl_json: ArduPilot runs %d '
+                                'frames per second, the node %g: each frame is still one step '
+                                'of %g s, and ArduPilot follows that time (%s)'
+                                % (frame_rate, 1e9 / period_ns, period_ns * 1e-9, why))
 
     def _take_pwm(self, pwm) -> None:
         for n, joint in self.servos.items():
@@ -259,9 +288,9 @@ class SitlJsonIO(NodePart):
         values.update(self.lock_step.counts)
         values.update(self.counts)
         values['physics_time_s'] = self.time_ns * 1e-9
-        if self._started_wall is not None:
-            values['real_time_factor'] = self.time_ns * 1e-9 / max(
-                time.monotonic() - self._started_wall, 1e-9)
+        factor = self.real_time.factor()
+        if factor is not None:
+            values['real_time_factor'] = factor
         peer = self.lock_step.peer
         values['peer'] = 'none yet' if peer is None else '%s:%d' % peer
         for n, joint in sorted(self.servos.items()):

@@ -64,7 +64,6 @@ class ThrusterIO(NodePart):
         vehicle = node.vehicle
         self.drive = ThrusterDrive(vehicle.thrusters, vehicle.fluid_density,
                                    self.cfg['thruster_timeout'], vehicle.tree)
-        self.dt = node.period_ns * 1e-9
         #: callables f(now_ns) run before each update's steps: a stack's input
         #: (node/ardusub_io.py) handing its commands to the drive
         self.feeds = []
@@ -111,6 +110,11 @@ class ThrusterIO(NodePart):
         # the watchdog counts on the pacing clock (monotonic in wall time)
         self._command_slots.put(name, (float(msg.data), self.node.pace_ns()))
         self.node.inputs[topic].received(self.node.now_ns())
+
+    @property
+    def dt(self) -> float:
+        """Return the step (s): the node's, which ArduPilot's frame rate may set."""
+        return self.node.period_ns * 1e-9
 
     def take_inputs(self) -> None:
         """Give the drive the latest command of each thruster received since the last update."""

@@ -106,11 +106,9 @@ class Simulator:
         if int(substeps) != substeps or int(substeps) < 1:
             raise ValueError('substeps must be an integer >= 1, got %r' % (substeps,))
         self.params = params
-        self.dt = float(dt)
-        self.substeps = int(substeps)
         self.dynamics_only = bool(dynamics_only)
         self.model = HydroModel(params)
-        self._h = self.dt / self.substeps
+        self.set_step(dt, substeps)
         self._m_rb = self.model.rigid_body_mass_matrix()
         mass = self.model.mass_matrix()
         if not np.all(np.isfinite(mass)) or np.linalg.cond(mass) > MAX_MASS_CONDITION:
@@ -124,6 +122,12 @@ class Simulator:
         self._angles = None if self._fins is None else self._fin_angles.tolist()
         #: The compiled dynamics of this vehicle (uwv_hydro.physics.kernel)
         self.core = kernel.core.model(kernel.pack_model(self.model, self._m_inv))
+
+    def set_step(self, dt: float, substeps: int) -> None:
+        """Set the step length dt (s) and its RK4 sub-steps (the state is the caller's)."""
+        self.dt = float(dt)
+        self.substeps = int(substeps)
+        self._h = self.dt / self.substeps
 
     @property
     def fin_angles(self) -> np.ndarray:

@@ -47,8 +47,8 @@ import subprocess
 import sys
 import time
 
-from doc_blocks import (REPO, blocks, chains, fences, figure_matches, line_matches, pages,
-                        quoted_output_mismatch)
+from doc_blocks import (blocks, chains, fences, figure_matches, line_matches, pages,
+                        quoted_output_mismatch, REPO)
 import pytest
 
 #: Commands a reader runs outside this checkout (an installed ROS 2, gz-sim, the suite
@@ -237,3 +237,13 @@ def test_bash_block_runs(chain, tmp_path):
             missing = quoted_output_mismatch(quote, out)
             assert missing is None, 'the page quotes\n  %s\nwhich the run did not print:\n%s' % (
                 missing, out[-6000:])
+
+
+def test_frames_are_stated_where_a_first_user_looks():
+    """The README's first screen and the node reference name the frames and the depth sign."""
+    first_screen = '\n'.join((REPO / 'README.md').read_text().splitlines()[:30])
+    node = (REPO / 'doc' / 'reference' / 'node.md').read_text()
+    for where, text in (('README.md (first 30 lines)', first_screen),
+                        ('doc/reference/node.md', node)):
+        for needed in ('ENU', 'z up', 'FLU', 'NED', '10 m deep'):
+            assert needed in text, '%s does not say %r' % (where, needed)

@@ -27,7 +27,8 @@ a test keeps ``bash`` blocks free of those, and ``sh`` blocks free of ``uwv-hydr
 commands that could run here.  Every ``ros2`` command is in an ``sh ros2`` block (it needs a
 sourced ROS 2) followed by its equivalent in this checkout's venv (``bash venv`` and ``bash
 node venv`` run here, ``sh venv`` is shown).  A ``bash node`` block runs a node, which the
-test stops after NODE_SECONDS: it must still be running and have printed its quote.  A
+test stops (SIGINT) once it has printed its quote (its start lines) and kept running
+NODE_RUNNING_SECONDS more.  A
 block that takes a minute or more is ``bash slow`` (marked slow: ``-m 'not slow'`` leaves
 it out; ``make test`` runs it).  Identical chains of blocks (the README's sweep and the
 sweeps guide's) run once.
@@ -45,6 +46,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from doc_blocks import (blocks, chains, fences, figure_matches, line_matches, pages,
@@ -56,8 +58,10 @@ import pytest
 NOT_HERE = re.compile(r'^\s*(make|ros2|source|colcon|rosdep|sudo|gz)\b|/path/to/', re.M)
 #: A ros2 command in a block (a line, or a command substitution).
 ROS2_COMMAND = re.compile(r'(?:^\s*|\$\()ros2\s', re.M)
-#: Seconds a ``bash node`` block runs before the test stops it.
-NODE_SECONDS = 12.0
+#: Seconds a ``bash node`` block may take to print its start lines (its quote), and
+#: seconds it must keep running after them.
+NODE_SECONDS = 60.0
+NODE_RUNNING_SECONDS = 2.0
 
 
 def _chains():
@@ -195,28 +199,17 @@ def test_inline_ros2_commands_say_they_need_ros2():
 _RUNS = {}
 
 
-def _run_chain(chain, tmp_path):
+def _run_chain(chain, tmp_path, ros_env):
     """Run a chain of blocks in one bash; return (exit status, [output of each block])."""
     key = tuple(body for body, _ in chain['blocks'])
     if key in _RUNS:
         return _RUNS[key]
     marker = '@@ uwv_hydro docs: end of block @@'
     script = ('\necho "%s"\n' % marker).join(key)
-    env = dict(os.environ, HOME=str(tmp_path), TMPDIR=str(tmp_path), MPLBACKEND='Agg')
+    # a ROS domain of its own: no other test's node is seen
+    env = dict(ros_env, HOME=str(tmp_path), TMPDIR=str(tmp_path), MPLBACKEND='Agg')
     if chain['node']:
-        proc = subprocess.Popen(['bash', '-euo', 'pipefail', '-c', script], cwd=REPO,
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, start_new_session=True)
-        time.sleep(NODE_SECONDS)
-        running = proc.poll() is None
-        if running:
-            os.killpg(proc.pid, signal.SIGINT)
-        try:
-            out, _ = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
-        status = 0 if running else 'the node exited by itself (%s)' % proc.returncode
+        out, status = _run_node_block(script, env, chain['blocks'][-1][1])
     else:
         proc = subprocess.run(['bash', '-euo', 'pipefail', '-c', script], cwd=REPO, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -226,10 +219,46 @@ def _run_chain(chain, tmp_path):
     return _RUNS[key]
 
 
+def _run_node_block(script, env, quote):
+    """
+    Run a block whose last command is a node; stop it; return (output, status).
+
+    The node runs until its quote is printed (its start lines: it has loaded the vehicle
+    and started its loop), then NODE_RUNNING_SECONDS more, and must still be running then
+    (at most NODE_SECONDS in all); it is then stopped as a reader stops it, with Ctrl-C.
+    """
+    assert quote, 'a bash node block needs a text output block (its start lines)'
+    proc = subprocess.Popen(['bash', '-euo', 'pipefail', '-c', script], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    deadline, started = time.monotonic() + NODE_SECONDS, None
+    while time.monotonic() < deadline and proc.poll() is None:
+        if started is None and quoted_output_mismatch(quote, ''.join(lines)) is None:
+            started = time.monotonic()
+        if started is not None and time.monotonic() > started + NODE_RUNNING_SECONDS:
+            break
+        time.sleep(0.1)
+    running = proc.poll() is None
+    if running:
+        os.killpg(proc.pid, signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    reader.join(timeout=10)
+    if not running:
+        return ''.join(lines), 'the node exited by itself (%s)' % proc.returncode
+    return ''.join(lines), 0
+
+
 @pytest.mark.parametrize('chain', _chains())
-def test_bash_block_runs(chain, tmp_path):
+def test_bash_block_runs(chain, tmp_path, ros_env):
     """Each bash block runs to exit 0 from the repository root and prints its quote."""
-    status, outputs = _run_chain(chain, tmp_path)
+    status, outputs = _run_chain(chain, tmp_path, ros_env)
     assert status == 0, 'exit %s\n%s' % (status, ''.join(outputs)[-6000:])
     assert len(outputs) == len(chain['blocks'])
     for (_, quote), out in zip(chain['blocks'], outputs):

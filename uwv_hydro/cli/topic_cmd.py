@@ -80,6 +80,14 @@ def to_plain(value):
     return value
 
 
+def checked(cls):
+    """Return a new message of ``cls`` whose setters check each field's type and range."""
+    try:
+        return cls(check_fields=True)
+    except (AssertionError, TypeError):
+        return cls()
+
+
 def fill(msg, values, where='VALUES'):
     """Set the fields of ``msg`` from a mapping; ValueError naming a wrong field."""
     if not isinstance(values, dict):
@@ -91,8 +99,7 @@ def fill(msg, values, where='VALUES'):
                 where, type(msg).__name__, name, ', '.join(fields)))
         current = getattr(msg, name)
         if hasattr(current, 'get_fields_and_field_types'):
-            fill(current, value, '%s.%s' % (where, name))
-            continue
+            value = fill(checked(type(current)), value, '%s.%s' % (where, name))
         if isinstance(current, float) and isinstance(value, int):
             value = float(value)
         try:
@@ -157,7 +164,7 @@ def run_pub(args) -> int:
     """Publish a message given as YAML; return the exit status."""
     import yaml
     try:
-        msg = fill(message_class(args.type)(), yaml.safe_load(args.values) or {})
+        msg = fill(checked(message_class(args.type)), yaml.safe_load(args.values) or {})
     except (ValueError, yaml.YAMLError) as exc:
         print('error: %s' % exc, file=sys.stderr)
         return 2

@@ -23,8 +23,11 @@ flight's, each a measured figure within 1 % or one unit of its last quoted digit
 too).  The REMUS 100 flights are test_remus_vs_pvs.py's (the REMUS file and the
 re-derived PVS, both from 1.5 m/s at 5 m, 10 and 15 degree turns and the 10/10 zig-zag).
 """
+import json
 import math
 import re
+import subprocess
+import sys
 
 from doc_blocks import figure_matches, REPO
 import doc_figures as df
@@ -253,3 +256,30 @@ def test_readme_remus_prose_rpm(remus_flights):
     ours, pvs = re.search(r'(\d+) and (\d+) rpm', paragraph).groups()
     assert figure_matches('~' + ours, repr(remus_flights['uwv_hydro']['turn10']['cruise_rpm']))
     assert figure_matches('~' + pvs, repr(float(PvsManoeuvre().rpm)))
+
+
+#: hil.md's stick rows: (stick, the figure of the speed or rate column).
+STICKS = {'forward 1': ('surge=1', 'surge_m_s'), 'forward ¾': ('surge=0.75', 'surge_m_s'),
+          'forward ¼': ('surge=0.25', 'surge_m_s'), 'lateral 1': ('sway=1', 'sway_m_s'),
+          'lateral ¾': ('sway=0.75', 'sway_m_s'), 'yaw 1': ('yaw=1', 'yaw_rate_deg_s'),
+          'yaw ¾': ('yaw=0.75', 'yaw_rate_deg_s')}
+
+
+def test_hil_stick_table():
+    """hil.md's "after" column is what `manoeuvre ... hold --stick` flies now."""
+    page = 'doc/guide/hil.md'
+    header = [h for (p, h), kind in df.CHECKED_TABLES.items() if p == page][0]
+    expected = {}
+    for row, (stick, speed) in STICKS.items():
+        proc = subprocess.run(
+            [sys.executable, '-m', 'uwv_hydro', 'manoeuvre', 'config/ardusub_bluerov2.yaml',
+             'hold', '--stick', stick, '--json'],
+            cwd=str(REPO), capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        fig = json.loads(proc.stdout)['figures']
+        # the table gives the speed or rate as a magnitude
+        expected[(row, 'after: speed, max roll / pitch')] = [
+            abs(fig[speed]), fig['max_abs_roll_deg'], fig['max_abs_pitch_deg']]
+    header_full = [t[0] for t in tables(page) if t[0].startswith(header)][0]
+    checked = _compare_rows(page, header_full, expected)
+    assert checked == 21, checked

@@ -46,7 +46,7 @@ setup(
         ('share/' + package_name + '/worlds', glob('worlds/*.sdf')),
         # `uwv-hydro` on the PATH of a sourced workspace (colcon adds <prefix>/bin);
         # the console scripts stay in lib/uwv_hydro for `ros2 run` (setup.cfg)
-        ('bin', ['bin/uwv-hydro']),
+        ('bin', ['bin/uwv-hydro', 'bin/hydro_node']),
     ],
     ext_modules=[Extension(
         'uwv_hydro.physics._kernel',

@@ -21,11 +21,14 @@ vehicle's port/starboard frames named ``thruster`` (``thrust/<frame>``: no thrus
 model is needed, and ``check`` lists none for the default vehicle; ramp up surge, hold,
 a differential-thrust yaw turn, stop), records odometry for ``--duration`` seconds,
 stops the node, prints a summary (distance, final speed against the terminal speed
-computed from the drag coefficients, depth change) and plots the trajectory.  Exit
-status 0 on success, 1 if the node failed or no odometry came.
+computed from the drag coefficients, depth change; the number of warnings and errors the
+node logged, with the first, when there were any: a node that cannot keep up says so in
+its log) and plots the trajectory.  Exit status 0 on success, 1 if the node failed or no
+odometry came.
 """
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -177,7 +180,18 @@ def _run_node(args, urdf, params, env, work, domain, topics, thrusters, hold, tu
         print('demo: no odometry came from the node (log %s)' % log_path, file=sys.stderr)
         return 1
     _summarise(rows, expected, args, half_width)
+    warnings = node_warnings(log_path.read_text(errors='replace'))
+    if warnings:
+        print('demo: the node logged %d warning%s or error%s (log %s); the first: %s' % (
+            len(warnings), '' if len(warnings) == 1 else 's',
+            '' if len(warnings) == 1 else 's', log_path, warnings[0]))
     return 0
+
+
+def node_warnings(log_text: str):
+    """Return the WARN, ERROR and FATAL lines of a node's log (rcutils' console format)."""
+    return [line.strip() for line in log_text.splitlines()
+            if re.match(r'\s*\[(WARN|ERROR|FATAL)\]', line)]
 
 
 def _drive(proc, domain, topics, thrusters, params, hold, turn, duration):

@@ -39,6 +39,7 @@ COMMANDS = (
     'uwv_hydro.cli.demo_cmd',
     'uwv_hydro.cli.export_sdf_cmd',
     'uwv_hydro.cli.manoeuvre_cmd',
+    'uwv_hydro.cli.topic_cmd',
 )
 
 

@@ -1012,8 +1012,8 @@ def main(argv=None):
     parser.add_argument('--only', nargs='*', default=None,
                         help='subset: wrench link_wrench rk4 surface simulate replay replay_'
                         'simulate batch node node_paired node_profile node_runs node_links '
-                        'node_rexrov node_executors articulated node_uvms simulate_cli core_start sweep '
-                        'sitl_json; core: the core figures')
+                        'node_rexrov node_executors articulated node_uvms simulate_cli '
+                        'core_start sweep sitl_json; core: the core figures')
     parser.add_argument('--rates', nargs='+', type=float, default=[1000.0, 500.0, 250.0],
                         help='node_profile, node_runs: the update rates (Hz)')
     parser.add_argument('--runs', type=int, default=5,

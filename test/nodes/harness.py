@@ -285,7 +285,8 @@ class Probe:
         return next(f for f in futures if f.done()).result()
 
     def _parameter_call(self, node_name: str, service: str, request, proc, log):
-        """Call ``node_name``'s parameter service ``service`` (its request); return the reply.
+        """
+        Call ``node_name``'s parameter service ``service`` (its request); return the reply.
 
         rclpy's AsyncParameterClient is not in Humble's rclpy: the services themselves
         (rcl_interfaces/srv/SetParameters, GetParameters) are called instead.

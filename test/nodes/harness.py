@@ -215,7 +215,13 @@ class Probe:
         before this probe's readers are matched is lost.
         """
         return self.spin_until(lambda: pub.get_subscription_count() > 0 and all(
-            s.get_publisher_count() > 0 for s in self._subscriptions), timeout, proc, log)
+            self._publishers_of(s) > 0 for s in self._subscriptions), timeout, proc, log)
+
+    def _publishers_of(self, sub) -> int:
+        """Return the publishers matched with ``sub`` (Humble: those of its topic)."""
+        if hasattr(sub, 'get_publisher_count'):
+            return sub.get_publisher_count()
+        return self.node.count_publishers(sub.topic_name)  # no get_publisher_count in Humble
 
     def publish_until(self, pub, msg, condition, resend=1.0, timeout=30.0, proc=None,
                       log=None) -> bool:

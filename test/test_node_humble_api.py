@@ -24,7 +24,10 @@ executors call every subscription callback with the message only (Kilted also pa
 MessageInfo to a callback taking two arguments: the node has none, so this path is the
 same); ``rclpy.clock_type`` cannot be hidden (Kilted's rclpy.clock imports it; the node
 and tests import ClockType from rclpy.clock, which both have); Kilted's timers take
-``autostart`` and its Python is 3.11 here (Humble's is 3.10).  Each node is real, over
+``autostart`` and its Python is 3.11 here (Humble's is 3.10); the test's own probe runs
+on Kilted's rclpy, unhidden (the harness takes Humble's ways where they differ:
+the parameter services instead of AsyncParameterClient, count_publishers instead of
+Subscription.get_publisher_count).  Each node is real, over
 DDS: it must start, publish odometry, report the executor it chose in its start-up log
 and in /diagnostics, and stop on SIGINT with exit 0 and no traceback.
 """

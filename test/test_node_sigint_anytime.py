@@ -27,7 +27,9 @@ console-script wrapper's entry-point look-up, measured by running just those in 
 node's environment: three times the longest of three runs, as two nodes starting at
 once on a loaded machine take longer than one alone (~0.1-0.3 s here).  Every stop
 must exit 0 within STOP_TIMEOUT_S, and the output must hold no Python traceback, no
-C++ ``terminate called`` and no segmentation fault.  Two runs overlap (the load makes
+C++ ``terminate called`` and no segmentation fault.  Every second run gets another
+SIGINT within SECOND_SIGINT_S of the first (Ctrl-C under ``ros2 launch``: the terminal
+and launch each send one), which must not interrupt the stop.  Two runs overlap (the load makes
 the races likelier), 16 in all, ~40 s.
 """
 import random
@@ -45,6 +47,8 @@ AT_ONCE = 2
 #: Stops are drawn from [0, STOP_SPAN_S) after the spawn (start-up takes ~1-3 s here).
 STOP_SPAN_S = 4.0
 STOP_TIMEOUT_S = 15.0
+#: The odd runs' second SIGINT comes within this long after the first (s).
+SECOND_SIGINT_S = 0.5
 #: What a clean stop never prints.
 BAD_WORDS = ('Traceback', 'terminate called', 'Segmentation fault', 'KeyboardInterrupt',
              'core dumped', 'Aborted')
@@ -103,15 +107,19 @@ def test_sigint_at_random_moments_exits_zero_without_traceback(spawn, tmp_path, 
                 proc, log = start_node(spawn, tmp_path, params, name='run%02d' % k)
                 runs.append(('run%02d' % k, proc, log, time.monotonic() + moments[k],
                              moments[k]))
-            pending = list(runs)
+            # (when, process): odd runs get a second SIGINT while stopping, as Ctrl-C under
+            # ros2 launch sends one from the terminal and one from launch
+            pending = [(run[3], run[1]) for run in runs] + [
+                (run[3] + SECOND_SIGINT_S * rng.random(), run[1])
+                for k, run in enumerate(runs) if (batch * AT_ONCE + k) % 2]
             while pending:  # the driver publishes and the probe takes odometry meanwhile
                 driver.publish(thrust)
                 probe.executor.spin_once(timeout_sec=0.005)
-                for run in list(pending):
-                    if time.monotonic() >= run[3]:
-                        if run[1].poll() is None:
-                            run[1].send_signal(signal.SIGINT)
-                        pending.remove(run)
+                for when, proc in list(pending):
+                    if time.monotonic() >= when:
+                        if proc.poll() is None:
+                            proc.send_signal(signal.SIGINT)
+                        pending.remove((when, proc))
             received += len(odom)
             odom.clear()
             for name, proc, log, _, at in runs:

@@ -24,7 +24,8 @@ The node runs in simulate mode on the default vehicle at ``rate_hz``.  This proc
   middleware's reception timestamp of each sample (rmw MessageInfo
   ``received_timestamp``: when Fast DDS in this process received it); the same figures
   taken when this process's Python callback ran are reported too (``at_callback``),
-  and include the probe's own executor delays;
+  and include the probe's own executor delays (Humble's rclpy passes no MessageInfo:
+  there both are the callback's time);
 * publishes a sway thrust of +-F on ``thrust`` (base frame), flipping its sign every
   50 ms: thrust -> odometry latency = time from publishing a flip to receiving the first
   odometry whose sway acceleration (difference of consecutive twists over their stamps)
@@ -55,12 +56,19 @@ import numpy as np
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FLIP_S = 0.05
 FORCE = 2000.0
-LOOP_KEYS = ('ticks', 'late_ticks', 'lagged_steps', 'max_update_s', 'rate_hz')
+LOOP_KEYS = ('ticks', 'late_ticks', 'lagged_steps', 'max_update_s', 'rate_hz', 'executor')
 CYCLE_KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us', 'cycle_wall_p99_us')
 
 
+def _with_message_info() -> bool:
+    """Return whether rclpy passes MessageInfo to two-argument callbacks (not Humble's)."""
+    from rclpy.subscription import Subscription
+    return hasattr(Subscription, 'CallbackType')
+
+
 def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = False,
-                 profile: bool = False, vehicle_file: str = '', thrust_frame: str = 'base_link'):
+                 profile: bool = False, vehicle_file: str = '', thrust_frame: str = 'base_link',
+                 executor: str = ''):
     """
     Return benchmark records [(name, value, unit, extra), ...] for the node.
 
@@ -68,7 +76,8 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
     named ``floor_*``): the same probe on a minimal rclpy publisher.  With ``profile``
     the node's cycle profile is on and reported (``node_profile``).  ``vehicle_file``:
     the node's vehicle (default: the launch file's default vehicle); ``thrust_frame``:
-    the frame of the sway thrust (the vehicle's base frame).
+    the frame of the sway thrust (the vehicle's base frame); ``executor``: the node's
+    ``executor`` parameter ('' its default, auto).
     """
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
@@ -89,6 +98,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
     params.write_text('/**:\n  ros__parameters:\n    initial_position: [0.0, 0.0, -10.0]\n'
                       '    publish_markers: false\n'
                       + ('    cycle_profile: true\n' if profile else '')
+                      + ('    executor: %s\n' % executor if executor else '')
                       + ('    vehicle_file: %s\n' % json.dumps(vehicle_file)
                          if vehicle_file else ''))
     if floor:
@@ -111,10 +121,14 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
         def on_odom(msg, info):
             # every time on the system clock: rmw reception timestamps use it
             stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
-            odom.append((time.time_ns() * 1e-9, info['received_timestamp'] * 1e-9, stamp,
-                         msg.twist.twist.linear.y))
+            now = time.time_ns() * 1e-9
+            odom.append((now, now if info is None else info['received_timestamp'] * 1e-9,
+                         stamp, msg.twist.twist.linear.y))
 
-        node.create_subscription(Odometry, 'odometry', on_odom, 1000)
+        if _with_message_info():
+            node.create_subscription(Odometry, 'odometry', on_odom, 1000)
+        else:  # Humble's rclpy: the callback time stands for the reception time
+            node.create_subscription(Odometry, 'odometry', lambda m: on_odom(m, None), 1000)
         tf_count = [0]
 
         def on_tf(msg):

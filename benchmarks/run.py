@@ -66,6 +66,10 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            callback ran
 * paired_*                 node and floor measured side by side at the same time (two
                            probes, two domains): a load change on the machine hits both
+* executor_*               ``--only node_executors``: the node at 1 kHz on each executor
+                           path this rclpy has (events, single_threaded) after the floor in
+                           the same run: jitter and latency p99 as ratios to the floor's
+                           (benchmarks/node_executors.py; ``--runs``)
 * node_rexrov_*            ``--only node_rexrov``: the rigid RexROV at 1 kHz beside the floor
 * sitl_json_*              the node as ArduPilot's JSON SITL backend (BlueROV2, Heavy): frames
                            per second in lock step from a client sending as ArduPilot does
@@ -135,6 +139,7 @@ sys.path.insert(0, str(HERE))
 
 import articulated_bench  # noqa: E402, I100
 from naive_reference import full_vehicle, naive_rk4_step, naive_wrench  # noqa: E402
+import node_executors  # noqa: E402
 import node_rexrov  # noqa: E402
 import numpy as np  # noqa: E402
 import sitl_json_probe  # noqa: E402
@@ -175,7 +180,8 @@ NOT_QUIET = 'machine not quiet: figures decide nothing'
 
 #: The figures of the compiled core (``--only core``); those not in the default run.
 CORE_BENCHMARKS = ('rk4', 'surface', 'simulate', 'simulate_cli', 'batch', 'core_start')
-NOT_DEFAULT = ('node_profile', 'node_runs', 'node_links', 'node_rexrov', 'articulated',
+NOT_DEFAULT = ('node_profile', 'node_runs', 'node_links', 'node_rexrov', 'node_executors',
+               'articulated',
                'node_uvms')
 
 
@@ -1006,8 +1012,8 @@ def main(argv=None):
     parser.add_argument('--only', nargs='*', default=None,
                         help='subset: wrench link_wrench rk4 surface simulate replay replay_'
                         'simulate batch node node_paired node_profile node_runs node_links '
-                        'node_rexrov articulated node_uvms simulate_cli core_start sweep '
-                        'sitl_json; core: the core figures')
+                        'node_rexrov node_executors articulated node_uvms simulate_cli '
+                        'core_start sweep sitl_json; core: the core figures')
     parser.add_argument('--rates', nargs='+', type=float, default=[1000.0, 500.0, 250.0],
                         help='node_profile, node_runs: the update rates (Hz)')
     parser.add_argument('--runs', type=int, default=5,
@@ -1041,6 +1047,8 @@ def main(argv=None):
                                                args.runs, profile=False),
         'node_links': lambda r: bench_node_links(r, 3.0 if quick else 10.0, args.runs),
         'node_rexrov': lambda r: node_rexrov.bench(r, emit, quiet_check, quick, args.runs),
+        'node_executors': lambda r: node_executors.bench(r, emit, quiet_check, quick,
+                                                         args.runs),
         'articulated': lambda r: articulated_bench.bench_step(
             lambda *a, **k: emit(r, *a, **k), quiet_check, 2 if quick else args.runs,
             4 if quick else 20),

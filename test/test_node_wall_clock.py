@@ -47,7 +47,7 @@ def _stamp_s(msg):
 def test_system_clock_step_in_wall_mode_changes_nothing(rclpy_context, loop):
     from diagnostic_msgs.msg import DiagnosticArray
     from nav_msgs.msg import Odometry
-    from rclpy.clock_type import ClockType
+    from rclpy.clock import ClockType  # (rclpy.clock_type: not in Humble)
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.parameter import Parameter
     from rclpy.time import Time

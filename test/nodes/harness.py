@@ -215,7 +215,13 @@ class Probe:
         before this probe's readers are matched is lost.
         """
         return self.spin_until(lambda: pub.get_subscription_count() > 0 and all(
-            s.get_publisher_count() > 0 for s in self._subscriptions), timeout, proc, log)
+            self._publishers_of(s) > 0 for s in self._subscriptions), timeout, proc, log)
+
+    def _publishers_of(self, sub) -> int:
+        """Return the publishers matched with ``sub`` (Humble: those of its topic)."""
+        if hasattr(sub, 'get_publisher_count'):
+            return sub.get_publisher_count()
+        return self.node.count_publishers(sub.topic_name)  # no get_publisher_count in Humble
 
     def publish_until(self, pub, msg, condition, resend=1.0, timeout=30.0, proc=None,
                       log=None) -> bool:
@@ -284,26 +290,40 @@ class Probe:
                                action=again)
         return next(f for f in futures if f.done()).result()
 
+    def _parameter_call(self, node_name: str, service: str, request, proc, log):
+        """
+        Call ``node_name``'s parameter service ``service`` (its request); return the reply.
+
+        rclpy's AsyncParameterClient is not in Humble's rclpy: the services themselves
+        (rcl_interfaces/srv/SetParameters, GetParameters) are called instead.
+        """
+        from rcl_interfaces import srv
+        kind = {'set_parameters': srv.SetParameters, 'get_parameters': srv.GetParameters}
+        client = self.node.create_client(kind[service], '%s/%s' % (node_name, service))
+        try:
+            assert self.spin_until(client.service_is_ready, timeout=30.0, proc=proc, log=log)
+            future = client.call_async(request)
+            assert self.spin_until(future.done, timeout=30.0, proc=proc, log=log)
+            return future.result()
+        finally:
+            self.node.destroy_client(client)
+
     def set_parameters(self, node_name: str, values: dict, proc=None, log=None) -> list:
         """Set ``values`` on ``node_name`` over its parameter service; return the results."""
+        from rcl_interfaces.srv import SetParameters
         from rclpy.parameter import Parameter
-        from rclpy.parameter_client import AsyncParameterClient
-        client = AsyncParameterClient(self.node, node_name)
-        assert self.spin_until(client.services_are_ready, timeout=30.0, proc=proc, log=log)
-        future = client.set_parameters([Parameter(k, value=v) for k, v in values.items()])
-        assert self.spin_until(future.done, timeout=30.0, proc=proc, log=log)
-        return list(future.result().results)
+        request = SetParameters.Request(
+            parameters=[Parameter(k, value=v).to_parameter_msg() for k, v in values.items()])
+        return list(self._parameter_call(node_name, 'set_parameters', request, proc,
+                                         log).results)
 
     def get_parameters(self, node_name: str, names, proc=None, log=None) -> dict:
         """Return {name: value} of ``names`` on ``node_name``."""
+        from rcl_interfaces.srv import GetParameters
         from rclpy.parameter import parameter_value_to_python
-        from rclpy.parameter_client import AsyncParameterClient
-        client = AsyncParameterClient(self.node, node_name)
-        assert self.spin_until(client.services_are_ready, timeout=30.0, proc=proc, log=log)
-        future = client.get_parameters(list(names))
-        assert self.spin_until(future.done, timeout=30.0, proc=proc, log=log)
-        return {n: parameter_value_to_python(v)
-                for n, v in zip(names, future.result().values)}
+        reply = self._parameter_call(node_name, 'get_parameters',
+                                     GetParameters.Request(names=list(names)), proc, log)
+        return {n: parameter_value_to_python(v) for n, v in zip(names, reply.values)}
 
     def trigger(self, service: str, proc=None, log=None):
         """Call a std_srvs/Trigger service; return the response."""

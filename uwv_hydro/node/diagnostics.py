@@ -119,7 +119,8 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
                            '%d moving joints' % len(joints), values))
     for name, info in sorted(snap.get('sensors', {}).items()):
         # a DVL without bottom lock warns; a submerged GPS without a fix is expected
-        level = WARN if info['state'] == 'no_lock' else OK
+        # (and one whose message package is missing: sensor_io.py)
+        level = WARN if info['state'] in ('no_lock', 'unavailable') else OK
         out.append(_status('%s: sensor %s' % (prefix, name), vehicle, level, info['state'],
                            info))
     return out
@@ -157,6 +158,11 @@ class DiagnosticsReport:
         # measured over the last window of wall time; the nominal rate beside it
         loop['rate_hz'] = (loop['ticks'] - self._ticks) / window
         loop['nominal_rate_hz'] = node.cfg['rate_hz']
+        # what this rclpy offered (executor_choice.py) and what the node cannot publish
+        loop['executor'] = node.executor_name
+        loop['executor_reason'] = node.executor_reason
+        if node.unavailable_outputs:
+            loop['unavailable_outputs'] = '; '.join(node.unavailable_outputs)
         loop.update(node.cycle_meter.window())
         self._ticks = loop['ticks']
         if node.sim_time and 0 < self._node_ns <= now:  # /clock running, not jumped back

@@ -51,7 +51,7 @@ the update loop.
 
 import threading
 import time
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import WrenchStamped
@@ -64,6 +64,7 @@ from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.node.clock_watch import ClockWatch
 from uwv_hydro.node.cycle_meter import CycleMeter
 from uwv_hydro.node.cycle_profile import CycleProfile
+from uwv_hydro.node.executor_choice import choose
 from uwv_hydro.node.node_part import locked
 from uwv_hydro.node.node_setup import ConfigError, create_io, start_profile
 from uwv_hydro.node.outbox import Outbox
@@ -100,6 +101,8 @@ class HydroNode(Node):
         # ArduPilot SITL's JSON backend (node/sitl_json_io.py), when on; set before a
         # start-up error can reach destroy_node
         self.sitl = None
+        # outputs this installation cannot publish (a message package missing), by name
+        self.unavailable_outputs: List[str] = []
         self.profile: Optional[CycleProfile] = None  # cycle_profile: set once configured
         # the update's messages go out at once, from the update's thread (outbox.py)
         self.outbox = Outbox(on_error=self._on_publish_error)
@@ -157,6 +160,12 @@ class HydroNode(Node):
         # too much for a steady 1 kHz (see rate_loop.py)
         self.loop_mode = 'sitl_json' if sitl else cfg['loop'] if cfg['loop'] != 'auto' else (
             'timer' if self.sim_time else 'thread')
+        # rclpy's executor (executor_choice.py): what this rclpy has, said at start-up
+        try:
+            self.executor_name, self.executor_reason = choose(
+                cfg['executor'], self.loop_mode in ('thread', 'sitl_json'))
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         self._timer = None
         if sitl:
             pass  # each frame of ArduPilot runs one update
@@ -190,11 +199,12 @@ class HydroNode(Node):
             self.get_logger().warning(warning)
         self.get_logger().info(
             'vehicle %r from %s (mass %.6g kg, buoyancy %.6g kg, base %r); mode %s at %g Hz '
-            '(paced by %s); configuration:\n%s' % (
+            '(paced by %s; callbacks on the %s executor, %s); configuration:\n%s' % (
                 self.vehicle.name, self.vehicle.source, self.vehicle.mass,
                 self.vehicle.buoyancy_mass, self.base_frame, self.mode, cfg['rate_hz'],
                 'a wall-clock thread' if self._rate_loop else "ArduPilot SITL's frames" if sitl
                 else 'a timer on %s' % ('sim time' if self.sim_time else 'the monotonic clock'),
+                self.executor_name, self.executor_reason,
                 describe(dict(vehicle_values, **cfg))))
 
     # ------------------------------------------------------------------ shared by the parts

@@ -19,30 +19,42 @@ Exit codes: 0 after a clean shutdown (SIGINT / SIGTERM), 2 for an invalid vehicl
 description or current_file (the loader's DescriptionError, logged verbatim), 1 for invalid
 parameters (wrong type, out of range, inconsistent).
 
-Shutdown order.  rclpy's own signal handlers shut the context down from their own
-thread at once, while the node's update thread may be publishing ("publisher's
-context is invalid").  So they are not installed: SIGINT and SIGTERM only ask the
-executor to stop, then the node is destroyed (its update thread stopped and joined
-first) and only then the context shut down.  A second signal while stopping
-interrupts at once.
+Signals and shutdown order (issue 51, item 12).  SIGINT and SIGTERM are blocked the
+first thing :func:`main` does, before rclpy or the node's modules are imported, so every
+thread started afterwards (rclpy's, the middleware's, the node's) inherits the block: a
+stop that comes while the process is still importing, in ``rclpy.init`` or while the
+node is being built stays pending instead of raising KeyboardInterrupt in the middle of
+it (which left half-built C++ objects behind: a traceback and exit -2, or ``terminate
+called`` / a segmentation fault at exit).  The main thread takes the stop with
+``sigtimedwait`` once the node runs, and then stops in one fixed order whatever
+happened: the executor thread ended and joined, the executor shut down, the node
+destroyed (its update thread stopped and joined first), the context shut down last;
+rclpy's own signal handlers are not installed (they shut the context down from their
+thread while the update may be publishing: "publisher's context is invalid").  Further
+signals while stopping are ignored (``ros2 launch`` and the terminal each send one
+SIGINT on Ctrl-C): the stop is bounded by :data:`JOIN_TIMEOUT_S` per thread, and a
+process whose executor thread did not end leaves with ``os._exit`` instead of
+finalising objects that thread still uses.  The block and any stop still pending are
+undone before :func:`main` returns to a caller.
 
-The executor spins on its own thread; the main thread only waits for the stop request
-(a signal, or the executor ending) and wakes the executor then.  With the wall-clock
-update thread (``loop: thread``, the default without sim time) it is rclpy's
-EventsExecutor (``rclpy.experimental``): its wait, dispatch and timers run in C++, so
-the interpreter lock is held only for the callbacks' own Python.  rclpy's
+The executor spins on its own thread; the main thread only waits for the stop request (a
+signal, or the executor ending) and wakes the executor then. With the wall-clock update
+thread (``loop: thread``, the default without sim time) it is rclpy's EventsExecutor
+(``rclpy.experimental``) where rclpy has it (Kilted; Jazzy from rclpy 7.1.4; not Humble:
+the ``executor`` parameter, executor_choice.py): its wait, dispatch and timers run in
+C++, so the interpreter lock is held only for the callbacks' own Python. rclpy's
 SingleThreadedExecutor rebuilds its wait set in Python for every callback (~0.1-0.5 ms
 of interpreter time here); a thrust message arriving just before a deadline then held
-the lock when the update thread woke, and those were the node's worst cycles
-(issue 34: p99 period jitter floor + 0.3-0.4 ms with it, at or below the floor with
-the EventsExecutor, doc/guide/node_timing.md).  The EventsExecutor's ``spin_once``
-without a timeout returns at once when idle (a busy loop), so it is called with
-:data:`EVENTS_SPIN_TIMEOUT_S`.  Under sim time (``loop: timer``) the update is an
-executor timer on the ROS clock, which the SingleThreadedExecutor serves; it waits
-for work without a timeout.  With the update on its own thread the interpreter's
-thread switch interval is :data:`SWITCH_INTERVAL_S` instead of 5 ms: the update
-thread waking for its deadline while a callback runs Python waits at most that long
-for the interpreter lock.
+the lock when the update thread woke, and those were the node's worst cycles (issue 34:
+p99 period jitter floor + 0.3-0.4 ms with it, at or below the floor with the
+EventsExecutor, doc/guide/node_timing.md). The EventsExecutor's ``spin_once`` without a
+timeout returns at once when idle (a busy loop), so it is called with
+``executor_choice.EVENTS_SPIN_TIMEOUT_S``. Under sim time (``loop: timer``) the update
+is an executor timer on the ROS clock, which the SingleThreadedExecutor serves; it waits
+for work without a timeout. With the update on its own thread the interpreter's thread
+switch interval is :data:`SWITCH_INTERVAL_S` instead of 5 ms: the update thread waking
+for its deadline while a callback runs Python waits at most that long for the
+interpreter lock.
 
 The objects of start-up (modules, rclpy, then the node with its vehicle and model) are
 frozen (``gc.freeze``): the garbage collector's full collections no longer walk them.
@@ -52,19 +64,10 @@ modules' garbage is collected first, before the update thread exists; the node's
 not (that collection would stall the running update thread once).
 """
 import gc
+import os
 import signal
 import sys
 import threading
-
-import rclpy
-from rclpy.exceptions import ParameterException
-from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
-from rclpy.experimental import EventsExecutor
-import rclpy.logging
-from rclpy.signals import SignalHandlerOptions
-
-from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.yaml_safe import check_params_files
 
 EXIT_CONFIG = 1
 EXIT_DESCRIPTION = 2
@@ -72,11 +75,14 @@ EXIT_DESCRIPTION = 2
 JOIN_TIMEOUT_S = 5.0
 #: sys.setswitchinterval with a wall-clock update thread (s; Python's default is 5 ms).
 SWITCH_INTERVAL_S = 2.5e-4
-#: The EventsExecutor's spin_once timeout (s): it returns at once when idle without one.
-EVENTS_SPIN_TIMEOUT_S = 0.5
+#: The signals that stop the node (SIGTERM e.g. from a launch system, like SIGINT).
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+#: How often the main thread looks whether the executor thread ended by itself (s).
+WATCH_PERIOD_S = 0.5
 
 
 def _fail(message: str, code: int) -> int:
+    import rclpy.logging
     rclpy.logging.get_logger('uwv_hydro').fatal(message)
     print('uwv_hydro: error: %s' % message, file=sys.stderr, flush=True)
     return code
@@ -84,6 +90,7 @@ def _fail(message: str, code: int) -> int:
 
 def _spin(executor, stop: threading.Event, failure: list, timeout) -> None:
     """Run the executor until ``stop`` is set or the context shuts down (own thread)."""
+    from rclpy.executors import ExternalShutdownException
     try:
         while not stop.is_set() and executor.context.ok():
             executor.spin_once(timeout_sec=timeout)  # woken by work or executor.wake()
@@ -95,74 +102,104 @@ def _spin(executor, stop: threading.Event, failure: list, timeout) -> None:
         stop.set()
 
 
+def _wait_for_stop(spinner: threading.Thread) -> None:
+    """Return on SIGINT / SIGTERM (blocked, taken here) or when ``spinner`` ended."""
+    while spinner.is_alive():
+        if signal.sigtimedwait(STOP_SIGNALS, WATCH_PERIOD_S) is not None:
+            return
+
+
+def _drain_stop_signals() -> None:
+    """Take every pending stop signal (before unblocking them for a caller)."""
+    while signal.sigtimedwait(STOP_SIGNALS, 0) is not None:
+        pass
+
+
+def _run(args, node_box: list) -> int:
+    """Initialise rclpy, build and spin the node until a stop; return the exit code."""
+    import rclpy
+    from rclpy.exceptions import ParameterException
+    from rclpy.signals import SignalHandlerOptions
+
+    from uwv_hydro.description.errors import DescriptionError
+    from uwv_hydro.node.executor_choice import make
+    from uwv_hydro.node.hydro_node import ConfigError, HydroNode
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    gc.collect()  # the modules' garbage, then the modules out of the collector's reach
+    gc.freeze()
+    try:
+        node_box.append(HydroNode())
+    except DescriptionError as exc:
+        # the vehicle's or the current_file's loader: the message names the file
+        return _fail('invalid description: %s' % exc, EXIT_DESCRIPTION)
+    except (ConfigError, ParameterException) as exc:
+        return _fail('invalid parameters: %s' % exc, EXIT_CONFIG)
+    except ValueError as exc:  # e.g. the simulator rejects a singular mass matrix
+        return _fail('cannot start: %s' % exc, EXIT_CONFIG)
+    node = node_box[0]
+    # a thread of the node's own runs the updates (a wall-clock RateLoop, or ArduPilot
+    # SITL's frames): the executor only dispatches the callbacks
+    if node.loop_mode in ('thread', 'sitl_json'):
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
+    gc.freeze()  # the node's objects too (see the module docstring)
+    executor, timeout = make(node.executor_name)
+    node_box.append(executor)
+    executor.add_node(node)
+    stop, failure = threading.Event(), []
+    spinner = threading.Thread(target=_spin, args=(executor, stop, failure, timeout),
+                               name='uwv_hydro_executor', daemon=True)
+    node_box.append(spinner)
+    spinner.start()
+    _wait_for_stop(spinner)
+    stop.set()
+    executor.wake()
+    spinner.join(JOIN_TIMEOUT_S)
+    if failure:
+        raise failure[0]
+    return 0
+
+
+def _stop(node_box: list) -> bool:
+    """Shut down in order (executor, node, context); return whether every thread ended."""
+    import rclpy
+    node, executor, spinner = (node_box + [None, None, None])[:3]
+    ended = spinner is None or not spinner.is_alive()
+    if executor is not None and ended:
+        executor.shutdown()
+    if node is not None:
+        node.destroy_node()  # stops and joins the update thread first
+    del node_box[:]
+    rclpy.try_shutdown()
+    return ended
+
+
 def main(args=None) -> int:
     """Run the node until shutdown; return (and exit with) the process exit code."""
-    from uwv_hydro.node.hydro_node import ConfigError, HydroNode
+    # first of all, before rclpy's and the node's imports (see the module docstring)
+    previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    from uwv_hydro.description.errors import DescriptionError
+    from uwv_hydro.description.yaml_safe import check_params_files
     try:
         # rcl's own YAML parser has no depth or size limit: guard the files first
         check_params_files(sys.argv if args is None else args)
     except DescriptionError as exc:
         print('uwv_hydro: error: invalid parameters file: %s' % exc, file=sys.stderr,
               flush=True)
-        if args is None:
-            sys.exit(EXIT_CONFIG)
-        return EXIT_CONFIG
-    stop = threading.Event()
-
-    def _on_signal(signum, frame):
-        if stop.is_set():
-            raise KeyboardInterrupt
-        stop.set()
-
-    # SIGTERM (e.g. from a launch system) stops like SIGINT (see the module docstring)
-    previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    gc.collect()  # the modules' garbage, then the modules out of the collector's reach
-    gc.freeze()
-    code = 0
-    node = None
-    try:
+        code = EXIT_CONFIG
+    else:
+        node_box = []  # the node, its executor and the executor's thread, once made
         try:
-            node = HydroNode()
-        except DescriptionError as exc:
-            # the vehicle's or the current_file's loader: the message names the file
-            code = _fail('invalid description: %s' % exc, EXIT_DESCRIPTION)
-        except (ConfigError, ParameterException) as exc:
-            code = _fail('invalid parameters: %s' % exc, EXIT_CONFIG)
-        except ValueError as exc:  # e.g. the simulator rejects a singular mass matrix
-            code = _fail('cannot start: %s' % exc, EXIT_CONFIG)
-        if node is not None:
-            # a thread of the node's own runs the updates (a wall-clock RateLoop, or
-            # ArduPilot SITL's frames): the executor only dispatches the callbacks
-            own_thread = node.loop_mode in ('thread', 'sitl_json')
-            if own_thread:
-                sys.setswitchinterval(SWITCH_INTERVAL_S)
-            gc.freeze()  # the node's objects too (see the module docstring)
-            if own_thread:
-                executor, timeout = EventsExecutor(), EVENTS_SPIN_TIMEOUT_S
-            else:
-                executor, timeout = SingleThreadedExecutor(), None
-            executor.add_node(node)
-            failure = []
-            spinner = threading.Thread(target=_spin, args=(executor, stop, failure, timeout),
-                                       name='uwv_hydro_executor', daemon=True)
-            spinner.start()
-            stop.wait()  # a signal sets it (its handler runs on this thread)
-            executor.wake()
-            spinner.join(JOIN_TIMEOUT_S)
-            if failure:
-                raise failure[0]
-            executor.shutdown()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        if node is not None:
-            node.destroy_node()  # stops and joins the update thread first
-        rclpy.try_shutdown()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            code = _run(args, node_box)
+        finally:
+            ended = _stop(node_box)
+        if not ended:  # the executor thread still runs: finalising would race it
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
     if args is None:
         sys.exit(code)
+    _drain_stop_signals()
+    signal.pthread_sigmask(signal.SIG_SETMASK, previous_mask)
     return code
 
 

@@ -48,6 +48,7 @@ from uwv_hydro.modes.initial_joints import initial_joint_positions
 from uwv_hydro.modes.joint_state_io import COMMANDS_TOPIC, STATES_TOPIC
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
+from uwv_hydro.node.executor_choice import EXECUTORS
 from uwv_hydro.physics.current_field import MAX_CURRENT_COMPONENT
 
 MODES = ('simulate', 'wrench')
@@ -112,6 +113,9 @@ PARAMETERS = (
          'clock), thread (a '
          'precisely paced wall-clock thread, for high rates in hardware in the loop) or '
          'auto (thread in wall time, timer under use_sim_time)', choices=LOOP_MODES),
+    Spec('executor', 'auto', "rclpy's executor of the callbacks: events (the EventsExecutor, "
+         'Kilted and Jazzy from rclpy 7.1.4), single_threaded, or auto (events where rclpy '
+         'has it and the updates run on their own thread)', choices=EXECUTORS),
     Spec('cycle_profile', False, "debug: time every wall-clock cycle's stages (wake-up "
          'lateness, state lock, inputs, update, hand-over, each publish, gc; late wakes by the '
          'section then running) and report their p50/p99/max in /diagnostics (profile.*); '

@@ -46,7 +46,11 @@ static frames):
   covariance (what ros_gz bridges from gz's magnetometer, and what uuv publishes).
 * ``rpt``: uuv_sensor_ros_plugins_msgs/PositionWithCovarianceStamped (uuv's RPT
   message), the sensor's position in its reference frame, ``header.frame_id`` that
-  frame (not prefixed), or ``odom_frame`` for the world.
+  frame (not prefixed), or ``odom_frame`` for the world.  No ROS 2 distribution releases
+  uuv_sensor_ros_plugins_msgs (uuv_simulator's ROS 1 package; tools/interfaces builds it
+  from its definition): without it the RPT sensor is not published -- a warning at start
+  names it, /diagnostics shows it ``unavailable`` (and the update loop's
+  ``unavailable_outputs``) and counts the samples not published.
 """
 from typing import Dict, List
 
@@ -65,12 +69,24 @@ _MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovari
              'navsat': NavSatFix, 'magnetometer': MagneticField}
 
 
+#: Why a sensor kind's message type may be missing (the package no distribution releases).
+OPTIONAL_PACKAGES = {'rpt': 'uuv_sensor_ros_plugins_msgs'}
+
+
 def _message_type(kind: str):
     """Return the rclpy message class of a sensor kind (uuv's RPT type imported on use)."""
     if kind == 'rpt':
         from uuv_sensor_ros_plugins_msgs.msg import PositionWithCovarianceStamped
         return PositionWithCovarianceStamped
     return _MESSAGES[kind]
+
+
+def _optional_message_type(kind: str):
+    """Return (message class or None, why not) of a sensor kind."""
+    try:
+        return _message_type(kind), ''
+    except ImportError as exc:
+        return None, '%s is not installed (%s)' % (OPTIONAL_PACKAGES.get(kind, kind), exc)
 
 
 class SensorIO(NodePart):
@@ -89,8 +105,9 @@ class SensorIO(NodePart):
         self.dvl_pubs = {}
         for model in self.suite.models:
             spec = model.spec
-            self.pubs[spec.name] = node.create_publisher(_message_type(spec.kind), spec.topic,
-                                                         10)
+            msg_type, missing = _optional_message_type(spec.kind)
+            if msg_type is not None:
+                self.pubs[spec.name] = node.create_publisher(msg_type, spec.topic, 10)
             if spec.kind == 'dvl':
                 self._add_dvl(model)
             self.frame_ids[spec.name] = prefix + spec.frame_id()
@@ -100,9 +117,20 @@ class SensorIO(NodePart):
                                       'frame': self.frame_ids[spec.name],
                                       'update_rate': spec.update_rate, 'published': 0,
                                       'state': 'waiting'}
+            if msg_type is None:
+                self._unavailable(spec, missing)
+                continue
             self.logger.info('sensor %s (%s): %s in %s at %g Hz'
                              % (spec.name, spec.kind, spec.topic, self.frame_ids[spec.name],
                                 spec.update_rate))
+
+    def _unavailable(self, spec, missing: str) -> None:
+        """Warn that sensor ``spec`` cannot be published and say so in /diagnostics."""
+        what = 'sensor %s (%s) on %s' % (spec.name, spec.kind, spec.topic)
+        self.status[spec.name].update(state='unavailable', reason=missing, not_published=0)
+        self.node.unavailable_outputs.append('%s: %s' % (what, missing))
+        self.logger.warning('%s is NOT published: %s; build it from its message definition '
+                            '(tools/interfaces) to publish it' % (what, missing))
 
     def _add_dvl(self, model) -> None:
         """Create the marine_acoustic_msgs/Dvl publisher of a DVL."""
@@ -148,6 +176,9 @@ class SensorIO(NodePart):
                                                 self.mode.acceleration):
             name = model.spec.name
             status = self.status[name]
+            if name not in self.pubs:  # its message package is missing (_unavailable)
+                status['not_published'] += 1
+                continue
             if name in self.dvl_pubs:
                 self._publish_dvl(model, reading, name, stamp_ns)
             if not reading.valid:

@@ -52,7 +52,7 @@ def _error(capsys, argv) -> str:
     (['simulate', REMUS, '--duration', '-5', '--out', 'x.csv'],
      'argument --duration: must be >= 0, got -5'),
     (['simulate', REMUS, '--duration', '1', '--dt', '-0.01', '--out', 'x.csv'],
-     'argument --dt: must be > 0, got -0.01'),
+     'argument --dt: must be >= 1e-06, got -0.01'),
     (['simulate', REMUS, '--duration', '1', '--substeps', '0', '--out', 'x.csv'],
      'argument --substeps: must be >= 1, got 0'),
     (['simulate', REMUS, '--duration', 'nan', '--out', 'x.csv'],

@@ -78,7 +78,10 @@ def test_wrench_defaults_are_the_node_s(capsys):
 
 
 def test_wrench_bad_input_exits_2(capsys):
-    assert main(['wrench', DEFAULT, '--velocity', '1', '0', '0', '0', '0', 'nan']) == 2
+    with pytest.raises(SystemExit) as exc:  # argparse: --velocity must be finite
+        main(['wrench', DEFAULT, '--velocity', '1', '0', '0', '0', '0', 'nan'])
+    assert exc.value.code == 2
+    assert 'argument --velocity: must be finite, got nan' in capsys.readouterr().err
     assert main(['wrench', DEFAULT, '--velocity'] + ['0'] * 6
                 + ['--orientation', '0', '0', '0', '0']) == 2
 

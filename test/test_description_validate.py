@@ -53,6 +53,58 @@ def test_non_positive_mass(mass):
     assert info.value.source == 'v.yaml' and info.value.element == 'mass'
 
 
+URDF_MASS = """<robot name="r">
+  <link name="base_link">
+    <inertial>
+      <mass value="%s"/>
+      <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+  </link>
+  <link name="arm"><inertial><mass value="%s"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="fixed"><parent link="base_link"/><child link="arm"/></joint>
+</robot>
+"""
+SDF_MASS = """<sdf version="1.9">
+<model name="m">
+<link name="base_link">
+<inertial>
+<mass>%s</mass>
+<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia>
+</inertial>
+</link>
+<link name="arm"><inertial><mass>%s</mass>
+<inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial></link>
+<joint name="j" type="fixed"><parent>base_link</parent><child>arm</child></joint>
+</model>
+</sdf>
+"""
+YAML_MASS = """vehicle:
+  inertia: {ixx: 1.0, iyy: 1.0, izz: 1.0}
+  mass: %s
+"""
+
+
+@pytest.mark.parametrize('text,name,masses,line,element', [
+    (URDF_MASS, 'v.urdf', ('-11.5', '1'), 4,
+     "robot[@name='r']/link[@name='base_link']/inertial/mass"),
+    (URDF_MASS, 'v.urdf', ('1', '-11.5'), 8, "robot[@name='r']/link[@name='arm']/inertial/mass"),
+    (SDF_MASS, 'v.sdf', ('-11.5', '1'), 5,
+     "sdf/model[@name='m']/link[@name='base_link']/inertial/mass"),
+    (SDF_MASS, 'v.sdf', ('1', '-11.5'), 9, "sdf/model[@name='m']/link[@name='arm']/inertial/mass"),
+    (YAML_MASS, 'v.yaml', ('-11.5',), 3, 'vehicle.mass'),
+])
+def test_a_non_positive_mass_names_its_file_line_and_element(text, name, masses, line,
+                                                             element):
+    """The <mass> (or mass: key) that makes the total non-positive: file, line, element."""
+    from uwv_hydro.description.loader import load_vehicle_string
+    with pytest.raises(DescriptionError, match='mass must be positive') as info:
+        load_vehicle_string(text % masses, name)
+    assert (info.value.source, info.value.line, info.value.element) == (name, line, element)
+    assert str(info.value).startswith('%s:%d: %s: mass must be positive, got' % (
+        name, line, element))
+
+
 def test_triangle_inequality_names_the_inequality():
     with pytest.raises(DescriptionError, match=r'Ixx \+ Iyy >= Izz'):
         validate(vehicle(inertia=np.diag([1.0, 1.0, 3.0])))

@@ -94,6 +94,42 @@ def test_advance_keeps_the_state_on_the_clock():
     assert mode.lag_ns == 0 and mode.advance(t0) == t0
 
 
+@pytest.mark.parametrize('runaway', [1e9, math.nan])
+def test_a_failed_step_claims_no_time(runaway):
+    """
+    5 steps due, the thrust runs away (1e9 N on 1 kg, or NaN) from the third: it fails.
+
+    The third step is retried, fails and is restored: the state is the second step's
+    (the same as 2 plain steps under 1 N) and the state time is 2 dt on, never 5; the
+    steps not run are due again.  A vehicle that diverges at once (2000 m/s into
+    Q = 4) claims none.
+    """
+    params = load_vehicle_string(_quadratic_vehicle(4.0))
+    mode = SimulateMode(params, dt=0.01, initial=_state(0.5))
+    t0 = 10 ** 9
+    mode.advance(t0)
+    calls = []
+
+    def thrust(x):
+        calls.append(x)
+        return np.array([runaway if len(calls) >= 3 else 1.0, 0, 0, 0, 0, 0])
+
+    seen = []
+    mode.advance(t0 + 5 * mode.period_ns, thrust=thrust, on_step=seen.append)
+    assert mode.events['state_restores'] == 1 and len(calls) == 3
+    assert mode.state_ns == t0 + 2 * mode.period_ns  # dt per step that succeeded
+    assert seen == [t0 + mode.period_ns, t0 + 2 * mode.period_ns]
+    ref = SimulateMode(params, dt=0.01, initial=_state(0.5))
+    for _ in range(2):
+        ref.step([1.0, 0, 0, 0, 0, 0])
+    assert mode.x == ref.x
+    assert mode.due(t0 + 5 * mode.period_ns) == 3  # not run: due again
+    diverging = SimulateMode(params, dt=0.01, initial=_state(2000.0))
+    diverging.advance(t0)
+    assert diverging.advance(t0 + mode.period_ns) is None
+    assert diverging.events['state_restores'] == 1 and diverging.state_ns == t0
+
+
 def test_reset_refuses_a_state_that_is_not_finite():
     """reset() never makes a non-finite state the state or the last good one."""
     params = load_vehicle_string(_quadratic_vehicle())
@@ -147,9 +183,10 @@ def test_node_and_offline_agree_through_the_same_faults(rclpy_context, spawn, tm
     """
     The node under /clock lock-step and an offline SimulateMode, same vehicle and faults.
 
-    100 m/s: one divergence retried; 2000 m/s: every step restored.  Each odometry
-    message equals the offline state at its stamp (1e-12) and /diagnostics reports the
-    offline event counts.
+    100 m/s: one divergence retried; each odometry message equals the offline state at
+    its stamp (1e-12) and /diagnostics reports the offline event counts.  2000 m/s: every
+    step is restored, and a step restored claims no time: no odometry after the initial
+    state's however far /clock goes, and /diagnostics counts the restores.
     """
     from builtin_interfaces.msg import Time
     from diagnostic_msgs.msg import DiagnosticArray
@@ -202,6 +239,17 @@ def test_node_and_offline_agree_through_the_same_faults(rclpy_context, spawn, tm
     # the first message is the initial state (its clock's start)
     assert odom[0].twist.twist.linear.x == u0, 'the first odometry was not the initial state'
     start = stamp(odom[0])
+    if u0 == 2000.0:
+        for k in range(1, steps + 1):
+            publish_clock(start + k * period)
+            probe.spin_for(0.05)
+        assert probe.spin_until(
+            lambda: diags and int(diag_values(diags[-1], 'update loop').get(
+                'state_restores', -1)) >= 1, timeout=30.0, proc=proc, log=log)
+        assert all(stamp(m) == start and m.twist.twist.linear.x == u0 for m in odom)
+        assert int(diag_values(diags[-1], 'update loop')['lagged_steps']) == 0
+        probe.close()
+        return
     for k in range(1, steps + 1):
         want = start + k * period
         assert probe.spin_until(lambda: any(stamp(m) == want for m in odom), timeout=30.0,

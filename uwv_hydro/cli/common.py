@@ -28,7 +28,9 @@ def add_vehicle_arguments(parser, positional: bool = True) -> None:
         parser.add_argument('--vehicle', required=True, metavar='VEHICLE',
                             help='URDF, xacro, SDF or YAML vehicle description')
     parser.add_argument('--set', action='append', default=[], metavar='NAME:=VALUE',
-                        help='xacro argument (repeatable)')
+                        help='xacro argument (repeatable); a name no <xacro:arg> of the '
+                        'vehicle declares is refused, as is --set on a vehicle without '
+                        'xacro (a YAML file: edit its keys)')
     parser.add_argument('--robot-description', metavar='URDF', default='',
                         help='URDF/xacro/SDF file given as robot_description, under a YAML '
                              'VEHICLE (the node rule: rigid body and frames from it, '
@@ -95,18 +97,24 @@ def mappings(pairs):
 def load_vehicle_with_notes(args):
     """Load and validate the vehicle named by the parsed arguments; return (params, notes)."""
     from uwv_hydro.description.loader import load_combined
+    from uwv_hydro.description.urdf.xacro_args import check_mappings, recording
     from uwv_hydro.description.urdf.xacro_file import expand_xacro
     from uwv_hydro.description.xml_safe import read_text_file
     names = mappings(args.set)
     description = ''
-    if args.robot_description:
-        path = args.robot_description
-        missing_file(path, '--robot-description', 'robot description file (URDF, xacro or SDF)')
-        description = (expand_xacro(path, names, args.package_path)
-                       if path.lower().endswith('.xacro') else read_text_file(path))
-    return load_combined(description, args.vehicle, names, args.allow_nonphysical,
-                         args.robot_description or '<robot_description>',
-                         getattr(args, 'model', ''), args.package_path)
+    with recording() as declared:  # the xacro arguments the load declares
+        if args.robot_description:
+            path = args.robot_description
+            missing_file(path, '--robot-description',
+                         'robot description file (URDF, xacro or SDF)')
+            description = (expand_xacro(path, names, args.package_path)
+                           if path.lower().endswith('.xacro') else read_text_file(path))
+        loaded = load_combined(description, args.vehicle, names, args.allow_nonphysical,
+                               args.robot_description or '<robot_description>',
+                               getattr(args, 'model', ''), args.package_path)
+    # a misspelled name, or --set on a vehicle without xacro, is refused, not ignored
+    check_mappings(names, declared, args.vehicle)
+    return loaded
 
 
 def load_vehicle_from_args(args):

@@ -37,7 +37,8 @@ import time
 
 import numpy as np
 
-from uwv_hydro.cli.number_options import FINITE, NON_NEGATIVE_INT, POSITIVE
+from uwv_hydro.cli.number_options import (
+    check_steps, DOMAIN_ID, POSITION, POSITIVE_DURATION, RATE, SPEED)
 
 #: Fractions of the duration: ramp up, hold, turn, stop.
 PHASES = (('ramp', 0.15), ('hold', 0.4), ('turn', 0.2), ('stop', 0.25))
@@ -50,14 +51,14 @@ def add_parser(sub):
                        'profile and plot the trajectory', description=__doc__)
     p.add_argument('--vehicle', default=default_path('vehicle'),
                    help='URDF or xacro file (default: the package dsros_vehicle)')
-    p.add_argument('--duration', type=POSITIVE, default=20.0, help='seconds of wall time')
-    p.add_argument('--speed', type=POSITIVE, default=1.0,
+    p.add_argument('--duration', type=POSITIVE_DURATION, default=20.0, help='seconds of wall time')
+    p.add_argument('--speed', type=SPEED, default=1.0,
                    help='target surge speed the hold thrust is computed for [m/s]')
-    p.add_argument('--rate-hz', type=POSITIVE, default=100.0, help='node update rate [Hz]')
-    p.add_argument('--depth', type=FINITE, default=10.0, help='initial depth [m]')
+    p.add_argument('--rate-hz', type=RATE, default=100.0, help='node update rate [Hz]')
+    p.add_argument('--depth', type=POSITION, default=10.0, help='initial depth [m]')
     p.add_argument('--plot', default='out/demo_trajectory.png', help='PNG to write')
     p.add_argument('--log', default='out/demo_node.log', help='node log file')
-    p.add_argument('--domain-id', type=NON_NEGATIVE_INT, default=None,
+    p.add_argument('--domain-id', type=DOMAIN_ID, default=None,
                    help='ROS_DOMAIN_ID (default: derived from the process id)')
     p.set_defaults(func=run)
 
@@ -127,6 +128,7 @@ def run(args) -> int:
     from uwv_hydro.node.launch_command import expand_vehicle
     from uwv_hydro.physics.hydro_model import HydroModel
 
+    check_steps(args.duration, 1.0 / args.rate_hz, '--duration', '1 / --rate-hz')
     urdf = expand_vehicle(args.vehicle)
     params = load_vehicle_string(urdf, args.vehicle)
     model = HydroModel(params)

@@ -25,6 +25,7 @@ import os
 import sys
 
 from uwv_hydro.cli.common import add_vehicle_arguments, finite_vector, load_vehicle_from_args
+from uwv_hydro.cli.number_options import POSITION, STEP
 from uwv_hydro.description.sdf import export as sdf_export
 from uwv_hydro.description.sdf.gz_bridge import bridge_yaml
 
@@ -46,10 +47,10 @@ def add_parser(subparsers) -> None:
                         help='model name (default: the vehicle name)')
     parser.add_argument('--world-name', default=sdf_export.DEFAULT_WORLD_NAME, metavar='NAME',
                         help='world name (default: %(default)s)')
-    parser.add_argument('--step-size', type=float, default=sdf_export.DEFAULT_STEP_SIZE,
+    parser.add_argument('--step-size', type=STEP, default=sdf_export.DEFAULT_STEP_SIZE,
                         metavar='S', help='physics step and odometry period (s, default '
                                           '%(default)s)')
-    parser.add_argument('--position', nargs=3, type=float, metavar=('X', 'Y', 'Z'),
+    parser.add_argument('--position', nargs=3, type=POSITION, metavar=('X', 'Y', 'Z'),
                         default=list(sdf_export.DEFAULT_POSITION),
                         help='initial model position (ENU, m; default %(default)s)')
     parser.add_argument('--bridge-config', metavar='FILE',

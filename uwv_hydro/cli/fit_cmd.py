@@ -26,7 +26,8 @@ import os
 import pathlib
 
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
-from uwv_hydro.cli.number_options import COUNT, NON_NEGATIVE, NON_NEGATIVE_INT, POSITIVE
+from uwv_hydro.cli.number_options import (
+    FINITE, NON_NEGATIVE, ORDER, POSITIVE, RESAMPLES, SEED, TIMEOUT, WORKERS_OR_NONE)
 from uwv_hydro.description.errors import DescriptionError
 
 
@@ -47,13 +48,13 @@ def add_parser(sub):
                    help='WrenchStamped topics, summed (default /thrust)')
     p.add_argument('--thrust-profile', metavar='FILE.csv',
                    help='take the thrust from this profile CSV instead of bag topics')
-    p.add_argument('--thrust-timeout', type=POSITIVE, default=0.5,
+    p.add_argument('--thrust-timeout', type=TIMEOUT, default=0.5,
                    help='a thrust message older than this contributes nothing [s]')
-    p.add_argument('--validation-fraction', type=float, default=0.3,
+    p.add_argument('--validation-fraction', type=FINITE, default=0.3,
                    help='held-out end of the bag for validation (default 0.3)')
-    p.add_argument('--window', type=POSITIVE, default=0.5,
+    p.add_argument('--window', type=TIMEOUT, default=0.5,
                    help='Savitzky-Golay smoothing window [s] (default 0.5)')
-    p.add_argument('--order', type=COUNT, default=3, help='Savitzky-Golay order (default 3)')
+    p.add_argument('--order', type=ORDER, default=3, help='Savitzky-Golay order (default 3)')
     p.add_argument('--ridge', type=NON_NEGATIVE, default=1e-9,
                    help='relative ridge regularisation (default 1e-9)')
     p.add_argument('--min-excitation', type=POSITIVE, default=5.0,
@@ -67,12 +68,12 @@ def add_parser(sub):
     p.add_argument('--reference-base', action='store_true',
                    help='write "base: VEHICLE" into the YAML so a URDF\'s fixed frames '
                         '(thruster links) are kept')
-    p.add_argument('--bootstrap', type=NON_NEGATIVE_INT, default=0, metavar='N',
+    p.add_argument('--bootstrap', type=RESAMPLES, default=0, metavar='N',
                    help='also N moving-block bootstrap resamples: percentile 95%% '
                         'intervals per coefficient, on Dask (default 0: none)')
-    p.add_argument('--bootstrap-seed', type=NON_NEGATIVE_INT, default=0,
+    p.add_argument('--bootstrap-seed', type=SEED, default=0,
                    help='seed of the resamples')
-    p.add_argument('--workers', type=NON_NEGATIVE_INT, default=2,
+    p.add_argument('--workers', type=WORKERS_OR_NONE, default=2,
                    help='bootstrap: local Dask worker processes (0: in this process)')
     p.add_argument('--scheduler', metavar='ADDRESS',
                    help='bootstrap: an existing Dask scheduler (tcp://host:8786)')

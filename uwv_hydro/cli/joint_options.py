@@ -22,6 +22,7 @@ joint with ``--joint-interface``, the node's ``ros2_control_joint_interface``) a
 ``--initial-joint-positions`` (the node's ``initial_joint_positions``): see
 :mod:`uwv_hydro.modes.joint_profiles` and :mod:`uwv_hydro.modes.initial_joints`.
 """
+from uwv_hydro.cli.number_options import JOINT_POSITION
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.modes.joint_profiles import KINDS
 
@@ -39,7 +40,7 @@ def add_joint_arguments(p) -> None:
     p.add_argument('--joint-interface', choices=KINDS, default='position',
                    help="what --joint-profile's values are (the node's "
                    'ros2_control_joint_interface; default position)')
-    p.add_argument('--initial-joint-positions', nargs='+', type=float, metavar='Q',
+    p.add_argument('--initial-joint-positions', nargs='+', type=JOINT_POSITION, metavar='Q',
                    help='a vehicle with moving links: initial position of every moving '
                    'joint, in the order of joint_states (default zero, clamped to the '
                    "limits; the node's initial_joint_positions)")

@@ -48,7 +48,8 @@ import sys
 import numpy as np
 
 from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_from_args
-from uwv_hydro.cli.number_options import FINITE, POSITIVE
+from uwv_hydro.cli.number_options import (
+    check_steps, DEGREES, FINITE, POSITION, POSITIVE_DURATION, SPEED, STEP)
 from uwv_hydro.description.errors import DescriptionError
 
 #: The manoeuvres, as uwv_hydro.modes.manoeuvre.MANOEUVRES (kept here: argparse choices),
@@ -62,27 +63,27 @@ def add_parser(sub):
                        'spiral) with ITTC figures', description=__doc__)
     add_vehicle_arguments(p)
     p.add_argument('kind', choices=KINDS, help='the manoeuvre')
-    p.add_argument('--speed', type=POSITIVE, default=1.5, help='approach speed [m/s]')
-    p.add_argument('--depth', type=FINITE, default=5.0, help='depth held [m]')
-    p.add_argument('--rudder', type=FINITE, default=10.0,
+    p.add_argument('--speed', type=SPEED, default=1.5, help='approach speed [m/s]')
+    p.add_argument('--depth', type=POSITION, default=5.0, help='depth held [m]')
+    p.add_argument('--rudder', type=DEGREES, default=10.0,
                    help='rudder angle [deg], positive to port, at most the fin limit')
-    p.add_argument('--check', type=FINITE, help='zig-zag heading check angle [deg] '
+    p.add_argument('--check', type=DEGREES, help='zig-zag heading check angle [deg] '
                    '(default: the rudder angle)')
-    p.add_argument('--angles', type=FINITE, nargs='+', metavar='DEG',
+    p.add_argument('--angles', type=DEGREES, nargs='+', metavar='DEG',
                    help='spiral rudder angles [deg] (default -15 -10 -5 5 10 15; '
                    'differential thrust: fractions, default -0.75 .. 0.75)')
     p.add_argument('--differential', type=FINITE, default=0.5, metavar='D',
                    help='a vehicle without rudder: differential-thrust yaw moment as a '
                    'fraction in [-1, 1], positive to port')
-    p.add_argument('--settle', type=POSITIVE, default=60.0,
+    p.add_argument('--settle', type=POSITIVE_DURATION, default=60.0,
                    help='pull-out: seconds with the rudder centred')
     p.add_argument('--stick', nargs='+', metavar='AXIS=FRACTION', default=['surge=1'],
                    help='hold: the sticks held, FLU axes surge, sway, heave, roll, pitch, '
                    'yaw in [-1, 1]')
-    p.add_argument('--duration', type=POSITIVE, default=10.0,
+    p.add_argument('--duration', type=POSITIVE_DURATION, default=10.0,
                    help='hold: seconds flown from rest (the last 2 s, or all when shorter, '
                    'give the steady figures)')
-    p.add_argument('--dt', type=POSITIVE, default=0.02, help='simulate step [s]')
+    p.add_argument('--dt', type=STEP, default=0.02, help='simulate step [s]')
     p.add_argument('--no-depth-hold', action='store_true',
                    help='stern planes centred instead of holding the depth')
     p.add_argument('--json', action='store_true', help='print the figures as JSON')
@@ -119,13 +120,16 @@ def _fly(args, params):
                                        'deg' % (angle, limit), params.source, 'manoeuvre')
         rudder, spiral = math.radians(args.rudder), [math.radians(a) for a in angles]
         check = None if args.check is None else math.radians(args.check)
-    if args.kind == 'turn':
-        return manoeuvre.turn(rudder)
-    if args.kind == 'zigzag':
-        return manoeuvre.zigzag(rudder, check)
-    if args.kind == 'pullout':
-        return manoeuvre.pullout(rudder, settle=args.settle)
-    return manoeuvre.spiral(spiral)
+    try:
+        if args.kind == 'turn':
+            return manoeuvre.turn(rudder)
+        if args.kind == 'zigzag':
+            return manoeuvre.zigzag(rudder, check)
+        if args.kind == 'pullout':
+            return manoeuvre.pullout(rudder, settle=args.settle)
+        return manoeuvre.spiral(spiral)
+    except ManoeuvreError as exc:  # a flight too long at its step
+        raise DescriptionError(str(exc), params.source, 'manoeuvre') from None
 
 
 def _hold(args, params):
@@ -177,6 +181,10 @@ def _plot(figures, path, title):
 
 def run(args) -> int:
     """Fly the manoeuvre and print (or plot) its figures."""
+    if args.kind == 'hold':
+        check_steps(args.duration, args.dt, '--duration', '--dt')
+    elif args.kind == 'pullout':
+        check_steps(args.settle, args.dt, '--settle', '--dt')
     params = load_vehicle_from_args(args)
     if args.kind == 'hold':
         # options hold does not use: refused rather than silently ignored

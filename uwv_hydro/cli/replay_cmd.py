@@ -31,7 +31,7 @@ import time
 from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
                                   finite_vector, load_current_from_args,
                                   load_vehicle_from_args)
-from uwv_hydro.cli.number_options import COUNT, Number, POSITIVE
+from uwv_hydro.cli.number_options import Number, SUBSTEPS, TIMEOUT, VELOCITY
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
 
 
@@ -57,7 +57,7 @@ def add_parser(sub):
     p.add_argument('--acceleration-alpha', type=Number(float, above=0.0, at_most=1.0),
                    default=None, help='lagged added mass: filter weight of the newest '
                    "acceleration sample, in (0, 1] (default: the vehicle's)")
-    p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
+    p.add_argument('--current', nargs=3, type=VELOCITY, metavar=('CX', 'CY', 'CZ'),
                    help='world ENU water current [m/s]')
     add_current_file_argument(p)
     p.add_argument('--namespace', default='', help='node namespace of the output topics')
@@ -65,10 +65,10 @@ def add_parser(sub):
                    help="also write hydro/components/<name> (the node's publish_components)")
     p.add_argument('--simulate', action='store_true',
                    help='drive the simulate mode from the recorded thrust instead')
-    p.add_argument('--substeps', type=COUNT, default=1,
+    p.add_argument('--substeps', type=SUBSTEPS, default=1,
                    help='least RK4 sub-steps per recorded interval (--simulate; more '
                    'when the stiffest mode needs them)')
-    p.add_argument('--thrust-timeout', type=POSITIVE, default=0.5,
+    p.add_argument('--thrust-timeout', type=TIMEOUT, default=0.5,
                    help='--simulate: a thrust message older than this [s] contributes '
                    "nothing, as the node's thrust_timeout")
     p.add_argument('--plot', metavar='PNG', help='plot wrenches (or recorded vs predicted)')

@@ -38,7 +38,8 @@ from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_argumen
                                   finite_vector, load_current_from_args,
                                   load_vehicle_from_args)
 from uwv_hydro.cli.joint_options import add_joint_arguments, joint_inputs
-from uwv_hydro.cli.number_options import COUNT, NON_NEGATIVE, POSITIVE
+from uwv_hydro.cli.number_options import (
+    check_steps, DURATION, POSITION, QUATERNION, STEP, SUBSTEPS, VELOCITY, WRENCH)
 from uwv_hydro.description.errors import DescriptionError
 
 
@@ -47,22 +48,22 @@ def add_parser(sub):
     p = sub.add_parser('simulate', help='offline 6-DOF simulation to CSV or rosbag2',
                        description=__doc__)
     add_vehicle_arguments(p)
-    p.add_argument('--duration', type=NON_NEGATIVE, required=True, help='simulated seconds')
-    p.add_argument('--dt', type=POSITIVE, default=0.01, help='output step [s]')
-    p.add_argument('--substeps', type=COUNT, default=1,
+    p.add_argument('--duration', type=DURATION, required=True, help='simulated seconds')
+    p.add_argument('--dt', type=STEP, default=0.01, help='output step [s]')
+    p.add_argument('--substeps', type=SUBSTEPS, default=1,
                    help='least RK4 sub-steps per step (more when the stiffest mode needs '
                    'them)')
-    p.add_argument('--thrust', nargs=6, type=float, metavar=('FX', 'FY', 'FZ', 'TX', 'TY', 'TZ'),
+    p.add_argument('--thrust', nargs=6, type=WRENCH, metavar=('FX', 'FY', 'FZ', 'TX', 'TY', 'TZ'),
                    help='constant body wrench about the origin [N, N m]')
     p.add_argument('--thrust-profile', metavar='FILE.csv',
                    help='CSV t,fx,fy,fz,tx,ty,tz (zero-order hold)')
-    p.add_argument('--initial-velocity', nargs=6, type=float,
+    p.add_argument('--initial-velocity', nargs=6, type=VELOCITY,
                    metavar=('U', 'V', 'W', 'P', 'Q', 'R'), help='initial body twist')
-    p.add_argument('--initial-position', nargs=3, type=float, metavar=('X', 'Y', 'Z'),
+    p.add_argument('--initial-position', nargs=3, type=POSITION, metavar=('X', 'Y', 'Z'),
                    help='initial world ENU position (default 0 0 0; z up)')
-    p.add_argument('--initial-orientation', nargs=4, type=float,
+    p.add_argument('--initial-orientation', nargs=4, type=QUATERNION,
                    metavar=('QW', 'QX', 'QY', 'QZ'), help='initial world<-body quaternion')
-    p.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
+    p.add_argument('--current', nargs=3, type=VELOCITY, metavar=('CX', 'CY', 'CZ'),
                    help='world ENU water current [m/s]')
     add_current_file_argument(p)
     add_joint_arguments(p)
@@ -86,6 +87,7 @@ def run(args) -> int:
     from uwv_hydro.physics.dynamics import State
     from uwv_hydro.modes.thrust_profile import ThrustProfile
 
+    check_steps(args.duration, args.dt, '--duration', '--dt')
     if args.components and pathlib.Path(args.out).suffix == '.csv':
         raise DescriptionError('--components needs a bag output (x.mcap or a directory), '
                                'not %s' % args.out, element='--out')

@@ -28,7 +28,7 @@ Writes OUT/chunks/*.parquet as chunks finish (a re-run skips them), OUT/results.
 import pathlib
 import time
 
-from uwv_hydro.cli.number_options import COUNT
+from uwv_hydro.cli.number_options import WORKERS
 from uwv_hydro.description.errors import DescriptionError
 
 
@@ -39,7 +39,7 @@ def add_parser(sub):
     p.add_argument('spec', metavar='SPEC.yaml', help='sweep specification')
     p.add_argument('--out', required=True, metavar='DIR',
                    help='output directory (chunks, results.parquet, summary.json)')
-    p.add_argument('--workers', type=COUNT, default=2,
+    p.add_argument('--workers', type=WORKERS, default=2,
                    help='worker processes of the local cluster (default 2)')
     p.add_argument('--scheduler', metavar='ADDRESS',
                    help='use an existing dask scheduler (e.g. tcp://host:8786)')

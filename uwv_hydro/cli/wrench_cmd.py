@@ -38,6 +38,8 @@ import numpy as np
 from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
                                   finite_vector, load_current_from_args, load_vehicle_from_args,
                                   load_warnings)
+from uwv_hydro.cli.number_options import (
+    ACCELERATION, POSITION, QUATERNION, TIME, VELOCITY)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.modes.wrench_mode import (ADDED_MASS_MODES, QUATERNION_NORM_RANGE,
                                          unit_quaternion, WrenchMode)
@@ -54,12 +56,12 @@ def add_parser(subparsers) -> None:
         'wrench', help='print the hydrostatic/hydrodynamic wrench for one state',
         description='Print the body-frame (FLU) wrench components about the body origin.')
     add_vehicle_arguments(parser)
-    parser.add_argument('--velocity', nargs=6, type=float, required=True,
+    parser.add_argument('--velocity', nargs=6, type=VELOCITY, required=True,
                         metavar=('U', 'V', 'W', 'P', 'Q', 'R'),
                         help='body twist of the base link (m/s, rad/s)')
-    parser.add_argument('--position', nargs=3, type=float, metavar=('X', 'Y', 'Z'),
+    parser.add_argument('--position', nargs=3, type=POSITION, metavar=('X', 'Y', 'Z'),
                         help='world position (ENU, m); default fully submerged')
-    parser.add_argument('--orientation', nargs=4, type=float,
+    parser.add_argument('--orientation', nargs=4, type=QUATERNION,
                         metavar=('QW', 'QX', 'QY', 'QZ'),
                         help='world <- body quaternion; default level')
     parser.add_argument('--added-mass', choices=ADDED_MASS_MODES, default='implicit',
@@ -68,13 +70,13 @@ def add_parser(subparsers) -> None:
     parser.add_argument('--apply-weight', action='store_true',
                         help="include the weight, as the node's apply_weight (default: "
                         'the simulator applies gravity)')
-    parser.add_argument('--acceleration', nargs=6, type=float, metavar='A',
+    parser.add_argument('--acceleration', nargs=6, type=ACCELERATION, metavar='A',
                         help='with --added-mass lagged: the filtered body twist derivative '
                         '(m/s^2, rad/s^2); default zero')
-    parser.add_argument('--current', nargs=3, type=float, metavar=('CX', 'CY', 'CZ'),
+    parser.add_argument('--current', nargs=3, type=VELOCITY, metavar=('CX', 'CY', 'CZ'),
                         help='world (ENU) current velocity (m/s)')
     add_current_file_argument(parser)
-    parser.add_argument('--time', type=float, default=0.0,
+    parser.add_argument('--time', type=TIME, default=0.0,
                         help="with --current-file: the field's time (s), default 0")
     parser.add_argument('--json', action='store_true', help='print JSON')
     parser.set_defaults(func=run)

@@ -13,7 +13,10 @@
 # limitations under the License.
 
 """
-Bounds on the numbers of gz-sim's signed quadratic terms, magnetometers and uuv's RPT.
+Bounds on numbers that would overflow: descriptions' and the command line's.
+
+The numbers of gz-sim's signed quadratic terms, magnetometers, uuv's RPT and the
+command line's options.
 
 Each is far beyond any real value and far inside the float range once the arithmetic
 done on it is counted: a noise stddev is squared into a covariance and multiplied by a
@@ -22,7 +25,9 @@ and subtracted from a pose; a signed quadratic coefficient S is moved from its l
 the base (products with offsets and rotations) and multiplied by two velocities.  A
 number beyond its bound is refused at load naming its key or element and line (as the
 hull's lengths, :mod:`uwv_hydro.description.hull`), not left to overflow in ``wrench``
-or ``simulate``.
+or ``simulate``.  The command line's number options are bounded the same way where
+the work they cause would overflow or exhaust memory (:mod:`uwv_hydro.cli.number_options`):
+the steps an offline run holds, speeds, wrenches, positions, times and counts.
 """
 import math
 from typing import Optional
@@ -43,6 +48,36 @@ MAX_REFERENCE_METRES = 1.0e7
 #: vehicles write 1e0 to 1e4 (gz-sim's test world 94.2475); with 1e9, S nu nu and its
 #: moves to the base stay finite for any speed and offset the loader accepts.
 MAX_SIGNED_QUADRATIC = 1.0e9
+#: Most steps (or samples) an offline run holds: 13 floats a step, 1 GB at 1e7.
+MAX_STEPS = 1.0e7
+#: Shortest step (s): a microsecond, the node's period at 1 MHz.
+MIN_STEP = 1.0e-6
+#: Longest step (s): its 1000 RK4 sub-steps (MAX_SUBSTEPS) keep |lambda| h <= 2.5 up to
+#: |lambda| = 250 1/s, stiffer than the modes of real vehicles (remus100: 15 1/s).
+MAX_STEP = 10.0
+#: Largest |speed| (m/s) and |angular rate| (rad/s) of a twist, a current or a manoeuvre
+#: speed: two-thirds of the speed of sound in water; the drag's u^2 terms stay finite
+#: and the RK4 sub-steps a step needs (2 Q |u| dt / m) stay countable.
+MAX_SPEED = 1.0e3
+#: Largest |component| of a wrench (N, N m), beyond any ship's propulsion (1e7 N).
+MAX_WRENCH = 1.0e9
+#: Largest |component| of an acceleration (m/s^2, rad/s^2).
+MAX_ACCELERATION = 1.0e6
+#: Largest |time| (s) a command line takes: thirty years.
+MAX_TIME = 1.0e9
+#: Largest |component| of a quaternion before it is normalised (its squares stay finite).
+MAX_QUATERNION = 1.0e6
+#: Most RK4 sub-steps per step (as simulate_mode.MAX_SUBSTEPS).
+MAX_SUBSTEPS = 1000
+#: Most worker processes and bootstrap resamples a command starts.
+MAX_WORKERS = 1024
+MAX_RESAMPLES = 100000
+#: Highest Savitzky-Golay order (a window of order + 1 samples at least).
+MAX_ORDER = 20
+#: Largest seed (numpy seeds: 64 bits).
+MAX_SEED = 2 ** 64 - 1
+#: Largest ROS_DOMAIN_ID (ROS 2 docs, "The ROS_DOMAIN_ID": 0 to 232 with Fast DDS).
+MAX_DOMAIN_ID = 232
 
 
 def beyond(value: float, bound: float, what: str, unit: str = '') -> Optional[str]:

@@ -373,7 +373,7 @@ def read_sensor_element(sensor: ET.Element, link: str, source: str, base_frame: 
             block.setdefault(item, value)
     if kind == 'magnetometer' and 'field' not in _mapping(tree.get(kind)):
         notes.append("the world's <magnetic_field> is not known here: SDF's default "
-                     '6e-06 2.3e-05 -4.2e-05 T')
+                     '5.5645e-6 22.8758e-6 -42.3884e-6 T')
     if _is_zero_rate(tree.get('update_rate')):
         tree['update_rate'] = DEFAULT_STEP_RATE_HZ
         notes.append('no update_rate: every 1 ms physics step (SDF default), %g Hz'

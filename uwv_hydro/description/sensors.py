@@ -57,7 +57,7 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
   {horizontal: {noise}, vertical: {noise}}`` (gz names; metres);
 * ``magnetometer``: ``x``/``y``/``z`` noise (gz-sensors' ``<magnetometer>`` names; the
   unit of the field), ``field`` [x, y, z]: the world (ENU) field (gz: the world's
-  ``<magnetic_field>`` in tesla, SDF default 6e-06 2.3e-05 -4.2e-05), ``covariance``
+  ``<magnetic_field>`` in tesla, SDF default 5.5645e-6 22.8758e-6 -42.3884e-6), ``covariance``
   (3 variances the message reports; default the white-noise stddev squared);
 * ``rpt`` (uuv's acoustic positioning): ``x``/``y``/``z`` noise (m), ``covariance``,
   ``reference_position``, ``reference_rpy`` (the reference frame in the world, default

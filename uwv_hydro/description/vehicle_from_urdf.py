@@ -380,7 +380,11 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
         raise element_error('link %r lumped into %r: %s' % (name, base, exc), source,
                             links[name]) from None
     if total <= 0.0:
-        raise element_error('mass must be positive, got %g kg' % total, source, links[base])
+        # the <mass> of the first link that makes it so (its line), else the base link
+        bad = [n for n in part_links if inertials[n][0] <= 0.0]
+        mass_elem = links[bad[0]].find('inertial/mass') if bad else None
+        raise element_error('mass must be positive, got %g kg' % total, source,
+                            links[base] if mass_elem is None else mass_elem)
     params = VehicleParams(mass=float(total), inertia=inertia, com=com,
                            name=root.get('name', 'vehicle'), base_frame=base,
                            source=source)

@@ -331,9 +331,10 @@ class SimulateMode:
         each call runs :meth:`due` steps (at most ``max_catchup_steps``; beyond, the
         simulated time falls behind the clock: :attr:`lag_ns`) and returns the new
         state time (the simulated time: dt per step run), or None when no step was
-        due.  ``on_step(stamp_ns)`` is called after every step but the last, with
-        :attr:`state` at that step, so that every integration step can be published
-        one period apart.  ``thrust(x)``, when given,
+        due or a step failed (restored; a failed step claims no time) leaving a state
+        already handed to ``on_step`` or not moved.  ``on_step(stamp_ns)`` is called
+        after every step but the last, with :attr:`state` at that step, so that every
+        integration step can be published one period apart.  ``thrust(x)``, when given,
         is called before every step with the state (13 floats) and returns a body wrench
         added to ``tau`` over that step (the thruster models advance once per step).
         """
@@ -351,6 +352,7 @@ class SimulateMode:
             self.lag_ns += (steps - self.max_catchup_steps) * self.period_ns
             steps = self.max_catchup_steps
         nu_before = self._x[7:]
+        ran = 0
         for k in range(1, steps + 1):
             if self.servos is not None:
                 # The servos move over the step; the vehicle sees their angles held
@@ -366,9 +368,15 @@ class SimulateMode:
             self.last_tau = tau_k
             if not self.step(tau_k, current):
                 break
+            ran = k
             if k < steps and on_step is not None:
                 on_step(self.state_ns + k * self.period_ns)
-        self.state_ns += steps * self.period_ns
-        self.nu_dot = (np.array(self._x[7:]) - nu_before) / (steps * self.dt)
         self._components = None
+        if ran == 0:
+            return None  # the step failed and was restored: no time claimed
+        # dt per step run: a failed (restored) step claims none, it is due again
+        self.state_ns += ran * self.period_ns
+        self.nu_dot = (np.array(self._x[7:]) - nu_before) / (ran * self.dt)
+        if ran < steps and on_step is not None:
+            return None  # a later step failed: on_step had this state and its stamp
         return self.state_ns

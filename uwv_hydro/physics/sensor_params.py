@@ -32,8 +32,8 @@ SENSOR_TYPES = ('imu', 'fluid_pressure', 'dvl', 'navsat', 'magnetometer', 'rpt')
 
 #: Standard atmosphere at sea level (Pa), ISO 2533.
 STANDARD_ATMOSPHERE = 101325.0
-#: SDF's default world magnetic field (T), sdformat world.sdf ``<magnetic_field>``.
-SDF_DEFAULT_MAGNETIC_FIELD = (6e-06, 2.3e-05, -4.2e-05)
+#: SDF's default world magnetic field (T): sdformat 16.1.0 sdf/1.12/world.sdf and src/World.cc.
+SDF_DEFAULT_MAGNETIC_FIELD = (5.5645e-6, 22.8758e-6, -42.3884e-6)
 
 
 @dataclass

@@ -189,7 +189,11 @@ def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source:
         raise element_error('link %r lumped into %r: %s' % (name, base, exc), source,
                             link) from None
     if mass <= 0.0:
-        raise element_error('mass must be positive, got %g kg' % mass, source, flat.element)
+        # the <mass> of the first link that makes it so (its line), else the model
+        bad = [link for (_, link, _, _), part in zip(records, parts) if part[0] <= 0.0]
+        mass_elem = bad[0].find('inertial/mass') if bad else None
+        raise element_error('mass must be positive, got %g kg' % mass, source,
+                            flat.element if mass_elem is None else mass_elem)
     params = VehicleParams(mass=mass, inertia=inertia, com=com, name=params_name,
                            base_frame=base, source=source)
     for name, link, status, note in records:

@@ -22,7 +22,7 @@ that moves relative to the base (a propeller, a fin) is recorded as not modelled
 ``navsat``/``gps`` sensor without a datum takes the world's
 ``<spherical_coordinates>`` (latitude_deg, longitude_deg, elevation), as gz-sim does.
 A ``magnetometer`` measures the world's ``<magnetic_field>`` (tesla, world frame; SDF
-default 6e-06 2.3e-05 -4.2e-05 in a world that leaves it out), as gz-sim's
+default 5.5645e-6 22.8758e-6 -42.3884e-6 in a world that leaves it out), as gz-sim's
 Magnetometer system gives it to gz-sensors.  With ``<spherical_coordinates>`` in the
 world, gz-sim (Magnetometer.cc, Update) replaces it with a field from its
 declination/inclination/strength tables at the sensor's latitude and longitude: not

@@ -32,6 +32,7 @@ from typing import Dict, Iterable, List, Optional, Sequence
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.urdf.package_paths import PackageResolver, xacro_packages
+from uwv_hydro.description.urdf.xacro_args import ArgumentTable, record
 from uwv_hydro.description.xml_safe import LineElement, parse_xml_file, parse_xml_string
 
 XACRO_NS = '{http://www.ros.org/wiki/xacro}'
@@ -113,8 +114,10 @@ def _run_xacro(path: str, mappings: Optional[Dict[str, str]],
     stderr = io.StringIO()
     resolver = PackageResolver(package_path)
     try:
+        table = ArgumentTable(mappings or {})  # records the names <xacro:arg> declares
         with contextlib.redirect_stderr(stderr), xacro_packages(resolver):
-            doc = xacro.process_file(path, mappings=dict(mappings or {}))
+            doc = xacro.process_file(path, mappings=table)
+        record(path, table)
         return doc.toprettyxml(indent='  ')
     except DescriptionError:
         raise

@@ -262,6 +262,8 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
         params.allow_nonphysical = params.allow_nonphysical or vehicle['allow_nonphysical']
     if 'mass' in vehicle:
         params.mass = _number(vehicle['mass'], 'mass', ctx)
+        if not params.mass > 0.0:  # named here, at its line (validate has no lines)
+            raise ctx.error('mass', 'mass must be positive, got %g kg' % params.mass)
     if 'inertia' in vehicle:
         inertia = _inertia(vehicle['inertia'], ctx)
         params.inertia = frd_to_flu_inertia(inertia) if frd else inertia

@@ -154,3 +154,27 @@ def test_the_step_check_bounds_the_steps_it_allows():
     assert number_options.check_steps(bounds.MAX_STEPS * 0.01, 0.01, 'a', 'b') == 10 ** 7
     with pytest.raises(Exception, match='--duration 1e\\+15 at --dt 0.01'):
         number_options.check_steps(1e15, 0.01, '--duration', '--dt')
+
+
+def _number_actions(parser, path=()):
+    """Yield (command path, option, type) of every option of ``parser`` and its commands."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _number_actions(sub, path + (name,))
+        elif action.type is not None:
+            yield ' '.join(path), '/'.join(action.option_strings) or action.dest, action.type
+
+
+def test_every_number_option_of_every_command_is_a_bounded_number():
+    """A plain int or float type (unbounded) on any option of any command fails here."""
+    from uwv_hydro.cli.main import build_parser
+    plain, unbounded = [], []
+    for command, option, kind in _number_actions(build_parser()):
+        if kind in (int, float):
+            plain.append('%s %s' % (command, option))
+        elif isinstance(kind, number_options.Number):
+            if kind.why is not None and kind.at_most is None and kind.magnitude is None:
+                unbounded.append('%s %s' % (command, option))
+    assert not plain, 'options read as a plain int/float, unbounded: %s' % plain
+    assert not unbounded, 'options said to cause work but with no upper bound: %s' % unbounded

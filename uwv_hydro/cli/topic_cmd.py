@@ -27,7 +27,7 @@ import importlib
 import sys
 import time
 
-from uwv_hydro.cli.number_options import NON_NEGATIVE_INT, POSITIVE
+from uwv_hydro.cli.number_options import COUNT, RATE, TIMEOUT
 
 
 def add_parser(sub):
@@ -38,19 +38,19 @@ def add_parser(sub):
     verbs.required = True
     echo = verbs.add_parser('echo', help='print the messages of a topic as YAML')
     echo.add_argument('topic')
-    echo.add_argument('--count', type=NON_NEGATIVE_INT, default=0,
+    echo.add_argument('--count', type=COUNT, default=0,
                       help='exit after this many messages (0: until stopped)')
-    echo.add_argument('--timeout', type=POSITIVE, default=30.0,
+    echo.add_argument('--timeout', type=TIMEOUT, default=30.0,
                       help='seconds to wait for a publisher of the topic')
     echo.set_defaults(func=run_echo)
     pub = verbs.add_parser('pub', help='publish a message given as YAML')
     pub.add_argument('topic')
     pub.add_argument('type', help='message type, e.g. std_msgs/msg/Float64')
     pub.add_argument('values', nargs='?', default='{}', help='YAML mapping of its fields')
-    pub.add_argument('--rate', type=POSITIVE, default=1.0, help='messages per second')
+    pub.add_argument('--rate', type=RATE, default=1.0, help='messages per second')
     pub.add_argument('--once', action='store_true',
                      help='publish one message (once a subscriber is seen) and exit')
-    pub.add_argument('--timeout', type=POSITIVE, default=5.0,
+    pub.add_argument('--timeout', type=TIMEOUT, default=5.0,
                      help='with --once: seconds to wait for a subscriber')
     pub.set_defaults(func=run_pub)
 

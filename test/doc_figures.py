@@ -75,7 +75,7 @@ OTHER_TABLES = {
         "NOT_REPEATABLE: osrf/lrauv's tethys_equipped, configured by lrauv's own "
         'generator, which the checkout does not hold',
     ('doc/guide/installation.md', '| | Humble | Jazzy | Kilted |'):
-        "NOT_MEASURED: the rclpy releases each distribution ships (ros/rosdistro)",
+        'NOT_MEASURED: the rclpy releases each distribution ships (ros/rosdistro)',
     ('doc/guide/node_timing.md', '| executor path (1000 Hz, 5 runs) | jitter p99 / floor, '
      'median (range) | latency p99 / floor, median (range) |'):
         'NOT_REPEATABLE: ' + _BENCH,

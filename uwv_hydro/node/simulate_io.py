@@ -236,6 +236,11 @@ class SimulateIO(NodePart):
         self.behind = mode.lag_ns > lag
         if self.behind:
             self._report_lag()
+        elif lag and not mode.lag_ns:
+            self.logger.info('the simulation is back on the clock (%d lagged steps simulated '
+                             'since the start; at most max_catchup_steps = %d steps per '
+                             'update)' % (mode.events['recovered_steps'],
+                                          mode.max_catchup_steps))
         if stamp is None:
             return
         if not self._publish_due(stamp):

@@ -158,7 +158,7 @@ def report_step_cost(node) -> None:
     if share > STEP_BUDGET_SHARE:
         node.get_logger().warning(
             'vehicle %r is too heavy for rate_hz %g: one simulation step costs %.4g ms of CPU '
-            '(measured at start), over %d %% of the %.4g ms period (the node\'s update cycle '
+            '(measured at start), over %d %% of the %.4g ms period (the update cycle '
             'of one step; the physics alone %.4g ms).  When an update cannot '
             'keep up, the node slows down: it runs at most max_catchup_steps steps per '
             'update and the simulated time, which stamps odometry and every output, falls '

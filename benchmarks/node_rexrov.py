@@ -28,7 +28,8 @@ floor_node.py) at the same rate, each after a load check.  Emitted per run:
 * node_rexrov_process_cpu_per_step_us: the node process's CPU time (every thread:
   update, executor, middleware; /proc) over the interval per odometry message, the
   floor's (node_rexrov_floor_process_cpu_per_step_us) and their ratio
-  (node_rexrov_process_cpu_over_floor);
+  (node_rexrov_process_cpu_over_floor); node_rexrov_cycle_cpu_p50_over_floor: the
+  update's CPU per step over the floor's process CPU per cycle;
 * node_rexrov_jitter_p99_ms and node_rexrov_floor_jitter_p99_ms (the floor in the same
   run), node_rexrov_jitter_p99_over_floor_ms their difference (issue 43: <= 0.3 ms on a
   quiet machine);
@@ -53,6 +54,7 @@ RATE_HZ = 1000.0
 SUMMARY = (('cycle_cpu_p50_us', 'us'), ('cycle_cpu_p99_us', 'us'),
            ('cpu_share_of_period', 'x'), ('process_cpu_per_step_us', 'us'),
            ('floor_process_cpu_per_step_us', 'us'), ('process_cpu_over_floor', 'x'),
+           ('cycle_cpu_p50_over_floor', 'x'),
            ('jitter_p99_ms', 'ms'),
            ('floor_jitter_p99_ms', 'ms'), ('jitter_p99_over_floor_ms', 'ms'),
            ('rate_hz', 'Hz'), ('overruns', 'overruns'), ('lagged_steps', 'steps'))
@@ -91,6 +93,9 @@ def bench(results, emit, quiet_check, quick: bool, runs: int) -> None:
             'process_cpu_per_step_us': node['node_process_cpu_per_odometry_us'][1],
             'floor_process_cpu_per_step_us': floor['floor_node_process_cpu_per_odometry_us'][1],
             'process_cpu_over_floor': node['node_process_cpu_per_odometry_us'][1]
+            / floor['floor_node_process_cpu_per_odometry_us'][1],
+            # the step's update CPU over the floor's whole CPU per cycle (run.py)
+            'cycle_cpu_p50_over_floor': cpu50
             / floor['floor_node_process_cpu_per_odometry_us'][1],
             'jitter_p99_ms': jitter, 'floor_jitter_p99_ms': floor_jitter,
             'jitter_p99_over_floor_ms': jitter - floor_jitter,

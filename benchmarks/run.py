@@ -138,6 +138,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import articulated_bench  # noqa: E402, I100
+from host import host_line  # noqa: E402
 from naive_reference import full_vehicle, naive_rk4_step, naive_wrench  # noqa: E402
 import node_executors  # noqa: E402
 import node_rexrov  # noqa: E402
@@ -705,6 +706,28 @@ def bench_core_start(results):
          description_load_ms=load)
 
 
+def emit_floor_ratios(results, prefix, node, floor, **extra):
+    """
+    Emit the node's CPU per step over the floor's CPU per cycle, both of this run.
+
+    ``node``, ``floor``: {name: value} of measure_node's figures (the floor's names
+    without their ``floor_`` prefix).  The floor (floor_node.py) only publishes odometry
+    and /tf each cycle, so the ratios scale with the host less than either figure does:
+    the node's process CPU per odometry message over the floor's
+    (``process_cpu_per_step_over_floor``) and the node's update-thread CPU per cycle
+    (/diagnostics p50: one step per update) over the floor's process CPU per cycle
+    (``cycle_cpu_p50_over_floor``, an upper bound of the floor's own cycle).
+    """
+    per_cycle = floor.get('node_process_cpu_per_odometry_us', float('nan'))
+    ratios = {}
+    for name, key in (('process_cpu_per_step_over_floor', 'node_process_cpu_per_odometry_us'),
+                      ('cycle_cpu_p50_over_floor', 'node_cycle_cpu_p50_us')):
+        value = node.get(key, float('nan'))
+        ratios[name] = value / per_cycle
+        emit(results, prefix + name, ratios[name], 'x', node=value, floor=per_cycle, **extra)
+    return ratios
+
+
 def bench_node(results, duration):
     """Run the node at 1 kHz and measure it from another process over DDS, beside the floor."""
     from node_probe import measure_node
@@ -719,6 +742,9 @@ def bench_node(results, duration):
         emit(results, *rec[:3], **dict(rec[3], load=floor_load, quiet=floor_quiet))
         got[rec[0]] = rec
     quiet = quiet and floor_quiet
+    emit_floor_ratios(results, 'node_', {k: v[1] for k, v in got.items()},
+                      {k[len('floor_'):]: v[1] for k, v in got.items()
+                       if k.startswith('floor_')}, quiet=quiet)
     for figure, name in (('node_period_jitter_p99_ms', 'node_jitter_p99_over_floor'),
                          ('thrust_to_odometry_latency_p99_ms', 'node_latency_p99_over_floor')):
         node, floor = got[figure], got['floor_' + figure]
@@ -751,6 +777,9 @@ def bench_node_paired(results, duration):
             name, value, unit, extra = json.loads(line)
             got[name] = (value, extra)
             emit(results, 'paired_' + name, value, unit, **dict(extra, load=load, quiet=quiet))
+    emit_floor_ratios(results, 'paired_node_', {k: v[0] for k, v in got.items()},
+                      {k[len('floor_'):]: v[0] for k, v in got.items()
+                       if k.startswith('floor_')}, quiet=quiet)
     for figure, name in (('node_period_jitter_p99_ms', 'paired_node_jitter_p99_over_floor'),
                          ('thrust_to_odometry_latency_p99_ms',
                           'paired_node_latency_p99_over_floor')):
@@ -941,12 +970,18 @@ def bench_node_runs(results, duration, rates, runs, profile):
             emit(results, prefix + 'node_latency_p99_over_floor_ms', latency - floor_latency,
                  'ms', node=latency, floor=floor_latency, **common)
             emit(results, prefix + 'node_rate_first_second_hz', first, 'Hz', **common)
+            ratios = emit_floor_ratios(results, prefix + 'node_',
+                                       {k: v[1] for k, v in node.items()},
+                                       {k[len('floor_'):]: v[1] for k, v in floor.items()},
+                                       **common)
             prof = node.get('node_profile')
             if prof is not None:
                 emit(results, 'profile_stages', prof[1], 'windows', **dict(common, **prof[3]))
                 profile_table(prof[3], tag, jitter, floor_jitter, quiet)
             summary[rate].append({'quiet': quiet, 'jitter': jitter, 'floor': floor_jitter,
-                                  'latency': latency - floor_latency, 'first': first})
+                                  'latency': latency - floor_latency, 'first': first,
+                                  'cpu': ratios['process_cpu_per_step_over_floor'],
+                                  'cycle': ratios['cycle_cpu_p50_over_floor']})
     print()
     for rate, rows in summary.items():
         quiet = [r for r in rows if r['quiet']]
@@ -959,7 +994,9 @@ def bench_node_runs(results, duration, rates, runs, profile):
                   '' if len(quiet) == len(rows) else ' -- ' + NOT_QUIET))
         for key, label in (('jitter', 'node jitter p99 ms'), ('floor', 'floor jitter p99 ms'),
                            ('latency', 'latency p99 over floor ms'),
-                           ('first', 'rate in the first second Hz')):
+                           ('first', 'rate in the first second Hz'),
+                           ('cpu', 'process CPU/step over floor x'),
+                           ('cycle', 'cycle CPU p50 over floor x')):
             values = [r[key] for r in rows]
             print('#   %-28s median %8.3f  range %8.3f .. %8.3f' % (
                 label, float(np.median(values)), min(values), max(values)))
@@ -1061,6 +1098,7 @@ def main(argv=None):
     }
     if args.only is not None and 'core' in args.only:
         args.only = list(args.only) + list(CORE_BENCHMARKS)
+    print(host_line(), flush=True)  # the machine the figures come from (host.py)
     results = []
     for name, fn in plan.items():
         if name in args.only if args.only is not None else name not in NOT_DEFAULT:

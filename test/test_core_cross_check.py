@@ -171,4 +171,4 @@ def test_checked_run_matches_the_reference_and_single_steps(name, params):
         x = naive_rk4_step(params, x, dt, 1, taus[k], current, angles)
         _assert_close(rows[k], x, '%s step %d' % (name, k))
     assert many.events == single.events == {'divergences': 0, 'state_restores': 0,
-                                            'lagged_steps': 0}
+                                            'lagged_steps': 0, 'recovered_steps': 0}

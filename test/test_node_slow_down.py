@@ -25,10 +25,15 @@ Two ways of being too slow for the rate asked:
   no surge drag, neutral): x = x0 + u0 (t - t0) exactly, so every odometry message's
   position tells the simulated time of its state, which must be its stamp; the stamps
   must be one dt apart; /diagnostics must count the steps not simulated, report the lag
-  and a real-time factor below 1 (WARN), and the log must carry the warning with the
-  factor; the markers too must carry the time of a simulated state.  Before issue 43
-  the stamps jumped 140 periods over steps never simulated: the positions would lag
-  their stamps by 0.14 m per stop.
+  as behind (the lag minus the lagged steps run since: the node catches up at a bounded
+  rate, test_node_lag_recovery), every window reporting a lag WARN, and the log must
+  carry the warning with the factor; the markers too must carry the time of a
+  simulated state.  Before issue 43 the stamps jumped 140 periods over steps never
+  simulated: the positions would lag their stamps by 0.14 m per stop.  The probe's
+  Python may take the 1 kHz odometry slower than it comes (a slower host, issue 51):
+  it keeps every message (deep queues) and, before comparing, takes the odometry until
+  it has the states of every marker received (each marker's state was published
+  before it), so what is compared does not depend on the host's speed.
 * the vehicle: REMUS 100 (fins, hull) at 2000 Hz with 1000 RK4 sub-steps a step.  The
   node times its step at start and logs the figure; over half the period, it must warn
   naming the vehicle, the cost and the period, and say that it slows down.  While it is
@@ -72,11 +77,11 @@ def test_stamps_are_the_simulated_time_when_the_node_falls_behind(
         'initial_position': [X0, 0.0, -10.0], 'initial_velocity': [U0, 0.0, 0.0, 0.0, 0.0, 0.0],
         'max_catchup_steps': 10, 'diagnostics_period': 0.2, 'marker_rate_hz': 20.0})
     probe = Probe(rclpy_context)
-    odom = probe.collect(Odometry, 'odometry', qos=1000)
-    markers = probe.collect(MarkerArray, 'hydro/markers', qos=100)
-    diags = probe.collect(DiagnosticArray, '/diagnostics')
+    # deep queues: a probe slower than the 1 kHz stream loses nothing, it lags
+    odom = probe.collect(Odometry, 'odometry', qos=20000)
+    markers = probe.collect(MarkerArray, 'hydro/markers', qos=1000)
+    diags = probe.collect(DiagnosticArray, '/diagnostics', qos=1000)
     assert probe.spin_until(lambda: len(odom) > 200, timeout=60.0, proc=proc, log=log)
-    wall_start = time.time_ns()
     try:
         for _ in range(STOPS):
             os.kill(proc.pid, signal.SIGSTOP)  # the machine withholds the CPU
@@ -86,7 +91,11 @@ def test_stamps_are_the_simulated_time_when_the_node_falls_behind(
     finally:
         os.kill(proc.pid, signal.SIGCONT)
     probe.spin_for(0.6)  # the last diagnostics windows
-    wall_span = (time.time_ns() - wall_start) * 1e-9
+    # the markers so far, and the odometry up to the latest of their states (taken
+    # later than the markers by a probe slower than the stream)
+    at = [_stamp(m) for a in list(markers) for m in a.markers[:1]]
+    assert probe.spin_until(lambda: _stamp(odom[-1]) >= max(at), timeout=60.0, proc=proc,
+                            log=log), 'no odometry of the latest marker state'
     stamps = np.array([_stamp(m) for m in odom])
     x = np.array([m.pose.pose.position.x for m in odom])
     # the state of every message is the simulated time of its stamp: x = x0 + u0 (t - t0)
@@ -99,24 +108,25 @@ def test_stamps_are_the_simulated_time_when_the_node_falls_behind(
     assert np.all(gaps == DT_NS), np.unique(gaps, return_counts=True)
     # the markers too carry the state's time: each stamp is one of the states published
     published = set(stamps.tolist())
-    at = [_stamp(m) for a in markers for m in a.markers[:1] if _stamp(m) >= stamps[0]]
+    at = [t for t in at if t >= stamps[0]]
     assert len(at) > 10 and set(at) <= published, sorted(set(at) - published)[:5]
-    simulated = (stamps[-1] - stamps[0]) * 1e-9
-    # the stops cost the simulated time most of their length: it fell behind the clock
-    assert simulated < wall_span, (simulated, wall_span)
     report = [d for d in diags if diag_values(d, 'update loop')]
     loop = diag_values(report[-1], 'update loop')
     lagged = int(loop['lagged_steps'])
     # each stop left ~140 steps unsimulated (at least 100: a stop is >= 150 ms)
     assert lagged >= STOPS * 100, loop
-    assert float(loop['simulated_lag_s']) == pytest.approx(lagged * DT_NS * 1e-9, rel=1e-5)
-    # the windows with a stop report it: a real-time factor below 1 and WARN
-    behind = [s for d in report for s in d.status if 'update loop' in s.name
-              and any(kv.key == 'simulated_time_factor' and float(kv.value) < 1.0
-                      for kv in s.values)]
-    assert behind, 'no /diagnostics window reported the simulation behind the clock'
-    assert all(s.level == DiagnosticStatus.WARN and 'behind the clock' in s.message
-               for s in behind)
+    # the lag is the steps not simulated less the lagged steps run since
+    behind_steps = lagged - int(loop['recovered_steps'])
+    assert float(loop['simulated_lag_s']) == pytest.approx(behind_steps * DT_NS * 1e-9,
+                                                           abs=1e-12)
+    # a window with a real-time factor below 1, or a lag, is WARN
+    for d in report:
+        status = next(s for s in d.status if 'update loop' in s.name)
+        values = {kv.key: kv.value for kv in status.values}
+        if float(values.get('simulated_time_factor', 1.0)) < 1.0 or \
+                float(values.get('simulated_lag_s', 0.0)) >= DT_NS * 1e-9:
+            assert status.level == DiagnosticStatus.WARN and \
+                'behind the clock' in status.message, (status.message, values)
     text = read_log(log)
     assert re.search(r'cannot keep up with the clock: real-time factor 0\.\d+', text), text
 
@@ -130,7 +140,7 @@ def test_a_vehicle_too_heavy_for_the_rate_is_named_at_start(rclpy_context, spawn
         'rate_hz': rate, 'substeps': 1000, 'initial_position': [0.0, 0.0, -10.0],
         'publish_markers': False, 'diagnostics_period': 0.25})
     probe = Probe(rclpy_context)
-    odom = probe.collect(Odometry, 'odometry', qos=1000)
+    odom = probe.collect(Odometry, 'odometry', qos=20000)
     diags = probe.collect(DiagnosticArray, '/diagnostics', qos=100)
     assert probe.spin_until(lambda: len(odom) > 100, timeout=60.0, proc=proc, log=log)
     del diags[:]

@@ -57,11 +57,12 @@ def test_checked_step_equals_the_bare_rk4_step_when_nothing_diverges():
         assert mode.step(tau)
         x = sim.step_flat(x, tau)
     assert mode.x == x
-    assert mode.events == {'divergences': 0, 'state_restores': 0, 'lagged_steps': 0}
+    assert mode.events == {'divergences': 0, 'state_restores': 0, 'lagged_steps': 0,
+                           'recovered_steps': 0}
 
 
 def test_advance_keeps_the_state_on_the_clock():
-    """Steps per update = round(elapsed / dt), capped; the simulated time falls behind."""
+    """Steps per update = round(elapsed / dt), capped; behind, the lag is run at a bounded rate."""
     params = load_vehicle_string(_quadratic_vehicle())
     mode = SimulateMode(params, dt=0.01, max_catchup_steps=3, initial=_state(0.5))
     t0 = 5 * 10 ** 9
@@ -85,10 +86,22 @@ def test_advance_keeps_the_state_on_the_clock():
     assert mode.t == pytest.approx(5 * 0.01, abs=1e-15)  # the field time: simulated too
     # nu_dot is the mean acceleration over the last update (3 steps)
     assert mode.nu_dot[0] < 0.0
-    # the lag stays (the simulated time is not hurried back): one period later, one step
+    # the lag is recovered at a bounded rate: one period later one step is due, and two
+    # lagged steps fit under the limit of 3; each is a step run, stamped one period on
     assert mode.due(t0 + 10 * 10 ** 7) == 1
-    assert mode.advance(t0 + 10 * 10 ** 7, on_step=seen.append) == t0 + 6 * 10 ** 7
+    seen = []
+    assert mode.advance(t0 + 10 * 10 ** 7, on_step=seen.append) == t0 + 8 * 10 ** 7
+    assert seen == [t0 + 6 * 10 ** 7, t0 + 7 * 10 ** 7]
+    assert mode.lag_ns == 2 * 10 ** 7 and mode.events['recovered_steps'] == 2
     assert mode.events['lagged_steps'] == 4
+    for _ in range(3):
+        ref.step()
+    assert mode.x == ref.x  # 8 steps ran in all, 8 periods simulated
+    # the next period: one due, the last two lagged ones; back on the clock
+    assert mode.advance(t0 + 11 * 10 ** 7) == t0 + 11 * 10 ** 7
+    assert mode.lag_ns == 0 and mode.events['recovered_steps'] == 4
+    # on the clock: one step per period again, no more
+    assert mode.advance(t0 + 12 * 10 ** 7) == t0 + 12 * 10 ** 7
     # a reset forgets the lag with the clock
     mode.reset()
     assert mode.lag_ns == 0 and mode.advance(t0) == t0

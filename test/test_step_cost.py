@@ -54,7 +54,8 @@ def test_the_timed_steps_are_the_modes_steps_and_leave_no_events():
         assert ref.step()
     assert mode.x == ref.x  # exactly TIMED_STEPS steps of the mode
     assert mode.state_ns == TIMED_STEPS * mode.period_ns
-    assert mode.events == {'divergences': 0, 'state_restores': 0, 'lagged_steps': 0}
+    assert mode.events == {'divergences': 0, 'state_restores': 0, 'lagged_steps': 0,
+                           'recovered_steps': 0}
     assert logged == []
 
 
@@ -62,7 +63,8 @@ def test_a_diverging_vehicle_is_timed_without_counting_or_logging():
     mode, _, start, logged = _mode(2000.0)
     mode.events['divergences'] = 3  # counts from before stay as they were
     assert measure_step_cost(mode) > 0.0
-    assert mode.events == {'divergences': 3, 'state_restores': 0, 'lagged_steps': 0}
+    assert mode.events == {'divergences': 3, 'state_restores': 0, 'lagged_steps': 0,
+                           'recovered_steps': 0}
     assert logged == []
     # the steps did diverge (each restored): the mode logs it outside the measurement
     assert not mode.step()

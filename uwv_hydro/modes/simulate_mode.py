@@ -35,8 +35,13 @@ Rules:
   due beyond ``max_catchup_steps`` are not run and the simulated time does not jump
   over them: it falls behind the clock by them (:attr:`lag_ns`, counted as
   ``lagged_steps``), so a caller that cannot keep up slows down instead of stamping
-  time it did not simulate.  The lag is kept until :meth:`reset` (the simulated time
-  is not hurried back).  After a restore the update's remaining steps are skipped.
+  time it did not simulate.  The lag is recovered at a bounded rate: a call with
+  fewer than ``max_catchup_steps`` steps due also runs lagged steps, as many as fit
+  under ``max_catchup_steps`` (``recovered_steps``), each a real step one period on,
+  so after the load passes the simulated time runs at up to ``max_catchup_steps``
+  times the clock's rate until it is back on the clock (with ``max_catchup_steps``
+  = 1 the lag stays).  :meth:`reset` forgets it.  After a restore the update's
+  remaining steps are skipped.
 * **Fins.**  With :attr:`SimulateMode.servos` set (a
   :class:`~uwv_hydro.modes.fin_servos.FinServos`), the servos advance by dt at the
   start of every step and their angles are held over it (RK4 stages included).
@@ -115,7 +120,7 @@ class SimulateMode:
         self.sim = Simulator(vehicle, dt=self.dt, substeps=self.substeps)
         self.guard = EnergyGuard(self.sim)
         self.events: Dict[str, int] = {'divergences': 0, 'state_restores': 0,
-                                       'lagged_steps': 0}
+                                       'lagged_steps': 0, 'recovered_steps': 0}
         self.initial = initial if initial is not None else rest_state()
         #: Fin servos stepped with the vehicle (None: fins stay as set on :attr:`sim`).
         self.servos = None
@@ -329,7 +334,8 @@ class SimulateMode:
 
         The first call only starts the clock (the state is stamped ``now_ns``).  Then
         each call runs :meth:`due` steps (at most ``max_catchup_steps``; beyond, the
-        simulated time falls behind the clock: :attr:`lag_ns`) and returns the new
+        simulated time falls behind the clock: :attr:`lag_ns`), plus, while behind, as
+        many lagged steps as fit under ``max_catchup_steps``, and returns the new
         state time (the simulated time: dt per step run), or None when no step was
         due or a step failed (restored; a failed step claims no time) leaving a state
         already handed to ``on_step`` or not moved.  ``on_step(stamp_ns)`` is called
@@ -351,6 +357,12 @@ class SimulateMode:
             self.events['lagged_steps'] += steps - self.max_catchup_steps
             self.lag_ns += (steps - self.max_catchup_steps) * self.period_ns
             steps = self.max_catchup_steps
+        elif self.lag_ns > 0:
+            # catch up at a bounded rate: lagged steps, simulated, up to the limit
+            extra = min(self.lag_ns // self.period_ns, self.max_catchup_steps - steps)
+            self.lag_ns -= extra * self.period_ns
+            self.events['recovered_steps'] += extra
+            steps += extra
         nu_before = self._x[7:]
         ran = 0
         for k in range(1, steps + 1):

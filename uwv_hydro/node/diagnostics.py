@@ -42,6 +42,12 @@ def _status(name: str, hardware_id: str, level, message: str, values: Dict) -> D
                             values=[_kv(k, v) for k, v in values.items()])
 
 
+def _lagging(loop: Dict) -> bool:
+    """Return whether the simulated time is a period or more behind the clock."""
+    # the lag is whole periods: over half of one is at least one
+    return loop.get('simulated_lag_s', 0.0) > 0.5 / loop.get('nominal_rate_hz', float('inf'))
+
+
 def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStatus]:
     """
     Return the statuses of one snapshot.
@@ -59,10 +65,15 @@ def build_statuses(prefix: str, vehicle: str, snap: Dict) -> List[DiagnosticStat
     if loop.get('clock_stalled'):
         level, message = WARN, 'clock stalled: /clock silent for %.3g s of wall time' % (
             loop.get('clock_silent_s', 0.0))
-    elif loop.get('simulated_time_factor', 1.0) < 1.0:
+    elif loop.get('simulated_time_factor', 1.0) < 1.0 or _lagging(loop):
+        # falling behind, or behind and catching up (simulate_mode.py): the stamps are
+        # that far behind the clock until the lag is back under one period
         level, message = WARN, ('simulation behind the clock: real-time factor %.3g, the '
-                                'simulated time %.3g s behind' % (
-                                    loop['simulated_time_factor'], loop['simulated_lag_s']))
+                                'simulated time %.3g s behind%s' % (
+                                    loop.get('simulated_time_factor', 1.0),
+                                    loop['simulated_lag_s'],
+                                    ', catching up' if loop.get('simulated_time_factor', 1.0)
+                                    > 1.0 else ''))
     elif loop.get('ticks', 0) == 0:
         level, message = WARN, 'no update yet (waiting for the clock?)'
     elif loop.get('overruns_recent', 0) > 0:

@@ -126,7 +126,8 @@ PARAMETERS = (
     Spec('max_catchup_steps', 10, 'most simulation steps one late update may run to keep '
          'the state on the pacing clock (each published as odometry); beyond, the node '
          'slows down: the simulated time (the stamps) falls behind the clock, warned and '
-         'counted', bounds=(1, 1000)),
+         'counted, and catches up by running lagged steps in updates with fewer due, up '
+         'to this many per update', bounds=(1, 1000)),
     Spec('added_mass', 'implicit', 'wrench mode: implicit (the engine carries M_A in its '
          'inertia and its C_A(nu) nu: only the current corrections are emitted) or lagged '
          '(filtered backward-difference acceleration)', choices=ADDED_MASS_MODES),

@@ -133,8 +133,9 @@ class SimulateIO(NodePart):
         #: warning and at the last /diagnostics window (reset with the state)
         self._clock_start = 0
         self._lag_mark = self._window = None
-        #: one step's measured cost at start (s; node/step_cost.py), None if not measured
-        self.step_cost_s = None
+        #: one update cycle's and one physics step's CPU cost measured at start (s;
+        #: node/step_cost.py), None if not measured
+        self.step_cost_s = self.step_physics_cost_s = None
         #: whether the last update left steps due unsimulated (the simulation is behind)
         self.behind = False
 
@@ -236,6 +237,11 @@ class SimulateIO(NodePart):
         self.behind = mode.lag_ns > lag
         if self.behind:
             self._report_lag()
+        elif lag and not mode.lag_ns:
+            self.logger.info('the simulation is back on the clock (%d lagged steps simulated '
+                             'since the start; at most max_catchup_steps = %d steps per '
+                             'update)' % (mode.events['recovered_steps'],
+                                          mode.max_catchup_steps))
         if stamp is None:
             return
         if not self._publish_due(stamp):
@@ -312,6 +318,7 @@ class SimulateIO(NodePart):
         loop['stiffness_per_s'] = mode.stiffness_per_s
         if self.step_cost_s is not None:
             loop['step_cost_us'] = self.step_cost_s * 1e6
+            loop['step_physics_cost_us'] = self.step_physics_cost_s * 1e6
         if mode.state_ns is not None:
             # simulated time over clock time in the window: 1 while the node keeps up
             loop['simulated_lag_s'] = mode.lag_ns * 1e-9

@@ -102,16 +102,28 @@ def _spin(executor, stop: threading.Event, failure: list, timeout) -> None:
         stop.set()
 
 
+def _take_stop_signal(timeout: float) -> bool:
+    """
+    Take a pending SIGINT / SIGTERM within ``timeout`` s; return whether one was taken.
+
+    The signal number is checked, not only the result: when the process is stopped and
+    continued (SIGSTOP / SIGCONT, a debugger) past the timeout, CPython's sigtimedwait
+    returns an uninitialised siginfo instead of None (seen on 3.10-3.12).
+    """
+    info = signal.sigtimedwait(STOP_SIGNALS, timeout)
+    return info is not None and info.si_signo in STOP_SIGNALS
+
+
 def _wait_for_stop(spinner: threading.Thread) -> None:
     """Return on SIGINT / SIGTERM (blocked, taken here) or when ``spinner`` ended."""
     while spinner.is_alive():
-        if signal.sigtimedwait(STOP_SIGNALS, WATCH_PERIOD_S) is not None:
+        if _take_stop_signal(WATCH_PERIOD_S):
             return
 
 
 def _drain_stop_signals() -> None:
     """Take every pending stop signal (before unblocking them for a caller)."""
-    while signal.sigtimedwait(STOP_SIGNALS, 0) is not None:
+    while _take_stop_signal(0):
         pass
 
 

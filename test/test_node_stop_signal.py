@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-PROBE = '''
+PROBE = """
 import signal, sys, time
 from uwv_hydro.node import main
 signal.pthread_sigmask(signal.SIG_BLOCK, main.STOP_SIGNALS)
@@ -37,7 +37,7 @@ taken = 0
 while time.monotonic() < end and not taken:
     taken += main._take_stop_signal(0.2)
 print('taken %d' % taken, flush=True)
-'''
+"""
 
 
 def _probe(seconds):

@@ -153,5 +153,8 @@ def test_asymmetric_added_mass_is_a_clear_error(tmp_path, capsys):
 
 
 def test_bad_step_size_is_rejected(capsys):
-    assert main(['export-sdf', DEFAULT, '--step-size', '0']) == 2
-    assert 'step size must be a positive number' in capsys.readouterr().err
+    # refused by the option's parser (issue 51: every number option bounded), exit 2
+    with pytest.raises(SystemExit) as stop:
+        main(['export-sdf', DEFAULT, '--step-size', '0'])
+    assert stop.value.code == 2
+    assert 'argument --step-size: must be >= 1e-06, got 0' in capsys.readouterr().err

@@ -271,3 +271,28 @@ def test_a_huge_grid_is_refused_whole_and_read_by_window(tmp_path):
     assert info.file_shape == (1_000_000, 1_000_000)
     assert grid.elevation(0.0, 0.0) == pytest.approx(-42.0, abs=1e-6)
     assert np.nanmax(np.abs(grid.heights + 42.0)) < 1e-4
+
+
+def test_unknown_crs_and_longitudes_from_0_to_360(tmp_path):
+    path = tmp_path / 'odd.asc'
+    path.write_text('ncols 3\nnrows 3\nxllcorner 0\nyllcorner 0\ncellsize 1\n'
+                    + '-5 -5 -5\n' * 3)
+    (tmp_path / 'odd.prj').write_text('PROJCS["made up", nonsense]')
+    with pytest.raises(DescriptionError, match='odd.asc: seabed crs: unknown CRS'):
+        load_seabed(str(path), ORIGIN)
+    # a grid in 0..360 degrees east holds a datum given at -5 deg (355 deg east)
+    step = 1.0 / 240
+    lat = 50.0 - 0.1 + step * np.arange(48)
+    lon = 355.0 - 0.1 + step * np.arange(48)
+    nc = str(tmp_path / 'east.nc')
+
+    def surface(x, y):
+        return -60.0 + 500.0 * (y - 50.0) + 300.0 * (x - 355.0)
+
+    _write_gebco(nc, lat, lon, surface)
+    grid, _ = load_seabed(nc, (50.0, -5.0), radius=1000.0)
+    assert grid.elevation(0.0, 0.0) == pytest.approx(-60.0, abs=TOL)
+    # 1 km north: 500 m per degree of latitude over 111.2 km per degree
+    north = pyproj.Geod(ellps='WGS84').fwd(-5.0, 50.0, 0.0, 900.0)[1]
+    assert grid.elevation(0.0, 900.0) == pytest.approx(-60.0 + 500.0 * (north - 50.0),
+                                                       abs=1e-2)

@@ -30,8 +30,8 @@ limits and topic; every element the loader met with whether it was read, warned 
 refused and what it maps to or leaves out (``VehicleParams.elements``), see
 :mod:`uwv_hydro.cli.check_equipment`.  ``--seabed FILE`` (``--seabed-origin LAT,LON``)
 adds the seabed placed in the world: extent, resolution, depth range, CRS, datum.
-The JSON is strict (no Infinity or NaN: null, named in ``non_finite``).  Exit code 0 when valid, 2 when invalid (DescriptionError
-naming file, element, line).
+The JSON is strict (no Infinity or NaN: null, named in ``non_finite``).  Exit code 0
+when valid, 2 when invalid (DescriptionError naming file, element, line).
 """
 import json
 import math

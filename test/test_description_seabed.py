@@ -25,15 +25,17 @@ from the datum; with slopes under 0.05 the heights agree to 1e-3 m.
 import math
 
 import numpy as np
-import pyproj
 import pytest
-import rasterio
-from rasterio.transform import Affine
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.seabed import load_seabed
 
-import xarray
+# pinned in requirements.txt; a sourced ROS 2 installation may lack them
+pyproj = pytest.importorskip('pyproj', reason='pip install pyproj (requirements.txt)')
+rasterio = pytest.importorskip('rasterio', reason='pip install rasterio (requirements.txt)')
+Affine = pytest.importorskip('rasterio.transform').Affine
+xarray = pytest.importorskip('xarray', reason='pip install xarray (requirements.txt)')
+pytest.importorskip('netCDF4', reason='pip install netCDF4 (requirements.txt)')
 
 ORIGIN = (43.1, 5.9)  # off Toulon
 #: heights agree to (see the module docstring)

@@ -33,6 +33,9 @@ import numpy as np
 import pytest
 
 pytestmark = pytest.mark.ros
+# pinned in requirements.txt; a sourced ROS 2 installation may lack them
+pytest.importorskip('rasterio', reason='pip install rasterio (requirements.txt)')
+pytest.importorskip('pyproj', reason='pip install pyproj (requirements.txt)')
 
 CONFIG = REPO / 'config' / 'ardusub_bluerov2.yaml'
 ORIGIN = (43.1, 5.9)

@@ -25,11 +25,15 @@ covers its rounding of coordinates of tens of metres.
 """
 import math
 
-from embreex import rtcore_scene
-from embreex.mesh_construction import TriangleMesh
 import numpy as np
+import pytest
 
 from uwv_hydro.physics.seabed import GridSeabed
+
+# pinned in requirements.txt; a sourced ROS 2 installation may lack it
+rtcore_scene = pytest.importorskip('embreex.rtcore_scene',
+                                   reason='pip install embreex (requirements.txt)')
+TriangleMesh = pytest.importorskip('embreex.mesh_construction').TriangleMesh
 
 #: Embree's float32 rounding of ranges and coordinates of ~50 m (m).
 FLOAT32_TOLERANCE = 1e-4

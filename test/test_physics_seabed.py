@@ -241,3 +241,35 @@ def test_elevation_is_bilinear_between_nodes():
 def test_bad_grids_are_refused(heights, spacing, message):
     with pytest.raises(ValueError, match=message):
         GridSeabed(heights, 0.0, 0.0, *spacing)
+
+
+def test_random_grids_with_holes_against_a_march_along_the_ray():
+    # Independent of the cell walk: sample each ray every 2 mm and ask elevation() whether
+    # the point is in the solid (z <= h where h exists).  The cast's range must be a point
+    # of the solid's boundary with no sampled point of the solid before it, and a ray
+    # without a hit must have no sampled point in the solid (but for grazes under 1e-6 m).
+    step = 2e-3
+    rng = np.random.default_rng(13)
+    for trial in range(6):
+        h = rng.uniform(-3.0, 0.0, (9, 8))
+        h[rng.random(h.shape) < 0.12] = math.nan
+        grid = GridSeabed(h, -2.0, 1.0, 0.7, 0.6)
+        x_min, x_max, y_min, y_max = grid.extent
+        n = 60
+        o = np.column_stack((rng.uniform(x_min, x_max, n), rng.uniform(y_min, y_max, n),
+                             rng.uniform(0.2, 1.0, n)))
+        d = _unit(rng.normal(size=(n, 3)) - [0.0, 0.0, 1.2])
+        got = grid.cast(o, d, 8.0)
+        t = np.arange(0.0, 8.0, step)
+        for ray in range(n):
+            p = o[ray] + t[:, None] * d[ray]
+            z = grid.elevation(p[:, 0], p[:, 1])
+            depth_in = np.where(np.isfinite(z), z - p[:, 2], -math.inf)  # > 0: in the solid
+            if math.isinf(got[ray]):
+                assert depth_in.max() < 1e-6, (trial, ray)
+                continue
+            before = t < got[ray] - step
+            assert not (depth_in[before] > 1e-6).any(), (trial, ray)
+            # just after the hit the ray is in the solid, or on its boundary (a wall)
+            after = (t > got[ray]) & (t < got[ray] + 3 * step)
+            assert (depth_in[after] > -1e-6).any(), (trial, ray)

@@ -59,9 +59,10 @@ ROSDEP_KEYS = {
 }
 
 #: imports with no rosdep key: installed by pip (requirements.txt) and used only by
-#: the offline tools (bags; sweeps: dask, distributed, pyarrow), lazily, so that the
-#: node runs without them
-PIP_ONLY = {'rosbags', 'dask', 'distributed', 'pyarrow'}
+#: the offline tools (bags; sweeps: dask, distributed, pyarrow) or by a seabed file
+#: (rasterio, xarray, netCDF4, pyproj), lazily, so that the node runs without them
+PIP_ONLY = {'rosbags', 'dask', 'distributed', 'pyarrow', 'rasterio', 'xarray', 'netCDF4',
+            'pyproj'}
 
 #: declared for the launch files (launch/*.py), which this test also reads
 LAUNCH_FILES = sorted((ROOT / 'launch').glob('*.py'))

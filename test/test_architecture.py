@@ -59,9 +59,10 @@ ROSDEP_KEYS = {
 }
 
 #: imports with no rosdep key: installed by pip (requirements.txt) and used only by
-#: the offline tools (bags; sweeps: dask, distributed, pyarrow), lazily, so that the
-#: node runs without them
-PIP_ONLY = {'rosbags', 'dask', 'distributed', 'pyarrow'}
+#: the offline tools (bags; sweeps: dask, distributed, pyarrow) or by a seabed file
+#: (rasterio, xarray, netCDF4, pyproj), lazily, so that the node runs without them
+PIP_ONLY = {'rosbags', 'dask', 'distributed', 'pyarrow', 'rasterio', 'xarray', 'netCDF4',
+            'pyproj'}
 #: interface packages no ROS 2 distribution releases (ros/rosdistro): imported only where
 #: the output that needs them is made, and never in package.xml, where rosdep would fail
 UNRELEASED = {'uuv_sensor_ros_plugins_msgs'}

@@ -72,7 +72,8 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
               thrust: Optional[Callable[[float], np.ndarray]] = None,
               thrust_topic: str = '/thrust', vehicle: Optional[VehicleParams] = None,
               components: bool = False, current_world: Optional[Sequence[float]] = None,
-              fin_angles: Optional[Sequence[float]] = None, sensors: bool = True) -> None:
+              fin_angles: Optional[Sequence[float]] = None, sensors: bool = True,
+              seabed=None) -> None:
     """
     Write nav_msgs/Odometry on ``odometry_topic`` plus /tf, stamped with t.
 
@@ -82,7 +83,8 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
     ``vehicle``, its thrusters' and fins' feedback, and with ``components`` (needs
     ``vehicle``; ``current_world`` and ``fin_angles`` as simulated) the hydro wrench
     components (see the module docstring); ``sensors`` False leaves the vehicle's
-    sensors out (their noise models cost about a millisecond per IMU sample).
+    sensors out (their noise models cost about a millisecond per IMU sample); ``seabed``
+    (a :mod:`uwv_hydro.physics.seabed`) is under the DVLs instead of their flat one.
     """
     if components and vehicle is None:
         raise ValueError('components need the vehicle')
@@ -141,7 +143,7 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
             _feedback(series, store, make, vehicle, n, fin_angles)
             if sensors:
                 _sensors(bag, store, make, vehicle, trajectory, stamps, taus, current_world,
-                         fin_angles, odom_frame)
+                         fin_angles, odom_frame, seabed)
         if components:
             _components(series, make, vehicle, trajectory, base_frame, current_world,
                         fin_angles)
@@ -248,11 +250,11 @@ def _sensor_message(store, make, kind: str, reading, stamp_ns: int, frame_id: st
 
 
 def _sensors(bag, store, make, vehicle: VehicleParams, trajectory: Trajectory, stamps,
-             taus, current_world, fin_angles, odom_frame: str) -> None:
+             taus, current_world, fin_angles, odom_frame: str, seabed=None) -> None:
     """Write each sensor's valid samples on its topic (the node's sensor_io)."""
     for model, times, readings in sample_sensors(
             vehicle, stamps, trajectory.position, trajectory.quaternion, trajectory.twist,
-            taus, current_world, fin_angles, trajectory.joints):
+            taus, current_world, fin_angles, trajectory.joints, seabed):
         spec = model.spec
         msgtype = sensor_messages.MESSAGE_TYPES[spec.kind]
         topic = spec.topic if spec.topic.startswith('/') else '/' + spec.topic

@@ -28,9 +28,10 @@ point and direction at zero joint positions), dynamics and command topic; fins
 with model, area or constants, limits, rate, lag and joint; buoyancy engines with their
 limits and topic; every element the loader met with whether it was read, warned about or
 refused and what it maps to or leaves out (``VehicleParams.elements``), see
-:mod:`uwv_hydro.cli.check_equipment`.  The JSON is strict (no Infinity or NaN: null,
-named in ``non_finite``).  Exit code 0 when valid, 2 when invalid (DescriptionError
-naming file, element, line).
+:mod:`uwv_hydro.cli.check_equipment`.  ``--seabed FILE`` (``--seabed-origin LAT,LON``)
+adds the seabed placed in the world: extent, resolution, depth range, CRS, datum.
+The JSON is strict (no Infinity or NaN: null, named in ``non_finite``).  Exit code 0
+when valid, 2 when invalid (DescriptionError naming file, element, line).
 """
 import json
 import math
@@ -42,7 +43,8 @@ from uwv_hydro.cli.check_equipment import (
     coefficients_text, describe_fin, element_lines, element_rows, fin_line, json_safe,
     thrust_coefficients)
 from uwv_hydro.cli.check_tree import tree_lines, tree_summary
-from uwv_hydro.cli.common import add_vehicle_arguments, load_vehicle_with_notes
+from uwv_hydro.cli.common import (add_seabed_arguments, add_vehicle_arguments,
+                                  load_seabed_from_args, load_vehicle_with_notes)
 from uwv_hydro.description.conventions import added_mass_about_origin
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.sensor_export import describe_sensor, sensor_summary
@@ -60,6 +62,7 @@ def add_parser(subparsers) -> None:
         description='Load and validate a vehicle description (.urdf, .xacro, .sdf, .world, '
                     '.yaml); exit 0 if valid, 2 if not.')
     add_vehicle_arguments(parser)
+    add_seabed_arguments(parser)
     parser.add_argument('--json', action='store_true', help='print the summary as JSON')
     parser.set_defaults(func=run)
 
@@ -100,7 +103,9 @@ UNITS = {
     'fins.limits': 'rad', 'fins.rate': 'rad/s', 'fins.time_constant': 's',
     'fins.position': 'm', 'fins.axis': '1', 'hull.stations': 'm', 'hull.diameters': 'm',
     'hull.x_cp': 'm', 'hull.lift_diameter': 'm', 'hull.c_yd_beta': '1',
-    'hull.cd_crossflow': '1',
+    'hull.cd_crossflow': '1', 'seabed.origin': 'deg (latitude, longitude)',
+    'seabed.extent': 'm (x_min, x_max, y_min, y_max; ENU world)', 'seabed.resolution': 'm',
+    'seabed.depth_range': 'm (positive down)', 'seabed.holes': '1 (share of the nodes)',
 }
 
 
@@ -285,6 +290,9 @@ def format_summary(s: Dict[str, Any]) -> str:
     lines += ['  - %s' % line for line in element_lines(s['elements'])]
     lines.append('sources:')
     lines += ['  %s' % line for line in s['source_report']]
+    if s.get('seabed') is not None:
+        from uwv_hydro.description.seabed.seabed_file import seabed_lines
+        lines += seabed_lines(s['seabed'])
     lines += ['note: %s' % note for note in s.get('notes', ())]
     if s['warnings']:
         lines.append('warnings:')
@@ -299,6 +307,7 @@ def run(args) -> int:
     """Load, validate and summarise ``args.vehicle``; return 0 (invalid raises)."""
     try:
         params, notes = load_vehicle_with_notes(args)
+        seabed = load_seabed_from_args(args)
     except DescriptionError as exc:
         if args.json:
             print(json.dumps({'valid': False, 'error': exc.describe(), 'source': exc.source,
@@ -307,6 +316,9 @@ def run(args) -> int:
         raise
     summary = summarize(params)
     summary['notes'] = [n for n in notes if not n.startswith('vehicle fields ')]
+    if seabed is not None:
+        from uwv_hydro.description.seabed.seabed_file import seabed_summary
+        summary['seabed'] = seabed_summary(*seabed)
     print(json.dumps(json_safe(summary), indent=2, allow_nan=False) if args.json
           else format_summary(summary))
     return 0

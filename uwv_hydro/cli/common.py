@@ -78,6 +78,26 @@ def load_current_from_args(args):
     return field
 
 
+def add_seabed_arguments(parser) -> None:
+    """Add --seabed FILE, --seabed-origin LAT,LON and --seabed-radius M."""
+    parser.add_argument('--seabed', metavar='FILE',
+                        help='seabed under the DVLs: a bathymetry grid (.asc, .tif, .nc, '
+                             '.grd) or a YAML seabed description (seabed: {file:, origin:}); '
+                             'replaces their flat seabed_depth (doc/guide/seabed.md)')
+    parser.add_argument('--seabed-origin', metavar='LAT,LON',
+                        help='geodetic datum (deg) of the world origin on the bathymetry grid')
+    parser.add_argument('--seabed-radius', type=float, metavar='M',
+                        help='read only the square of this half-side (m) around the origin')
+
+
+def load_seabed_from_args(args):
+    """Return (GridSeabed, SeabedInfo) of --seabed (None without it)."""
+    if not getattr(args, 'seabed', None) and not getattr(args, 'seabed_origin', None):
+        return None
+    from uwv_hydro.description.seabed.seabed_file import seabed_from_options
+    return seabed_from_options(args.seabed, args.seabed_origin, args.seabed_radius)
+
+
 def load_warnings(params, args) -> list:
     """Return every warning of the load: the vehicle's, then the current file's."""
     return list(params.warnings) + list(getattr(args, 'current_warnings', []))

@@ -34,8 +34,9 @@ import time
 
 import numpy as np
 
-from uwv_hydro.cli.common import (add_current_file_argument, add_vehicle_arguments,
-                                  finite_vector, load_current_from_args,
+from uwv_hydro.cli.common import (add_current_file_argument, add_seabed_arguments,
+                                  add_vehicle_arguments, finite_vector,
+                                  load_current_from_args, load_seabed_from_args,
                                   load_vehicle_from_args)
 from uwv_hydro.cli.joint_options import add_joint_arguments, joint_inputs
 from uwv_hydro.cli.number_options import (
@@ -66,6 +67,7 @@ def add_parser(sub):
     p.add_argument('--current', nargs=3, type=VELOCITY, metavar=('CX', 'CY', 'CZ'),
                    help='world ENU water current [m/s]')
     add_current_file_argument(p)
+    add_seabed_arguments(p)
     add_joint_arguments(p)
     p.add_argument('--out', required=True,
                    help='output: x.csv, x.mcap (one MCAP file) or a rosbag2 directory '
@@ -113,6 +115,7 @@ def run(args) -> int:
                          or [0.0] * 6, float))
     current = finite_vector(args.current, '--current', 3)
     field = load_current_from_args(args)
+    seabed = load_seabed_from_args(args)
     start = time.perf_counter()
     said = set()
 
@@ -128,13 +131,16 @@ def run(args) -> int:
     out = pathlib.Path(args.out)
     if out.suffix == '.csv':
         write_csv(traj, out)
+        if seabed:
+            print('note: --seabed: the CSV holds no sensors; the DVL over the seabed goes '
+                  'in a bag output (x.mcap or a directory)', file=sys.stderr)
         if traj.joints is not None:
             print('note: the CSV holds the base state only; the joint states and link TF '
                   'go in a bag output (x.mcap or a directory)', file=sys.stderr)
     else:
         write_bag(traj, out, base_frame=params.base_frame, thrust=thrust, vehicle=params,
                   components=args.components, current_world=current,
-                  sensors=not args.no_sensors)
+                  sensors=not args.no_sensors, seabed=seabed[0] if seabed else None)
     if args.plot:
         from uwv_hydro.cli.plotting import plot_trajectory
         plot_trajectory(traj, args.plot, title='%s: simulate' % params.name)

@@ -42,17 +42,19 @@ def sample_sensors(params: VehicleParams, stamps_ns: Sequence[int], position: np
                    quaternion: np.ndarray, twist: np.ndarray, taus: Optional[np.ndarray],
                    current_world: Optional[Sequence[float]] = None,
                    fin_angles: Optional[Sequence[float]] = None,
-                   joints=None) -> List[SensorSeries]:
+                   joints=None, seabed=None) -> List[SensorSeries]:
     """
     Return every sensor's samples along the states (stamps in ns, arrays (n, 3/4/6)).
 
     ``taus`` (n, 6): the body wrench of the step that starts at each state (None: no
     thrust); the state k > 0 was reached under ``taus[k - 1]`` and ``current_world``.
-    ``joints``: the JointTrajectory of a vehicle with moving links (module docstring).
+    ``joints``: the JointTrajectory of a vehicle with moving links (module docstring);
+    ``seabed``: the seabed under the DVLs (SensorSuite), None for their flat one.
     """
     if joints is not None and params.tree is not None and joints.acceleration is not None:
-        return _articulated_samples(params, stamps_ns, position, quaternion, twist, joints)
-    suite = SensorSuite(params)
+        return _articulated_samples(params, stamps_ns, position, quaternion, twist, joints,
+                                    seabed)
+    suite = SensorSuite(params, seabed=seabed)
     series = [(model, [], []) for model in suite.models]
     if not suite.models:
         return series
@@ -80,7 +82,7 @@ def sample_sensors(params: VehicleParams, stamps_ns: Sequence[int], position: np
 
 
 def _articulated_samples(params: VehicleParams, stamps_ns, position, quaternion, twist,
-                         joints) -> List[SensorSeries]:
+                         joints, seabed=None) -> List[SensorSeries]:
     """Return the samples of a vehicle with moving links along its trajectory."""
     from uwv_hydro.physics.multibody import MultibodyModel  # Pinocchio: tree vehicles only
     multibody = MultibodyModel(params.tree)
@@ -94,7 +96,7 @@ def _articulated_samples(params: VehicleParams, stamps_ns, position, quaternion,
             joints.velocity[k], base_acceleration=joints.base_acceleration[k],
             qddot=joints.acceleration[k], links=False).bodies
 
-    suite = SensorSuite(params, bodies)
+    suite = SensorSuite(params, bodies, seabed)
     series = [(model, [], []) for model in suite.models]
     index = {id(model): k for k, model in enumerate(suite.models)}
     for k, t_ns in enumerate(np.asarray(stamps_ns, dtype=np.int64).tolist()):

@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
 from uwv_hydro.modes.body_wrenches import body_names
+from uwv_hydro.physics.dvl_terrain import TerrainDvlModel
 from uwv_hydro.physics.rotation import matrix_to_quat
-from uwv_hydro.physics.sensors import build_sensor, sensor_body_mount, SensorModel
+from uwv_hydro.physics.sensors import build_sensor, sensor_body_mount, sensor_mount, SensorModel
 
 
 @dataclass
@@ -70,10 +71,12 @@ class SensorSuite:
     ``bodies``: None, or a function returning the kinematics of the tree's bodies at the
     state being sampled (a :class:`~uwv_hydro.physics.multibody.FrameKinematics` with
     accelerations, ``MultibodyModel.body_names`` order), called at most once per state
-    and only when a sensor on a moving body is due.
+    and only when a sensor on a moving body is due.  ``seabed``: None (each DVL over its
+    flat ``seabed_depth``), or a :mod:`uwv_hydro.physics.seabed` under every DVL, whose
+    beams are then cast to it (:class:`~uwv_hydro.physics.dvl_terrain.TerrainDvlModel`).
     """
 
-    def __init__(self, params, bodies: Optional[Callable[[], object]] = None):
+    def __init__(self, params, bodies: Optional[Callable[[], object]] = None, seabed=None):
         #: index of each sensor's body in the tree's body order (0: the base)
         self.body_index: List[int] = []
         self.models: List[SensorModel] = []
@@ -82,8 +85,12 @@ class SensorSuite:
             body, translation, rotation = ('', None, None) if bodies is None else (
                 sensor_body_mount(spec, params))
             self.body_index.append(order.index(body) if body else 0)
-            self.models.append(build_sensor(spec, params, (translation, rotation)
-                                            if body else None))
+            mount = (translation, rotation) if body else None
+            if seabed is not None and spec.kind == 'dvl':
+                self.models.append(TerrainDvlModel(
+                    spec, *(mount or sensor_mount(spec, params)), seabed))
+                continue
+            self.models.append(build_sensor(spec, params, mount))
         self.bodies = bodies
         self.schedules = [SensorSchedule(max(int(round(1e9 / m.spec.update_rate)), 1))
                           for m in self.models]

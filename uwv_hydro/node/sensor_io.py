@@ -39,6 +39,9 @@ static frames):
   slant range, lock, along-beam velocity) -- also without lock, flagged as the
   message does (:mod:`uwv_hydro.modes.dvl_message`).  Its frame is the sensor frame,
   whose +z must be the boresight (as marine_acoustic_msgs and the A50 define it).
+  With ``seabed_file`` (and ``seabed_origin``) the beams are cast to that seabed and
+  the velocity is the least squares of the locked beams (three or more), instead of
+  the flat ``seabed_depth`` (:mod:`uwv_hydro.physics.dvl_terrain`).
 * ``navsat``: sensor_msgs/NavSatFix (STATUS_FIX, SERVICE_GPS, ENU covariance
   DIAGONAL_KNOWN) while the antenna is shallower than ``surfaced_depth``; nothing
   while submerged (``no_fix`` in /diagnostics).
@@ -57,6 +60,8 @@ from typing import Dict, List
 from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
 from sensor_msgs.msg import FluidPressure, Imu, MagneticField, NavSatFix, NavSatStatus
 
+from uwv_hydro.description.seabed.seabed_file import (seabed_from_options, seabed_lines,
+                                                      seabed_summary)
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes import sensor_messages
 from uwv_hydro.modes.dvl_message import fill_dvl
@@ -95,8 +100,15 @@ class SensorIO(NodePart):
     def __init__(self, node, mode):
         super().__init__(node)
         self.mode = mode
+        seabed = seabed_from_options(self.cfg['seabed_file'], self.cfg['seabed_origin'],
+                                     self.cfg['seabed_radius'] or None,
+                                     ('seabed_file', 'seabed_origin'))
+        if seabed is not None:
+            self.logger.info('seabed: %s' % '; '.join(
+                line.strip() for line in seabed_lines(seabed_summary(*seabed))))
         # sensors on moving links read their bodies' frames (articulated mode only)
-        self.suite = SensorSuite(node.vehicle, getattr(mode, 'body_frames', None))
+        self.suite = SensorSuite(node.vehicle, getattr(mode, 'body_frames', None),
+                                 seabed[0] if seabed else None)
         self._state = lambda: mode.state  # the current state, built when asked
         prefix = self.cfg['frame_prefix']
         self.pubs = {}

@@ -161,6 +161,13 @@ def test_thrust_profile_is_held_and_bad_profiles_are_named(body, tmp_path):
                    tmp_path / 'x.csv', check=False)
     assert proc.returncode == 2
     assert 'bad.csv:3' in proc.stderr and 'not a number' in proc.stderr
+    # a finite wrench whose arithmetic would overflow (issue 51, item 3): refused by line
+    huge = tmp_path / 'huge.csv'
+    huge.write_text('t,fx,fy,fz,tx,ty,tz\n0,1,2,3,4,5,6\n1,1e308,0,0,0,0,0\n')
+    proc = run_cli('simulate', body, '--duration', 1, '--thrust-profile', huge, '--out',
+                   tmp_path / 'y.csv', check=False)
+    assert proc.returncode == 2
+    assert 'huge.csv:3' in proc.stderr and 'fx = 1e+308 is beyond 1e+09' in proc.stderr
 
 
 def _record_bag(params, path, duration=20.0, dt=0.05, frame=''):

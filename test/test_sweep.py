@@ -92,6 +92,20 @@ def _columns(out, plan):
      'scenario.current', 5),
     ('vehicle: V\nruns: 4\nscenario: {duration: 1}\noutputs: [max_depth, speed]\n',
      'outputs', 4),
+    # numbers whose work would overflow or exhaust memory (issue 51, item 3)
+    ('vehicle: V\nruns: 1000000000000000\nscenario: {duration: 1}\n', 'runs', 2),
+    ('vehicle: V\nruns: 4\nchunk_size: 1000000000000000\nscenario: {duration: 1}\n',
+     'chunk_size', 3),
+    ('vehicle: V\nruns: 4\nscenario:\n  duration: 1.0e+15\n', 'scenario.duration', 4),
+    ('vehicle: V\nruns: 4\nscenario:\n  duration: 1\n  dt: 1.0e-300\n', 'scenario.dt',
+     None),
+    ('vehicle: V\nruns: 4\nscenario:\n  duration: 10000000.0\n  dt: 0.01\n', 'scenario.dt', None),
+    ('vehicle: V\nruns: 4\nscenario:\n  duration: 1\n  substeps: 1000000000000000\n',
+     'scenario.substeps', 5),
+    ('vehicle: V\nruns: 4\nscenario:\n  duration: 1\n  thrust: [1.0e+308, 0, 0, 0, 0, 0]\n',
+     'scenario.thrust', 5),
+    ('vehicle: V\nruns: 4\nscenario:\n  duration: 1\n  current: [0, 1.0e+15, 0]\n',
+     'scenario.current', 5),
 ])
 def test_spec_errors_name_the_key(tmp_path, text, key, line):
     """Each bad spec is a DescriptionError naming the key (and its line when known)."""
@@ -100,6 +114,7 @@ def test_spec_errors_name_the_key(tmp_path, text, key, line):
     with pytest.raises(DescriptionError) as err:
         load_spec(path)
     assert err.value.element == key, err.value
+    assert 'must be a number' not in str(err.value), err.value  # YAML read a number
     assert err.value.source == str(path)
     if line is not None:
         assert err.value.line == line, err.value

@@ -86,7 +86,7 @@ def check_steps(duration: float, dt: float, duration_name: str, dt_name: str) ->
 
 
 #: Why a bound on the work is there.
-WORK = 'the work it causes would overflow or exhaust memory'
+WORK = bounds.WORK
 #: A duration (s) of an offline run, >= 0 (its steps at its step: check_steps).
 DURATION = Number(float, at_least=0.0, at_most=bounds.MAX_STEPS * bounds.MAX_STEP, unit='s',
                   why=WORK)

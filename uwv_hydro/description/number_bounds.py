@@ -74,6 +74,11 @@ MAX_WORKERS = 1024
 MAX_RESAMPLES = 100000
 #: Highest Savitzky-Golay order (a window of order + 1 samples at least).
 MAX_ORDER = 20
+#: Most runs of a sweep: each keeps one row of figures (a Parquet row), and at 1e7 the
+#: table is about 1 GB, as MAX_STEPS bounds one run's trajectory.
+MAX_RUNS = 1.0e7
+#: Why a bound on the work a number causes exists (in messages).
+WORK = 'the work it causes would overflow or exhaust memory'
 #: Largest seed (numpy seeds: 64 bits).
 MAX_SEED = 2 ** 64 - 1
 #: Largest ROS_DOMAIN_ID (ROS 2 docs, "The ROS_DOMAIN_ID": 0 to 232 with Fast DDS).

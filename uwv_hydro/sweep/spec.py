@@ -53,6 +53,7 @@ import math
 import pathlib
 from typing import List, Optional, Tuple
 
+from uwv_hydro.description import number_bounds as bounds
 from uwv_hydro.description.conventions import DSROS_LETTERS, letters_to_indices
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, YamlMap
@@ -211,7 +212,8 @@ class _Checker:
             line = node.line_of(key.rsplit('.', 1)[-1])
         raise DescriptionError(reason, source=self.source, element=key, line=line)
 
-    def number(self, node, key, path, default=None, positive=False, integer=False):
+    def number(self, node, key, path, default=None, positive=False, integer=False,
+               at_most=None, why=None):
         if key not in node:
             if default is None:
                 self.fail('required', path, node, line=getattr(node, 'line', None))
@@ -225,9 +227,12 @@ class _Checker:
             self.fail('must be an integer', path, node)
         if positive and not value > 0:
             self.fail('must be > 0', path, node)
+        if at_most is not None and abs(value) > at_most:
+            self.fail('must be at most %g in magnitude (%s), got %g'
+                      % (at_most, why or bounds.WORK, value), path, node)
         return int(value) if integer else float(value)
 
-    def vector(self, node, key, path, size, default=None):
+    def vector(self, node, key, path, size, default=None, at_most=None):
         if key not in node:
             return default
         value = node[key]
@@ -237,6 +242,9 @@ class _Checker:
         for v in value:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                 self.fail('must be a list of %d finite numbers' % size, path, node)
+            if at_most is not None and abs(v) > at_most:
+                self.fail('every element must be at most %g in magnitude (%s), got %g'
+                          % (at_most, bounds.WORK, v), path, node)
             out.append(float(v))
         return tuple(out)
 
@@ -281,9 +289,16 @@ def _variation(chk, target, node, where):
 
 def _scenario(chk, sc, base):
     chk.unknown(sc, SCENARIO_KEYS, 'scenario.')
-    duration = chk.number(sc, 'duration', 'scenario.duration', positive=True)
-    dt = chk.number(sc, 'dt', 'scenario.dt', default=0.05, positive=True)
-    substeps = chk.number(sc, 'substeps', 'scenario.substeps', default=0, integer=True)
+    duration = chk.number(sc, 'duration', 'scenario.duration', positive=True,
+                          at_most=bounds.MAX_STEPS * bounds.MAX_STEP)
+    dt = chk.number(sc, 'dt', 'scenario.dt', default=0.05, positive=True,
+                    at_most=bounds.MAX_STEP)
+    if dt < bounds.MIN_STEP or duration / dt > bounds.MAX_STEPS:
+        chk.fail('%g s at dt %g s is more than %g steps, or dt is below %g s (%s)'
+                 % (duration, dt, bounds.MAX_STEPS, bounds.MIN_STEP, bounds.WORK),
+                 'scenario.dt', sc)
+    substeps = chk.number(sc, 'substeps', 'scenario.substeps', default=0, integer=True,
+                          at_most=bounds.MAX_SUBSTEPS)
     if substeps < 0:
         chk.fail('must be >= 1 (or absent: stable for the nominal vehicle)',
                  'scenario.substeps', sc)
@@ -299,15 +314,17 @@ def _scenario(chk, sc, base):
         target_depth = chk.number(sc, 'target_depth', 'scenario.target_depth')
     return Scenario(
         duration=duration, dt=dt, substeps=substeps or None,
-        thrust=chk.vector(sc, 'thrust', 'scenario.thrust', 6, (0.0,) * 6),
+        thrust=chk.vector(sc, 'thrust', 'scenario.thrust', 6, (0.0,) * 6,
+                          at_most=bounds.MAX_WRENCH),
         thrust_profile=profile,
         fin_angles=chk.vector(sc, 'fin_angles', 'scenario.fin_angles',
                               len(sc.get('fin_angles') or ()) or 1, None),
-        current=chk.vector(sc, 'current', 'scenario.current', 3, (0.0, 0.0, 0.0)),
+        current=chk.vector(sc, 'current', 'scenario.current', 3, (0.0, 0.0, 0.0),
+                           at_most=bounds.MAX_SPEED),
         initial_position=chk.vector(sc, 'initial_position', 'scenario.initial_position', 3,
-                                    (0.0, 0.0, 0.0)),
+                                    (0.0, 0.0, 0.0), at_most=bounds.MAX_REFERENCE_METRES),
         initial_velocity=chk.vector(sc, 'initial_velocity', 'scenario.initial_velocity', 6,
-                                    (0.0,) * 6),
+                                    (0.0,) * 6, at_most=bounds.MAX_SPEED),
         target_depth=target_depth)
 
 
@@ -374,12 +391,14 @@ def load_spec(path) -> SweepSpec:
     vehicle_path = (base / vehicle)
     if not vehicle_path.is_file():
         chk.fail('no such file: %s' % vehicle_path, 'vehicle', doc)
-    runs = chk.number(doc, 'runs', 'runs', positive=True, integer=True)
-    seed = chk.number(doc, 'seed', 'seed', default=0, integer=True)
+    runs = chk.number(doc, 'runs', 'runs', positive=True, integer=True,
+                      at_most=bounds.MAX_RUNS)
+    seed = chk.number(doc, 'seed', 'seed', default=0, integer=True, at_most=bounds.MAX_SEED,
+                      why='a 64-bit seed')
     if seed < 0:
         chk.fail('must be >= 0', 'seed', doc)
     chunk_size = chk.number(doc, 'chunk_size', 'chunk_size', default=min(runs, 500),
-                            positive=True, integer=True)
+                            positive=True, integer=True, at_most=bounds.MAX_RUNS)
     sc = doc.get('scenario')
     if not isinstance(sc, YamlMap):
         chk.fail('required: a mapping with at least duration', 'scenario', doc,

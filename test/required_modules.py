@@ -22,7 +22,7 @@ The modules a test needs beyond numpy: present, or a failure, or a skip that say
   test module fails (a missing engine is a broken environment, not a skipped check);
 * otherwise the test module is skipped, the reason naming the environment, why the module
   is not there (the comment of its ``missing`` line) and what was not checked (the test
-  module's docstring summary, or ``checks``).
+  module's docstring summary, or the test's name when called in a test, or ``checks``).
 
 ROS 2 modules (rclpy, the message packages) are required in the Kilted .venv (or a
 sourced ROS 2) and absent from the other environments, which install no ROS.
@@ -117,9 +117,14 @@ def require(module, checks=None):
         return importlib.import_module(module)
     except ImportError as exc:
         required, why = status(module)
-        caller = sys._getframe(1).f_globals
-        what = checks or _summary(caller.get('__doc__'))
+        frame = sys._getframe(1)
+        caller = frame.f_globals
         where = caller.get('__name__', '?')
+        if frame.f_code.co_name.startswith('test'):  # called in a test: that test
+            where += '::' + frame.f_code.co_name
+            what = checks or frame.f_code.co_name.replace('_', ' ')
+        else:
+            what = checks or _summary(caller.get('__doc__'))
         if required:
             pytest.fail('%s: %s cannot be imported (%s) in environment %s, whose '
                         'requirements name it (%s): not checked: %s'

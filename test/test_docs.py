@@ -43,6 +43,7 @@ import subprocess
 import sys
 
 import pytest
+from required_modules import require
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FENCE = re.compile(r'^```(\w*)([^\n]*)\n(.*?)^```', re.S | re.M)
@@ -154,6 +155,7 @@ def test_quoted_output_comparison():
 
 def test_sphinx_builds_without_warnings(tmp_path):
     """sphinx-build -W: a broken link, a page outside every toctree, bad markup all fail."""
+    require('sphinx')
     proc = subprocess.run(
         [sys.executable, '-m', 'sphinx', '-W', '--keep-going', '-q', '-b', 'html',
          str(REPO / 'doc'), str(tmp_path / 'html')],

@@ -347,10 +347,10 @@ ENGINES = {'mujoco': ('MuJoCo', 'mujoco', mujoco_run), 'dart': ('DART', 'dartpy'
 
 
 def engine_run(name):
-    """Return (label, run function) of engine ``name`` (skip the test if not installed)."""
-    import pytest
+    """Return (label, run function) of engine ``name`` (required_modules.require)."""
+    from required_modules import require
     label, module, run = ENGINES[name]
-    pytest.importorskip(module, reason='pip install %s (requirements.txt)' % module)
+    require(module, checks='the articulated dynamics against %s' % label)
     return label, run
 
 

@@ -36,8 +36,9 @@ from arm_equipment import (
 from articulated_vehicle import JOINT_POSITION, JOINT_YAW, rot_z, two_link
 import numpy as np
 import pytest
+from required_modules import require
 
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('pinocchio')
 
 DT = 0.01
 

@@ -43,10 +43,11 @@ from articulated_reference import (BodyLoads, dart_apply, dart_set_state, dart_s
 from articulated_vehicle import two_link
 import numpy as np
 import pytest
+from required_modules import require
 
 # pinned in requirements.txt; a sourced ROS 2 installation may lack it
-pytest.importorskip('dartpy', reason='pip install dartpy (requirements.txt)')
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('dartpy')
+require('pinocchio')
 
 #: Both are exact recursions on the same numbers: they agree to rounding (relative).
 TOLERANCE = 1e-11

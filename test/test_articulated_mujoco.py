@@ -33,8 +33,9 @@ from articulated_reference import engine_run, ENGINES, unlimited
 from articulated_vehicle import two_link
 import numpy as np
 import pytest
+from required_modules import require
 
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('pinocchio')
 
 DT = 0.01
 DURATION = 3.0

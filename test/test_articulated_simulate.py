@@ -31,8 +31,9 @@ from articulated_reference import momentum
 from articulated_vehicle import rot_z, two_link
 import numpy as np
 import pytest
+from required_modules import require
 
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('pinocchio')
 
 DT = 0.01
 QUATERNION = np.array([0.96, 0.1, -0.2, 0.15]) / np.linalg.norm([0.96, 0.1, -0.2, 0.15])

@@ -50,8 +50,9 @@ from articulated_reference import (engine_run, ENGINES, lumped, momentum, rigid_
                                    unlimited, with_parts)
 import numpy as np
 import pytest
+from required_modules import require
 
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('pinocchio')
 
 VEHICLE = Path(__file__).parent / 'corpus' / 'uuv_simulator' / 'rexrov_oberon7_like.urdf.xacro'
 DT = 0.01

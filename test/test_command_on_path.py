@@ -25,9 +25,13 @@ import os
 import pathlib
 import subprocess
 
-from ament_index_python.packages import get_package_prefix
+from required_modules import require  # noqa: I100
 
-from uwv_hydro import __version__
+require('ament_index_python')
+
+from ament_index_python.packages import get_package_prefix  # noqa: E402, I100
+
+from uwv_hydro import __version__  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 

@@ -23,16 +23,20 @@ import dataclasses
 import math
 import pathlib
 
-from marine_acoustic_msgs.msg import Dvl
-import numpy as np
-import pytest
+from required_modules import require  # noqa: I100
 
-from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.loader import load_vehicle, load_yaml_string
-from uwv_hydro.description.yaml.export import export_yaml
-from uwv_hydro.modes.dvl_message import fill_dvl
-from uwv_hydro.modes.offline_simulation import simulate
-from uwv_hydro.physics.sensors import build_sensor
+require('marine_acoustic_msgs')
+
+from marine_acoustic_msgs.msg import Dvl  # noqa: E402, I100
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from uwv_hydro.description.errors import DescriptionError  # noqa: E402
+from uwv_hydro.description.loader import load_vehicle, load_yaml_string  # noqa: E402
+from uwv_hydro.description.yaml.export import export_yaml  # noqa: E402
+from uwv_hydro.modes.dvl_message import fill_dvl  # noqa: E402
+from uwv_hydro.modes.offline_simulation import simulate  # noqa: E402
+from uwv_hydro.physics.sensors import build_sensor  # noqa: E402
 
 CORPUS = pathlib.Path(__file__).parent / 'corpus'
 DVL_ROV = CORPUS / 'dave' / 'dvl_arrangement.sdf'

@@ -37,12 +37,18 @@ Two references:
     the node's lagged wrench, its mode run in-process), from the same start with the
     same thrust: every state of the loop equals it to 1e-10.
 """
-from cosim.scenario import connect_wrench_node, CURRENT, DT, START, STEPS, thrust
-import numpy as np
-import pytest
+from required_modules import require
+
+require('rclpy', checks='the co-simulation harness (cosim.scenario runs on rclpy) and the '
+        'engine conventions it relies on')
+
+from cosim.scenario import (connect_wrench_node, CURRENT, DT, START, STEPS,  # noqa: E402, I100
+                            thrust)
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 # pinned in requirements.txt; a sourced ROS 2 installation may lack it
-dart = pytest.importorskip('dartpy', reason='pip install dartpy (requirements.txt)')
+dart = require('dartpy')
 
 COM = (0.05, 0.0, 0.0)
 

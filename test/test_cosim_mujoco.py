@@ -33,12 +33,18 @@ Bars: final position within 1 cm (implicit) / 2 cm (lagged), attitude within 0.0
 The only difference left between the loop and the reference is the engine's
 zero-order hold of the wrench over a step.
 """
-from cosim.scenario import connect_wrench_node, CURRENT, DT, START, STEPS, thrust
-import numpy as np
-import pytest
+from required_modules import require
+
+require('rclpy', checks='the co-simulation harness (cosim.scenario runs on rclpy) and the '
+        'engine conventions it relies on')
+
+from cosim.scenario import (connect_wrench_node, CURRENT, DT, START, STEPS,  # noqa: E402, I100
+                            thrust)
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 # pinned in requirements.txt; a sourced ROS 2 installation may lack it
-mujoco = pytest.importorskip('mujoco', reason='pip install mujoco (requirements.txt)')
+mujoco = require('mujoco')
 
 
 VEHICLE_YAML = """

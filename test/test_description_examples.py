@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from required_modules import require
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
@@ -103,10 +104,12 @@ def _rcl_accepts(path: str) -> bool:
 
 @pytest.mark.parametrize('name', VEHICLE_YAMLS)
 def test_shipped_yaml_is_a_valid_ros2_params_file(name):
+    require('rclpy')
     assert _rcl_accepts(str(REPO / 'config' / name))
 
 
 def test_rcl_check_detects_invalid_params_files(tmp_path):
+    require('rclpy')
     nested = tmp_path / 'nested.yaml'
     nested.write_text('n:\n  ros__parameters:\n    m: [[1.0, 2.0], [3.0, 4.0]]\n')
     mixed = tmp_path / 'mixed.yaml'

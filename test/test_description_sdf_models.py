@@ -19,6 +19,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from required_modules import require
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
@@ -386,6 +387,7 @@ def test_cli_model_option(tmp_path, capsys):
 
 
 def test_node_model_name_is_a_read_only_vehicle_parameter(tmp_path):
+    require('rcl_interfaces')
     from uwv_hydro.node.parameters import SPECS, VEHICLE_PARAMETERS
     from uwv_hydro.node.vehicle_source import load_from_parameters
     assert SPECS['model_name'] in VEHICLE_PARAMETERS and SPECS['model_name'].read_only

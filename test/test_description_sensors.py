@@ -19,6 +19,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from required_modules import require
 
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
@@ -272,6 +273,7 @@ def test_bluerov2_rig_sensors_load_with_poses():
 @pytest.mark.parametrize('with_base', [True, False])
 def test_yaml_export_round_trip_keeps_every_sensor(tmp_path, with_base):
     """Export then load gives the same sensors; without the URDF, mounts become poses."""
+    require('rclpy')
     from uwv_hydro.description.yaml.export import write_yaml
     from uwv_hydro.physics.sensors import sensor_mount
     params = load_vehicle(str(XACRO), mappings={'sensors': 'true'})

@@ -23,6 +23,7 @@ import pathlib
 
 from description_texts import box_robot
 import pytest
+from required_modules import require
 from test_fuzz_descriptions import GZ_SDF as SDF
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
@@ -131,6 +132,7 @@ def test_unknown_key_error_names_path():
 
 def test_flat_layout_keeps_node_parameters_and_reads_vehicle_keys():
     """Node parameters beside flat vehicle keys are not errors (added_mass: lagged is one)."""
+    require('rcl_interfaces')
     from uwv_hydro.node.parameters import PARAMETERS, VEHICLE_PARAMETERS
     from uwv_hydro.description.loader import load_vehicle_string
     lines = ['/**:', '  ros__parameters:']

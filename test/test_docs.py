@@ -52,6 +52,7 @@ import time
 from doc_blocks import (blocks, chains, fences, figure_matches, line_matches, pages,
                         quoted_output_mismatch, REPO)
 import pytest
+from required_modules import require
 
 #: Commands a reader runs outside this checkout (an installed ROS 2, gz-sim, the suite
 #: itself): they belong in ``sh`` blocks.
@@ -109,6 +110,7 @@ def test_quoted_output_comparison():
 
 def test_sphinx_builds_without_warnings(tmp_path):
     """sphinx-build -W: a broken link, a page outside every toctree, bad markup all fail."""
+    require('sphinx')
     proc = subprocess.run(
         [sys.executable, '-m', 'sphinx', '-W', '--keep-going', '-q', '-b', 'html',
          str(REPO / 'doc'), str(tmp_path / 'html')],

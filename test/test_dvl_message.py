@@ -23,15 +23,19 @@ covariances) instead of carrying numbers.
 """
 import math
 
-from marine_acoustic_msgs.msg import Dvl
-import numpy as np
-import pytest
+from required_modules import require  # noqa: I100
 
-from uwv_hydro.modes.dvl_message import fill_dvl
-from uwv_hydro.physics.dvl_beams import A50_JANUS_ANGLE
-from uwv_hydro.physics.sensor_params import DvlParams, NoiseParams, SensorParams
-from uwv_hydro.physics.sensors import build_sensor
-from uwv_hydro.physics.vehicle_params import VehicleParams
+require('marine_acoustic_msgs')
+
+from marine_acoustic_msgs.msg import Dvl  # noqa: E402, I100
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from uwv_hydro.modes.dvl_message import fill_dvl  # noqa: E402
+from uwv_hydro.physics.dvl_beams import A50_JANUS_ANGLE  # noqa: E402
+from uwv_hydro.physics.sensor_params import DvlParams, NoiseParams, SensorParams  # noqa: E402
+from uwv_hydro.physics.sensors import build_sensor  # noqa: E402
+from uwv_hydro.physics.vehicle_params import VehicleParams  # noqa: E402
 
 LEVEL = np.array([1.0, 0.0, 0.0, 0.0])
 

@@ -36,6 +36,7 @@ import warnings
 from hypothesis import given, HealthCheck, settings, strategies as st
 import numpy as np
 import pytest
+from required_modules import require
 
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
@@ -272,6 +273,7 @@ def test_a_nameless_joint_is_refused_as_urdfdom_does(tree):
 
 
 def test_a_moving_joint_axis_beyond_float_range_is_a_direction_and_simulates(tree):
+    require('pinocchio')
     # was: the tree kept the axis [0, 0, 0] (1e300 / inf) and simulate raised ValueError
     params, _ = _quiet(load_vehicle, tree / 'test' / 'corpus' / 'uuv_simulator' /
                        'arm_vehicle_like.urdf', '<axis xyz="0 1 0"/>',

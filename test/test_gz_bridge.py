@@ -29,6 +29,7 @@ import xml.etree.ElementTree as ET
 
 from conftest import REPO
 import pytest
+from required_modules import require
 from test_ros_environment import _type_hash_of
 import yaml
 
@@ -74,6 +75,7 @@ def test_entries_use_the_bridge_keys(entries):
 
 
 def test_types_are_ones_the_bridge_converts_and_exist(entries):
+    require('rosgraph_msgs')
     for entry in entries:
         pair = (entry['ros_type_name'], entry['gz_type_name'])
         assert pair in BRIDGE_MAPPINGS, pair
@@ -82,6 +84,7 @@ def test_types_are_ones_the_bridge_converts_and_exist(entries):
 
 
 def test_entity_wrench_hashes_like_ros_gz():
+    require('ros_gz_interfaces')
     from ros_gz_interfaces.msg import Entity, EntityWrench
     from rosbags.typesys import get_typestore, get_types_from_msg, Stores
     store = get_typestore(Stores.ROS2_KILTED)

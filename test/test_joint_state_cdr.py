@@ -31,11 +31,15 @@ import struct
 from hypothesis import given, settings, strategies as st
 import numpy as np
 import pytest
-from rclpy.serialization import deserialize_message, serialize_message
-from sensor_msgs.msg import JointState
+from required_modules import require
 
-from uwv_hydro.modes.joint_state_cdr import JointStateReader, parse_layout
-from uwv_hydro.node.joint_state_input import JointStateInput
+require('rclpy')
+
+from rclpy.serialization import deserialize_message, serialize_message  # noqa: E402, I100
+from sensor_msgs.msg import JointState  # noqa: E402
+
+from uwv_hydro.modes.joint_state_cdr import JointStateReader, parse_layout  # noqa: E402
+from uwv_hydro.node.joint_state_input import JointStateInput  # noqa: E402
 
 CORPUS = pathlib.Path(__file__).resolve().parent / 'corpus'
 FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)

@@ -32,11 +32,16 @@ from arm_trees import (ARM_BUOYANCY, ARM_COB, ARM_COM, ARM_DRAG_POINT, ARM_LINEA
 import numpy as np
 import pytest
 from transforms3d.euler import euler2quat
-from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode
-from uwv_hydro.modes.wrench_mode import WrenchMode
-from uwv_hydro.physics.link_tree import LinkHydroPart
-from uwv_hydro.physics.link_wrench import PartWrenches
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, SurfaceTransition, VehicleParams
+from required_modules import require  # noqa: I100
+
+require('pinocchio')
+
+from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode  # noqa: E402
+from uwv_hydro.modes.wrench_mode import WrenchMode  # noqa: E402
+from uwv_hydro.physics.link_tree import LinkHydroPart  # noqa: E402
+from uwv_hydro.physics.link_wrench import PartWrenches  # noqa: E402
+from uwv_hydro.physics.vehicle_params import (COMPONENT_NAMES, SurfaceTransition,  # noqa: E402
+                                              VehicleParams)
 
 #: Forces of hundreds of newtons summed in different orders: rounding far below this.
 TOLERANCE = 1e-9

@@ -29,9 +29,10 @@ from arm_equipment import arm_sensor_frame, URDF
 from nodes.harness import Probe, start_node
 import numpy as np
 import pytest
+from required_modules import require
 
 pytestmark = pytest.mark.ros
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('pinocchio')
 
 THRUSTER = '/model/arm_rov/joint/arm_thruster_joint/'
 

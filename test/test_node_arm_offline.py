@@ -32,9 +32,10 @@ from nodes import lock_step
 from nodes.harness import Probe, read_log, start_node
 import numpy as np
 import pytest
+from required_modules import require
 
 pytestmark = pytest.mark.ros
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('pinocchio')
 
 URDF = pathlib.Path(__file__).resolve().parent / 'corpus' / 'uuv_simulator' / \
     'arm_vehicle_like.urdf'

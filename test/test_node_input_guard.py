@@ -13,6 +13,8 @@
 # limitations under the License.
 
 """Input hygiene: finite checks, stamp ordering with restart threshold, jump detection."""
+from required_modules import require
+
 from uwv_hydro.modes.input_guard import (all_finite, ClockJumpDetector, DropCounter, StampGuard,
                                          Throttle)
 from uwv_hydro.modes.msg_conversions import (ns_to_stamp, stamp_to_ns, wxyz_to_xyzw,
@@ -66,6 +68,7 @@ def test_throttle_per_key():
 
 
 def test_conversions_round_trip():
+    require('builtin_interfaces')
     from builtin_interfaces.msg import Time
     assert list(xyzw_to_wxyz([1, 2, 3, 4])) == [4, 1, 2, 3]
     assert list(wxyz_to_xyzw([4, 1, 2, 3])) == [1, 2, 3, 4]

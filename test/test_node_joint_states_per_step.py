@@ -29,9 +29,10 @@ import pathlib
 from nodes.harness import node_command, Probe, write_params
 import numpy as np
 import pytest
+from required_modules import require
 
 pytestmark = pytest.mark.ros
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('pinocchio')
 
 URDF = pathlib.Path(__file__).resolve().parent / 'corpus' / 'uuv_simulator' / \
     'arm_vehicle_like.urdf'

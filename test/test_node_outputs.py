@@ -20,6 +20,7 @@ Builders are checked directly (no DDS); one node run checks the topics and QoS.
 from nodes.harness import analytic_vehicle_urdf, diag_values, Probe, REPO, start_node
 import numpy as np
 import pytest
+from required_modules import require
 
 VEHICLE = str(REPO / 'urdf' / 'dsros_vehicle.urdf.xacro')
 
@@ -30,6 +31,7 @@ def _vehicle():
 
 
 def test_marker_builder_geometry_and_arrows():
+    require('geometry_msgs')
     from uwv_hydro.node.markers import MarkerBuilder
     from uwv_hydro.physics.hydro_model import HydroModel
     from uwv_hydro.physics.inertia import box_inertia, rotate_inertia
@@ -66,6 +68,7 @@ def _stamp():
 
 
 def test_diagnostics_statuses_layout():
+    require('diagnostic_msgs')
     from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus
     from uwv_hydro.node.diagnostics import build_statuses
     snap = {'loop': {'ticks': 10, 'overruns': 1, 'overruns_recent': 1},

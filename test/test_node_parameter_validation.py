@@ -25,11 +25,15 @@ forever, with that state kept as the "last good" one.
 import math
 import subprocess
 
-from nodes.harness import (analytic_vehicle_urdf, diag_values, node_command, Probe,
-                           start_node, write_params)
-import pytest
+from required_modules import require  # noqa: I100
 
-from uwv_hydro.node.parameters import check, SPECS
+require('rcl_interfaces')
+
+from nodes.harness import (analytic_vehicle_urdf, diag_values, node_command,  # noqa: E402, I100
+                           Probe, start_node, write_params)
+import pytest  # noqa: E402
+
+from uwv_hydro.node.parameters import check, SPECS  # noqa: E402
 
 NAN = float('nan')
 INF = float('inf')

@@ -24,17 +24,21 @@ alignment padding uninitialised, so two serialisations of one message differ the
 A layout the patching cannot find is refused (None: the node publishes messages).
 ValueWire, the thrusters' std_msgs/Float64 feedback, is held to the same rule.
 """
-from geometry_msgs.msg import TransformStamped, WrenchStamped
-from nav_msgs.msg import Odometry
-import numpy as np
-import pytest
-from rclpy.serialization import deserialize_message, serialize_message
-from sensor_msgs.msg import JointState
-from std_msgs.msg import Float64
-from tf2_msgs.msg import TFMessage
+from required_modules import require  # noqa: I100
 
-from uwv_hydro.node import joint_io, simulate_io, thruster_io
-from uwv_hydro.node.serialized_message import SerializedMessage, ValueWire
+require('rclpy')
+
+from geometry_msgs.msg import TransformStamped, WrenchStamped  # noqa: E402, I100
+from nav_msgs.msg import Odometry  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from rclpy.serialization import deserialize_message, serialize_message  # noqa: E402
+from sensor_msgs.msg import JointState  # noqa: E402
+from std_msgs.msg import Float64  # noqa: E402
+from tf2_msgs.msg import TFMessage  # noqa: E402
+
+from uwv_hydro.node import joint_io, simulate_io, thruster_io  # noqa: E402
+from uwv_hydro.node.serialized_message import SerializedMessage, ValueWire  # noqa: E402
 
 
 def _odometry(frame, child):

@@ -31,8 +31,9 @@ import pathlib
 
 import numpy as np
 import pytest
+from required_modules import require
 
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('pinocchio')
 
 from uwv_hydro.cli.main import main  # noqa: E402
 from uwv_hydro.description.loader import load_vehicle  # noqa: E402

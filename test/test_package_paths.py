@@ -17,6 +17,7 @@ import os
 import pathlib
 
 import pytest
+from required_modules import require
 
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
@@ -109,6 +110,7 @@ def test_package_path_comes_before_ros_package_path(workspace, monkeypatch, tmp_
 
 
 def test_ament_index_comes_first(tmp_path, monkeypatch):
+    require('ament_index_python')
     # a ROS 1 package named like an installed ament package does not shadow it
     _package(tmp_path / 'ws', 'uwv_hydro', 'uwv_hydro')
     monkeypatch.setenv('ROS_PACKAGE_PATH', str(tmp_path / 'ws'))

@@ -29,11 +29,15 @@ from arm_trees import three_joint_tree
 from articulated_reference import dart_set_state, dart_skeleton
 import numpy as np
 import pytest
+from required_modules import require
 from transforms3d.quaternions import mat2quat
-from uwv_hydro.physics.multibody import MultibodyModel
+
+require('pinocchio')
+
+from uwv_hydro.physics.multibody import MultibodyModel  # noqa: E402
 
 # pinned in requirements.txt; a sourced ROS 2 installation may lack it
-dart = pytest.importorskip('dartpy', reason='pip install dartpy (requirements.txt)')
+dart = require('dartpy')
 
 #: Kinematics agree to rounding: both engines run exact recursions on the same numbers.
 TOLERANCE = 1e-9

@@ -24,9 +24,11 @@ import time
 
 from conftest import REPO
 import pytest
+from required_modules import require
 
 
 def test_rmw_is_fast_dds():
+    require('rclpy')
     from rclpy.utilities import get_rmw_implementation_identifier
     assert get_rmw_implementation_identifier() == os.environ.get(
         'RMW_IMPLEMENTATION', 'rmw_fastrtps_cpp')
@@ -34,6 +36,7 @@ def test_rmw_is_fast_dds():
 
 def test_tf_message_is_the_standard_type():
     """Our TFMessage hashes like ROS 2's, so real tf2 listeners accept it."""
+    require('tf2_msgs')
     from rosbags.typesys import get_typestore, Stores
     from tf2_msgs.msg import TFMessage
     store = get_typestore(Stores.ROS2_KILTED)

@@ -28,6 +28,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from required_modules import require
 
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.conventions import DSROS_LETTERS
@@ -257,6 +258,8 @@ def test_two_workers_give_the_serial_numbers(tmp_path):
     per run (no sum across runs, no BLAS), so the same float64 operations run on the same
     inputs in any chunk and on any worker of this machine: tolerance 0.
     """
+    require('distributed')  # the sweep's local cluster
+    require('pyarrow')  # its Parquet chunks
     from distributed import Client, LocalCluster
     serial_spec = _spec(tmp_path, runs=10, chunk=10, name='serial.yaml')
     serial = prepare(serial_spec)
@@ -274,6 +277,8 @@ def test_two_workers_give_the_serial_numbers(tmp_path):
 
 def test_resume_skips_finished_chunks(tmp_path):
     """A re-run computes only the missing chunks and gives the same table."""
+    require('distributed')  # the sweep's local cluster
+    require('pyarrow')  # its Parquet chunks
     plan = prepare(_spec(tmp_path, runs=12, chunk=4, duration=1.0))
     out = tmp_path / 'out'
     computed = []
@@ -298,6 +303,8 @@ def test_resume_skips_finished_chunks(tmp_path):
 
 def test_killed_worker_chunk_is_recomputed(tmp_path):
     """SIGKILL a worker process running a chunk: it reruns, no run lost or counted twice."""
+    require('distributed')  # the sweep's local cluster
+    require('pyarrow')  # its Parquet chunks
     from distributed import Client, LocalCluster
     serial = prepare(_spec(tmp_path, runs=24, chunk=24, duration=6.0, name='serial.yaml'))
     run_serial(serial, tmp_path / 'serial')
@@ -329,6 +336,8 @@ def test_killed_worker_chunk_is_recomputed(tmp_path):
 
 def test_cli_sweep_writes_results_summary_and_plot(tmp_path, capsys):
     """``uwv-hydro sweep --serial``: results.parquet, summary.json, histograms.png."""
+    require('distributed')  # the sweep's local cluster
+    require('pyarrow')  # its Parquet chunks
     import pyarrow.parquet as pq
     path = tmp_path / 'spec.yaml'
     path.write_text(textwrap.dedent(SPEC.format(vehicle=REMUS, runs=6, chunk=4,
@@ -393,6 +402,8 @@ def test_turning_diameter_matches_the_steady_turn_kinematics(tmp_path):
 
 def test_cli_on_an_existing_scheduler_gives_the_serial_table(tmp_path, capsys):
     """``--scheduler ADDRESS`` (a running cluster's scheduler) = ``--serial``, bit for bit."""
+    require('distributed')  # the sweep's local cluster
+    require('pyarrow')  # its Parquet chunks
     import pyarrow.parquet as pq
     from distributed import LocalCluster
     path = tmp_path / 'spec.yaml'
@@ -413,6 +424,8 @@ def test_cli_on_an_existing_scheduler_gives_the_serial_table(tmp_path, capsys):
 
 def test_nonphysical_draws_are_refused_by_name(tmp_path, capsys):
     """A drag draw below zero is not simulated; it is named, counted and left out."""
+    require('distributed')  # the sweep's local cluster
+    require('pyarrow')  # its Parquet chunks
     path = tmp_path / 'wide.yaml'
     path.write_text('vehicle: %s\nruns: 40\nseed: 1\nscenario: {duration: 0.5}\nvary:\n'
                     '  quadratic_drag.xxx: {dist: normal, std: 1.0}\n' % REMUS)
@@ -470,6 +483,8 @@ def _manoeuvre_spec(tmp_path, vary, chunk=1, seed=3, name='turn.yaml'):
 
 def test_manoeuvre_sweep_run_equals_the_manoeuvre_command(tmp_path, capsys):
     """A run without variation gives the figures of ``uwv-hydro manoeuvre`` (1e-9)."""
+    require('distributed')  # the sweep's local cluster
+    require('pyarrow')  # its Parquet chunks
     import pyarrow.parquet as pq
     path = _manoeuvre_spec(tmp_path, 'added_mass.yy: {dist: normal, std: 0.0}', chunk=2)
     out = tmp_path / 'out'
@@ -491,6 +506,8 @@ def test_manoeuvre_sweep_run_equals_the_manoeuvre_command(tmp_path, capsys):
 
 def test_manoeuvre_sweep_resumes_without_recomputing(tmp_path):
     """A re-run flies only the missing chunk; drawn added mass spreads the diameter."""
+    require('distributed')  # the sweep's local cluster
+    require('pyarrow')  # its Parquet chunks
     spec = load_spec(_manoeuvre_spec(tmp_path, 'added_mass.yy: {dist: normal, std: 0.1}'))
     assert spec.output_columns()[:3] == ['advance_m', 'transfer_m', 'tactical_diameter_m']
     plan = prepare(spec)
@@ -516,6 +533,8 @@ def test_manoeuvre_sweep_resumes_without_recomputing(tmp_path):
 
 def test_refused_manoeuvre_is_counted_as_failed(tmp_path, capsys):
     """A draw whose propeller cannot hold the speed is refused by name, not a crash."""
+    require('distributed')  # the sweep's local cluster
+    require('pyarrow')  # its Parquet chunks
     # drag up to x41: beyond about x18 the propeller at its 1525 rpm limit cannot hold
     # 1.5 m/s (K_T(J) of the description: some 74 N against 18 x 4.05 N)
     path = _manoeuvre_spec(tmp_path, 'quadratic_drag: {dist: uniform, low: 0, high: 40}',

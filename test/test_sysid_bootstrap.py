@@ -23,6 +23,7 @@ and they contain the true coefficients of a simulated bag.
 
 import numpy as np
 import pytest
+from required_modules import require
 
 from uwv_hydro.sweep.bootstrap_runner import run_bootstrap
 from uwv_hydro.sysid.bootstrap import (block_length, percentile_intervals,
@@ -73,6 +74,7 @@ def test_bootstrap_on_two_workers_gives_the_serial_estimates(synthetic):
     Each resample runs the same solve on the same rows; the solve calls LAPACK/BLAS,
     whose threading could in principle round differently, hence 1e-12 relative.
     """
+    require('distributed')
     from distributed import Client, LocalCluster
     reg, _ = synthetic
     serial = run_bootstrap(reg, 24, seed=5, chunk=24)

@@ -29,13 +29,14 @@ import pathlib
 
 import numpy as np
 import pytest
+from required_modules import require
 from test_link_tree_descriptions import rot_x, rot_z
 
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.yaml.export import export_yaml
 from uwv_hydro.physics.rotation import quat_to_matrix
 
-pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+require('pinocchio')
 
 UVMS = pathlib.Path(__file__).resolve().parent / 'corpus' / 'uuv_simulator' / \
     'uvms_like.urdf.xacro'

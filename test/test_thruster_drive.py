@@ -15,6 +15,7 @@
 """Per-thruster commands: gz-sim topic names, watchdog to neutral, feedback, reset."""
 import numpy as np
 import pytest
+from required_modules import require
 
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN, thruster_topics, ThrusterDrive
 from uwv_hydro.physics.thruster_spec import ThrusterSpec
@@ -70,6 +71,7 @@ def test_stale_command_goes_neutral_through_the_dynamics_and_recovers():
 
 
 def test_topic_pattern_parameter_is_checked():
+    require('rcl_interfaces')
     from uwv_hydro.node.parameters import check
     assert check({'thruster_topic_pattern': GZ_TOPIC_PATTERN}) == []
     assert check({'thruster_topic_pattern': 'thrusters/{joint}/{cmd}'}) == []

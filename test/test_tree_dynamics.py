@@ -31,8 +31,9 @@ from arm_trees import arm_tree, three_joint_tree
 from articulated_vehicle import two_link
 import numpy as np
 import pytest
+from required_modules import require
 
-pin = pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+pin = require('pinocchio')
 
 from uwv_hydro.description.loader import load_vehicle  # noqa: E402
 from uwv_hydro.physics.articulated_dynamics import TreeDynamics  # noqa: E402

@@ -27,8 +27,12 @@ center_of_buoyancy) and compares with the per-link wrench at zero joint angle.
 import numpy as np
 import pytest
 
-from uwv_hydro.description.loader import load_vehicle_string
-from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode
+from required_modules import require  # noqa: I100
+
+require('pinocchio')
+
+from uwv_hydro.description.loader import load_vehicle_string  # noqa: E402
+from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode  # noqa: E402
 
 RHO, G = 1028.0, 9.8
 T = np.array([1.0, -1.0, -1.0, 1.0, -1.0, -1.0])  # HMFossen ToNEDConvention

@@ -28,6 +28,7 @@ import pathlib
 
 from nodes.harness import Probe
 import pytest
+from required_modules import require
 from test_launch_command import _call_name, _calls, _default, _launch_config, \
     _parameter_source
 
@@ -97,7 +98,7 @@ def _ns(stamp):
 
 @pytest.mark.ros
 def test_built_command_runs_the_arm_in_simulate_mode(rclpy_context, spawn, tmp_path):
-    pytest.importorskip('pinocchio', reason='pip install pin (requirements.txt)')
+    require('pinocchio')
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
     from sensor_msgs.msg import JointState
     from tf2_msgs.msg import TFMessage

@@ -399,7 +399,9 @@ def read_sensor_element(sensor: ET.Element, link: str, source: str, base_frame: 
     if values is not None:
         tree['pose'] = values
     tree['link'] = link
-    elements[_join(name, 'link')] = getattr(sensor, 'parent', None) or sensor
+    # `is not None`, not an element's truth value (its child count; deprecated, Python 3.12)
+    parent = getattr(sensor, 'parent', None)
+    elements[_join(name, 'link')] = parent if parent is not None else sensor
     out = sensor_from_mapping(name, tree, ctx, base_frame)
     if params is not None:
         record(params, 'sensor', name, place, 'warned' if notes else 'read',

@@ -84,7 +84,8 @@ def status(module, env=None):
     the module is not in the environment.
     """
     env = env or environment()
-    name = DISTRIBUTIONS.get(module, module).lower()
+    top = module.split('.')[0]  # a submodule is required as its package is
+    name = DISTRIBUTIONS.get(top, top).lower()
     if env == 'kilted':
         if _is_ros(module):
             return True, 'ROS 2 (the Kilted wheels of requirements.txt, or a sourced ROS 2)'
@@ -95,7 +96,7 @@ def status(module, env=None):
     if not lines:
         raise ValueError('UWV_TEST_ENV=%r: tools/other_pythons.txt has no such environment'
                          % env)
-    for key in (name, module.lower()):
+    for key in (name, top.lower()):
         how, comment = lines.get(key, (None, ''))
         if how in ('pip', 'nobuild'):
             return True, 'tools/other_pythons.txt installs %s in %s' % (key, env)

@@ -26,15 +26,16 @@ import math
 
 import numpy as np
 import pytest
+from required_modules import require
 from test_offline_tools import run_cli
 from test_simulate_outputs import read_bag
 
 from uwv_hydro.cli.main import main
 
-# pinned in requirements.txt; a sourced ROS 2 installation may lack them
-pyproj = pytest.importorskip('pyproj', reason='pip install pyproj (requirements.txt)')
-rasterio = pytest.importorskip('rasterio', reason='pip install rasterio (requirements.txt)')
-Affine = pytest.importorskip('rasterio.transform').Affine
+# pinned in requirements.txt: missing there, a failure; elsewhere a skip that says why
+pyproj = require('pyproj')
+rasterio = require('rasterio')
+Affine = require('rasterio.transform').Affine
 
 ORIGIN = (43.1, 5.9)
 CLIFF = 20.0  # m east of the datum

@@ -27,15 +27,16 @@ import math
 import numpy as np
 import pytest
 
+from required_modules import require
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.seabed import load_seabed
 
-# pinned in requirements.txt; a sourced ROS 2 installation may lack them
-pyproj = pytest.importorskip('pyproj', reason='pip install pyproj (requirements.txt)')
-rasterio = pytest.importorskip('rasterio', reason='pip install rasterio (requirements.txt)')
-Affine = pytest.importorskip('rasterio.transform').Affine
-xarray = pytest.importorskip('xarray', reason='pip install xarray (requirements.txt)')
-pytest.importorskip('netCDF4', reason='pip install netCDF4 (requirements.txt)')
+# pinned in requirements.txt: missing there, a failure; elsewhere a skip that says why
+pyproj = require('pyproj')
+rasterio = require('rasterio')
+Affine = require('rasterio.transform').Affine
+xarray = require('xarray')
+require('netCDF4')
 
 ORIGIN = (43.1, 5.9)  # off Toulon
 #: heights agree to (see the module docstring)

@@ -26,14 +26,13 @@ covers its rounding of coordinates of tens of metres.
 import math
 
 import numpy as np
-import pytest
 
+from required_modules import require
 from uwv_hydro.physics.seabed import GridSeabed
 
-# pinned in requirements.txt; a sourced ROS 2 installation may lack it
-rtcore_scene = pytest.importorskip('embreex.rtcore_scene',
-                                   reason='pip install embreex (requirements.txt)')
-TriangleMesh = pytest.importorskip('embreex.mesh_construction').TriangleMesh
+# pinned in requirements.txt: missing there, a failure; elsewhere a skip that says why
+rtcore_scene = require('embreex.rtcore_scene')
+TriangleMesh = require('embreex.mesh_construction').TriangleMesh
 
 #: Embree's float32 rounding of ranges and coordinates of ~50 m (m).
 FLOAT32_TOLERANCE = 1e-4

@@ -79,6 +79,9 @@ OTHER_TABLES = {
     ('doc/guide/node_timing.md', '| executor path (1000 Hz, 5 runs) | jitter p99 / floor, '
      'median (range) | latency p99 / floor, median (range) |'):
         'NOT_REPEATABLE: ' + _BENCH,
+    ('doc/guide/performance.md', "| figure | value | floor's CPU per cycle | ratio to the "
+     'floor |'):
+        'NOT_REPEATABLE: ' + _BENCH,
     ('doc/guide/node_timing.md', '| rate | node jitter p99, median (range) |'):
         'NOT_REPEATABLE: ' + _BENCH,
     ('doc/guide/node_timing.md', '| design | node - floor p99 jitter (ms) | late wakes |'):

@@ -103,7 +103,11 @@ UNITS = {
     'fins.limits': 'rad', 'fins.rate': 'rad/s', 'fins.time_constant': 's',
     'fins.position': 'm', 'fins.axis': '1', 'hull.stations': 'm', 'hull.diameters': 'm',
     'hull.x_cp': 'm', 'hull.lift_diameter': 'm', 'hull.c_yd_beta': '1',
-    'hull.cd_crossflow': '1', 'seabed.origin': 'deg (latitude, longitude)',
+    'hull.cd_crossflow': '1',
+}
+#: The units of the seabed's figures, added to UNITS when a seabed is given (--seabed).
+SEABED_UNITS = {
+    'seabed.origin': 'deg (latitude, longitude)',
     'seabed.extent': 'm (x_min, x_max, y_min, y_max; ENU world)', 'seabed.resolution': 'm',
     'seabed.depth_range': 'm (positive down)', 'seabed.holes': '1 (share of the nodes)',
 }
@@ -319,6 +323,7 @@ def run(args) -> int:
     if seabed is not None:
         from uwv_hydro.description.seabed.seabed_file import seabed_summary
         summary['seabed'] = seabed_summary(*seabed)
+        summary['units'].update(SEABED_UNITS)
     print(json.dumps(json_safe(summary), indent=2, allow_nan=False) if args.json
           else format_summary(summary))
     return 0

@@ -16,6 +16,7 @@
 
 import math
 
+from uwv_hydro.cli.number_options import RADIUS
 from uwv_hydro.description.errors import DescriptionError, missing_file
 
 
@@ -86,7 +87,7 @@ def add_seabed_arguments(parser) -> None:
                              'replaces their flat seabed_depth (doc/guide/seabed.md)')
     parser.add_argument('--seabed-origin', metavar='LAT,LON',
                         help='geodetic datum (deg) of the world origin on the bathymetry grid')
-    parser.add_argument('--seabed-radius', type=float, metavar='M',
+    parser.add_argument('--seabed-radius', type=RADIUS, metavar='M',
                         help='read only the square of this half-side (m) around the origin')
 
 

@@ -123,6 +123,8 @@ RESAMPLES = Number(int, at_least=0, at_most=bounds.MAX_RESAMPLES, why=WORK)
 SEED = Number(int, at_least=0, at_most=bounds.MAX_SEED, why='a 64-bit seed')
 ORDER = Number(int, at_least=1, at_most=bounds.MAX_ORDER,
                why='its window of order + 1 samples or more')
+#: A distance around the world origin to read a grid by (m): its window of nodes.
+RADIUS = Number(float, at_least=0.0, at_most=bounds.MAX_REFERENCE_METRES, unit='m', why=WORK)
 #: A count of messages or events to wait for (no work per unit beyond the wait).
 COUNT = Number(int, at_least=0, at_most=bounds.MAX_STEPS, why=WORK)
 DOMAIN_ID = Number(int, at_least=0, at_most=bounds.MAX_DOMAIN_ID,

@@ -17,8 +17,11 @@
 import importlib.util
 
 import pytest
+from required_modules import require
 
 from uwv_hydro.node.executor_choice import choose, events_executor_class
+
+require('rclpy')  # the choice is between the installed rclpy's executors
 
 
 def _rclpy_has_events() -> bool:

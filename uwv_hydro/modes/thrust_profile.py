@@ -75,14 +75,13 @@ class ThrustProfile:
                                        line=lineno) from exc
             if not all(math.isfinite(v) for v in values):
                 raise DescriptionError('non-finite value', source=str(path), line=lineno)
-            big = [(name, v) for name, v, bound in zip(
+            big = [(name, v, bound) for name, v, bound in zip(
                 COLUMNS, values, (bounds.MAX_TIME,) + (bounds.MAX_WRENCH,) * 6)
                 if abs(v) > bound]
             if big:
                 raise DescriptionError(
                     '%s = %g is beyond %g in magnitude (the arithmetic on it would overflow)'
-                    % (big[0][0], big[0][1], bounds.MAX_TIME if big[0][0] == 't'
-                       else bounds.MAX_WRENCH), source=str(path), line=lineno)
+                    % big[0], source=str(path), line=lineno)
             if times and values[0] <= times[-1]:
                 raise DescriptionError('times must increase (%g after %g)'
                                        % (values[0], times[-1]), source=str(path),

@@ -225,8 +225,9 @@ def test_max_range_and_flat_seabed():
 
 def test_elevation_is_bilinear_between_nodes():
     grid = GridSeabed([[0.0, 1.0, 2.0], [4.0, 3.0, 8.0]], 10.0, 20.0, 2.0, 5.0)
-    assert grid.elevation(10.0, 20.0) == 0.0
-    assert grid.elevation(14.0, 25.0) == 8.0
+    # at a node: that node's height, to the rounding of the bilinear weights (m)
+    assert grid.elevation(10.0, 20.0) == pytest.approx(0.0, abs=1e-15)
+    assert grid.elevation(14.0, 25.0) == pytest.approx(8.0, rel=1e-15)
     # centre of the first cell: the mean of its four nodes
     assert grid.elevation(11.0, 22.5) == pytest.approx((0 + 1 + 4 + 3) / 4, rel=1e-15)
     assert math.isnan(grid.elevation(9.9, 22.0))

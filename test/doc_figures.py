@@ -45,7 +45,6 @@ _PEER_FILES = ("measured on files the checkout does not hold (uuv_simulator's Re
 
 #: (page, header line) of the tables test_doc_figures.py computes again.
 CHECKED_TABLES = {
-    ('README.md', '| manoeuvre | figure | uwv_hydro | PVS |'): 'remus_vs_pvs',
     ('doc/guide/manoeuvres.md', '| figure | uwv_hydro remus100 | PVS remus100 | difference |'):
         'remus_vs_pvs',
     ('doc/guide/hil.md', '| stick | before: speed, max roll / pitch |'): 'bluerov2_sticks',
@@ -53,8 +52,6 @@ CHECKED_TABLES = {
 
 #: (page, header line) -> why its figures are not computed here.
 OTHER_TABLES = {
-    ('README.md', '| stack | topic | type | what the node does |'):
-        'NOT_MEASURED: the addresses and ports of the drivers',
     ('doc/guide/drivers.md', '| stack | topic (default) | type | what the node does |'):
         'NOT_MEASURED: the addresses and ports of the drivers',
     ('doc/guide/ardusub_sitl.md',
@@ -127,24 +124,7 @@ OTHER_TABLES = {
 
 #: (page, words only that paragraph holds) -> where its figures come from.
 PROSE = {
-    ('README.md', 'On a fresh Debian 12 machine with Python 3.11'):
-        'NOT_MEASURED: versions',
-    ('README.md', 'Hardware in the loop: simulate a BlueROV2'):
-        'QUOTED: 1.54 m/s, 5.3 deg and 168 deg/s are the hold manoeuvres quoted in '
-        'doc/guide/manoeuvres.md (test_doc_figures.py flies them again for the stick table '
-        "of hil.md); 1.5 m/s and 152 deg/s are Blue Robotics' and ArduSub's figures",
-    ('README.md', 'ArduSub SITL flies the vehicle'): 'NOT_REPEATABLE: ' + _SITL,
-    ('README.md', 'A vehicle with an arm, each link with its own hydro'):
-        'NOT_REPEATABLE: ' + _PEER_FILES + '; the timings: ' + _BENCH,
-    ('README.md', 'The REMUS file beside PythonVehicleSimulator'):
-        'CHECKED: 674 and 896 rpm (test_doc_figures.py flies both vehicles); J <= 0.66 and '
-        "J = 0.90 are PVS's curve range and the cruise advance ratio, 25 % and 10 % the "
-        'bounds of test/test_remus_vs_pvs.py',
-    ('README.md', 'In wall-clock time the node keeps its rate'): 'NOT_REPEATABLE: ' + _BENCH,
-    ('README.md', 'In each of the 100 runs the REMUS 100'):
-        'QUOTED: 45.8, 24.8 and 96.3 m are the p50, p5 and p95 of tactical_diameter_m in '
-        "the sweep's quoted summary (README.md, bash slow block); the 0.47 m, the largest "
-        'depth deviation of the 100 runs, is not printed there and is not checked',
+    ('README.md', 'The first bootstraps a'): 'NOT_MEASURED: versions',
     ('README.md', 'Apache-2.0'): 'NOT_MEASURED: the licence',
 }
 for _words in ('Either may start first', '* `BARO_SPEC_GRAV`: ', '**Lock step.**',

@@ -136,36 +136,6 @@ def remus_flights():
     return out
 
 
-def _readme_remus(f):
-    def v(name, *keys):
-        return [f[name][flight][key] for flight, key in keys]
-    rows = {
-        ('turn, rudder 10°', 'steady / tactical diameter'):
-            (('turn10', 'steady_diameter_m'), ('turn10', 'tactical_diameter_m')),
-        ('turn, rudder 10°', 'advance / transfer'):
-            (('turn10', 'advance_m'), ('turn10', 'transfer_m')),
-        ('turn, rudder 10°', 'yaw rate, speed in the turn'):
-            (('turn10', 'yaw_rate_deg_s'), ('turn10', 'steady_speed_m_s')),
-        ('turn, rudder 15°', 'steady / tactical diameter'):
-            (('turn15', 'steady_diameter_m'), ('turn15', 'tactical_diameter_m')),
-        ('turn, rudder 15°', 'yaw rate, speed in the turn'):
-            (('turn15', 'yaw_rate_deg_s'), ('turn15', 'steady_speed_m_s')),
-        ('10/10 zig-zag', '1st / 2nd overshoot'):
-            (('zigzag', 'overshoot_1_deg'), ('zigzag', 'overshoot_2_deg')),
-        ('10/10 zig-zag', 'period, time to 1st reversal'):
-            (('zigzag', 'period_s'), ('zigzag', 'time_to_first_reversal_s')),
-    }
-    expected = {}
-    for row, keys in rows.items():
-        expected[(row, 'uwv_hydro')] = v('uwv_hydro', *keys)
-        expected[(row, 'PVS')] = v('pvs', *keys)
-    drift = (('turn10', 'drift_angle_deg'), ('turn15', 'drift_angle_deg'))
-    row = ('turn, rudder 10° / 15°', 'drift angle')
-    expected[(row, 'uwv_hydro')] = v('uwv_hydro', *drift)
-    expected[(row, 'PVS')] = v('pvs', *drift) + v('pvs_sway_lift', *drift)
-    return expected
-
-
 def _guide_remus(f):
     o, p = f['uwv_hydro'], f['pvs']
     spec = [('10° turn: steady diameter', [('turn10', 'steady_diameter_m')]),
@@ -230,16 +200,6 @@ def _compare_cells_of(page, header, rows, expected):
     return checked
 
 
-def test_readme_remus_table(remus_flights):
-    """The README's REMUS-beside-PVS table is what the two vehicles fly."""
-    header = [h for (p, h), kind in df.CHECKED_TABLES.items() if p == 'README.md'][0]
-    [(_, rows)] = [t for t in tables('README.md') if t[0] == header]
-    expected = _readme_remus(remus_flights)
-    assert {tuple(r[:2]) for r in rows} == {k[0] for k in expected}
-    checked = _compare_cells_of('README.md', header, {tuple(r[:2]): r for r in rows}, expected)
-    assert checked == 34, checked
-
-
 def test_manoeuvres_guide_remus_table(remus_flights):
     """doc/guide/manoeuvres.md's REMUS table (with its differences) is what they fly."""
     page = 'doc/guide/manoeuvres.md'
@@ -248,12 +208,13 @@ def test_manoeuvres_guide_remus_table(remus_flights):
     assert checked == 63, checked
 
 
-def test_readme_remus_prose_rpm(remus_flights):
-    """The README's '674 and 896 rpm' are the two vehicles' cruise propeller speeds."""
+def test_manoeuvres_guide_remus_prose_rpm(remus_flights):
+    """The manoeuvres guide's cruise rpm (PVS 896, the REMUS file 674) are what they fly."""
     from test_remus_vs_pvs import PvsManoeuvre
-    paragraph = [p for p in paragraphs('README.md')
-                 if 'The REMUS file beside PythonVehicleSimulator' in p][0]
-    ours, pvs = re.search(r'(\d+) and (\d+) rpm', paragraph).groups()
+    paragraph = [p for p in paragraphs('doc/guide/manoeuvres.md')
+                 if 'Each runs at the propeller speed' in p][0]
+    pvs = re.search(r'PVS at (\d+) rpm', paragraph).group(1)
+    ours = re.search(r'(\d+) rpm, J = ', paragraph).group(1)
     assert figure_matches('~' + ours, repr(remus_flights['uwv_hydro']['turn10']['cruise_rpm']))
     assert figure_matches('~' + pvs, repr(float(PvsManoeuvre().rpm)))
 

@@ -110,7 +110,7 @@ def test_gz_topics_match_the_world(entries):
     wrench_plugin = [p for p in world.iter('plugin') if p.get('name', '').endswith(
         'ApplyLinkWrench')]
     assert wrench_plugin and wrench_plugin[0].find('topic') is None  # default topic
-    # the one-step topic, not wrench/persistent (README: gz-sim how-to)
+    # the one-step topic, not wrench/persistent (doc/guide/plugin_replacement.md)
     assert by_ros['hydro/entity_wrench']['gz_topic_name'] == \
         '/world/%s/wrench' % world.get('name')
     assert by_ros['hydro/entity_wrench']['direction'] == 'ROS_TO_GZ'

@@ -25,7 +25,7 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle_string
 from uwv_hydro.description.number_bounds import (
     MAX_ANGLE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES, MAX_SENSOR_NOISE,
-    MAX_SIGNED_QUADRATIC)
+    MAX_SIGNED_QUADRATIC, MAX_STEPS, too_many_steps)
 
 URDF = """<?xml version="1.0"?>
 <robot name="v">
@@ -134,3 +134,13 @@ def test_yaml_numbers(where, place, bound, marker):
     bad = list(ok)
     bad[place] = repr(2.0 * bound)
     _refused(YAML % tuple(bad), 'v.yaml', marker, where)
+
+
+def test_the_one_step_check_passes_max_steps_and_refuses_one_more():
+    """too_many_steps (the CLI's, the manoeuvres', the hold's, the sweep's) at its bound."""
+    assert too_many_steps(MAX_STEPS * 0.5, 0.5) is None
+    assert too_many_steps(0.0, 0.01) is None
+    why = too_many_steps((MAX_STEPS + 1) * 0.5, 0.5, 'scenario.duration', 'scenario.dt')
+    assert why is not None and why.startswith('scenario.duration ')
+    assert 'at scenario.dt 0.5' in why and 'lengthen scenario.dt' in why
+    assert too_many_steps(float('nan'), 0.5) is not None

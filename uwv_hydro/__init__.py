@@ -15,9 +15,13 @@
 """
 uwv_hydro: hydrostatics and hydrodynamics for underwater vehicles on ROS 2.
 
-A replacement for the dsros_hydro Gazebo plugin: a pure-numpy physics core
-(:mod:`uwv_hydro.physics`), vehicle-description loaders
-(:mod:`uwv_hydro.description`), command-line tools (:mod:`uwv_hydro.cli`) and a
-thin rclpy node (:mod:`uwv_hydro.node`).
+A replacement for the dsros_hydro Gazebo plugin, a 6-DOF simulator for hardware in the
+loop and ArduSub SITL, and offline tools.  Its rooms, in dependency order
+(doc/architecture.md): :mod:`uwv_hydro.physics` (the core: numpy and a C kernel, no
+rclpy), :mod:`uwv_hydro.description` (the loaders of every vehicle format),
+:mod:`uwv_hydro.modes` (what the node and the offline tools both run), then
+:mod:`uwv_hydro.node` (the rclpy node), :mod:`uwv_hydro.bag` (bags and replay),
+:mod:`uwv_hydro.sysid` (fitting coefficients), :mod:`uwv_hydro.sweep` (Monte-Carlo
+sweeps) and :mod:`uwv_hydro.cli` (the ``uwv-hydro`` command).
 """
 __version__ = '0.1.0'

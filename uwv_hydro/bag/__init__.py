@@ -13,9 +13,10 @@
 # limitations under the License.
 
 """
-Bags: rosbag2 I/O, offline replay and replay-simulation.
+Bags: rosbag2 and MCAP reading and writing, offline replay through the model.
 
-rosbag2 reading and writing (``rosbag_io``, ``cdr_codec``), offline ``replay`` of a
-recorded run through the wrench mode and ``replay_simulation`` (the simulate mode driven
-by recorded thrust, compared with recorded odometry).
+Reading (topics, reasons a message is skipped) and writing (``simulate``'s trajectory
+and joint bags, CDR encoding), ``replay`` of a recording through the wrench mode (also
+per link) and ``replay --simulate`` (the simulate mode driven by recorded thrust,
+compared with recorded odometry), and progress reporting.
 """

@@ -12,4 +12,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Command-line tools (``python -m uwv_hydro <subcommand>``)."""
+"""
+The ``uwv-hydro`` command line (``python -m uwv_hydro <subcommand>``).
+
+One module per subcommand (``check``, ``wrench``, ``simulate``, ``replay``, ``fit``,
+``manoeuvre``, ``sweep``, ``demo``, ``export-sdf``, ``topic``; ``main`` lists them), their
+shared options (bounded numbers, joints, vehicle loading), the plots and the help text.
+"""

@@ -75,14 +75,10 @@ class Number:
 
 def check_steps(duration: float, dt: float, duration_name: str, dt_name: str) -> int:
     """Return the steps of ``duration`` at ``dt``; refuse more than MAX_STEPS (exit 2)."""
-    steps = duration / dt  # both finite and dt >= MIN_STEP: no overflow
-    if steps > bounds.MAX_STEPS:
-        raise DescriptionError(
-            '%s %g at %s %g is %.3g steps, more than the %g an offline run holds (13 '
-            'floats a step): shorten %s or lengthen %s'
-            % (duration_name, duration, dt_name, dt, steps, bounds.MAX_STEPS,
-               duration_name, dt_name), element=duration_name)
-    return int(round(steps))
+    why = bounds.too_many_steps(duration, dt, duration_name, dt_name)
+    if why is not None:
+        raise DescriptionError(why, element=duration_name)
+    return int(round(duration / dt))
 
 
 #: Why a bound on the work is there.

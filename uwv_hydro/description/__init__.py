@@ -12,4 +12,14 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Vehicle-description loaders (URDF/xacro, dsros block, SDF, gz-sim, YAML)."""
+"""
+Vehicle descriptions: every format's reader, and the core they share.
+
+One subpackage per format (``urdf``, ``dsros``, ``uuv``, ``sdf``, ``lrauv``, ``yaml``)
+and ``seabed`` for bathymetry files; here the dispatch modules that hand each element of
+a file to its format's reader (``loader``, ``vehicle_from_urdf``, ``vehicle_from_sdf``,
+``equipment_from_urdf``, ``plugin_inventory``) and the core every format uses: errors,
+safe XML and YAML, validation and physical checks, number bounds, conventions, rigid
+lumping and Gazebo classic's body, equipment records (thrusters, fins, sensors, hull,
+currents), the kinematic tree, where each field came from.
+"""

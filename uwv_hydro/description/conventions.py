@@ -123,7 +123,7 @@ def skew(r: Sequence[float]) -> np.ndarray:
 
 def transport_matrix(r: Sequence[float]) -> np.ndarray:
     """
-    Return H(r) mapping the origin twist to the twist of point r (Fossen 2011, eq. 7.x).
+    Return H(r) mapping the origin twist to the twist of point r (PVS's gnc.Hmtrx).
 
     nu_r = H(r) nu_o with v_r = v_o + w x r; wrenches move back as tau_o = H(r)^T tau_r.
     """

@@ -28,6 +28,10 @@ hull's lengths, :mod:`uwv_hydro.description.hull`), not left to overflow in ``wr
 or ``simulate``.  The command line's number options are bounded the same way where
 the work they cause would overflow or exhaust memory (:mod:`uwv_hydro.cli.number_options`):
 the steps an offline run holds, speeds, wrenches, positions, times and counts.
+
+:func:`too_many_steps` is the one check of a run's steps (a duration at a step) for the
+command line, the manoeuvres, the ROV hold and the sweep specification: each raises its
+own error with the message, which names its own option or key.
 """
 import math
 from typing import Optional
@@ -92,3 +96,19 @@ def beyond(value: float, bound: float, what: str, unit: str = '') -> Optional[st
     shown = '%g' % value if math.isfinite(value) else repr(value)
     return ('%s %s is beyond %g%s in magnitude (the arithmetic on it would overflow)'
             % (what, shown, bound, unit))
+
+
+def too_many_steps(duration: float, dt: float, duration_name: str = 'duration',
+                   dt_name: str = 'dt') -> Optional[str]:
+    """
+    Return why ``duration`` at ``dt`` is refused (more than MAX_STEPS steps), or None.
+
+    ``duration_name`` and ``dt_name`` are the option or key each value came from (the
+    message names them).  ``dt`` > 0 and both finite, as every caller has checked.
+    """
+    steps = duration / dt
+    if steps <= MAX_STEPS:  # NaN compares False: refused as well
+        return None
+    return ('%s %g at %s %g is %.3g steps, more than the %g an offline run holds (13 floats '
+            'a step): shorten %s or lengthen %s'
+            % (duration_name, duration, dt_name, dt, steps, MAX_STEPS, duration_name, dt_name))

@@ -13,12 +13,14 @@
 # limitations under the License.
 
 """
-Modes: the pure classes that the node and the offline tools both run (no rclpy).
+Modes: the classes that the node and the offline tools both run (no rclpy).
 
-``wrench_mode`` (the plugin replacement: odometry in, hydro wrench out),
-``simulate_mode`` (the 6-DOF vehicle: stepping on a clock, catch-up, divergence
-retry and restore), ``thrust_mux`` (thruster wrenches moved to the base, watchdog),
-``thrust_profile`` (scripted thrust), ``input_guard`` (the input rules every message
-passes), ``msg_conversions`` (message fields <-> numpy, duck-typed so that rclpy and
-rosbags messages both work) and ``offline_simulation`` (a trajectory without ROS).
+The wrench mode (the plugin replacement: odometry in, the hydro wrench out, also per
+link) and the simulate mode (the 6-DOF vehicle on a clock, also articulated); what feeds
+and reads them: thrust, thrust profiles and the thruster drive, fin servos, buoyancy
+engines, joint commands, stops and profiles, input rules, sensors and their messages;
+the marine stacks' formats (ArduSub's RC channels, ArduPilot SITL's JSON frames and
+lock step, ros2_control joint states, the DVL message); the manoeuvres (turn, zig-zag,
+pull-out, spiral, the ROV hold) and offline runs; ``_csv_text.c``, the compiled helper
+that writes exact CSV text (``csv_text``).
 """

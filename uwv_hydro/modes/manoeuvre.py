@@ -70,7 +70,7 @@ from typing import Callable, Dict, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.description.number_bounds import MAX_STEPS
+from uwv_hydro.description.number_bounds import too_many_steps
 from uwv_hydro.modes.fin_servos import FinServos
 from uwv_hydro.modes.manoeuvre_control import DepthHold, euler_zyx, rotor_speed_commanded
 from uwv_hydro.modes.manoeuvre_pullout import fly_pullout
@@ -251,12 +251,10 @@ class Manoeuvre:
             bank.state[:] = bank.steady_state(self.cruise)
             # the propellers at the cruise rotor speed, J from the body twist (still water)
             thrust = lambda x: bank.step(self.cruise, self.dt, x[7:13])  # noqa: E731
-        steps = duration / self.dt
-        if steps > MAX_STEPS:
-            raise ManoeuvreError('%g s of flight at dt %g s (--dt) is %.3g steps, more than the '
-                                 '%g a flight holds: lengthen dt' % (duration, self.dt, steps,
-                                                                     MAX_STEPS))
-        n = int(round(steps))
+        why = too_many_steps(duration, self.dt, 'the flight (s)', 'dt (--dt, s)')
+        if why is not None:
+            raise ManoeuvreError(why)
+        n = int(round(duration / self.dt))
         rows = np.empty((n + 1, 13))
         rudder_actual = np.empty(n + 1)
         times = np.arange(n + 1) * self.dt

@@ -39,7 +39,7 @@ from typing import Callable, Dict, Sequence, Union
 
 import numpy as np
 
-from uwv_hydro.description.number_bounds import MAX_STEPS
+from uwv_hydro.description.number_bounds import too_many_steps
 from uwv_hydro.modes.manoeuvre_control import euler_zyx
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
@@ -141,10 +141,13 @@ def hold(params: VehicleParams, commands: Commands, duration: float = 10.0,
     bank = ThrusterBank(params.thrusters, params.fluid_density)
     # at rest at ``depth`` (world z up), out of the free-surface zone
     mode = SimulateMode(params, dt=dt, initial=State(position=[0.0, 0.0, -depth]))
+    why = too_many_steps(duration, dt, 'duration (--duration, s)', 'dt (--dt, s)')
+    if why is not None:
+        raise HoldError(why)
     n = int(round(duration / dt))
-    if not 2 <= n <= MAX_STEPS:
-        raise HoldError('duration %g s at dt %g s is %.3g steps: need 2 to %g'
-                        % (duration, dt, duration / dt, MAX_STEPS))
+    if n < 2:
+        raise HoldError('duration %g s at dt %g s is %.3g steps: need 2 at least'
+                        % (duration, dt, duration / dt))
     rows = np.empty((n + 1, 13))
     rows[0] = mode.x
     for k in range(n):

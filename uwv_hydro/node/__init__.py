@@ -12,4 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The rclpy node (thin layer over the physics core and the loaders)."""
+"""
+The rclpy node ``uwv_hydro`` (``hydro_node``): ROS I/O around the modes.
+
+Its entry point and set-up, the parameter table, the parts that each own a mode's or an
+input's topics (wrench, simulate, thrusters, fins, joints, sensors, current, ArduSub,
+SITL JSON, ros2_control, gz-sim), the paced update loop and its outbox, the clock
+watch, diagnostics and markers, and the launch commands.  Reference:
+doc/reference/node.md.
+"""

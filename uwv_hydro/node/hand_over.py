@@ -16,8 +16,8 @@
 Inputs handed from the executor's callbacks to the update without the state lock.
 
 With the wall-clock update thread (:mod:`uwv_hydro.node.rate_loop`), an input callback
-that took the node's state lock waited for a running update (~150 us at 1 kHz, a
-whole update when the update was late).  The frequent inputs (thrust wrenches,
+that took the node's state lock waited for a running update (a whole update, longer
+when the update was late).  The frequent inputs (thrust wrenches,
 per-thruster and fin commands) instead check their message on the executor thread and
 leave the accepted value in a :class:`LatestSlots` slot; the update takes the slots at
 its start, under its own lock, and applies them to the mode's state (the thrust mux,

@@ -42,7 +42,7 @@ Modes (parameter ``mode``):
     the simulator's physics rate (e.g. 1000 Hz for a 1 ms step) or the wrench is
     applied only on the steps a message arrived in.
 
-Topics, bad input, clocks, parameters and covariances: doc/architecture.md ("Node").
+Topics, bad input, clocks, parameters and covariances: doc/reference/node.md.
 The node is assembled from parts (:class:`uwv_hydro.node.node_part.NodePart`: the
 mode's I/O, current, fins, thrusters), :mod:`uwv_hydro.node.clock_watch` and
 :mod:`uwv_hydro.node.diagnostics`; this file keeps the set-up, the shared helpers and
@@ -139,7 +139,7 @@ class HydroNode(Node):
             self.profile = CycleProfile()
         self._last_tick_ns: Optional[int] = None
 
-        # Pacing: sim time under use_sim_time, else the monotonic clock (doc/architecture.md);
+        # Pacing: sim time under use_sim_time, else the monotonic clock (doc/reference/node.md);
         # ArduPilot's JSON SITL: its frames (node/sitl_json_io.py), the node being the clock
         sitl = cfg['ardusub_input'] == 'sitl_json'
         self.sim_time = bool(self.get_parameter('use_sim_time').value) and not sitl

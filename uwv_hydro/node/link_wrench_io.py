@@ -35,8 +35,8 @@ With ``vehicle.tree`` set, :class:`uwv_hydro.node.wrench_io.WrenchIO` runs
   geometry_msgs/WrenchStamped on ``hydro/links/<link>/wrench`` (frame_id: the link,
   prefixed; about the link origin; ``<link>`` with characters other than letters,
   digits and ``_`` replaced by ``_``); each as serialised bytes patched in place
-  (:mod:`uwv_hydro.node.serialized_message`: ten links' messages built field by field
-  and published took a median 98 us, their patched bytes 20 us), or as messages where
+  (:mod:`uwv_hydro.node.serialized_message`: a fraction of the cost of messages built
+  field by field, doc/guide/performance.md), or as messages where
   that layout does not hold.  A link topic nobody subscribes to is not published
   (as image_transport does): its subscriber count is looked up every
   ``LISTENER_REFRESH_S``, so a new subscriber gets messages within that time (its

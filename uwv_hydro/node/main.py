@@ -42,13 +42,11 @@ signal, or the executor ending) and wakes the executor then. With the wall-clock
 thread (``loop: thread``, the default without sim time) it is rclpy's EventsExecutor
 (``rclpy.experimental``) where rclpy has it (Kilted; Jazzy from rclpy 7.1.4; not Humble:
 the ``executor`` parameter, executor_choice.py): its wait, dispatch and timers run in
-C++, so the interpreter lock is held only for the callbacks' own Python. rclpy's
-SingleThreadedExecutor rebuilds its wait set in Python for every callback (~0.1-0.5 ms
-of interpreter time here); a thrust message arriving just before a deadline then held
-the lock when the update thread woke, and those were the node's worst cycles (issue 34:
-p99 period jitter floor + 0.3-0.4 ms with it, at or below the floor with the
-EventsExecutor, doc/guide/node_timing.md). The EventsExecutor's ``spin_once`` without a
-timeout returns at once when idle (a busy loop), so it is called with
+C++, so the interpreter lock is held only for the callbacks' own Python; rclpy's
+SingleThreadedExecutor rebuilds its wait set in Python for every callback, and a thrust
+message arriving just before a deadline then holds the lock when the update thread wakes
+(the jitter each gives: doc/guide/node_timing.md).  The EventsExecutor's ``spin_once``
+without a timeout returns at once when idle (a busy loop), so it is called with
 ``executor_choice.EVENTS_SPIN_TIMEOUT_S``. Under sim time (``loop: timer``) the update
 is an executor timer on the ROS clock, which the SingleThreadedExecutor serves; it waits
 for work without a timeout. With the update on its own thread the interpreter's thread
@@ -57,11 +55,11 @@ for its deadline while a callback runs Python waits at most that long for the
 interpreter lock.
 
 The objects of start-up (modules, rclpy, then the node with its vehicle and model) are
-frozen (``gc.freeze``): the garbage collector's full collections no longer walk them.
-Without it, a full collection triggered by the update's allocations took 50-75 ms
-inside the update thread on this project's machine (75 missed deadlines).  The
-modules' garbage is collected first, before the update thread exists; the node's is
-not (that collection would stall the running update thread once).
+frozen (``gc.freeze``): the garbage collector's full collections no longer walk them,
+so none of them stalls the update thread for tens of milliseconds (measured in
+doc/guide/performance.md).  The modules' garbage is collected first, before the update
+thread exists; the node's is not (that collection would stall the running update thread
+once).
 """
 import gc
 import os

@@ -18,14 +18,13 @@ The update's messages, published at once on the update's own thread.
 Every output of a cycle (odometry, /tf, sensors, per-thruster values, wrenches) goes
 through :meth:`Outbox.publish`, in the order the update produces it.  The frequent
 ones are already serialised (:mod:`uwv_hydro.node.serialized_message`), so a publish
-is the middleware's own work (~10-20 us).  A publish that raises (e.g. during
-shutdown) is reported through ``on_error`` and the update carries on.
+is the middleware's own work.  A publish that raises (e.g. during shutdown) is
+reported through ``on_error`` and the update carries on.
 
-Why on the update thread (issue 34, measured on a quiet 2-core machine, doc/guide/
-node_timing.md): a separate publisher thread had to be woken every cycle and then
-wait for the interpreter lock; that wake-up alone reached ~0.25-0.3 ms at p99, while
-publishing in the update, as the floor does, keeps the output at the deadline plus
-the update.
+Why on the update thread: a separate publisher thread has to be woken every cycle and
+then wait for the interpreter lock, which delays the outputs; publishing in the update,
+as a minimal rclpy node does, keeps them at the deadline plus the update (measured in
+doc/guide/node_timing.md).
 
 With :attr:`Outbox.profile` (a :class:`uwv_hydro.node.cycle_profile.CycleProfile`,
 the node's ``cycle_profile``), each publish's duration is recorded under its topic's

@@ -37,18 +37,17 @@ A cycle that returns True asks for a rest: it is behind (simulate mode could not
 every step due: node/simulate_io.py) and would otherwise be followed at once by the
 next, back to back, for as long as the overload lasts, holding the state lock nearly
 all the time: whether the executor's /diagnostics, services and parameter changes get
-it in between is then up to the scheduler (REMUS 100 at 2 kHz with 1000 sub-steps,
-real-time factor ~0.5: the node's own process kept its reports; driven in-process by
-rclpy's SingleThreadedExecutor, one report in 4 s reached a subscriber).  After such a
+it in between is then up to the scheduler, and the reports can stop reaching
+subscribers.  After such a
 cycle the next one starts at the first deadline more than the spin tail ahead, and the
 thread sleeps until then (:attr:`RateLoop.rests` counts them): at most a period and a
-tail per update (that run: real-time factor 0.52 against 0.55 without).  A cycle that
+tail per update.  A cycle that
 is only late, not behind, is followed at once as before.
 
 With ``timer_slack_ns`` the thread asks Linux for that timer slack
 (``prctl(PR_SET_TIMERSLACK)``, per thread) when it starts: the kernel may otherwise
-defer a sleep's end by its default 50 us to batch wake-ups, which on the project's
-machine put the median sleep overshoot at ~95 us instead of ~45 us.  On other systems,
+defer a sleep's end by its default 50 us to batch wake-ups, which makes the wake-ups
+later (measured in doc/guide/node_timing.md).  On other systems,
 or if the call fails, the default slack stays (:attr:`RateLoop.timer_slack_set` False).
 
 Under sim time (``use_sim_time``) the node uses an ordinary node-clock timer instead, so

@@ -16,8 +16,8 @@
 A message published every cycle as serialised bytes: serialised once, patched in place.
 
 rclpy's ``publish(msg)`` converts the Python message to C field by field and Fast DDS
-serialises it: ~20 us per odometry message on this project's machine, most of it for
-fields that never change (frame ids, covariances).  ``publish(bytes)`` sends an already
+serialises it, every cycle, most of the work for fields that never change (frame ids,
+covariances; the cost: doc/guide/performance.md).  ``publish(bytes)`` sends an already
 serialised message (rcl_publish_serialized_message).  :class:`SerializedMessage` takes
 the bytes of one message from rclpy's own serialiser, finds where the stamp and the
 float64 blocks that change lie (by writing distinct sentinel values and searching their

@@ -26,10 +26,10 @@ most :data:`SPACING_S`: 0.2 s of start-up), and takes the median: the figure
 /diagnostics reports as ``cycle_cpu_p50_us`` once the node runs.  The timed cycles'
 messages are held in the outbox (:meth:`uwv_hydro.node.outbox.Outbox.hold`) and
 discarded, so no subscriber sees a state the reset below takes back; the middleware's
-own publish calls (~10-20 us each, node/outbox.py) are therefore not in the figure.
-The physics alone (:func:`measure_step_cost`: the mode's step) is timed too.  Before
-issue 51 only the physics was: on uuv's RexROV + Oberon7 at 1 kHz the node logged
-0.35 ms, then spent 0.7-0.9 ms per cycle.  Both figures are logged and kept for
+own publish calls are therefore not in the figure.
+The physics alone (:func:`measure_step_cost`: the mode's step) is timed too: before
+issue 51 only the physics was, and it understated what a cycle costs (the figures:
+doc/guide/performance.md).  Both figures are logged and kept for
 /diagnostics (``step_cost_us``, ``step_physics_cost_us``).  A cycle costing more than
 :data:`STEP_BUDGET_SHARE` of the period leaves too little of it for the publishing,
 the callbacks and the wake-up: the node warns, naming the vehicle, the cost and the

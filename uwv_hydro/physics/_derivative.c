@@ -122,7 +122,7 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
     }
     nf = m->n_all;
   }
-  /* nu_dot = (M_RB + M_A)^-1 (affine + bilinear terms) = A phi (Fossen 2011 eq. 10.x) */
+  /* nu_dot = (M_RB + M_A)^-1 (affine + bilinear terms) = A phi (Fossen 2021 ch. 8) */
   /* (nonzero columns only; two partial sums, independent add chains) */
   double acc[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   double acc2[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};

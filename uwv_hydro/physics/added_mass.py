@@ -87,7 +87,7 @@ class AddedMass:
 
     def inertial_wrench(self, nu_dot) -> np.ndarray:
         """Return -H^T M_A H nu_dot: the added-mass wrench about the origin."""
-        # Fossen 2011 eq. 6.x: tau_A = -M_A nu_dot, moved to the origin with H^T
+        # tau_A = -M_A nu_dot (Fossen 2011 ch. 6), moved to the origin with H^T
         return -(self.origin_matrix @ nu_dot)
 
     def coriolis_wrench(self, nu_r) -> np.ndarray:

@@ -15,7 +15,8 @@
 """
 Six-degree-of-freedom vehicle dynamics with implicit added mass, integrated with RK4.
 
-Equations of motion about the body origin (Fossen 2011 eq. 10.x / sec. 10.3)::
+Equations of motion about the body origin (Fossen 2021 ch. 8, Models for Underwater
+Vehicles)::
 
     p_dot = R(q) v                                  (world position of the origin)
     q_dot = 0.5 q (x) [0, w]                        (world <- body quaternion)
@@ -151,7 +152,7 @@ class Simulator:
         if self._coriolis:
             # Fossen 2011 eq. 3.56: -C_RB(nu) nu
             rhs += coriolis_wrench(self._m_rb, nu)
-        # Fossen 2011 eq. 10.x: nu_dot = (M_RB + M_A)^-1 (sum of wrenches)
+        # nu_dot = (M_RB + M_A)^-1 (sum of wrenches), Fossen 2021 ch. 8
         return self._m_inv @ rhs
 
     def _flat_derivative(self, x, tau, current_world):

@@ -29,7 +29,7 @@ that define the terms)::
     affine    G_w d                   weight at com (hydrostatics, eq. 4.6)
               G_b fd                  buoyancy at cob (hydrostatics, eq. 4.6)
               L_z z                   -H(r_c)^T L nu_p (drag, dsros linear drag)
-              E e                     tau, or -M_A,O nu_dot (eq. 6.x)
+              E e                     tau, or -M_A,O nu_dot (Fossen 2011 ch. 6)
     bilinear  sum_bk A_ibk |nu_p,b| z_k   -H(r_c)^T Q_abc |nu_p,b| nu_p,c (dsros drag)
               sum_jk B_ijk z_j z_k        -H(r_c)^T u_p L_u nu_p (uuv forward-speed
                                           drag, u_p = (P z)_0 signed),

@@ -43,8 +43,8 @@ Per fin and state (gz-sim LiftDrag's geometry, all vectors in the body frame):
 * a two-line model's q takes the fin's ``fluid_density`` when it is set (> 0), else the
   vehicle's;
 * no force below 1 cm/s (gz-sim) or without in-plane flow;
-* the force F acting at r is moved to the body origin: [F, r x F] (Fossen 2011
-  eq. 7.x, tau_O = H(r)^T tau_r).
+* the force F acting at r is moved to the body origin: [F, r x F] (tau_O = H(r)^T tau_r,
+  H as gnc.Hmtrx of Fossen's PythonVehicleSimulator).
 
 Fin rates (delta_dot) are not in the flow: a quasi-steady model, as gz-sim and uuv.
 The model is evaluated by the compiled core (``_fins.c``: ``fin_force``, also at every

@@ -107,7 +107,7 @@ class HydroModel:
             getattr(params, 'added_mass_coriolis', True))
         # Fossen 2011 eq. 3.44 with the parallel-axis inertia about the origin
         self._m_rb = rigid_body_mass_matrix(params.mass, params.inertia, params.com)
-        # Fossen 2011 eq. 6.x: M = M_RB + M_A (both about the origin)
+        # M = M_RB + M_A (both about the origin; added mass: Fossen 2011 ch. 6)
         self._mass = self._m_rb + self.added_mass.origin_matrix
         #: The fins (None: the vehicle has none).
         self.fins = FinSet(params.fins, params.fluid_density) if params.fins else None
@@ -177,7 +177,7 @@ class HydroModel:
         nu_c = np.zeros(6)
         nu_c[:3] = v_cb
         nu_dot_c = np.zeros(6)
-        # Fossen 2011 eq. 10.x: d/dt (R^T v_c) = -S(w) R^T v_c for constant v_c
+        # d/dt (R^T v_c) = -S(w) R^T v_c for constant v_c (R_dot = R S(w), Fossen 2021 ch. 2)
         nu_dot_c[:3] = -cross(nu[3:], v_cb)
         return nu_c, nu_dot_c
 

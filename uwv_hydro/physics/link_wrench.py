@@ -173,7 +173,8 @@ class PartWrenches:
         if v_c is not None or current_rate_world is not None:
             nu_dot_c = np.zeros((n, 6))
             if v_c is not None:
-                # Fossen 2011 eq. 10.x: d/dt (R^T v_c) = -w x R^T v_c for a constant v_c
+                # d/dt (R^T v_c) = -w x R^T v_c for a constant v_c (R_dot = R S(w),
+                # Fossen 2021 ch. 2, Kinematics)
                 nu_dot_c[:, :3] = -cross_rows(nu[:, 3:], v_c)
             if current_rate_world is not None:
                 # ... plus R^T dv_c/dt for a changing current

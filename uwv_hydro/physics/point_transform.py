@@ -21,8 +21,8 @@ For a point P at body-frame offset r from the body origin O (same axes):
 * wrench transfer: tau_O = H(r)^T tau_P, i.e. F_O = F_P, M_O = M_P + r x F_P;
 * matrix transfer: M_O = H(r)^T M_P H(r) (kinetic energy is point-independent),
 
-with H(r) = [[I, -S(r)], [0, I]] (Fossen 2011 eq. 7.x, the "system transformation
-matrix" of eq. 7.236 written with S(r)^T = -S(r)).
+with H(r) = [[I, -S(r)], [0, I]] (Fossen's "system transformation matrix", gnc.Hmtrx
+of PythonVehicleSimulator: [[I, S(r)^T], [0, I]], written with S(r)^T = -S(r)).
 """
 import numpy as np
 

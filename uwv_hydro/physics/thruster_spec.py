@@ -77,7 +77,8 @@ update of length dt (the wrench is then held over the integration step):
    the rotor turns positively about the axis under positive thrust);
 6. base wrench: F = T d ((1 - t) T d for a propeller), torque = r x F + Q d with d the
    axis and r the joint origin in the base frame, i.e. tau = A T + A_Q Q with the
-   allocation matrix A = [d; r x d] (Fossen 2011 eq. 12.x) and A_Q = [0; d].
+   allocation matrix A = [d; r x d] (the thrust configuration matrix T of tau = T K u,
+   Fossen 2021; MSS ucalloc) and A_Q = [0; d].
 """
 from dataclasses import dataclass
 import math

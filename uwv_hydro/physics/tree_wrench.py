@@ -19,8 +19,8 @@ Wrench mode with moving links evaluates this at every odometry message (1 kHz be
 engine): forward kinematics of the base and joints, then each part's terms of
 :class:`~uwv_hydro.physics.link_wrench.PartWrenches` on its own twist, summed per link,
 per body and at the base.  As numpy calls (Pinocchio's forward kinematics, then
-PartWrenches) the 10-link vehicle of the benchmarks took a median 167 us a call, about
-150 us of it in Python and numpy overheads; compiled it takes a few microseconds.  The
+PartWrenches) most of a call's cost was Python and numpy overheads, which compiled
+code does not have (the figures: doc/guide/performance.md).  The
 same numpy path stays in articulated simulate mode and is this module's reference in
 the tests.
 

@@ -28,7 +28,8 @@ Conventions (REP-103):
   forward-speed drag wrench = -u * L_u @ nu (u = nu[0], signed).
 
 Reference points (each term is evaluated with the twist of its point and its
-wrench is moved back to the origin with tau_o = H(r)^T tau_p, Fossen 2011 eq. 7.x):
+wrench is moved back to the origin with tau_o = H(r)^T tau_p, H as gnc.Hmtrx of Fossen's
+PythonVehicleSimulator):
 
 * ``drag_center``: point where the linear and quadratic drag wrench acts.
 * ``drag_velocity_point``: point whose velocity the drag is evaluated with.

@@ -15,12 +15,8 @@
 """
 Monte-Carlo sweeps: many runs of one vehicle with drawn coefficients, reduced to outputs.
 
-``spec`` (the sweep specification YAML, checked; its hash keys the results),
-``draws`` (every run's drawn values, a function of (seed, run index) alone),
-``reductions`` (outputs accumulated step by step: final position, depth, turning
-diameter, energy, broach), ``chunk_task`` (one chunk of runs in one BatchSimulator),
-``manoeuvre_runs`` (a manoeuvre scenario's chunk: each run flies the manoeuvre),
-``chunk_store`` (one Parquet file per finished chunk), ``dask_runner`` (chunks as
-dask.distributed tasks, resumable) and ``summary`` (mean, std, percentiles).
-dask, distributed and pyarrow are imported lazily (pip-only, requirements.txt).
+The specification (checked, hashed), the draws (a function of seed and run index), the
+reductions, chunks of runs (batched, or manoeuvre flights) as Dask tasks on a local or
+given cluster, one Parquet file per finished chunk (resumable), the summary, and the
+bootstrap of ``fit``.  dask, distributed and pyarrow are imported lazily (pip-only).
 """

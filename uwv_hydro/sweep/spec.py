@@ -293,10 +293,12 @@ def _scenario(chk, sc, base):
                           at_most=bounds.MAX_STEPS * bounds.MAX_STEP)
     dt = chk.number(sc, 'dt', 'scenario.dt', default=0.05, positive=True,
                     at_most=bounds.MAX_STEP)
-    if dt < bounds.MIN_STEP or duration / dt > bounds.MAX_STEPS:
-        chk.fail('%g s at dt %g s is more than %g steps, or dt is below %g s (%s)'
-                 % (duration, dt, bounds.MAX_STEPS, bounds.MIN_STEP, bounds.WORK),
+    if dt < bounds.MIN_STEP:
+        chk.fail('%g s is below %g s (%s)' % (dt, bounds.MIN_STEP, bounds.WORK),
                  'scenario.dt', sc)
+    why = bounds.too_many_steps(duration, dt, 'scenario.duration', 'scenario.dt')
+    if why is not None:
+        chk.fail(why, 'scenario.dt', sc)
     substeps = chk.number(sc, 'substeps', 'scenario.substeps', default=0, integer=True,
                           at_most=bounds.MAX_SUBSTEPS)
     if substeps < 0:

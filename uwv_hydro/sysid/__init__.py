@@ -15,9 +15,7 @@
 """
 System identification: fit hydrodynamic coefficients to recorded odometry and thrust.
 
-``differentiation`` (Savitzky-Golay smoothing and derivatives), ``bounded_least_squares``
-(active-set least squares with sign bounds), ``regressors`` (which coefficients are
-unknown and their regressor columns), ``bag_data`` (bag to uniformly sampled arrays),
-``identifiability`` (excitation and uncertainty checks), ``fit`` (the estimator),
-``validation`` (open-loop simulation on held-out data) and ``report`` (text and PNG).
+Smoothing and differentiation, bounded least squares, the regressors of the unknown
+coefficients, a bag as uniformly sampled arrays, identifiability checks, the fit and its
+bootstrap, open-loop validation on held-out data, and the report.
 """

@@ -15,7 +15,7 @@
 """
 The unknown coefficients and their regressor columns in the equations of motion.
 
-Per sample (Fossen 2011 eq. 7.x, no current, about the body origin)::
+Per sample (Fossen 2021 ch. 8, no current, about the body origin)::
 
     M_RB nu_dot + C_RB(nu) nu - tau - tau_known(eta, nu, nu_dot)
         = -L_O nu - D_q,O(nu) nu - M_A,O nu_dot - C_A(nu) nu  =  sum_j theta_j phi_j
@@ -174,7 +174,7 @@ def columns(coefficients: Sequence[Coefficient], params, nu, nu_dot) -> np.ndarr
             pairs = [c.index] + ([c.index[::-1]] if c.symmetric else [])
             w = np.zeros((n, 6))
             for a, b in pairs:
-                # Fossen 2011 eq. 6.x: tau_A = -M_A nu_dot, unit entry (a, b)
+                # tau_A = -M_A nu_dot (Fossen 2011 ch. 6), unit entry (a, b)
                 w[:, a] -= acc_am[:, b]
                 if coriolis:
                     # Fossen 2011 eq. 6.43-6.45: [a1, a2] = E_ab nu_p = e_a nu_p,b

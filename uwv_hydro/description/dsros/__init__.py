@@ -13,10 +13,8 @@
 # limitations under the License.
 
 """
-dsros_hydro blocks (ds_sim, Gazebo Classic).
+dsros_hydro, ds_sim's Gazebo classic plugin (WHOI): its <gazebo> block and its sensors.
 
-Reads dsros_hydro, the Gazebo Classic plugin of ds_sim (WHOI): its <gazebo> block and its
-sensors.
-Imports only the description core (never another format package);
-see doc/architecture.md.
+Imports only the description core (never another format package); see
+doc/architecture.md.
 """

@@ -13,9 +13,8 @@
 # limitations under the License.
 
 """
-LRAUV hydrodynamics (osrf/lrauv, gz-sim).
+LRAUV (MBARI, osrf/lrauv on gz-sim): its hydrodynamics plugin with its names and defaults.
 
-Reads lRAUV (MBARI) on gz-sim: the hydrodynamics plugin of osrf/lrauv.
-Imports only the description core (never another format package);
-see doc/architecture.md.
+Imports only the description core (never another format package); see
+doc/architecture.md.
 """

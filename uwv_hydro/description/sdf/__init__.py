@@ -13,10 +13,10 @@
 # limitations under the License.
 
 """
-gz-sim SDF models and worlds.
+gz-sim (Gazebo) SDF worlds and models: frames, includes, systems, sensors, export, bridge.
 
-Reads gz-sim (Gazebo) SDF: frames, includes, model choice, buoyancy, hydrodynamics, equipment,
-sensors, export and the ros_gz bridge.
-Imports only the description core (never another format package);
-see doc/architecture.md.
+Which model, its rigid body, Buoyancy, Hydrodynamics, Thruster, LiftDrag and joint
+controllers, sensors, the kinematic tree's joints, SDF export and the ros_gz bridge
+configuration.  Imports only the description core (never another format package); see
+doc/architecture.md.
 """

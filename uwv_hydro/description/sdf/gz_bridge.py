@@ -21,7 +21,7 @@ output and the gz-sim launch file share:
 * ``/world/<world>/clock`` (gz.msgs.Clock) -> ``/clock``: sim time for ``use_sim_time``;
 * ``/model/<model>/odometry`` from gz-sim's OdometryPublisher -> the node's ``odometry``;
 * the node's ``hydro/entity_wrench`` -> ``/world/<world>/wrench``: ApplyLinkWrench's
-  one-step topic (each message acts during one physics step; see the README on why
+  one-step topic (each message acts during one physics step; doc/guide/plugin_replacement.md on why
   not ``wrench/persistent``).
 
 The ROS topics are relative, so a bridge started in the node's namespace joins that

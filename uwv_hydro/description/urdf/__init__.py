@@ -13,10 +13,8 @@
 # limitations under the License.
 
 """
-URDF and xacro descriptions.
+URDF and xacro (ROS robot_description): links, inertials, joints, $(find pkg) paths.
 
-Reads uRDF and xacro (ROS robot_description): links, inertials, joints, $(find pkg) package
-paths.
-Imports only the description core (never another format package);
-see doc/architecture.md.
+Imports only the description core (never another format package); see
+doc/architecture.md.
 """

@@ -13,10 +13,8 @@
 # limitations under the License.
 
 """
-uuv_simulator and DAVE plugins (Gazebo Classic).
+uuv_simulator and DAVE (Gazebo classic): underwater-object, thruster, fin, sensor plugins.
 
-Reads uuv_simulator and DAVE (Gazebo Classic): underwater-object, thruster, fin and sensor
-plugins.
-Imports only the description core (never another format package);
-see doc/architecture.md.
+Imports only the description core (never another format package); see
+doc/architecture.md.
 """

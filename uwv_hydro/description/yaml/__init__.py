@@ -13,9 +13,8 @@
 # limitations under the License.
 
 """
-uwv_hydro YAML vehicle files.
+uwv_hydro YAML vehicle files (ROS 2 parameter files): reader, values, sensors, export.
 
-Reads uwv_hydro YAML vehicle files (ROS 2 parameter files): reader and export.
-Imports only the description core (never another format package);
-see doc/architecture.md.
+Imports only the description core (never another format package); see
+doc/architecture.md.
 """

@@ -61,7 +61,12 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
   (3 variances the message reports; default the white-noise stddev squared);
 * ``rpt`` (uuv's acoustic positioning): ``x``/``y``/``z`` noise (m), ``covariance``,
   ``reference_position``, ``reference_rpy`` (the reference frame in the world, default
-  the world itself) and ``reference_frame`` (frame_id; default the odom frame).
+  the world itself) and ``reference_frame`` (frame_id; default the odom frame);
+* ``echosounder`` (single-beam echo sounder / sonar altimeter, sensor_msgs/Range along
+  the sensor's +x): ``min_range``, ``max_range`` (m), ``field_of_view`` (rad, the full
+  angle of the cone, < pi), ``range: {noise}`` (m), ``seabed_depth`` (m, the flat
+  seabed when the world has none) and ``surface_echo`` (default true: the sea surface
+  echoes; :mod:`uwv_hydro.physics.echosounder`).
 
 Common keys: ``name`` (XML attribute), ``type``, ``link`` (YAML; default the base),
 ``update_rate`` (Hz, required), ``topic`` (default the sensor name), ``seed`` (default a
@@ -90,8 +95,8 @@ from uwv_hydro.description.number_bounds import (
     beyond, MAX_ANGLE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES, MAX_SENSOR_NOISE)
 from uwv_hydro.description.xml_safe import element_line, element_path
 from uwv_hydro.physics.sensor_params import (
-    DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, NoiseParams,
-    RptParams, SENSOR_TYPES, SensorParams)
+    DvlParams, EchosounderParams, FluidPressureParams, ImuParams, MagnetometerParams,
+    NavSatParams, NoiseParams, RptParams, SENSOR_TYPES, SensorParams)
 from uwv_hydro.physics.unit_vector import unit_vector
 
 #: Accepted sensor rates (Hz): a period of at most a day, at least a microsecond.
@@ -115,6 +120,8 @@ TYPE_KEYS = {
     'magnetometer': dict(AXIS_KEYS, field=None, covariance=None),
     'rpt': dict(AXIS_KEYS, covariance=None, reference_position=None, reference_rpy=None,
                 reference_frame=None),
+    'echosounder': {'min_range': None, 'max_range': None, 'field_of_view': None,
+                    'range': _NOISE, 'seabed_depth': None, 'surface_echo': None},
     'navsat': {'latitude_deg': None, 'longitude_deg': None, 'elevation': None,
                'surfaced_depth': None,
                'position_sensing': {'horizontal': _NOISE, 'vertical': _NOISE}},
@@ -383,8 +390,39 @@ def _rpt(block: Dict[str, Any], path: str, ctx: _Ctx) -> RptParams:
     return _magnetometer(block, path, ctx, RptParams)  # the same axis/vector keys
 
 
+#: Longest echosounder range accepted (m): the deepest ocean twice over.
+MAX_ECHO_RANGE = 2.2e4
+
+
+def _echosounder(block: Dict[str, Any], path: str, ctx: _Ctx) -> EchosounderParams:
+    out = EchosounderParams(range=_noise(_mapping(block.get('range')).get('noise'),
+                                         _join(path, 'range.noise'), ctx))
+    if 'min_range' in block:
+        out.min_range = _number(block['min_range'], _join(path, 'min_range'), ctx,
+                                minimum=0.0, bound=MAX_ECHO_RANGE)
+    if 'max_range' in block:
+        out.max_range = _number(block['max_range'], _join(path, 'max_range'), ctx,
+                                positive=True, bound=MAX_ECHO_RANGE)
+    if out.min_range >= out.max_range:
+        raise ctx.error(_join(path, 'min_range'), 'min_range %g must be below max_range %g'
+                        % (out.min_range, out.max_range))
+    if 'field_of_view' in block:
+        out.field_of_view = _number(block['field_of_view'], _join(path, 'field_of_view'),
+                                    ctx, minimum=0.0)
+        if out.field_of_view >= math.pi:
+            raise ctx.error(_join(path, 'field_of_view'), 'field_of_view %g rad: the cone\'s '
+                            'full angle must be below pi (180 deg)' % out.field_of_view)
+    if 'seabed_depth' in block:
+        out.seabed_depth = _number(block['seabed_depth'], _join(path, 'seabed_depth'), ctx,
+                                   positive=True, bound=MAX_ECHO_RANGE)
+    if 'surface_echo' in block:
+        out.surface_echo = _bool(block['surface_echo'], _join(path, 'surface_echo'), ctx)
+    return out
+
+
 _TYPE_PARSERS = {'imu': _imu, 'fluid_pressure': _fluid_pressure, 'dvl': _dvl,
-                 'navsat': _navsat, 'magnetometer': _magnetometer, 'rpt': _rpt}
+                 'navsat': _navsat, 'magnetometer': _magnetometer, 'rpt': _rpt,
+                 'echosounder': _echosounder}
 
 
 def default_seed(name: str) -> int:

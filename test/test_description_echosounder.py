@@ -46,7 +46,7 @@ def test_yaml_echosounder_and_its_check_line(tmp_path, capsys):
     m = s.model
     assert (s.kind, s.update_rate, s.topic, s.frame_id()) == ('echosounder', 5.0,
                                                               'altimeter', 'alt')
-    assert (m.min_range, m.max_range, m.field_of_view, m.range.stddev, m.seabed_depth,
+    assert (m.min_range, m.max_range, m.field_of_view, m.noise.stddev, m.seabed_depth,
             m.surface_echo) == (0.3, 120.0, 0.2, 0.02, 40.0, False)
     path = tmp_path / 'v.yaml'
     path.write_text(HEAD % SOUNDER)
@@ -127,8 +127,8 @@ def test_uuv_sonar_beam_is_an_echosounder_with_the_differences_warned():
     m = s.model
     assert (s.kind, s.topic, s.link) == ('echosounder', 'dvl_sonar0', 'sonar_link')
     assert s.update_rate == 7.0  # gazebo_ros_range throttles the 20 Hz ray to its 7 Hz
-    assert (m.min_range, m.max_range, m.range.stddev, m.seabed_depth) == (0.55, 81.0, 0.005,
-                                                                           None)
+    assert (m.min_range, m.max_range, m.noise.stddev) == (0.55, 81.0, 0.005)
+    assert m.seabed_depth is None
     assert m.field_of_view == pytest.approx(0.06, abs=1e-15)
     warned = [w for w in params.warnings if w.startswith('sensor dvl_sonar0 (Gazebo ray')]
     assert any('gazebo_ros_range publishes max_range for no echo' in w
@@ -173,7 +173,7 @@ def test_ros2_ray_sensor_with_a_range_output():
     (s,) = params.sensors
     assert (s.kind, s.topic, s.update_rate) == ('echosounder', '/rov/altitude', 10.0)
     assert (s.model.min_range, s.model.max_range, s.model.field_of_view) == (0.1, 30.0, 0.0)
-    assert s.model.range.stddev == 0.03
+    assert s.model.noise.stddev == 0.03
     assert any('radiation infrared published as ULTRASOUND' in w for w in params.warnings)
 
 

@@ -71,7 +71,7 @@ def test_one_ray_over_a_flat_seabed_reads_h_over_cos_tilt(tilt_deg):
     for heading in (0.0, 1.0, -2.5):
         reading = _range(model, [3.0, -4.0, -5.0], _down_tilted(tau, heading))
         # r = h / cos(tilt), h = 30 - 5 m above the seabed
-        assert reading.range == pytest.approx(25.0 / math.cos(tau), abs=TOL)
+        assert reading.distance == pytest.approx(25.0 / math.cos(tau), abs=TOL)
         assert reading.variance == 0.0
 
 
@@ -87,7 +87,7 @@ def test_one_ray_over_a_slope():
         d = rot[:, 0]
         # ray-plane: p_z + t d_z = z0 + gx (p_x + t d_x) + gy (p_y + t d_y)
         t = (p[2] - z0 - gx * p[0] - gy * p[1]) / (gx * d[0] + gy * d[1] - d[2])
-        assert _range(model, p, rot).range == pytest.approx(t, abs=TOL)
+        assert _range(model, p, rot).distance == pytest.approx(t, abs=TOL)
 
 
 @pytest.mark.parametrize('tilt_deg', [0.0, 4.0, 10.0, 17.0, 30.0, 55.0])
@@ -104,11 +104,11 @@ def test_cone_minimum_over_a_plane_within_the_pattern_bound(tilt_deg, fov_deg):
         rot = _down_tilted(tau, heading) @ np.array(
             [[1.0, 0, 0], [0, math.cos(spin), -math.sin(spin)],
              [0, math.sin(spin), math.cos(spin)]])  # spun about the boresight
-        r = _range(model, [0.0, 0.0, -(DEPTH - h)], rot).range
+        r = _range(model, [0.0, 0.0, -(DEPTH - h)], rot).distance
         assert exact - TOL <= r <= h / math.cos(best + pattern_gap(fov)) + TOL
     # tilted towards the rim ray of azimuth 0 (+y_s): that ray is the cone's nearest
     if tau >= fov / 2:
-        r = _range(model, [0.0, 0.0, -(DEPTH - h)], _down_tilted(tau)).range
+        r = _range(model, [0.0, 0.0, -(DEPTH - h)], _down_tilted(tau)).distance
         assert r == pytest.approx(exact, abs=TOL)
 
 
@@ -131,16 +131,16 @@ def test_the_pattern_fills_the_cone_within_its_gap():
 def test_out_of_range_is_plus_and_minus_infinity():
     # 25 m above the seabed
     down = _down_tilted(0.0)
-    assert _range(_sounder(max_range=20.0), [0, 0, -5.0], down).range == math.inf
-    assert _range(_sounder(min_range=26.0, max_range=80.0), [0, 0, -5.0], down).range \
+    assert _range(_sounder(max_range=20.0), [0, 0, -5.0], down).distance == math.inf
+    assert _range(_sounder(min_range=26.0, max_range=80.0), [0, 0, -5.0], down).distance \
         == -math.inf
     # out of the water: no echo; no seabed at all looking down: no echo
-    assert _range(_sounder(), [0, 0, 1.0], down).range == math.inf
-    assert _range(_sounder(seabed_depth=None), [0, 0, -5.0], down).range == math.inf
+    assert _range(_sounder(), [0, 0, 1.0], down).distance == math.inf
+    assert _range(_sounder(seabed_depth=None), [0, 0, -5.0], down).distance == math.inf
     # a hole in a grid seabed: no bottom
     grid = GridSeabed([[math.nan, math.nan], [math.nan, math.nan]], -10, -10, 20, 20)
     reading = _range(_sounder(grid), [0, 0, -5.0], down)
-    assert reading.range == math.inf and not math.isnan(reading.true_range)
+    assert reading.distance == math.inf and not math.isnan(reading.true_range)
 
 
 @pytest.mark.parametrize('tilt_deg', [0.0, 25.0, 70.0])
@@ -149,34 +149,34 @@ def test_looking_up_it_measures_the_water_above(tilt_deg):
     up = _ry(-math.pi / 2) @ _rz(tau)  # x up, tilted tau from the vertical
     assert up[2, 0] == pytest.approx(math.cos(tau), abs=1e-15)
     # r = d / cos(tilt) at depth 12 m
-    assert _range(_sounder(), [1.0, 2.0, -12.0], up).range == pytest.approx(
+    assert _range(_sounder(), [1.0, 2.0, -12.0], up).distance == pytest.approx(
         12.0 / math.cos(tau), abs=TOL)
-    assert _range(_sounder(surface_echo=False), [1.0, 2.0, -12.0], up).range == math.inf
+    assert _range(_sounder(surface_echo=False), [1.0, 2.0, -12.0], up).distance == math.inf
 
 
 def test_horizontal_beam_hears_neither_plane_and_a_cone_hears_the_nearer():
     level = np.eye(3)  # boresight +x, horizontal
-    assert _range(_sounder(), [0, 0, -5.0], level).range == math.inf
+    assert _range(_sounder(), [0, 0, -5.0], level).distance == math.inf
     # a 60 deg cone reaches 30 deg down and up: the surface 5 m up, the seabed 25 m down
-    r = _range(_sounder(field_of_view=math.radians(60.0)), [0, 0, -5.0], level).range
+    r = _range(_sounder(field_of_view=math.radians(60.0)), [0, 0, -5.0], level).distance
     assert r == pytest.approx(5.0 / math.sin(math.radians(30.0)), abs=TOL)
 
 
 def test_noise_statistics_and_limits():
     sigma, mean, n = 0.05, 0.02, 4000
-    model = _sounder(range=NoiseParams(mean=mean, stddev=sigma), max_range=100.0)
+    model = _sounder(noise=NoiseParams(mean=mean, stddev=sigma), max_range=100.0)
     down = _down_tilted(0.0)
-    values = np.array([_range(model, [0, 0, -5.0], down, 0.1 * k).range for k in range(n)])
+    values = np.array([_range(model, [0, 0, -5.0], down, 0.1 * k).distance for k in range(n)])
     # mean within 5 standard errors, stddev within 5 of its standard errors sigma/sqrt(2n)
     assert abs(values.mean() - (25.0 + mean)) < 5 * sigma / math.sqrt(n)
     assert abs(values.std(ddof=1) - sigma) < 5 * sigma / math.sqrt(2 * n)
     assert _range(model, [0, 0, -5.0], down).variance == pytest.approx(sigma ** 2, rel=1e-15)
     model.reset()
-    again = np.array([_range(model, [0, 0, -5.0], down, 0.1 * k).range for k in range(5)])
+    again = np.array([_range(model, [0, 0, -5.0], down, 0.1 * k).distance for k in range(5)])
     assert np.array_equal(again, values[:5])  # the same seed, the same sequence
     # near the limits the noise never leaves [min_range, max_range] (finite there)
-    near = _sounder(range=NoiseParams(stddev=1.0), min_range=24.5, max_range=25.5)
-    edge = np.array([_range(near, [0, 0, -5.0], down, k).range for k in range(500)])
+    near = _sounder(noise=NoiseParams(stddev=1.0), min_range=24.5, max_range=25.5)
+    edge = np.array([_range(near, [0, 0, -5.0], down, k).distance for k in range(500)])
     assert np.all(np.isfinite(edge)) and edge.min() >= 24.5 and edge.max() <= 25.5
 
 
@@ -192,4 +192,4 @@ def test_sampled_at_its_rate_by_the_suite_and_cast_to_the_worlds_seabed():
         suite = SensorSuite(params, seabed=seabed)
         got = [r for k in range(100) for _, r in suite.sample(k * 10_000_000, state, None)]
         assert len(got) == 10  # 10 Hz over 1 s of 100 Hz states
-        assert all(r.range == pytest.approx(expected, abs=TOL) for r in got)
+        assert all(r.distance == pytest.approx(expected, abs=TOL) for r in got)

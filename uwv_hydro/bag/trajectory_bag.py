@@ -29,12 +29,13 @@ types are the simulate-mode node's (``node/simulate_io.py``, ``thruster_io.py``,
   (std_msgs/Float64; offline the thrusters get no command: neutral, zero), the fin
   angles on ``/joint_states`` (sensor_msgs/JointState, held over the run), its
   navigation sensors on their topics (``node/sensor_io.py``: sensor_msgs/Imu,
-  FluidPressure, NavSatFix, MagneticField, Range (echosounder, every sample, +-inf out
-  of range), geometry_msgs/TwistWithCovarianceStamped, uuv's
+  FluidPressure, NavSatFix, MagneticField, Range (echosounder, every sample, +-inf
+  out of range), geometry_msgs/TwistWithCovarianceStamped, uuv's
   PositionWithCovarianceStamped (RPT); nothing while a DVL has no bottom lock or a
   receiver no fix), each DVL's marine_acoustic_msgs/Dvl on ``/<name>/data`` (the
-  node's default ``dvl_topic``; every sample, also without lock) and ``/tf_static`` (one message at the start: base -> base_com,
-  base_cob, base_drag_center and the posed sensor frames);
+  node's default ``dvl_topic``; every sample, also without lock) and ``/tf_static``
+  (one message at the start: base -> base_com, base_cob, base_drag_center and the
+  posed sensor frames);
 * with moving links (``trajectory.joints``): ``/joint_states`` of every moving joint, its
   link's ``/tf`` and the fixed links on ``/tf_static``, as the node's joint part sends
   them (:mod:`uwv_hydro.bag.joint_bag`);

@@ -142,8 +142,8 @@ def read_gazebo_range(tree: Dict[str, Any], ctx: _Ctx, name: str):
                                              for a in ('horizontal', 'vertical'))
         block['field_of_view'] = max(width, height)
         notes.append('scan of %.4g x %.4g rad read as a cone of %.4g rad (the fixed ray '
-                     'pattern of physics/echosounder.py)' % (width, height,
-                                                              block['field_of_view']))
+                     'pattern of physics/echosounder.py)'
+                     % (width, height, block['field_of_view']))
     else:
         yaw = elevation = 0.0
     rotation = None

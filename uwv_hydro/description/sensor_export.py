@@ -78,7 +78,7 @@ def describe_sensor(sensor: SensorParams) -> str:
         seabed = ('seabed %g m (unless the world has one)' % m.seabed_depth
                   if m.seabed_depth is not None else "the world's seabed")
         detail = 'range %g..%g m along +x, cone %.4g deg, sigma %.3g m, %s%s' % (
-            m.min_range, m.max_range, math.degrees(m.field_of_view), m.range.stddev, seabed,
+            m.min_range, m.max_range, math.degrees(m.field_of_view), m.noise.stddev, seabed,
             ', surface echoes' if m.surface_echo else '')
     else:
         detail = ('datum %.7f, %.7f, %g m, fix above %g m depth, sigma %.3g m horizontal, '
@@ -105,7 +105,7 @@ def _all_noise(sensor: SensorParams) -> List[NoiseParams]:
     if sensor.kind in ('magnetometer', 'rpt'):
         return list(m.noise)
     if sensor.kind == 'echosounder':
-        return [m.range]
+        return [m.noise]
     return [m.horizontal, m.vertical]
 
 
@@ -157,7 +157,7 @@ def _model_tree(sensor: SensorParams) -> Dict[str, Any]:
             tree['covariance'] = list(m.covariance)
     elif sensor.kind == 'echosounder':
         tree = {'min_range': m.min_range, 'max_range': m.max_range,
-                'field_of_view': m.field_of_view, 'range': {'noise': _noise_tree(m.range)},
+                'field_of_view': m.field_of_view, 'range': {'noise': _noise_tree(m.noise)},
                 'surface_echo': m.surface_echo}
         if m.seabed_depth is not None:
             tree['seabed_depth'] = m.seabed_depth

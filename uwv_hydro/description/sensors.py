@@ -85,7 +85,7 @@ recorded 'warned' as not modelled in ``params.elements`` (one warning line names
 them all); an unknown key inside one of ours is an error naming it.
 """
 import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 import zlib
 
 import numpy as np
@@ -395,7 +395,7 @@ MAX_ECHO_RANGE = 2.2e4
 
 
 def _echosounder(block: Dict[str, Any], path: str, ctx: _Ctx) -> EchosounderParams:
-    out = EchosounderParams(range=_noise(_mapping(block.get('range')).get('noise'),
+    out = EchosounderParams(noise=_noise(_mapping(block.get('range')).get('noise'),
                                          _join(path, 'range.noise'), ctx))
     if 'min_range' in block:
         out.min_range = _number(block['min_range'], _join(path, 'min_range'), ctx,
@@ -410,7 +410,7 @@ def _echosounder(block: Dict[str, Any], path: str, ctx: _Ctx) -> EchosounderPara
         out.field_of_view = _number(block['field_of_view'], _join(path, 'field_of_view'),
                                     ctx, minimum=0.0)
         if out.field_of_view >= math.pi:
-            raise ctx.error(_join(path, 'field_of_view'), 'field_of_view %g rad: the cone\'s '
+            raise ctx.error(_join(path, 'field_of_view'), "field_of_view %g rad: the cone's "
                             'full angle must be below pi (180 deg)' % out.field_of_view)
     if 'seabed_depth' in block:
         out.seabed_depth = _number(block['seabed_depth'], _join(path, 'seabed_depth'), ctx,
@@ -481,42 +481,3 @@ def _pose(value: Any, path: str, ctx: _Ctx) -> Tuple[float, ...]:
     if not isinstance(value, (list, tuple)) or len(value) != 6:
         raise ctx.error(path, 'expected 6 numbers x y z roll pitch yaw, got %r' % (value,))
     return tuple(_number(v, path, ctx) for v in value)
-
-
-def merge_sensors(base: List[SensorParams], overlay: List[SensorParams]
-                  ) -> List[SensorParams]:
-    """Return ``base``'s sensors with those of ``overlay`` replacing same-named ones."""
-    names = {s.name for s in overlay}
-    return [s for s in base if s.name not in names] + list(overlay)
-
-
-def check_sensor_links(sensors: List[SensorParams], params, source: str,
-                       error=None) -> None:
-    """
-    Raise DescriptionError for a repeated name or topic, or a link not fixed to the base.
-
-    ``error(key, reason)`` builds the error (default: one naming ``source`` and the key).
-    """
-    if error is None:
-        def error(key, reason):
-            return DescriptionError(reason, source, key)
-    names, topics = set(), {}
-    for sensor in sensors:
-        key = 'sensors.' + sensor.name
-        if sensor.name in names:
-            raise error(key, 'duplicate sensor name %r' % sensor.name)
-        names.add(sensor.name)
-        if sensor.topic in topics:
-            raise error(key + '.topic', 'sensors %r and %r publish on the same topic %r'
-                        % (topics[sensor.topic], sensor.name, sensor.topic))
-        topics[sensor.topic] = sensor.name
-        tree = getattr(params, 'tree', None)
-        on_tree = tree is not None and tree.body_of(sensor.link) is not None
-        if sensor.link != params.base_frame and sensor.link not in params.frames \
-                and not on_tree:
-            raise error(key + '.link',
-                        'sensor %r: link %r is not the base link %r nor rigidly attached to '
-                        'it through fixed joints%s (known frames: %s)'
-                        % (sensor.name, sensor.link, params.base_frame,
-                           '' if tree is None else ' nor a link of the joint tree',
-                           ', '.join(sorted(params.frames)) or 'none'))

@@ -73,7 +73,7 @@ def range_fields(reading) -> dict:
     return {'radiation_type': RANGE_ULTRASOUND,
             'field_of_view': float(reading.field_of_view),
             'min_range': float(reading.min_range), 'max_range': float(reading.max_range),
-            'range': float(reading.range), 'variance': float(reading.variance)}
+            'range': float(reading.distance), 'variance': float(reading.variance)}
 
 
 def dvl_twist_covariance(reading) -> List[float]:

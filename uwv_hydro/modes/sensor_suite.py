@@ -93,7 +93,7 @@ class SensorSuite:
                 self.models.append(TerrainDvlModel(
                     spec, *(mount or sensor_mount(spec, params)), seabed))
                 continue
-            if seabed is not None and spec.kind == 'echosounder':
+            if spec.kind == 'echosounder':  # over the world's seabed, else its flat one
                 self.models.append(EchosounderModel(
                     spec, *(mount or sensor_mount(spec, params)), seabed))
                 continue

@@ -96,7 +96,8 @@ def surface_ranges(origins, directions, max_range) -> np.ndarray:
 class EchosounderReading:
     """One sensor_msgs/Range sample: range (m, or +-inf), its variance and the limits."""
 
-    range: float
+    #: the measured range (m; +inf: no echo, -inf: too close), Range's ``range``
+    distance: float
     variance: float
     min_range: float
     max_range: float
@@ -119,7 +120,7 @@ class EchosounderModel(SensorModel):
         #: the seabed the rays are cast to (None: no seabed)
         self.seabed = seabed
         self.rays = beam_pattern(p.field_of_view)
-        self.noise = NoiseModel((p.range,), self.rng)
+        self.noise = NoiseModel((p.noise,), self.rng)
         self.variance = float(self.noise.variance()[0])
 
     def _noises(self):
@@ -154,6 +155,6 @@ class EchosounderModel(SensorModel):
         else:
             noisy = float(self.noise.apply([r], dt)[0])
             value = min(max(noisy, p.min_range), p.max_range)
-        return EchosounderReading(range=value, variance=self.variance, min_range=p.min_range,
+        return EchosounderReading(distance=value, variance=self.variance, min_range=p.min_range,
                                   max_range=p.max_range, field_of_view=p.field_of_view,
                                   true_range=r, depth=depth)

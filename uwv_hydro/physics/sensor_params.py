@@ -155,7 +155,8 @@ class EchosounderParams:
     max_range: float = 100.0
     #: Full angle of the beam's cone about the sensor's +x (rad); 0: one ray.
     field_of_view: float = 0.0
-    range: NoiseParams = field(default_factory=NoiseParams)
+    #: Noise of the range (m), the YAML ``range: {noise}``.
+    noise: NoiseParams = field(default_factory=NoiseParams)
     #: Depth of the flat seabed (m) when the world has no seabed; None: no seabed.
     seabed_depth: Optional[float] = None
     #: The sea surface echoes (an upward-looking sounder measures the water above it).

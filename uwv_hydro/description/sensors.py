@@ -92,7 +92,8 @@ import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.number_bounds import (
-    beyond, MAX_ANGLE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES, MAX_SENSOR_NOISE)
+    beyond, MAX_ANGLE, MAX_ECHO_RANGE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES,
+    MAX_SENSOR_NOISE)
 from uwv_hydro.description.xml_safe import element_line, element_path
 from uwv_hydro.physics.sensor_params import (
     DvlParams, EchosounderParams, FluidPressureParams, ImuParams, MagnetometerParams,
@@ -388,10 +389,6 @@ _VECTOR_BOUNDS = {'field': MAX_MAGNETIC_FIELD, 'covariance': MAX_SENSOR_NOISE **
 
 def _rpt(block: Dict[str, Any], path: str, ctx: _Ctx) -> RptParams:
     return _magnetometer(block, path, ctx, RptParams)  # the same axis/vector keys
-
-
-#: Longest echosounder range accepted (m): the deepest ocean twice over.
-MAX_ECHO_RANGE = 2.2e4
 
 
 def _echosounder(block: Dict[str, Any], path: str, ctx: _Ctx) -> EchosounderParams:

@@ -29,10 +29,13 @@ types are the simulate-mode node's (``node/simulate_io.py``, ``thruster_io.py``,
   (std_msgs/Float64; offline the thrusters get no command: neutral, zero), the fin
   angles on ``/joint_states`` (sensor_msgs/JointState, held over the run), its
   navigation sensors on their topics (``node/sensor_io.py``: sensor_msgs/Imu,
-  FluidPressure, NavSatFix, MagneticField, geometry_msgs/TwistWithCovarianceStamped,
-  uuv's PositionWithCovarianceStamped (RPT); nothing while a DVL has no bottom lock or a
-  receiver no fix) and ``/tf_static`` (one message at the start: base -> base_com,
-  base_cob, base_drag_center and the posed sensor frames);
+  FluidPressure, NavSatFix, MagneticField, Range (echosounder, every sample, +-inf
+  out of range), geometry_msgs/TwistWithCovarianceStamped, uuv's
+  PositionWithCovarianceStamped (RPT); nothing while a DVL has no bottom lock or a
+  receiver no fix), each DVL's marine_acoustic_msgs/Dvl on ``/<name>/data`` (the
+  node's default ``dvl_topic``; every sample, also without lock) and ``/tf_static``
+  (one message at the start: base -> base_com, base_cob, base_drag_center and the
+  posed sensor frames);
 * with moving links (``trajectory.joints``): ``/joint_states`` of every moving joint, its
   link's ``/tf`` and the fixed links on ``/tf_static``, as the node's joint part sends
   them (:mod:`uwv_hydro.bag.joint_bag`);
@@ -49,6 +52,7 @@ from uwv_hydro.bag.cdr_codec import odometry_layout, repeat_message
 from uwv_hydro.bag.joint_bag import fixed_transforms, transform_stamped, write_joints
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, typestore, WRENCH
 from uwv_hydro.modes import sensor_messages
+from uwv_hydro.modes.dvl_message import fill_dvl
 from uwv_hydro.modes.offline_sensors import sample_sensors
 from uwv_hydro.modes.offline_simulation import Trajectory
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN, thruster_topics
@@ -93,6 +97,10 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
         from rosbags.typesys import get_types_from_msg
         for name, text in sensor_messages.EXTRA_DEFINITIONS.items():
             store.register(get_types_from_msg(text, name))  # uuv's RPT message
+    if vehicle is not None and sensors and any(s.kind == 'dvl' for s in vehicle.sensors):
+        from rosbags.typesys import get_types_from_msg
+        store.register(get_types_from_msg(sensor_messages.DVL_DEFINITION,
+                                          sensor_messages.DVL_MESSAGE_TYPE))
     make = MessageFactory(store)
     stamps = stamps_ns(trajectory.t)
     n = len(stamps)
@@ -235,6 +243,9 @@ def _sensor_message(store, make, kind: str, reading, stamp_ns: int, frame_id: st
                                             'PositionWithCovariance'](
             pos=t['geometry_msgs/msg/Point'](*(float(v) for v in reading.position)),
             covariance=np.array(reading.covariance, dtype=float)))
+    if kind == 'echosounder':
+        return t[sensor_messages.MESSAGE_TYPES[kind]](
+            header=header, **sensor_messages.range_fields(reading))
     if kind == 'magnetometer':
         return t[sensor_messages.MESSAGE_TYPES[kind]](
             header=header, magnetic_field=vec(*(float(v) for v in reading.magnetic_field)),
@@ -265,3 +276,25 @@ def _sensors(bag, store, make, vehicle: VehicleParams, trajectory: Trajectory, s
             if reading.valid:
                 msg = _sensor_message(store, make, spec.kind, reading, stamp, frame_id)
                 bag.queue_raw(topic, msgtype, stamp, bytes(store.serialize_cdr(msg, msgtype)))
+        if spec.kind == 'dvl':
+            _dvl_messages(bag, store, make, model, times, readings, frame_id)
+
+
+def _dvl_messages(bag, store, make, model, times, readings, frame_id: str) -> None:
+    """Write a DVL's marine_acoustic_msgs/Dvl of every sample (node/sensor_io.py's)."""
+    dvl = sensor_messages.DVL_MESSAGE_TYPE
+    vec = store.types['geometry_msgs/msg/Vector3']
+    msg = store.types[dvl](
+        header=make.header(0, frame_id), velocity_mode=0, dvl_type=0, velocity=vec(0, 0, 0),
+        velocity_covar=np.zeros(9), altitude=0.0, course_gnd=0.0, speed_gnd=0.0,
+        num_good_beams=0, sound_speed=0.0, beam_ranges_valid=False,
+        beam_velocities_valid=False, beam_unit_vec=[vec(0, 0, 0) for _ in range(4)],
+        range=np.zeros(4), range_covar=np.zeros(4, np.float32),
+        beam_quality=np.zeros(4, np.float32), beam_velocity=np.zeros(4, np.float32),
+        beam_velocity_covar=np.zeros(4, np.float32))
+    spec = model.spec
+    topic = '/' + sensor_messages.DVL_TOPIC.format(name=spec.name, topic=spec.topic)
+    for stamp, reading in zip(times, readings):
+        fill_dvl(msg, reading, model.beam_cosines)  # refilled, serialised at once
+        msg.header = make.header(stamp, frame_id)
+        bag.queue_raw(topic, dvl, stamp, bytes(store.serialize_cdr(msg, dvl)))

@@ -48,6 +48,8 @@ MAX_MAGNETIC_FIELD = 1.0e6
 MAX_ANGLE = 1.0e3
 #: Largest |component| (m) of an RPT reference_position (beyond the Earth's radius).
 MAX_REFERENCE_METRES = 1.0e7
+#: Longest echosounder range and seabed depth (m): the deepest ocean (11 km) twice over.
+MAX_ECHO_RANGE = 2.2e4
 #: Largest |coefficient| of gz-sim's signed quadratic terms (N s^2/m^2 and kin): real
 #: vehicles write 1e0 to 1e4 (gz-sim's test world 94.2475); with 1e9, S nu nu and its
 #: moves to the base stay finite for any speed and offset the loader accepts.

@@ -28,6 +28,7 @@ import numpy as np
 from uwv_hydro.description.conventions import matrix_to_quat, rpy_to_matrix
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.gazebo_range import range_plugin, read_gazebo_range
 from uwv_hydro.description.sensors import (
     _bool, _Ctx, _join, _mapping, _number, _pose, sensor_from_mapping)
 from uwv_hydro.description.xml_safe import element_line, element_path
@@ -103,9 +104,13 @@ def sensor_type_key(sensor: ET.Element) -> str:
     Return the key of a <sensor> in :data:`SENSOR_READERS`: its type, 'custom:<gz:type>'.
 
     gz-sim custom sensors carry their kind in a namespaced ``gz:type`` attribute
-    (``xmlns:gz`` declared, or the literal prefix).
+    (``xmlns:gz`` declared, or the literal prefix); a ``ray`` / ``gpu_ray`` sensor with
+    a plugin publishing sensor_msgs/Range is 'ray:range' / 'gpu_ray:range'
+    (:mod:`uwv_hydro.description.gazebo_range`).
     """
     kind = (sensor.get('type') or '').strip()
+    if kind in ('ray', 'gpu_ray') and range_plugin(sensor) is not None:
+        return kind + ':range'
     if kind != 'custom':
         return kind
     attr = _namespaced(dict(sensor.attrib), 'type')
@@ -293,6 +298,9 @@ SENSOR_READERS = {
     'gps': _as_is('navsat', 'gps', unused=('velocity_sensing',)),  # Gazebo classic name
     'custom:dvl': _gz_dvl,
     'magnetometer': _as_is('magnetometer'),
+    'echosounder': _as_is('echosounder'),
+    'ray:range': read_gazebo_range,  # a Gazebo range finder: uuv's and DAVE's altimeters
+    'gpu_ray:range': read_gazebo_range,
 }
 
 #: Sensor rate when a description gives none (SDF: every physics step, 1 ms default).
@@ -360,6 +368,9 @@ def read_sensor_element(sensor: ET.Element, link: str, source: str, base_frame: 
     for frame_key in ('gz_frame_id', 'ignition_frame_id'):
         if frame_key in tree:  # gz-sim's frame_id of the messages
             tree['frame_id'] = tree.pop(frame_key)
+    if key.endswith(':range'):  # its plugin is read, not dropped
+        tree['_range_plugin'] = range_plugin(sensor)
+        notes = [n for n in notes if n != _DROPPED_COMMON['plugin']]
     kind, tree, more, rotation = reader(tree, ctx, name)
     notes += more
     if kind is None:
@@ -406,6 +417,9 @@ def read_sensor_element(sensor: ET.Element, link: str, source: str, base_frame: 
     if params is not None:
         record(params, 'sensor', name, place, 'warned' if notes else 'read',
                '; '.join(['%s model' % kind] + notes))
+        if key.endswith(':range'):  # what differs from the peer's range finder
+            params.warnings.extend('sensor %s (Gazebo %s -> echosounder): %s'
+                                   % (name, key.split(':')[0], n) for n in notes)
     return out
 
 

@@ -74,6 +74,12 @@ def describe_sensor(sensor: SensorParams) -> str:
     elif sensor.kind == 'rpt':
         detail = 'position in %s, sigma %s m' % (m.reference_frame or 'the world',
                                                  _sigmas(m.noise))
+    elif sensor.kind == 'echosounder':
+        seabed = ('seabed %g m (unless the world has one)' % m.seabed_depth
+                  if m.seabed_depth is not None else "the world's seabed")
+        detail = 'range %g..%g m along +x, cone %.4g deg, sigma %.3g m, %s%s' % (
+            m.min_range, m.max_range, math.degrees(m.field_of_view), m.noise.stddev, seabed,
+            ', surface echoes' if m.surface_echo else '')
     else:
         detail = ('datum %.7f, %.7f, %g m, fix above %g m depth, sigma %.3g m horizontal, '
                   '%.3g m vertical' % (m.latitude_deg, m.longitude_deg, m.elevation,
@@ -98,6 +104,8 @@ def _all_noise(sensor: SensorParams) -> List[NoiseParams]:
         return list(m.velocity)
     if sensor.kind in ('magnetometer', 'rpt'):
         return list(m.noise)
+    if sensor.kind == 'echosounder':
+        return [m.noise]
     return [m.horizontal, m.vertical]
 
 
@@ -147,6 +155,12 @@ def _model_tree(sensor: SensorParams) -> Dict[str, Any]:
             tree['reference_frame'] = m.reference_frame
         if m.covariance is not None:
             tree['covariance'] = list(m.covariance)
+    elif sensor.kind == 'echosounder':
+        tree = {'min_range': m.min_range, 'max_range': m.max_range,
+                'field_of_view': m.field_of_view, 'range': {'noise': _noise_tree(m.noise)},
+                'surface_echo': m.surface_echo}
+        if m.seabed_depth is not None:
+            tree['seabed_depth'] = m.seabed_depth
     else:
         tree = {'latitude_deg': m.latitude_deg, 'longitude_deg': m.longitude_deg,
                 'elevation': m.elevation, 'surfaced_depth': m.surfaced_depth,

@@ -61,7 +61,12 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
   (3 variances the message reports; default the white-noise stddev squared);
 * ``rpt`` (uuv's acoustic positioning): ``x``/``y``/``z`` noise (m), ``covariance``,
   ``reference_position``, ``reference_rpy`` (the reference frame in the world, default
-  the world itself) and ``reference_frame`` (frame_id; default the odom frame).
+  the world itself) and ``reference_frame`` (frame_id; default the odom frame);
+* ``echosounder`` (single-beam echo sounder / sonar altimeter, sensor_msgs/Range along
+  the sensor's +x): ``min_range``, ``max_range`` (m), ``field_of_view`` (rad, the full
+  angle of the cone, < pi), ``range: {noise}`` (m), ``seabed_depth`` (m, the flat
+  seabed when the world has none) and ``surface_echo`` (default true: the sea surface
+  echoes; :mod:`uwv_hydro.physics.echosounder`).
 
 Common keys: ``name`` (XML attribute), ``type``, ``link`` (YAML; default the base),
 ``update_rate`` (Hz, required), ``topic`` (default the sensor name), ``seed`` (default a
@@ -80,18 +85,19 @@ recorded 'warned' as not modelled in ``params.elements`` (one warning line names
 them all); an unknown key inside one of ours is an error naming it.
 """
 import math
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 import zlib
 
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.number_bounds import (
-    beyond, MAX_ANGLE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES, MAX_SENSOR_NOISE)
+    beyond, MAX_ANGLE, MAX_ECHO_RANGE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES,
+    MAX_SENSOR_NOISE)
 from uwv_hydro.description.xml_safe import element_line, element_path
 from uwv_hydro.physics.sensor_params import (
-    DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, NoiseParams,
-    RptParams, SENSOR_TYPES, SensorParams)
+    DvlParams, EchosounderParams, FluidPressureParams, ImuParams, MagnetometerParams,
+    NavSatParams, NoiseParams, RptParams, SENSOR_TYPES, SensorParams)
 from uwv_hydro.physics.unit_vector import unit_vector
 
 #: Accepted sensor rates (Hz): a period of at most a day, at least a microsecond.
@@ -115,6 +121,8 @@ TYPE_KEYS = {
     'magnetometer': dict(AXIS_KEYS, field=None, covariance=None),
     'rpt': dict(AXIS_KEYS, covariance=None, reference_position=None, reference_rpy=None,
                 reference_frame=None),
+    'echosounder': {'min_range': None, 'max_range': None, 'field_of_view': None,
+                    'range': _NOISE, 'seabed_depth': None, 'surface_echo': None},
     'navsat': {'latitude_deg': None, 'longitude_deg': None, 'elevation': None,
                'surfaced_depth': None,
                'position_sensing': {'horizontal': _NOISE, 'vertical': _NOISE}},
@@ -383,8 +391,35 @@ def _rpt(block: Dict[str, Any], path: str, ctx: _Ctx) -> RptParams:
     return _magnetometer(block, path, ctx, RptParams)  # the same axis/vector keys
 
 
+def _echosounder(block: Dict[str, Any], path: str, ctx: _Ctx) -> EchosounderParams:
+    out = EchosounderParams(noise=_noise(_mapping(block.get('range')).get('noise'),
+                                         _join(path, 'range.noise'), ctx))
+    if 'min_range' in block:
+        out.min_range = _number(block['min_range'], _join(path, 'min_range'), ctx,
+                                minimum=0.0, bound=MAX_ECHO_RANGE)
+    if 'max_range' in block:
+        out.max_range = _number(block['max_range'], _join(path, 'max_range'), ctx,
+                                positive=True, bound=MAX_ECHO_RANGE)
+    if out.min_range >= out.max_range:
+        raise ctx.error(_join(path, 'min_range'), 'min_range %g must be below max_range %g'
+                        % (out.min_range, out.max_range))
+    if 'field_of_view' in block:
+        out.field_of_view = _number(block['field_of_view'], _join(path, 'field_of_view'),
+                                    ctx, minimum=0.0)
+        if out.field_of_view >= math.pi:
+            raise ctx.error(_join(path, 'field_of_view'), "field_of_view %g rad: the cone's "
+                            'full angle must be below pi (180 deg)' % out.field_of_view)
+    if 'seabed_depth' in block:
+        out.seabed_depth = _number(block['seabed_depth'], _join(path, 'seabed_depth'), ctx,
+                                   positive=True, bound=MAX_ECHO_RANGE)
+    if 'surface_echo' in block:
+        out.surface_echo = _bool(block['surface_echo'], _join(path, 'surface_echo'), ctx)
+    return out
+
+
 _TYPE_PARSERS = {'imu': _imu, 'fluid_pressure': _fluid_pressure, 'dvl': _dvl,
-                 'navsat': _navsat, 'magnetometer': _magnetometer, 'rpt': _rpt}
+                 'navsat': _navsat, 'magnetometer': _magnetometer, 'rpt': _rpt,
+                 'echosounder': _echosounder}
 
 
 def default_seed(name: str) -> int:
@@ -443,42 +478,3 @@ def _pose(value: Any, path: str, ctx: _Ctx) -> Tuple[float, ...]:
     if not isinstance(value, (list, tuple)) or len(value) != 6:
         raise ctx.error(path, 'expected 6 numbers x y z roll pitch yaw, got %r' % (value,))
     return tuple(_number(v, path, ctx) for v in value)
-
-
-def merge_sensors(base: List[SensorParams], overlay: List[SensorParams]
-                  ) -> List[SensorParams]:
-    """Return ``base``'s sensors with those of ``overlay`` replacing same-named ones."""
-    names = {s.name for s in overlay}
-    return [s for s in base if s.name not in names] + list(overlay)
-
-
-def check_sensor_links(sensors: List[SensorParams], params, source: str,
-                       error=None) -> None:
-    """
-    Raise DescriptionError for a repeated name or topic, or a link not fixed to the base.
-
-    ``error(key, reason)`` builds the error (default: one naming ``source`` and the key).
-    """
-    if error is None:
-        def error(key, reason):
-            return DescriptionError(reason, source, key)
-    names, topics = set(), {}
-    for sensor in sensors:
-        key = 'sensors.' + sensor.name
-        if sensor.name in names:
-            raise error(key, 'duplicate sensor name %r' % sensor.name)
-        names.add(sensor.name)
-        if sensor.topic in topics:
-            raise error(key + '.topic', 'sensors %r and %r publish on the same topic %r'
-                        % (topics[sensor.topic], sensor.name, sensor.topic))
-        topics[sensor.topic] = sensor.name
-        tree = getattr(params, 'tree', None)
-        on_tree = tree is not None and tree.body_of(sensor.link) is not None
-        if sensor.link != params.base_frame and sensor.link not in params.frames \
-                and not on_tree:
-            raise error(key + '.link',
-                        'sensor %r: link %r is not the base link %r nor rigidly attached to '
-                        'it through fixed joints%s (known frames: %s)'
-                        % (sensor.name, sensor.link, params.base_frame,
-                           '' if tree is None else ' nor a link of the joint tree',
-                           ', '.join(sorted(params.frames)) or 'none'))

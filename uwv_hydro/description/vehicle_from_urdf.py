@@ -66,7 +66,7 @@ from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
 from uwv_hydro.description.sdf.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
 from uwv_hydro.description.sensor_elements import sensors_from_urdf
-from uwv_hydro.description.sensors import check_sensor_links
+from uwv_hydro.description.sensor_links import check_sensor_links
 from uwv_hydro.description.simulator_defaults import apply_urdf_defaults
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters

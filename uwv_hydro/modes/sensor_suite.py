@@ -33,6 +33,7 @@ from typing import Callable, List, Optional, Tuple
 
 from uwv_hydro.modes.body_wrenches import body_names
 from uwv_hydro.physics.dvl_terrain import TerrainDvlModel
+from uwv_hydro.physics.echosounder import EchosounderModel
 from uwv_hydro.physics.rotation import matrix_to_quat
 from uwv_hydro.physics.sensors import build_sensor, sensor_body_mount, sensor_mount, SensorModel
 
@@ -71,9 +72,11 @@ class SensorSuite:
     ``bodies``: None, or a function returning the kinematics of the tree's bodies at the
     state being sampled (a :class:`~uwv_hydro.physics.multibody.FrameKinematics` with
     accelerations, ``MultibodyModel.body_names`` order), called at most once per state
-    and only when a sensor on a moving body is due.  ``seabed``: None (each DVL over its
-    flat ``seabed_depth``), or a :mod:`uwv_hydro.physics.seabed` under every DVL, whose
-    beams are then cast to it (:class:`~uwv_hydro.physics.dvl_terrain.TerrainDvlModel`).
+    and only when a sensor on a moving body is due.  ``seabed``: None (each DVL and
+    echosounder over its flat ``seabed_depth``), or a :mod:`uwv_hydro.physics.seabed`
+    under every DVL and echosounder, whose beams are then cast to it
+    (:class:`~uwv_hydro.physics.dvl_terrain.TerrainDvlModel`,
+    :class:`~uwv_hydro.physics.echosounder.EchosounderModel`).
     """
 
     def __init__(self, params, bodies: Optional[Callable[[], object]] = None, seabed=None):
@@ -88,6 +91,10 @@ class SensorSuite:
             mount = (translation, rotation) if body else None
             if seabed is not None and spec.kind == 'dvl':
                 self.models.append(TerrainDvlModel(
+                    spec, *(mount or sensor_mount(spec, params)), seabed))
+                continue
+            if spec.kind == 'echosounder':  # over the world's seabed, else its flat one
+                self.models.append(EchosounderModel(
                     spec, *(mount or sensor_mount(spec, params)), seabed))
                 continue
             self.models.append(build_sensor(spec, params, mount))

@@ -54,11 +54,17 @@ static frames):
   from its definition): without it the RPT sensor is not published -- a warning at start
   names it, /diagnostics shows it ``unavailable`` (and the update loop's
   ``unavailable_outputs``) and counts the samples not published.
+* ``echosounder``: sensor_msgs/Range (ULTRASOUND, the cone's ``field_of_view``,
+  ``min_range``, ``max_range``, the noise variance where the message has the field),
+  every sample: the nearest echo along the sensor frame's +x (the message's boresight),
+  +inf for no echo within ``max_range``, -inf for one nearer than ``min_range`` (REP
+  117; :mod:`uwv_hydro.physics.echosounder`); cast to the ``seabed_file`` seabed when
+  one is given, else to the sensor's flat ``seabed_depth``.
 """
 from typing import Dict, List
 
 from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
-from sensor_msgs.msg import FluidPressure, Imu, MagneticField, NavSatFix, NavSatStatus
+from sensor_msgs.msg import FluidPressure, Imu, MagneticField, NavSatFix, NavSatStatus, Range
 
 from uwv_hydro.description.seabed.seabed_file import (seabed_from_options, seabed_lines,
                                                       seabed_summary)
@@ -71,7 +77,7 @@ from uwv_hydro.node.static_frames import transform_stamped
 from uwv_hydro.physics.rotation import quat_from_rpy
 
 _MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovarianceStamped,
-             'navsat': NavSatFix, 'magnetometer': MagneticField}
+             'navsat': NavSatFix, 'magnetometer': MagneticField, 'echosounder': Range}
 
 
 #: Why a sensor kind's message type may be missing (the package no distribution releases).
@@ -264,6 +270,14 @@ class SensorIO(NodePart):
         msg = _message_type('rpt')()
         msg.pos.pos.x, msg.pos.pos.y, msg.pos.pos.z = (float(v) for v in reading.position)
         msg.pos.covariance = [float(v) for v in reading.covariance]
+        return msg
+
+    @staticmethod
+    def _echosounder(reading) -> Range:
+        msg = Range()
+        for key, value in sensor_messages.range_fields(reading).items():
+            if hasattr(msg, key):  # Humble's Range has no variance
+                setattr(msg, key, value)
         return msg
 
     @staticmethod

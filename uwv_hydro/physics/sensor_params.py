@@ -28,7 +28,7 @@ from typing import Optional, Tuple
 from uwv_hydro.physics.dvl_beams import A50_AZIMUTHS, A50_JANUS_ANGLE
 
 #: Sensor types, named as gz-sim names its sensors where it has one (imu, dvl, navsat).
-SENSOR_TYPES = ('imu', 'fluid_pressure', 'dvl', 'navsat', 'magnetometer', 'rpt')
+SENSOR_TYPES = ('imu', 'fluid_pressure', 'dvl', 'navsat', 'magnetometer', 'rpt', 'echosounder')
 
 #: Standard atmosphere at sea level (Pa), ISO 2533.
 STANDARD_ATMOSPHERE = 101325.0
@@ -146,6 +146,24 @@ class RptParams:
 
 
 @dataclass
+class EchosounderParams:
+    """Single-beam echo sounder / altimeter: range to the nearest echo along its +x."""
+
+    #: Shortest range measured (m); a nearer echo reads -inf (REP 117: too close).
+    min_range: float = 0.0
+    #: Longest range measured (m); no echo within it reads +inf (REP 117: no return).
+    max_range: float = 100.0
+    #: Full angle of the beam's cone about the sensor's +x (rad); 0: one ray.
+    field_of_view: float = 0.0
+    #: Noise of the range (m), the YAML ``range: {noise}``.
+    noise: NoiseParams = field(default_factory=NoiseParams)
+    #: Depth of the flat seabed (m) when the world has no seabed; None: no seabed.
+    seabed_depth: Optional[float] = None
+    #: The sea surface echoes (an upward-looking sounder measures the water above it).
+    surface_echo: bool = True
+
+
+@dataclass
 class SensorParams:
     """One sensor: where it is, how often it measures, where it publishes, its model."""
 
@@ -160,8 +178,8 @@ class SensorParams:
     topic: str
     #: Seed of the sensor's own random generator.
     seed: int
-    #: ImuParams, FluidPressureParams, DvlParams, NavSatParams, MagnetometerParams or
-    #: RptParams, as ``kind`` says.
+    #: ImuParams, FluidPressureParams, DvlParams, NavSatParams, MagnetometerParams,
+    #: RptParams or EchosounderParams, as ``kind`` says.
     model: object = None
     #: Pose of the sensor in its link (gz ``<pose>``): (x, y, z, roll, pitch, yaw), or None.
     pose: Optional[Tuple[float, ...]] = None

@@ -39,6 +39,9 @@ kinematics (Fossen 2011 sec. 2.x, body axes):
   per-axis noise and turn-on bias; in the water and out of it alike.
 * RPT (uuv's RPTROSPlugin): the sensor's position in a reference frame (p_ref, R_ref in
   the world), R_ref^T (p + R r - p_ref), plus per-axis noise.
+* Echosounder (altimeter): the range along the sensor's +x to the nearest echo, in
+  :mod:`uwv_hydro.physics.echosounder` (its model built there, not by
+  :func:`build_sensor`).
 """
 from dataclasses import dataclass
 import math
@@ -482,4 +485,7 @@ def build_sensor(spec: SensorParams, params, mount=None) -> SensorModel:
         return MagnetometerModel(spec, translation, rotation)
     if spec.kind == 'rpt':
         return RptModel(spec, translation, rotation)
+    if spec.kind == 'echosounder':  # its module builds on this one
+        raise ValueError('an echosounder is built by uwv_hydro.physics.echosounder.'
+                         'EchosounderModel (SensorSuite), with the seabed it sounds')
     raise ValueError('unknown sensor type %r' % (spec.kind,))

@@ -61,7 +61,7 @@ from uwv_hydro.description.sdf.joint_controller import (
 from uwv_hydro.description.sdf.model_choice import is_uwv_plugin
 from uwv_hydro.description.sdf.sensors import (
     dave_pressure_sensor, is_dave_pressure_plugin, read_link_sensors)
-from uwv_hydro.description.sensors import check_sensor_links, merge_sensors
+from uwv_hydro.description.sensor_links import check_sensor_links, merge_sensors
 from uwv_hydro.description.thruster_values import check_unique, on_body
 from uwv_hydro.description.thrusters import (
     gz_thruster_spec, gz_thruster_values, is_thruster_plugin)

@@ -15,8 +15,8 @@
 """The ``sensors:`` section of a YAML vehicle file."""
 from typing import Any, List
 
-from uwv_hydro.description.sensors import (
-    _Ctx, check_sensor_links, merge_sensors, sensor_from_mapping)
+from uwv_hydro.description.sensor_links import check_sensor_links, merge_sensors
+from uwv_hydro.description.sensors import _Ctx, sensor_from_mapping
 from uwv_hydro.physics.sensor_params import SensorParams
 
 

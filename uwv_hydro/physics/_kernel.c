@@ -29,6 +29,9 @@ static PyMethodDef methods[] = {
   {"model", uwv_py_model, METH_VARARGS, "model(packed) -> capsule of the dynamics coefficients"},
   {"fins", uwv_py_fins, METH_VARARGS, "fins(packed) -> capsule of a fin set"},
   {"guard", uwv_py_guard, METH_VARARGS, "guard(packed) -> capsule of the energy bound"},
+  {"contact", uwv_py_contact, METH_VARARGS, "contact(model, packed): set the seabed contact"},
+  {"contact_energy", uwv_py_contact_energy, METH_VARARGS,
+   "contact_energy(model, x) -> the contact springs' energy (J)"},
   {"step", uwv_py_step, METH_VARARGS, "step(model, x, tau, current, angles, h, n, frozen)"},
   {"derivative", uwv_py_derivative, METH_VARARGS,
    "derivative(model, x, tau, current, angles)"},
@@ -68,6 +71,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
   if (PyModule_AddIntConstant(mod, "LAYOUT_VERSION", LAYOUT_VERSION) < 0
       || PyModule_AddIntConstant(mod, "FIN_SIZE", FIN_SIZE) < 0
       || PyModule_AddIntConstant(mod, "HULL_HEAD", HULL_HEAD) < 0
+      || PyModule_AddIntConstant(mod, "CONTACT_HEAD", CONTACT_HEAD) < 0
       || PyModule_AddIntConstant(mod, "NF_STILL", NF_STILL) < 0
       || PyModule_AddIntConstant(mod, "NF_ALL", NF_ALL) < 0
       || PyModule_AddIntConstant(mod, "GUARD_SIZE", GUARD_SIZE) < 0

@@ -25,6 +25,7 @@
  *   _current_field.c   a current field linearised about the start of a call
  *   _fins.c            fin lift and drag (gz-sim LiftDrag, uuv_simulator)
  *   _hull.c            the hull's body lift and cross-flow drag
+ *   _contact.c         the seabed contact (compliant normal force, regularised Coulomb)
  *   _rk4.c             the RK4 integration and the single-vehicle calls
  *   _checked_step.c    simulate mode's checked step (the energy bound, retry, restore)
  *   _batch.c           N vehicles stepped in one call
@@ -59,6 +60,7 @@
 #define MIN_FIN_SPEED 0.01  /* gz-sim LiftDrag: no force below 1 cm/s */
 #define MAX_FINS 64         /* fins per vehicle (stack buffers of rotated fin vectors) */
 #define HULL_HEAD 6         /* packed hull: present, k, x_ahead, x_astern, jorgensen, n */
+#define CONTACT_HEAD 6      /* packed contact: n, k, c, mu, v_s, depth */
 
 typedef struct {
   int count;
@@ -76,6 +78,14 @@ typedef struct {
 } Hull;
 
 typedef struct {
+  int n;                /* contact points (0: no contact) */
+  double k, c;          /* normal stiffness (N/m) and damping (N s/m) per point */
+  double mu, vs;        /* Coulomb friction coefficient, stiction speed (m/s) */
+  double depth;         /* the flat seabed's depth (m) */
+  double *p;            /* n body-frame points (3 n) */
+} Contact;
+
+typedef struct {
   /* the nonzero columns of A (6 x NF_ALL), column-major: a[c * 6 + i] is A[i, col[c]];
      the first n_still are features < NF_STILL (all n_all with a current) */
   double a[NF_ALL * 6];
@@ -86,6 +96,7 @@ typedef struct {
   double ma[18];        /* M_A,O[:, :3] (6 x 3, row-major): wrench of a current rate */
   Fins fins;
   Hull hull;
+  Contact contact;
 } Model;
 
 /*
@@ -160,12 +171,20 @@ void uwv_hull_wrench(const Hull *h, const double *nu_r, double *lift, double *cr
 /* Parse a packed hull section into hull; return the doubles used (-1: error set). */
 Py_ssize_t uwv_parse_hull(const double *p, Py_ssize_t len, Hull *hull);
 
+/* Add the seabed contact's body wrench at the state x (R: its rotation, row-major) to w. */
+void uwv_contact_wrench(const Contact *c, const double *x, const double *r, double *w);
+
+/* The contact springs' energy sum 1/2 k d^2 (J) at the state x (_contact.c). */
+double uwv_contact_energy(const Contact *c, const double *x);
+
 /* ------------------------------------------------------------------ the module's calls */
 
 PyObject *uwv_py_model(PyObject *self, PyObject *args);          /* _model.c */
 PyObject *uwv_py_fins(PyObject *self, PyObject *args);           /* _fins.c */
 PyObject *uwv_py_fin_wrench(PyObject *self, PyObject *args);
 PyObject *uwv_py_fin_eval(PyObject *self, PyObject *args);
+PyObject *uwv_py_contact(PyObject *self, PyObject *args);        /* _contact.c */
+PyObject *uwv_py_contact_energy(PyObject *self, PyObject *args);
 PyObject *uwv_py_step(PyObject *self, PyObject *args);           /* _rk4.c */
 PyObject *uwv_py_derivative(PyObject *self, PyObject *args);
 PyObject *uwv_py_guard(PyObject *self, PyObject *args);          /* _checked_step.c */

@@ -122,6 +122,30 @@ class Simulator:
         self._angles = None if self._fins is None else self._fin_angles.tolist()
         #: The compiled dynamics of this vehicle (uwv_hydro.physics.kernel)
         self.core = kernel.core.model(kernel.pack_model(self.model, self._m_inv))
+        #: The seabed contact (physics.seabed_contact.SeabedContact) and its seabed, or None
+        self.contact = None
+        self.seabed = None
+
+    def set_contact(self, contact, seabed) -> None:
+        """
+        Land on ``seabed`` through ``contact`` (a SeabedContact; None: no contact).
+
+        The compiled derivative applies the contact at every RK4 stage (``_contact.c``).
+        """
+        from uwv_hydro.physics.seabed import FlatSeabed
+        if contact is None or seabed is None:
+            kernel.core.contact(self.core, np.zeros(kernel.core.CONTACT_HEAD))
+            self.contact = self.seabed = None
+            return
+        if not isinstance(seabed, FlatSeabed):
+            raise ValueError('seabed contact: only a flat seabed for now, got %s'
+                             % type(seabed).__name__)
+        kernel.core.contact(self.core, contact.pack(seabed.depth))
+        self.contact, self.seabed = contact, seabed
+
+    def contact_energy(self, x) -> float:
+        """Return the contact springs' energy sum 1/2 k d^2 (J) at the flat state ``x``."""
+        return kernel.core.contact_energy(self.core, x)
 
     def set_step(self, dt: float, substeps: int) -> None:
         """Set the step length dt (s) and its RK4 sub-steps (the state is the caller's)."""

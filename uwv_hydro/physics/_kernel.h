@@ -30,6 +30,7 @@
  *   _batch.c           N vehicles stepped in one call
  *   _tree*.c, _tree.h  the per-link wrench of a kinematic tree (_vec3.h: its algebra) and
  *                      its articulated dynamics (_tree_aba.c, _tree_rk4.c, _tree_dynamics.c)
+ *   _seabed.c          the seabed (flat or a grid of heights): height, gradient, ray cast
  *
  * Every coefficient comes from Python, packed by uwv_hydro/physics/kernel.py (the
  * layout is documented there).  No numpy C API: arrays arrive through the buffer
@@ -104,6 +105,24 @@ typedef struct {
 /* The capsule name of a model (_model.c). */
 extern const char UWV_MODEL_CAPSULE[];
 
+/*
+ * The seabed of physics/seabed.py (FlatSeabed, GridSeabed), in the ENU world (m, z up):
+ * the solid is {z <= h(x, y)}.  Flat: h = -depth everywhere.  Grid: the heights
+ * h[j * nx + i] at the nodes (x0 + i dx, y0 + j dy), bilinear in each cell; a cell with a
+ * NaN node is a hole, and outside the nodes there is no bottom.  A point on a node line
+ * belongs to the cell above it (floor), the last line to the last cell.
+ */
+typedef struct {
+  int grid;             /* 0: flat, 1: grid */
+  double depth;         /* flat: the seabed is at z = -depth */
+  int nx, ny;           /* grid: nodes along x and along y (>= 2 each) */
+  double x0, y0, dx, dy;
+  double *h;            /* grid: ny * nx heights (a copy), row j at y = y0 + j dy */
+} Seabed;
+
+/* The capsule name of a seabed (_seabed.c). */
+extern const char UWV_SEABED_CAPSULE[];
+
 /* ------------------------------------------------------------------ _args.c */
 
 /* Read exactly n doubles from a list, tuple or C-contiguous float64 buffer. */
@@ -160,6 +179,23 @@ void uwv_hull_wrench(const Hull *h, const double *nu_r, double *lift, double *cr
 /* Parse a packed hull section into hull; return the doubles used (-1: error set). */
 Py_ssize_t uwv_parse_hull(const double *p, Py_ssize_t len, Hull *hull);
 
+/* ------------------------------------------------------------------ the seabed (_seabed.c) */
+
+/* The seabed's height h (m, up) and its gradient grad = (dh/dx, dh/dy) at (x, y): 1, or
+   0 where there is no bottom (a hole, outside the grid; *h and grad get NaN).  grad may
+   be NULL. */
+int uwv_seabed_height(const Seabed *s, double x, double y, double *h, double grad[2]);
+
+/* The range (m) along the ray o + t d (d a unit vector) to the first point of the solid
+   within max_range: 0 for o in the solid, INFINITY for none (or a non-finite ray). */
+double uwv_seabed_cast(const Seabed *s, const double o[3], const double d[3],
+                       double max_range);
+
+/* The seabed of obj: a seabed capsule or an object whose attribute `capsule` is one
+   (FlatSeabed, GridSeabed); None gives *s = NULL (no seabed).  0, or -1 with a TypeError.
+   *s lives as long as obj: code keeping it past the call keeps a reference to obj. */
+int uwv_read_seabed(PyObject *obj, const Seabed **s);
+
 /* ------------------------------------------------------------------ the module's calls */
 
 PyObject *uwv_py_model(PyObject *self, PyObject *args);          /* _model.c */
@@ -180,5 +216,9 @@ PyObject *uwv_py_tree_derivative(PyObject *self, PyObject *args);
 PyObject *uwv_py_tree_rk4(PyObject *self, PyObject *args);
 PyObject *uwv_py_tree_minverse(PyObject *self, PyObject *args);
 PyObject *uwv_py_tree_static(PyObject *self, PyObject *args);
+PyObject *uwv_py_seabed_flat(PyObject *self, PyObject *args);    /* _seabed.c */
+PyObject *uwv_py_seabed_grid(PyObject *self, PyObject *args);
+PyObject *uwv_py_seabed_height(PyObject *self, PyObject *args);
+PyObject *uwv_py_seabed_cast(PyObject *self, PyObject *args);
 
 #endif  /* UWV_HYDRO_KERNEL_H */

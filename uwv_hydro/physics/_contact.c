@@ -49,20 +49,6 @@ static void rotation_of(const double *q, double *r)
 }
 
 /*
- * The seabed under the world point (x, y): *h its height (m, up) and g its gradient;
- * 0 where there is no surface (a hole or outside a grid).
- */
-static int seabed_at(const Contact *c, double x, double y, double *h, double *g)
-{
-  (void)x;
-  (void)y;
-  /* flat seabed: h = -depth everywhere, no gradient */
-  *h = -c->depth;
-  g[0] = g[1] = 0.0;
-  return 1;
-}
-
-/*
  * The penetration of the point p_i (body) at the pose (p, R): returns d (<= 0 or no
  * surface: 0 and no contact), the world point in xw and the normal in n.
  */
@@ -73,7 +59,8 @@ static double penetration(const Contact *c, const double *pos, const double *r,
     xw[a] = pos[a] + r[3 * a] * pb[0] + r[3 * a + 1] * pb[1] + r[3 * a + 2] * pb[2];
   }
   double h, g[2];
-  if (!seabed_at(c, xw[0], xw[1], &h, g) || !(h > xw[2])) {
+  /* the seabed's height and gradient under the point (_seabed.c); none: no contact */
+  if (!uwv_seabed_height(c->seabed, xw[0], xw[1], &h, g) || !(h > xw[2])) {
     return 0.0;
   }
   /* outward normal of the surface z = h(x, y): (-h_x, -h_y, 1) / sqrt(1 + |grad h|^2) */
@@ -144,30 +131,42 @@ double uwv_contact_energy(const Contact *c, const double *x)
   return e;
 }
 
+/* Drop a model's contact (points and the reference to its seabed). */
+void uwv_contact_clear(Contact *c)
+{
+  PyMem_Free(c->p);
+  Py_XDECREF(c->seabed_ref);
+  memset(c, 0, sizeof(*c));
+}
+
 /*
- * contact(model, packed) -> None: set the model's seabed contact, packed as
- * [n, k, c, mu, v_s, depth, p (3 n)] (n = 0: none).
+ * contact(model, packed, seabed) -> None: set the model's seabed contact, packed as
+ * [n, k, c, mu, v_s, p (3 n)] (n = 0 or seabed None: none), over seabed (a FlatSeabed,
+ * GridSeabed or their capsule: uwv_read_seabed; a reference is kept).
  */
 PyObject *uwv_py_contact(PyObject *self, PyObject *args)
 {
-  PyObject *cap, *packed;
+  PyObject *cap, *packed, *seabed_obj;
   Py_buffer view;
-  if (!PyArg_ParseTuple(args, "OO", &cap, &packed)) {
+  if (!PyArg_ParseTuple(args, "OOO", &cap, &packed, &seabed_obj)) {
     return NULL;
   }
   Model *m = PyCapsule_GetPointer(cap, UWV_MODEL_CAPSULE);
-  if (m == NULL || uwv_get_array(packed, &view, CONTACT_HEAD, 0, "contact") < 0) {
+  const Seabed *seabed = NULL;
+  if (m == NULL || uwv_read_seabed(seabed_obj, &seabed) < 0
+      || uwv_get_array(packed, &view, CONTACT_HEAD, 0, "contact") < 0) {
     return NULL;
   }
   const double *p = view.buf;
   Py_ssize_t len = view.len / 8;
   double nd = p[0];
-  if (!(nd >= 0.0 && nd == floor(nd) && nd <= 1e6) || len < CONTACT_HEAD + 3 * (Py_ssize_t)nd) {
+  if (!(nd >= 0.0 && nd == floor(nd) && nd <= 1e6)
+      || len < CONTACT_HEAD + 3 * (Py_ssize_t)nd) {
     PyBuffer_Release(&view);
     PyErr_SetString(PyExc_ValueError, "bad contact section");
     return NULL;
   }
-  int n = (int)nd;
+  int n = seabed == NULL ? 0 : (int)nd;
   double *pts = NULL;
   if (n > 0) {
     pts = PyMem_Malloc(3 * (size_t)n * sizeof(double));
@@ -177,14 +176,19 @@ PyObject *uwv_py_contact(PyObject *self, PyObject *args)
     }
     memcpy(pts, p + CONTACT_HEAD, 3 * (size_t)n * sizeof(double));
   }
-  PyMem_Free(m->contact.p);
+  uwv_contact_clear(&m->contact);
   m->contact.n = n;
   m->contact.k = p[1];
   m->contact.c = p[2];
   m->contact.mu = p[3];
   m->contact.vs = p[4];
-  m->contact.depth = p[5];
   m->contact.p = pts;
+  if (n > 0) {
+    /* the seabed lives as long as the object holding it */
+    m->contact.seabed = seabed;
+    m->contact.seabed_ref = seabed_obj;
+    Py_INCREF(seabed_obj);
+  }
   PyBuffer_Release(&view);
   Py_RETURN_NONE;
 }

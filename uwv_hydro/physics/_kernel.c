@@ -53,6 +53,13 @@ static PyMethodDef methods[] = {
    "tree_rk4(tree, dyn, state, h, n, servo, w, lower, upper, wrench, current, angles)"},
   {"tree_minverse", uwv_py_tree_minverse, METH_VARARGS, "tree_minverse(tree, dyn, x, q, out)"},
   {"tree_static", uwv_py_tree_static, METH_VARARGS, "tree_static(tree, dyn, x, q, out)"},
+  {"seabed_flat", uwv_py_seabed_flat, METH_VARARGS, "seabed_flat(depth) -> capsule"},
+  {"seabed_grid", uwv_py_seabed_grid, METH_VARARGS,
+   "seabed_grid(heights, nx, ny, x0, y0, dx, dy) -> capsule (heights copied)"},
+  {"seabed_height", uwv_py_seabed_height, METH_VARARGS,
+   "seabed_height(seabed, x, y, h, grad): h NaN where no bottom, grad (n, 2) or None"},
+  {"seabed_cast", uwv_py_seabed_cast, METH_VARARGS,
+   "seabed_cast(seabed, origins, directions, max_range, out): ranges of n rays"},
   {NULL, NULL, 0, NULL},
 };
 

@@ -132,15 +132,12 @@ class Simulator:
 
         The compiled derivative applies the contact at every RK4 stage (``_contact.c``).
         """
-        from uwv_hydro.physics.seabed import FlatSeabed
         if contact is None or seabed is None:
-            kernel.core.contact(self.core, np.zeros(kernel.core.CONTACT_HEAD))
+            kernel.core.contact(self.core, np.zeros(kernel.core.CONTACT_HEAD), None)
             self.contact = self.seabed = None
             return
-        if not isinstance(seabed, FlatSeabed):
-            raise ValueError('seabed contact: only a flat seabed for now, got %s'
-                             % type(seabed).__name__)
-        kernel.core.contact(self.core, contact.pack(seabed.depth))
+        # the core keeps a reference to the seabed (its capsule: physics.seabed)
+        kernel.core.contact(self.core, contact.pack(), seabed)
         self.contact, self.seabed = contact, seabed
 
     def contact_energy(self, x) -> float:

@@ -100,10 +100,10 @@ class SeabedContact:
         """Return v_s tan(th) / mu: the regularised friction's creep on a slope th (rad)."""
         return self.stiction_speed * math.tan(slope) / self.friction
 
-    def pack(self, depth: float) -> np.ndarray:
-        """Return the packed contact section over a flat seabed ``depth`` m deep."""
+    def pack(self) -> np.ndarray:
+        """Return the packed contact section [n, k, c, mu, v_s, points (3 n)]."""
         head = [float(len(self.points)), self.stiffness, self.damping, self.friction,
-                self.stiction_speed, float(depth)]
+                self.stiction_speed]
         return np.concatenate((np.array(head), np.asarray(self.points, float).reshape(-1)))
 
     def with_stiction_speed(self, speed: float) -> 'SeabedContact':

@@ -168,3 +168,16 @@ def test_no_seabed_no_contact():
     mode.run(None, 100)
     # sinking freely: no force from below
     assert mode.x[2] < -DEPTH - 0.05
+
+
+def test_a_sphere_rests_on_its_lowest_point():
+    params = _vehicle()
+    mode = SimulateMode(params, dt=0.01)
+    radius = 0.25
+    mode.set_contact(ContactSpec(points=np.zeros((1, 3)), radii=[radius]), FlatSeabed(DEPTH))
+    mode.reset(State(np.array([0.0, 0.0, -DEPTH + 0.5]), np.array([1.0, 0.0, 0.0, 0.0]),
+                     np.zeros(6)))
+    mode.run(None, 3000)
+    d_expected = mode.contact.static_penetration(1)
+    # the centre rests r - W_water / k above the seabed
+    assert mode.x[2] == pytest.approx(-DEPTH + radius - d_expected, abs=1e-3 * d_expected)

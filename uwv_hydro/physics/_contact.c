@@ -49,8 +49,9 @@ static void rotation_of(const double *q, double *r)
 }
 
 /*
- * The penetration of the point p_i (body) at the pose (p, R): returns d (<= 0 or no
- * surface: 0 and no contact), the world point in xw and the normal in n.
+ * The penetration of the sphere of radius pb[3] about the point pb (body; radius 0: a
+ * point) at the pose (p, R): returns d (<= 0, or no surface: no contact), the world
+ * centre in xw and the normal in n.
  */
 static double penetration(const Contact *c, const double *pos, const double *r,
                           const double *pb, double *xw, double *n)
@@ -60,7 +61,7 @@ static double penetration(const Contact *c, const double *pos, const double *r,
   }
   double h, g[2];
   /* the seabed's height and gradient under the point (_seabed.c); none: no contact */
-  if (!uwv_seabed_height(c->seabed, xw[0], xw[1], &h, g) || !(h > xw[2])) {
+  if (!uwv_seabed_height(c->seabed, xw[0], xw[1], &h, g) || !(h + pb[3] > xw[2])) {
     return 0.0;
   }
   /* outward normal of the surface z = h(x, y): (-h_x, -h_y, 1) / sqrt(1 + |grad h|^2) */
@@ -68,19 +69,24 @@ static double penetration(const Contact *c, const double *pos, const double *r,
   n[0] = -g[0] * inv;
   n[1] = -g[1] * inv;
   n[2] = inv;
-  /* distance below the tangent plane: (h - z) n_z */
-  return (h - xw[2]) * n[2];
+  /* depth of the lowest point centre - radius n below the tangent plane: (h - z) n_z + r */
+  return (h - xw[2]) * n[2] + pb[3];
 }
 
 void uwv_contact_wrench(const Contact *c, const double *x, const double *r, double *w)
 {
   const double *nu = x + 7;
   for (int i = 0; i < c->n; i++) {
-    const double *pb = c->p + 3 * i;
+    const double *ps = c->p + 4 * i;
     double xw[3], n[3];
-    double d = penetration(c, x, r, pb, xw, n);
+    double d = penetration(c, x, r, ps, xw, n);
     if (d <= 0.0) {
       continue;
+    }
+    /* the contact point, the lowest point of the sphere: centre - radius R^T n (body) */
+    double pb[3];
+    for (int a = 0; a < 3; a++) {
+      pb[a] = ps[a] - ps[3] * (r[a] * n[0] + r[3 + a] * n[1] + r[6 + a] * n[2]);
     }
     /* point velocity v + w x p_i (body), then in the world R (.) */
     double vb[3] = {nu[0] + nu[4] * pb[2] - nu[5] * pb[1],
@@ -124,7 +130,7 @@ double uwv_contact_energy(const Contact *c, const double *x)
   rotation_of(x + 3, r);
   for (int i = 0; i < c->n; i++) {
     double xw[3], n[3];
-    double d = penetration(c, x, r, c->p + 3 * i, xw, n);
+    double d = penetration(c, x, r, c->p + 4 * i, xw, n);
     /* spring energy 1/2 k d^2 of a penetrating point */
     e += d > 0.0 ? 0.5 * c->k * d * d : 0.0;
   }
@@ -141,7 +147,7 @@ void uwv_contact_clear(Contact *c)
 
 /*
  * contact(model, packed, seabed) -> None: set the model's seabed contact, packed as
- * [n, k, c, mu, v_s, p (3 n)] (n = 0 or seabed None: none), over seabed (a FlatSeabed,
+ * [n, k, c, mu, v_s, (p, radius) (4 n)] (n = 0 or seabed None: none), over seabed (a FlatSeabed,
  * GridSeabed or their capsule: uwv_read_seabed; a reference is kept).
  */
 PyObject *uwv_py_contact(PyObject *self, PyObject *args)
@@ -161,7 +167,7 @@ PyObject *uwv_py_contact(PyObject *self, PyObject *args)
   Py_ssize_t len = view.len / 8;
   double nd = p[0];
   if (!(nd >= 0.0 && nd == floor(nd) && nd <= 1e6)
-      || len < CONTACT_HEAD + 3 * (Py_ssize_t)nd) {
+      || len < CONTACT_HEAD + 4 * (Py_ssize_t)nd) {
     PyBuffer_Release(&view);
     PyErr_SetString(PyExc_ValueError, "bad contact section");
     return NULL;
@@ -169,12 +175,12 @@ PyObject *uwv_py_contact(PyObject *self, PyObject *args)
   int n = seabed == NULL ? 0 : (int)nd;
   double *pts = NULL;
   if (n > 0) {
-    pts = PyMem_Malloc(3 * (size_t)n * sizeof(double));
+    pts = PyMem_Malloc(4 * (size_t)n * sizeof(double));
     if (pts == NULL) {
       PyBuffer_Release(&view);
       return PyErr_NoMemory();
     }
-    memcpy(pts, p + CONTACT_HEAD, 3 * (size_t)n * sizeof(double));
+    memcpy(pts, p + CONTACT_HEAD, 4 * (size_t)n * sizeof(double));
   }
   uwv_contact_clear(&m->contact);
   m->contact.n = n;

@@ -119,7 +119,7 @@ typedef struct {
   double mu, vs;        /* Coulomb friction coefficient, stiction speed (m/s) */
   const Seabed *seabed; /* the seabed (_seabed.c), NULL: none */
   PyObject *seabed_ref; /* the object holding it (a reference kept) */
-  double *p;            /* n body-frame points (3 n) */
+  double *p;            /* n body-frame points and their radii (4 n: x, y, z, r) */
 } Contact;
 
 typedef struct {

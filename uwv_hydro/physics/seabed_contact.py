@@ -56,7 +56,8 @@ class ContactSpec:
     """
     What a description says about contact: the points and any overridden coefficient.
 
-    ``points`` (N, 3) body-frame (m); ``stiffness`` (N/m) and ``damping`` (N s/m) per
+    ``points`` (N, 3) body-frame (m); ``radii`` (N,) their spheres' radii (m; None: 0,
+    points); ``stiffness`` (N/m) and ``damping`` (N s/m) per
     point, None for the defaults of :func:`resolve`; ``friction`` mu; ``stiction_speed``
     v_s (m/s); ``source``: where the points came from (for ``check``).
     """
@@ -71,6 +72,7 @@ class ContactSpec:
     source: str = ''
     #: points' labels (shape and link), parallel to ``points``
     labels: list = field(default_factory=list)
+    radii: Optional[np.ndarray] = None
 
 
 @dataclass
@@ -86,6 +88,12 @@ class SeabedContact:
     weight_in_water: float
     #: heave mass m + A_33 (kg)
     heave_mass: float
+    #: radius of each point (m; a sphere's, 0 for a point)
+    radii: np.ndarray = None
+
+    def __post_init__(self):
+        if self.radii is None:
+            self.radii = np.zeros(len(self.points))
 
     def static_penetration(self, touching: Optional[int] = None) -> float:
         """Return W_water / (k n): the penetration at rest on flat ground on n points."""
@@ -101,10 +109,11 @@ class SeabedContact:
         return self.stiction_speed * math.tan(slope) / self.friction
 
     def pack(self) -> np.ndarray:
-        """Return the packed contact section [n, k, c, mu, v_s, points (3 n)]."""
+        """Return the packed contact section [n, k, c, mu, v_s, (point, radius) (4 n)]."""
         head = [float(len(self.points)), self.stiffness, self.damping, self.friction,
                 self.stiction_speed]
-        return np.concatenate((np.array(head), np.asarray(self.points, float).reshape(-1)))
+        rows = np.column_stack((np.asarray(self.points, float), self.radii))
+        return np.concatenate((np.array(head), rows.reshape(-1)))
 
     def with_stiction_speed(self, speed: float) -> 'SeabedContact':
         """Return a copy with the regularisation speed v_s = ``speed`` (m/s)."""
@@ -126,7 +135,9 @@ class SeabedContact:
         viscous = self.friction * max(0.0, self.weight_in_water) / len(self.points) \
             / self.stiction_speed if friction else 0.0
         k_mat, c_mat = np.zeros((6, 6)), np.zeros((6, 6))
-        for p in np.asarray(self.points, float):
+        # the lowest points, level: a sphere's centre minus its radius along z
+        lowest = np.asarray(self.points, float) - np.outer(self.radii, n_z)
+        for p in lowest:
             # point velocity v + w x p = J nu, J = [I, -S(p)]
             skew = np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
             jac = np.hstack((np.eye(3), -skew))
@@ -162,7 +173,9 @@ def resolve(spec: ContactSpec, params, mass_matrix) -> SeabedContact:
                          stiction_speed=float(STICTION_TOLERANCE if spec.stiction_speed
                                               is None else spec.stiction_speed),
                          weight_in_water=float(params.weight() - params.buoyancy()),
-                         heave_mass=heave)
+                         heave_mass=heave,
+                         radii=(np.zeros(n) if spec.radii is None
+                                else np.asarray(spec.radii, float).reshape(n)))
 
 
 def stable_stiction_speed(contact: SeabedContact, mass, rate: float) -> float:

@@ -145,6 +145,13 @@ def apply_overrides(spec: Optional[ContactSpec], overrides: dict) -> Optional[Co
     return spec
 
 
+def lowest_count(contact) -> int:
+    """Return how many points are lowest, level (those touching flat ground at rest)."""
+    lowest = np.asarray(contact.points)[:, 2] - np.asarray(contact.radii)
+    # within 1 um: the same height up to the rounding of a description's poses
+    return int(np.sum(lowest <= lowest.min() + 1e-6))
+
+
 def contact_lines(params, contact) -> List[str]:
     """Return what ``check`` shows: the points and the figures of a resolved contact."""
     spec = params.contact
@@ -157,8 +164,7 @@ def contact_lines(params, contact) -> List[str]:
                  '(friction angle %.4g deg); stiction speed %.4g m/s' % (
                      contact.stiffness, contact.damping, contact.friction,
                      math.degrees(contact.friction_angle()), contact.stiction_speed))
-    lowest = np.asarray(contact.points)[:, 2] - np.asarray(contact.radii)
-    touching = int(np.sum(lowest <= lowest.min() + 1e-9))
+    touching = lowest_count(contact)
     if contact.weight_in_water > 0.0:
         lines.append('  weight in water %.4g N; at rest on flat ground on its %d lowest '
                      'points: penetration %.4g m' % (contact.weight_in_water, touching,
@@ -167,3 +173,16 @@ def contact_lines(params, contact) -> List[str]:
         lines.append('  weight in water %.4g N: it floats (it rests on the seabed only when '
                      'driven onto it)' % contact.weight_in_water)
     return lines
+
+
+def contact_summary(params, contact, mode=None) -> dict:
+    """Return the JSON form of :func:`contact_lines` (points in m, base frame)."""
+    touching = lowest_count(contact)
+    return {'source': params.contact.source, 'points': np.asarray(contact.points).tolist(),
+            'radii': np.asarray(contact.radii).tolist(), 'labels': list(params.contact.labels),
+            'stiffness': contact.stiffness, 'damping': contact.damping,
+            'friction': contact.friction, 'stiction_speed': contact.stiction_speed,
+            'friction_angle_deg': math.degrees(contact.friction_angle()),
+            'weight_in_water': contact.weight_in_water, 'touching_on_flat': touching,
+            'static_penetration': contact.static_penetration(touching),
+            'substeps_100hz': None if mode is None else mode.substeps}

@@ -23,11 +23,11 @@ import math
 
 import numpy as np
 import pytest
+from conftest import REPO
 from test_offline_tools import run_cli
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.description.rigid_lumping import part_in_base  # noqa: F401 (layering)
 
 URDF = """<robot name="shapes">
   <link name="base_link">
@@ -147,3 +147,16 @@ def test_check_lists_the_contact_and_simulate_lands(tmp_path):
     assert np.linalg.norm(rows[-1, 8:]) < 1e-5
     assert 'seabed contact at 33 points' in proc.stderr
     assert math.isfinite(rows[-1, 3])
+
+
+
+def test_sdf_box_gives_its_corners():
+    import xml.etree.ElementTree as ET
+    path = REPO / 'test' / 'corpus' / 'gz_sim' / 'bluerov_like.sdf'
+    size = np.array([float(v) for v in ET.parse(path).find(
+        './/collision[@name="hull"]/geometry/box/size').text.split()])
+    spec = load_vehicle(str(path)).contact
+    box, _ = _by(spec, 'hull (box)')
+    assert len(box) == 8
+    # the hull box has no <pose>: its corners are +-size / 2 about the base origin
+    assert np.allclose(np.abs(box), 0.5 * size, atol=1e-12)

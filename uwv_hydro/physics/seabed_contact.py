@@ -26,12 +26,16 @@ Defaults (Drake, ``MultibodyPlantConfig``: ``penetration_allowance`` 1 mm and
 ``stiction_tolerance`` 1 mm/s; ``MultibodyPlant::set_penetration_allowance`` sets the
 stiffness from the weight over the allowance and critical damping): the total stiffness
 k_total = m g / delta (dry weight: the impact is inertial, and a vehicle may be almost
-weightless in water), shared by the N points (k = k_total / N); the damping critical
-for the heave mode, c_total = 2 sqrt(k_total (m + A_33)), likewise shared; mu = 1, the
-SDF ``<surface><friction><ode><mu>`` default.
+weightless in water), shared by the N points (k = k_total / N); the damping per point
+c = 2 k / omega_max, critical in the stiffest mode omega_max of the vehicle resting
+level on its lowest points (C = (c / k) K, stiffness proportional: a mode omega_i gets
+zeta_i = omega_i / omega_max, so RK4 sees no over-damped mode faster than omega_max);
+mu = 1, the SDF ``<surface><friction><ode><mu>`` default.
 
 Bounds: at rest on flat ground on n of the points the penetration is
-W_water / (k n) (W_water = (m - rho V) g); on a slope th below the friction angle atan(mu)
+d_s = W_water / (k n) (W_water = (m - rho V) g); landing level at the speed v0 it is at
+most 2 d_s + v0 / omega_heave (step and impulse responses of a damped oscillator,
+omega_heave = sqrt(k n / m_heave)); on a slope th below the friction angle atan(mu)
 the regularised friction creeps at |v_t| = v_s tan(th) / mu < v_s (Drake's slip
 estimate v_t ~ v_s f_t / (mu f_n)); above it the vehicle slides with the acceleration
 g_eff (sin th - mu cos th), g_eff = W_water / (m + A).
@@ -123,37 +127,54 @@ class SeabedContact:
         """
         Return the largest |eigenvalue| (1/s) of the contact linearised at rest, level.
 
-        Every point on flat ground (the stiffest case): the springs K = sum k J_i^T n n^T
-        J_i and dampers C = sum J_i^T (c n n^T + (mu f_n / v_s)(I - n n^T)) J_i with
-        J_i = [I, -S(p_i)] and f_n the share W_water / N of the weight in water (the
-        regularised friction is viscous below v_s), in the first-order system
-        [[0, I], [-M^-1 K, -M^-1 C]].
+        The lowest points on flat ground (:func:`touching_points`): the springs
+        K = sum k J_i^T n n^T J_i and dampers C = sum J_i^T (c n n^T + (mu f_n / v_s)
+        (I - n n^T)) J_i with J_i = [I, -S(p_i)] and f_n their share W_water / n of the
+        weight in water (the regularised friction is viscous below v_s), in the
+        first-order system [[0, I], [-M^-1 K, -M^-1 C]].  Other attitudes and impacts are
+        the checked step's (a step it rejects is retried with more sub-steps).
         """
-        n_z = np.array([0.0, 0.0, 1.0])
-        normal = np.outer(n_z, n_z)
-        tangent = np.eye(3) - normal
-        viscous = self.friction * max(0.0, self.weight_in_water) / len(self.points) \
+        lowest = touching_points(self.points, self.radii)
+        viscous = self.friction * max(0.0, self.weight_in_water) / len(lowest) \
             / self.stiction_speed if friction else 0.0
-        k_mat, c_mat = np.zeros((6, 6)), np.zeros((6, 6))
-        # the lowest points, level: a sphere's centre minus its radius along z
-        lowest = np.asarray(self.points, float) - np.outer(self.radii, n_z)
-        for p in lowest:
-            # point velocity v + w x p = J nu, J = [I, -S(p)]
-            skew = np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
-            jac = np.hstack((np.eye(3), -skew))
-            k_mat += self.stiffness * jac.T @ normal @ jac
-            c_mat += jac.T @ (self.damping * normal + viscous * tangent) @ jac
+        k_mat = self.stiffness * _normal_form(lowest)
+        c_mat = self.damping * _normal_form(lowest) + viscous * _tangent_form(lowest)
         m_inv = np.linalg.inv(np.asarray(mass, float))
         # first-order form of M x'' + C x' + K x = 0
         system = np.block([[np.zeros((6, 6)), np.eye(6)], [-m_inv @ k_mat, -m_inv @ c_mat]])
         return float(np.max(np.abs(np.linalg.eigvals(system))))
 
 
+def touching_points(points, radii) -> np.ndarray:
+    """Return the lowest points, level (within 1 mm): those touching flat ground at rest."""
+    # a sphere touches at its centre minus its radius along z
+    lowest = np.asarray(points, float) - np.outer(radii, [0.0, 0.0, 1.0])
+    return lowest[lowest[:, 2] <= lowest[:, 2].min() + 1e-3]
+
+
+def _jacobian(p) -> np.ndarray:
+    """Return J = [I, -S(p)]: the point velocity v + w x p = J nu."""
+    skew = np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
+    return np.hstack((np.eye(3), -skew))
+
+
+def _normal_form(points) -> np.ndarray:
+    """Return sum J_i^T n n^T J_i, n = z (the unit springs of the points, level)."""
+    # J^T e_z e_z^T J: the outer product of J's z row
+    rows = [_jacobian(p)[2] for p in points]
+    return sum(np.outer(r, r) for r in rows)
+
+
+def _tangent_form(points) -> np.ndarray:
+    """Return sum J_i^T (I - n n^T) J_i, n = z (unit tangential dampers, level)."""
+    return sum(np.outer(j[a], j[a]) for j in map(_jacobian, points) for a in (0, 1))
+
+
 def resolve(spec: ContactSpec, params, mass_matrix) -> SeabedContact:
     """
     Return the :class:`SeabedContact` of ``spec`` for the vehicle ``params``.
 
-    Defaults (module docstring): k = m g / (delta N), c = 2 sqrt(k_total m_heave) / N.
+    Defaults (module docstring): k = m g / (delta N), c = 2 k / omega_max.
     """
     points = np.asarray(spec.points, float).reshape(-1, 3)
     n = len(points)
@@ -163,19 +184,22 @@ def resolve(spec: ContactSpec, params, mass_matrix) -> SeabedContact:
     # Drake set_penetration_allowance: k_total = m g / delta
     k_total = params.mass * params.gravity / PENETRATION_ALLOWANCE
     k = spec.stiffness if spec.stiffness is not None else k_total / n
+    radii = np.zeros(n) if spec.radii is None else np.asarray(spec.radii, float).reshape(n)
     if spec.damping is not None:
         c = spec.damping
     else:
-        # critical damping of the heave mode: c_total = 2 sqrt(k_total m_heave)
-        c = 2.0 * math.sqrt(k * n * heave) / n
+        # stiffness-proportional damping C = (c / k) K, critical (zeta = 1) in the
+        # stiffest mode of the lowest points: zeta_i = (c / k) omega_i / 2, c = 2 k / w_max
+        forms = np.linalg.solve(np.asarray(mass_matrix, float),
+                                k * _normal_form(touching_points(points, radii)))
+        omega = math.sqrt(max(float(np.max(np.real(np.linalg.eigvals(forms)))), 0.0))
+        c = 2.0 * k / omega
     return SeabedContact(points=points, stiffness=float(k), damping=float(c),
                          friction=float(spec.friction),
                          stiction_speed=float(STICTION_TOLERANCE if spec.stiction_speed
                                               is None else spec.stiction_speed),
                          weight_in_water=float(params.weight() - params.buoyancy()),
-                         heave_mass=heave,
-                         radii=(np.zeros(n) if spec.radii is None
-                                else np.asarray(spec.radii, float).reshape(n)))
+                         heave_mass=heave, radii=radii)
 
 
 def stable_stiction_speed(contact: SeabedContact, mass, rate: float) -> float:

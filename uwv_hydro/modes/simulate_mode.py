@@ -83,6 +83,9 @@ from uwv_hydro.physics.vehicle_params import VehicleParams
 RETRY_SUBSTEP_FACTOR = 16
 #: Upper bound of the automatic RK4 sub-step count.
 MAX_SUBSTEPS = 1000
+#: The seabed contact's regularised friction may multiply the sub-steps of the rest of
+#: the dynamics by at most this (its stiction speed, unless given, is then raised).
+FRICTION_SUBSTEP_BUDGET = 4
 
 #: log(level, key, text): level 'info' | 'warning' | 'error'; key names the kind of
 #: message (for throttling by the caller).
@@ -166,7 +169,9 @@ class SimulateMode:
 
         The contact's springs, dampers and regularised friction (linearised at rest on
         flat ground, :meth:`~uwv_hydro.physics.seabed_contact.SeabedContact.
-        linear_stiffness`) join the stiffness that sets the sub-steps.
+        linear_stiffness`) join the stiffness that sets the sub-steps.  Without a given
+        stiction speed v_s it is Drake's 1 mm/s, raised to the least that keeps the
+        sub-steps within :data:`FRICTION_SUBSTEP_BUDGET` times the rest's.
         """
         self.contact = None
         stiff = stiffness(Simulator(self.vehicle, dt=self.dt, substeps=1))
@@ -176,9 +181,11 @@ class SimulateMode:
             # without friction: the hydrodynamics and the contact's springs and dampers
             stiff = max(stiff, contact.linear_stiffness(mass, friction=False))
             if spec.stiction_speed is None:
-                # v_s from the sub-steps the rest needs (stable_stiction_speed)
-                h = self.dt / stable_substeps(stiff, self.dt, minimum=self.min_substeps,
-                                              maximum=MAX_SUBSTEPS)
+                # v_s from the sub-steps the rest needs, times the friction's budget
+                # (stable_stiction_speed)
+                rest = stable_substeps(stiff, self.dt, minimum=self.min_substeps,
+                                       maximum=MAX_SUBSTEPS)
+                h = self.dt / min(rest * FRICTION_SUBSTEP_BUDGET, MAX_SUBSTEPS)
                 contact = contact.with_stiction_speed(stable_stiction_speed(
                     contact, mass, RK4_STABLE_LAMBDA_H / h))
             self.contact = contact

@@ -21,9 +21,9 @@ axis at half the length), placed by the collision origin and the link's fixed jo
 """
 import math
 
+from conftest import REPO
 import numpy as np
 import pytest
-from conftest import REPO
 from test_offline_tools import run_cli
 
 from uwv_hydro.description.errors import DescriptionError
@@ -147,7 +147,6 @@ def test_check_lists_the_contact_and_simulate_lands(tmp_path):
     assert np.linalg.norm(rows[-1, 8:]) < 1e-5
     assert 'seabed contact at 33 points' in proc.stderr
     assert math.isfinite(rows[-1, 3])
-
 
 
 def test_sdf_box_gives_its_corners():

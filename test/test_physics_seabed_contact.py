@@ -98,7 +98,7 @@ def test_drop_on_flat_seabed_rests_at_the_stated_penetration_and_gains_no_energy
 
 
 def _plane(theta, fine=False):
-    """The plane h = -DEPTH - tan(th) x as a grid (2 x 2 nodes, or 401 x 41)."""
+    """Return the plane h = -DEPTH - tan(th) x as a grid (2 x 2 nodes, or 401 x 41)."""
     nx, ny = (401, 41) if fine else (2, 2)
     x = np.linspace(-100.0, 100.0, nx)
     heights = np.tile(-DEPTH - math.tan(theta) * x, (ny, 1))
@@ -106,7 +106,7 @@ def _plane(theta, fine=False):
 
 
 def _on_slope(theta, mu, vs, seabed, dt=0.01):
-    """A point vehicle (one contact point at its origin, no drag) resting on the plane."""
+    """Return a point vehicle (one contact point at its origin, no drag) on the plane."""
     params = _vehicle(mass=10.0, displaced=5.0, drag=(0.0,) * 6)
     mode = SimulateMode(params, dt=dt)
     mode.set_contact(ContactSpec(points=np.zeros((1, 3)), friction=mu, stiction_speed=vs),

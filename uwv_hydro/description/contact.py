@@ -63,7 +63,7 @@ class ShapePoints:
                     self._add(position + rotation @ (half * [sx, sy, sz]), 0.0, label)
 
     def cylinder(self, radius: float, length: float, position, rotation, label: str) -> None:
-        """Add RIM_POINTS points around each rim of a cylinder (axis: its z)."""
+        """Add RIM_POINTS points around each rim (the cylinder's axis: its z)."""
         for z in (0.5 * length, -0.5 * length):
             for k in range(RIM_POINTS):
                 a = 2.0 * math.pi * k / RIM_POINTS

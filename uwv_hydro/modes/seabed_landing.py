@@ -13,8 +13,9 @@
 # limitations under the License.
 
 """
-Landing on the seabed: the one rule by which the node and the offline ``simulate`` turn
-a seabed and a description's contact points into a simulated vehicle's contact.
+Landing on the seabed: the one rule of the node and the offline ``simulate``.
+
+It turns a seabed and a description's contact points into a simulated vehicle's contact.
 
 With a seabed (``seabed_file`` / ``--seabed``: a grid, or a YAML ``seabed: {depth: D}``)
 and contact points (collision shapes, YAML ``contact_points``), the vehicle lands

@@ -40,8 +40,8 @@ the regularised friction creeps at |v_t| = v_s tan(th) / mu < v_s (Drake's slip
 estimate v_t ~ v_s f_t / (mu f_n)); above it the vehicle slides with the acceleration
 g_eff (sin th - mu cos th), g_eff = W_water / (m + A).
 """
-import math
 from dataclasses import dataclass, field, replace
+import math
 from typing import Optional
 
 import numpy as np

@@ -86,11 +86,11 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
+from uwv_hydro.description.contact import (apply_overrides, read_contact_block,
+                                           read_contact_points)
 from uwv_hydro.description.conventions import (
     frd_to_flu_inertia, frd_to_flu_matrix, frd_to_flu_quadratic, frd_to_flu_signed_quadratic,
     frd_to_flu_vector)
-from uwv_hydro.description.contact import (apply_overrides, read_contact_block,
-                                           read_contact_points)
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_mapping
 from uwv_hydro.description.hull import finish_hull, read_yaml_hull
@@ -361,8 +361,8 @@ def _read_contact_points(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
     """Read ``contact_points`` (:mod:`uwv_hydro.description.contact`; replace the shapes')."""
     overrides = {}
     if params.contact is not None:
-        overrides = {k: getattr(params.contact, k) for k in ('stiffness', 'damping',
-                                                            'friction', 'stiction_speed')}
+        overrides = {k: getattr(params.contact, k)
+                     for k in ('stiffness', 'damping', 'friction', 'stiction_speed')}
     params.contact = read_contact_points(value, ctx.error, lambda v, key: _number(v, key, ctx),
                                          frd_to_flu_vector if ctx.frd else np.asarray)
     params.contact.source = 'contact_points (%s)' % ctx.where('contact_points')

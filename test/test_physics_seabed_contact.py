@@ -39,8 +39,11 @@ DEPTH = 20.0
 
 
 def _vehicle(mass=20.0, displaced=15.0, drag=(10.0, 10.0, 10.0, 2.0, 2.0, 2.0)):
-    return VehicleParams(mass=mass, inertia=np.diag([1.0, 1.5, 2.0]), buoyancy_mass=displaced,
-                         linear_drag=np.diag(drag), gravity=G)
+    # inertia and drag scale with the mass (a 20 kg vehicle has diag(1, 1.5, 2))
+    scale = mass / 20.0
+    return VehicleParams(mass=mass, inertia=scale * np.diag([1.0, 1.5, 2.0]),
+                         buoyancy_mass=displaced, linear_drag=scale * np.diag(drag),
+                         gravity=G)
 
 
 def _box_corners(half=(0.3, 0.2, 0.1)):
@@ -62,8 +65,11 @@ def _energy(x, params, mass, points, k, seabed):
     return kinetic + potential + float(np.sum(0.5 * k * d * d))
 
 
-def test_drop_on_flat_seabed_rests_at_the_stated_penetration_and_gains_no_energy():
-    params = _vehicle()
+@pytest.mark.parametrize('mass, displaced', [(11.0, 10.5), (20.0, 15.0), (1800.0, 1750.0)])
+def test_drop_on_flat_seabed_rests_at_the_stated_penetration_and_gains_no_energy(
+        mass, displaced):
+    # a BlueROV2-sized, a 20 kg and a RexROV-sized vehicle, each heavier than the water
+    params = _vehicle(mass, displaced)
     seabed = FlatSeabed(DEPTH)
     points = _box_corners()
     mode = SimulateMode(params, dt=0.01)

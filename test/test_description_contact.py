@@ -159,3 +159,12 @@ def test_sdf_box_gives_its_corners():
     assert len(box) == 8
     # the hull box has no <pose>: its corners are +-size / 2 about the base origin
     assert np.allclose(np.abs(box), 0.5 * size, atol=1e-12)
+
+
+def test_a_vehicle_with_moving_links_is_warned_that_it_does_not_land(tmp_path):
+    seabed = tmp_path / 'seabed.yaml'
+    seabed.write_text('seabed:\n  depth: 8.0\n')
+    out = run_cli('check', REPO / 'test' / 'corpus' / 'gz_sim' / 'two_link_auv.sdf',
+                  '--seabed', seabed).stdout
+    assert 'seabed contact is not modelled for a vehicle whose links move' in out
+    assert 'seabed contact:  ' not in out

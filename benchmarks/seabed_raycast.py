@@ -37,7 +37,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'test'))
 sys.path.insert(0, os.path.dirname(__file__))
 
-from host import host_line  # noqa: E402
+from host import host_line  # noqa: E402, I100
 from uwv_hydro.physics.kernel import core  # noqa: E402
 from uwv_hydro.physics.seabed import GridSeabed  # noqa: E402
 

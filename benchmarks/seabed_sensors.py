@@ -170,7 +170,7 @@ def bench(results, emit, quiet_check, quick: bool, runs: int) -> None:
                 emit(results, 'seabed_sensors_%s_%s' % (name, key), float(figures[key]), unit,
                      run=run, quiet=quiet, load=max(loads))
             every[name].append(figures)
-    sample = dvl_sample_us(dict((n, v) for n, v, _ in vehicles)['dvl_10hz'], seabed)
+    sample = dvl_sample_us({n: v for n, v, _ in vehicles}['dvl_10hz'], seabed)
     emit(results, 'seabed_sensors_dvl_sample_us', sample, 'us')
     # one sample every tenth step over the base's CPU of one step
     emit(results, 'seabed_sensors_dvl_10hz_sample_share',

@@ -141,8 +141,8 @@ static double cast_grid(const Seabed *s, const double o[3], const double d[3],
   double us = u0 + du * t_cur, vs = v0 + dv * t_cur;
   double fi = du >= 0.0 ? floor(us) : ceil(us) - 1.0;
   double fj = dv >= 0.0 ? floor(vs) : ceil(vs) - 1.0;
-  int i = fi < 0.0 ? 0 : (fi > nx - 2 ? nx - 2 : (int)fi);
-  int j = fj < 0.0 ? 0 : (fj > ny - 2 ? ny - 2 : (int)fj);
+  int i = !(fi >= 0.0) ? 0 : (fi > nx - 2 ? nx - 2 : (int)fi);
+  int j = !(fj >= 0.0) ? 0 : (fj > ny - 2 ? ny - 2 : (int)fj);
   const int step_i = du > 0.0 ? 1 : -1, step_j = dv > 0.0 ? 1 : -1;
   for (;;) {
     /* range at which the ray leaves the cell across a node line of u, of v */

@@ -46,10 +46,12 @@ def _rays(origins, directions, max_range):
     d = np.ascontiguousarray(directions, dtype=float).reshape(-1, 3)
     if o.shape != d.shape:
         raise ValueError(f'seabed ray cast: {len(o)} origins for {len(d)} directions')
-    if np.ndim(max_range) == 0:
-        return o, d, float(max_range)
-    r = np.ascontiguousarray(np.broadcast_to(np.asarray(max_range, dtype=float), (len(o),)))
-    return o, d, r
+    r = np.asarray(max_range, dtype=float)
+    if r.ndim == 0:
+        return o, d, float(r)
+    if r.shape != (len(o),):
+        r = np.broadcast_to(r, (len(o),))
+    return o, d, np.ascontiguousarray(r)
 
 
 class _Seabed:

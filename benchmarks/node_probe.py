@@ -68,7 +68,7 @@ def _with_message_info() -> bool:
 
 def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = False,
                  profile: bool = False, vehicle_file: str = '', thrust_frame: str = 'base_link',
-                 executor: str = ''):
+                 executor: str = '', node_params: dict = None):
     """
     Return benchmark records [(name, value, unit, extra), ...] for the node.
 
@@ -77,7 +77,8 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
     the node's cycle profile is on and reported (``node_profile``).  ``vehicle_file``:
     the node's vehicle (default: the launch file's default vehicle); ``thrust_frame``:
     the frame of the sway thrust (the vehicle's base frame); ``executor``: the node's
-    ``executor`` parameter ('' its default, auto).
+    ``executor`` parameter ('' its default, auto); ``params``: more node parameters
+    ({name: value}, written as JSON scalars).
     """
     import rclpy
     from diagnostic_msgs.msg import DiagnosticArray
@@ -100,7 +101,9 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
                       + ('    cycle_profile: true\n' if profile else '')
                       + ('    executor: %s\n' % executor if executor else '')
                       + ('    vehicle_file: %s\n' % json.dumps(vehicle_file)
-                         if vehicle_file else ''))
+                         if vehicle_file else '')
+                      + ''.join('    %s: %s\n' % (k, json.dumps(v))
+                                for k, v in (node_params or {}).items()))
     if floor:
         argv = [sys.executable, str(REPO / 'benchmarks' / 'floor_node.py'), repr(rate_hz)]
     else:

@@ -77,6 +77,11 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            and the same client against a minimal UDP echo (the floor) in the
                            same run; per run, then medians and ranges over ``--runs``, and
                            the ArduPilot --speedup that rate allows at 1200 frames/s
+* seabed_sensors_*         ``--only seabed_sensors``: the BlueROV2 at 100 Hz in simulate
+                           mode over a grid seabed, without and with a 4-beam DVL at
+                           10 Hz (benchmarks/seabed_sensors.py, its CONFIGURATIONS): the
+                           node process's CPU per step, each over the base's of the same
+                           run (issue 50: <= 1.1); per run, medians and ranges over --runs
 * articulated_step_*       ``--only articulated``: one step of the articulated simulate
                            mode of RexROV + Oberon7 (benchmarks/articulated_bench.py; the
                            peers' xacros with UWV_UUV_ROOT, else the corpus's), compiled
@@ -143,6 +148,7 @@ from naive_reference import full_vehicle, naive_rk4_step, naive_wrench  # noqa: 
 import node_executors  # noqa: E402
 import node_rexrov  # noqa: E402
 import numpy as np  # noqa: E402
+import seabed_sensors  # noqa: E402
 import sitl_json_probe  # noqa: E402
 
 TARGETS = {
@@ -169,6 +175,8 @@ TARGETS = {
     'articulated_step_dt0.01_compiled': ('<=', 150.0),
     'node_uvms_rexrov_jitter_p99_over_floor': ('<=', 0.3),
     'node_uvms_rexrov_oberon7_jitter_p99_over_floor': ('<=', 0.3),
+    # issue 50: the seabed's sensors add at most 10 % to the node's step
+    'seabed_sensors_dvl_10hz_over_base_median': ('<=', 1.1),
 }
 
 
@@ -183,7 +191,7 @@ NOT_QUIET = 'machine not quiet: figures decide nothing'
 CORE_BENCHMARKS = ('rk4', 'surface', 'simulate', 'simulate_cli', 'batch', 'core_start')
 NOT_DEFAULT = ('node_profile', 'node_runs', 'node_links', 'node_rexrov', 'node_executors',
                'articulated',
-               'node_uvms')
+               'node_uvms', 'seabed_sensors')
 
 
 def emit(results, name, value, unit, **extra):
@@ -1050,7 +1058,7 @@ def main(argv=None):
                         help='subset: wrench link_wrench rk4 surface simulate replay replay_'
                         'simulate batch node node_paired node_profile node_runs node_links '
                         'node_rexrov node_executors articulated node_uvms simulate_cli '
-                        'core_start sweep sitl_json; core: the core figures')
+                        'core_start sweep sitl_json seabed_sensors; core: the core figures')
     parser.add_argument('--rates', nargs='+', type=float, default=[1000.0, 500.0, 250.0],
                         help='node_profile, node_runs: the update rates (Hz)')
     parser.add_argument('--runs', type=int, default=5,
@@ -1092,6 +1100,8 @@ def main(argv=None):
         'node_uvms': lambda r: articulated_bench.bench_node(
             lambda *a, **k: emit(r, *a, **k), quiet_check,
             2 if quick else args.runs, 3.0 if quick else 10.0),
+        'seabed_sensors': lambda r: seabed_sensors.bench(r, emit, quiet_check, quick,
+                                                         args.runs),
         'sitl_json': lambda r: sitl_json_probe.bench(
             lambda *a, **k: emit(r, *a, **k), quiet_check, 2000 if quick else 20000,
             2 if quick else args.runs),

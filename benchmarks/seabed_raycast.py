@@ -13,12 +13,17 @@
 # limitations under the License.
 
 """
-Rays per second of the grid seabed's ray cast and of Embree on the same grid triangulated.
+Rays per second of the grid seabed's ray cast (the core's) and of Embree on the same grid.
 
 A 1001 x 1001 grid at 1 m of rolling terrain; DVL-like rays (at most 30 deg off the
-vertical, from 5 to 50 m above the seabed), cast in batches.  Prints one JSON line per
-caster: the median rays/s of five batches (Embree's scene build not counted).
-Run: ``PYTHONPATH=. python benchmarks/seabed_raycast.py [--rays N]``.
+vertical, from 5 to 50 m above the seabed).  Cast in batches of ``--rays`` and as single
+four-beam pings (what a DVL casts per sample), the two casters interleaved round by
+round so that a load on the machine hits both.  Prints the host line (host.py), then one
+JSON line per caster and size: the median rays/s over the rounds (Embree's scene build
+not counted), then the ratios core / Embree of the same run.  ``GridSeabed.cast`` is
+the Python call (its argument checks included); ``core.seabed_cast`` the bare C call on
+arrays made beforehand.
+Run: ``tools/run python benchmarks/seabed_raycast.py [--rays N] [--rounds N]``.
 """
 import argparse
 import json
@@ -30,8 +35,15 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'test'))
+sys.path.insert(0, os.path.dirname(__file__))
 
+from host import host_line  # noqa: E402, I100
+from uwv_hydro.physics.kernel import core  # noqa: E402
 from uwv_hydro.physics.seabed import GridSeabed  # noqa: E402
+
+#: Pings per timed call of the four-beam figures (their mean is one ping's time).
+PINGS = 200
+MAX_RANGE = 200.0
 
 
 def _terrain(n=1001, step=1.0):
@@ -51,50 +63,82 @@ def _rays(grid, n, rng):
     return np.column_stack((xy, z)), d
 
 
-def _rate(cast, origins, directions, repeats=5):
-    rates = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        cast(origins, directions)
-        rates.append(len(origins) / (time.perf_counter() - start))
-    return float(np.median(rates))
+def _pings(grid, n, rng):
+    """Return n four-beam pings: a Janus array at 22.5 deg, one origin per ping."""
+    origins, axes = _rays(grid, n, rng)
+    o = np.repeat(origins, 4, axis=0)
+    janus = math.radians(22.5)
+    beams = np.array([[math.sin(janus) * math.cos(a), math.sin(janus) * math.sin(a),
+                       -math.cos(janus)] for a in np.radians([45.0, 135.0, -45.0, -135.0])])
+    return o, np.tile(beams, (n, 1))
+
+
+def _time(call):
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
 
 
 def main(argv=None):
-    """Print the rays/s of both casters as JSON lines."""
+    """Print the host line, the rays/s of both casters and their ratios as JSON lines."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument('--rays', type=int, default=100000)
+    parser.add_argument('--rounds', type=int, default=9)
     args = parser.parse_args(argv)
+    print(host_line(), flush=True)
     grid = _terrain()
     rng = np.random.default_rng(1)
     o, d = _rays(grid, args.rays, rng)
-    ours = grid.cast(o, d, 200.0)
-    print(json.dumps({'caster': 'GridSeabed.cast', 'rays': args.rays,
-                      'rays_per_s': _rate(lambda a, b: grid.cast(a, b, 200.0), o, d)}))
-    small = _rate(lambda a, b: grid.cast(a, b, 200.0), o[:4], d[:4], repeats=51)
-    print(json.dumps({'caster': 'GridSeabed.cast', 'rays': 4, 'rays_per_s': small}))
+    po, pd = _pings(grid, PINGS, rng)
+    ours = grid.cast(o, d, MAX_RANGE)
+    out4 = np.empty(4)
+    casters = {
+        ('GridSeabed.cast', 'batch'): lambda: grid.cast(o, d, MAX_RANGE),
+        ('GridSeabed.cast', 'ping'): lambda: [grid.cast(po[k:k + 4], pd[k:k + 4], MAX_RANGE)
+                                              for k in range(0, 4 * PINGS, 4)],
+        ('core.seabed_cast', 'ping'): lambda: [
+            core.seabed_cast(grid.capsule, po[k:k + 4], pd[k:k + 4], MAX_RANGE, out4)
+            for k in range(0, 4 * PINGS, 4)],
+    }
+    rays = {'batch': args.rays, 'ping': 4 * PINGS}
+    extra = {}
     try:
         from embreex import rtcore_scene
         from embreex.mesh_construction import TriangleMesh
         from test_physics_seabed_embree import grid_triangles
     except ImportError as exc:
         print(json.dumps({'caster': 'embree', 'error': str(exc)}))
-        return 0
-    scene = rtcore_scene.EmbreeScene()
-    vertices, triangles = grid_triangles(grid)
-    TriangleMesh(scene, vertices.astype(np.float32), triangles.astype(np.int32))
-    o32, d32 = o.astype(np.float32), d.astype(np.float32)
-
-    def embree(a, b):
-        return scene.run(a, b, output=True)
-
-    out = embree(o32, d32)
-    theirs = np.where(out['geomID'] >= 0, out['tfar'].astype(float), math.inf)
-    both = np.isfinite(ours) & np.isfinite(theirs)
-    print(json.dumps({'caster': 'embree', 'rays': args.rays,
-                      'rays_per_s': _rate(embree, o32, d32),
-                      'max_range_difference_m': float(np.abs(ours - theirs)[both].max()),
-                      'hits_both': int(both.sum())}))
+    else:
+        scene = rtcore_scene.EmbreeScene()
+        vertices, triangles = grid_triangles(grid)
+        TriangleMesh(scene, vertices.astype(np.float32), triangles.astype(np.int32))
+        o32, d32 = o.astype(np.float32), d.astype(np.float32)
+        po32, pd32 = po.astype(np.float32), pd.astype(np.float32)
+        out = scene.run(o32, d32, output=True)
+        theirs = np.where(out['geomID'] >= 0, out['tfar'].astype(float), math.inf)
+        both = np.isfinite(ours) & np.isfinite(theirs)
+        extra = {'max_range_difference_m': float(np.abs(ours - theirs)[both].max()),
+                 'hits_both': int(both.sum())}
+        casters[('embree', 'batch')] = lambda: scene.run(o32, d32, output=True)
+        casters[('embree', 'ping')] = lambda: [scene.run(po32[k:k + 4], pd32[k:k + 4],
+                                                         output=True)
+                                               for k in range(0, 4 * PINGS, 4)]
+    times = {key: [] for key in casters}
+    for _ in range(args.rounds):  # interleaved: a load change hits every caster
+        for key, call in casters.items():
+            times[key].append(_time(call))
+    rate = {key: rays[key[1]] / float(np.median(t)) for key, t in times.items()}
+    for (caster, size), value in rate.items():
+        record = {'caster': caster, 'size': size, 'rays': rays[size], 'rays_per_s': value,
+                  'rounds': args.rounds}
+        if caster == 'embree' and size == 'batch':
+            record.update(extra)
+        print(json.dumps(record))
+    for ours_key in ('GridSeabed.cast', 'core.seabed_cast'):
+        for size in ('batch', 'ping'):
+            if (ours_key, size) in rate and ('embree', size) in rate:
+                print(json.dumps({'ratio': '%s / embree rays/s' % ours_key, 'size': size,
+                                  'value': rate[(ours_key, size)] / rate[('embree', size)]}))
     return 0
 
 

@@ -297,6 +297,7 @@ def format_summary(s: Dict[str, Any]) -> str:
     if s.get('seabed') is not None:
         from uwv_hydro.description.seabed.seabed_file import seabed_lines
         lines += seabed_lines(s['seabed'])
+    lines += s.get('contact_lines', [])
     lines += ['note: %s' % note for note in s.get('notes', ())]
     if s['warnings']:
         lines.append('warnings:')
@@ -305,6 +306,27 @@ def format_summary(s: Dict[str, Any]) -> str:
         lines.append('warnings:       (none)')
     lines.append('valid')
     return '\n'.join(lines)
+
+
+def _contact_summary(summary: Dict[str, Any], params: VehicleParams, seabed) -> None:
+    """Add the seabed contact (points, coefficients, figures) of a check with a seabed."""
+    from uwv_hydro.description.contact import contact_lines, contact_summary
+    from uwv_hydro.modes.simulate_mode import SimulateMode
+    notes = list(params.contact_warnings)
+    if params.tree is not None:
+        notes.append('seabed contact is not modelled for a vehicle whose links move (the '
+                     'articulated simulation): it does not land')
+    elif params.contact is None:
+        notes.append('seabed contact: no contact points (no collision box, cylinder or '
+                     'sphere, no contact_points): the vehicle does not land')
+    else:
+        mode = SimulateMode(params, dt=0.01)
+        mode.set_contact(params.contact, seabed)
+        summary['contact'] = contact_summary(params, mode.contact, mode)
+        summary['contact_lines'] = contact_lines(params, mode.contact) + [
+            '  sub-steps at 100 Hz: %d (%d without contact)' % (
+                mode.substeps, SimulateMode(params, dt=0.01).substeps)]
+    summary['warnings'] = list(summary['warnings']) + notes
 
 
 def run(args) -> int:
@@ -324,6 +346,7 @@ def run(args) -> int:
         from uwv_hydro.description.seabed.seabed_file import seabed_summary
         summary['seabed'] = seabed_summary(*seabed)
         summary['units'].update(SEABED_UNITS)
+        _contact_summary(summary, params, seabed[0])
     print(json.dumps(json_safe(summary), indent=2, allow_nan=False) if args.json
           else format_summary(summary))
     return 0

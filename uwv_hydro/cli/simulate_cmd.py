@@ -126,7 +126,8 @@ def run(args) -> int:
 
     traj = simulate(params, args.duration, dt=args.dt, substeps=args.substeps, thrust=thrust,
                     initial=initial, current_world=current, current_field=field, log=log,
-                    joint_commands=joint_commands, joint_positions=joint_positions)
+                    joint_commands=joint_commands, joint_positions=joint_positions,
+                    seabed=seabed[0] if seabed else None)
     elapsed = time.perf_counter() - start
     out = pathlib.Path(args.out)
     if out.suffix == '.csv':

@@ -82,6 +82,9 @@ def rigid_body_of(base: VehicleParams) -> VehicleParams:
     for name in RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS + EQUIPMENT_FIELDS:
         setattr(out, name, copy.deepcopy(getattr(base, name)))
     out.source = base.source
+    # the base's contact points (its collision shapes) stay under the YAML
+    out.contact = copy.deepcopy(base.contact)
+    out.contact_warnings = list(base.contact_warnings)
     out.allow_nonphysical = base.allow_nonphysical
     out.origins = {k: v for k, v in base.origins.items()
                    if k in RIGID_BODY_FIELDS + ENVIRONMENT_FIELDS}

@@ -84,6 +84,7 @@ from uwv_hydro.description.lrauv.hydrodynamics import (
     is_lrauv_hydrodynamics_plugin, LRAUV_ACCELERATION_ALPHA, read_lrauv_hydrodynamics)
 from uwv_hydro.description.sdf.buoyancy import (
     GZ_BUOYANCY_DEFAULT_DENSITY, is_buoyancy_system, link_volume, read_buoyancy_system)
+from uwv_hydro.description.sdf.collisions import sdf_contact_points
 from uwv_hydro.description.sdf.equipment import read_sdf_equipment
 from uwv_hydro.description.sdf.frames import (
     compose, FlatModel, flatten_model, inverse, Pose, read_pose)
@@ -144,6 +145,10 @@ def read_equipment(flat: FlatModel, link_poses: Dict[str, Pose], params: Vehicle
     readers are :mod:`uwv_hydro.description.sdf.equipment`'s.
     """
     read_sdf_equipment(flat, params, source, link_poses)
+    shapes = sdf_contact_points(flat, link_poses, source)
+    params.contact = shapes.spec('the SDF collision shapes')
+    # shown where a seabed makes contact (check, simulate), not among the load warnings
+    params.contact_warnings = shapes.warnings()
 
 
 def _hydro_parts(flat: FlatModel, plugins, link_poses: Dict[str, Pose], params: VehicleParams,

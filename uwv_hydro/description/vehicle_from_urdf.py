@@ -71,6 +71,7 @@ from uwv_hydro.description.simulator_defaults import apply_urdf_defaults
 from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.tree_builder import build_tree, JointSpec, tree_warning, TreeResult
+from uwv_hydro.description.urdf_collisions import urdf_contact_points
 from uwv_hydro.description.urdf_joint import joint_frame, origin_of
 from uwv_hydro.description.uuv.underwater_object import (
     apply_uuv_block, is_uuv_plugin, uuv_link_parts)
@@ -425,6 +426,10 @@ def urdf_from_root(root: ET.Element, source: str) -> VehicleParams:
             body=body)
     if params.tree is not None and np.any(params.signed_quadratic_drag):
         raise DescriptionError(SIGNED_RIGID_ONLY, source, 'signed_quadratic_drag')
+    shapes = urdf_contact_points(links, poses, source)
+    params.contact = shapes.spec('the URDF collision shapes')
+    # shown where a seabed makes contact (check, simulate), not among the load warnings
+    params.contact_warnings = shapes.warnings()
     params.fins = fins_from_urdf(root, base, frames, params, source)
     params.thrusters = read_urdf_thrusters(root, params, source)
     # generic <sensor> types; ds_sim and uuv_simulator sensors are read_uuv_equipment's

@@ -35,6 +35,7 @@ import numpy as np
 
 from uwv_hydro.modes.buoyancy_engines import BuoyancyEngines
 from uwv_hydro.modes.csv_text import write_rows
+from uwv_hydro.modes.seabed_landing import land
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.physics.dynamics import State
 from uwv_hydro.physics.vehicle_params import VehicleParams
@@ -71,7 +72,7 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
              current_world: Optional[Sequence[float]] = None,
              fin_angles: Optional[Sequence[float]] = None, current_field=None,
              log=None, joint_commands=None,
-             joint_positions: Optional[Sequence[float]] = None) -> Trajectory:
+             joint_positions: Optional[Sequence[float]] = None, seabed=None) -> Trajectory:
     """
     Integrate ``duration`` seconds in steps of ``dt`` and return every state.
 
@@ -82,6 +83,8 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     initial state at t = 0.  A vehicle with moving links starts with its joints at
     ``joint_positions`` (tree order; default zero clamped to the limits) and takes
     ``joint_commands`` (a JointCommandProfile) as the node takes its joint commands.
+    ``seabed`` (physics.seabed; None: none): the vehicle lands on it at its contact
+    points (:func:`uwv_hydro.modes.seabed_landing.land`).
     """
     if not dt > 0 or not duration >= 0:
         raise ValueError('dt must be > 0 and duration >= 0')
@@ -94,6 +97,7 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
         mode = ArticulatedSimulateMode(params, dt=dt, substeps=substeps, initial=initial,
                                        log=log, joint_positions=joint_positions)
+    land(mode, params, seabed, log or (lambda level, key, text: None))
     if current_field is not None:
         mode.field = current_field
         mode.reset()

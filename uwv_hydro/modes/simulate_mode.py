@@ -55,6 +55,11 @@ Rules:
   M_A nu_dot_c (:func:`~uwv_hydro.physics.current_field.linearise`).  Exact for a
   field affine in position and time (RK4's fourth order then holds); otherwise the
   stage current is off by O(h^2), a local error O(h^3): second order overall.
+* **Seabed contact.**  With :meth:`SimulateMode.set_contact` the vehicle lands on a
+  seabed: a compliant point contact with regularised Coulomb friction at every RK4
+  stage (:mod:`uwv_hydro.physics.seabed_contact`); its linearisation joins the
+  stiffness that sets the sub-steps, and the checked step's energy bound counts the
+  contact springs' energy (the contact is passive).
 * **Buoyancy engines.**  With :attr:`SimulateMode.engines` set, the bladders pump for
   dt at the start of every step and their force is held over it (gz-sim's order).
 """
@@ -69,13 +74,18 @@ from uwv_hydro.physics.current_field import linearise
 from uwv_hydro.physics.dynamics import Simulator, State
 from uwv_hydro.physics.hydro_model import WrenchComponents
 from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.physics.stability import EnergyGuard, stable_substeps, stiffness
+from uwv_hydro.physics.seabed_contact import resolve, stable_stiction_speed
+from uwv_hydro.physics.stability import (EnergyGuard, RK4_STABLE_LAMBDA_H, stable_substeps,
+                                         stiffness)
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: A step that diverged is retried once with this many times the sub-steps.
 RETRY_SUBSTEP_FACTOR = 16
 #: Upper bound of the automatic RK4 sub-step count.
 MAX_SUBSTEPS = 1000
+#: The seabed contact's regularised friction may multiply the sub-steps of the rest of
+#: the dynamics by at most this (its stiction speed, unless given, is then raised).
+FRICTION_SUBSTEP_BUDGET = 4
 
 #: log(level, key, text): level 'info' | 'warning' | 'error'; key names the kind of
 #: message (for throttling by the caller).
@@ -129,6 +139,8 @@ class SimulateMode:
         self.engines = None
         #: The body wrench of the latest step (thrust included; None before the first).
         self.last_tau = None
+        #: The seabed contact (physics.seabed_contact.SeabedContact; :meth:`set_contact`)
+        self.contact = None
         #: A current field (physics.current_field.CurrentField) used when no explicit
         #: current is given (None: the explicit current only).
         self.field = None
@@ -150,6 +162,38 @@ class SimulateMode:
                       'than %d sub-steps at %.6g s: the integration may diverge (detected and '
                       'restored at run time); shorten the step (the node: raise rate_hz)'
                       % (self.stiffness_per_s, self.substeps, self.dt))
+
+    def set_contact(self, spec, seabed) -> None:
+        """
+        Land the vehicle on ``seabed`` at the points of ``spec`` (a ContactSpec; None: none).
+
+        The contact's springs, dampers and regularised friction (linearised at rest on
+        flat ground, :meth:`~uwv_hydro.physics.seabed_contact.SeabedContact.
+        linear_stiffness`) join the stiffness that sets the sub-steps.  Without a given
+        stiction speed v_s it is Drake's 1 mm/s, raised to the least that keeps the
+        sub-steps within :data:`FRICTION_SUBSTEP_BUDGET` times the rest's.
+        """
+        self.contact = None
+        stiff = stiffness(Simulator(self.vehicle, dt=self.dt, substeps=1))
+        if spec is not None and seabed is not None:
+            mass = self.sim.model.mass_matrix()
+            contact = resolve(spec, self.vehicle, mass)
+            # without friction: the hydrodynamics and the contact's springs and dampers
+            stiff = max(stiff, contact.linear_stiffness(mass, friction=False))
+            if spec.stiction_speed is None:
+                # v_s from the sub-steps the rest needs, times the friction's budget
+                # (stable_stiction_speed)
+                rest = stable_substeps(stiff, self.dt, minimum=self.min_substeps,
+                                       maximum=MAX_SUBSTEPS)
+                h = self.dt / min(rest * FRICTION_SUBSTEP_BUDGET, MAX_SUBSTEPS)
+                contact = contact.with_stiction_speed(stable_stiction_speed(
+                    contact, mass, RK4_STABLE_LAMBDA_H / h))
+            self.contact = contact
+            stiff = max(stiff, contact.linear_stiffness(mass))
+        self.stiffness_per_s = stiff
+        self._step_length(self.dt)
+        self.sim.set_step(self.dt, self.substeps)
+        self.sim.set_contact(self.contact, seabed)
 
     def set_step(self, dt: float) -> None:
         """Change the step to ``dt`` s before a run starts (ArduPilot's frame rate)."""

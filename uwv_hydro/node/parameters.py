@@ -222,9 +222,10 @@ PARAMETERS = (
          'velocity or effort', choices=('position', 'velocity', 'effort')),
     Spec('dvl_topic', '{name}/data', 'simulate: marine_acoustic_msgs/Dvl topic of each '
          'DVL ({name} = the sensor name, {topic} = its twist topic)'),
-    Spec('seabed_file', '', 'simulate: the seabed under the DVLs, a bathymetry grid (.asc, '
-         '.tif, .nc, .grd) or a YAML seabed description (seabed: {file:, origin:}), '
-         "doc/guide/seabed.md; replaces their flat seabed_depth ('' = none)"),
+    Spec('seabed_file', '', 'simulate: the seabed under the DVLs and the one the vehicle '
+         'lands on (at its collision shapes or contact_points), a bathymetry grid (.asc, '
+         '.tif, .nc, .grd) or a YAML seabed description (seabed: {file:, origin:} or '
+         "{depth:}), doc/guide/seabed.md; replaces their flat seabed_depth ('' = none)"),
     Spec('seabed_origin', '', "LAT,LON (deg): the datum of the world origin on seabed_file's "
          "grid (a YAML description gives its own; '' = none)"),
     Spec('seabed_radius', 0.0, 'read only the square of this half-side (m) around the '

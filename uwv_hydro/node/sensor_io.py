@@ -103,12 +103,13 @@ def _optional_message_type(kind: str):
 class SensorIO(NodePart):
     """One publisher per sensor of the vehicle, fed with the simulated states."""
 
-    def __init__(self, node, mode):
+    def __init__(self, node, mode, seabed=False):
         super().__init__(node)
         self.mode = mode
-        seabed = seabed_from_options(self.cfg['seabed_file'], self.cfg['seabed_origin'],
-                                     self.cfg['seabed_radius'] or None,
-                                     ('seabed_file', 'seabed_origin'))
+        if seabed is False:  # not loaded by the caller (simulate_io loads it once)
+            seabed = seabed_from_options(self.cfg['seabed_file'], self.cfg['seabed_origin'],
+                                         self.cfg['seabed_radius'] or None,
+                                         ('seabed_file', 'seabed_origin'))
         if seabed is not None:
             self.logger.info('seabed: %s' % '; '.join(
                 line.strip() for line in seabed_lines(seabed_summary(*seabed))))

@@ -19,6 +19,8 @@
  * |nu|_M = |C^T nu| (M = C C^T, the square root of twice the kinetic energy) within the
  * bound ds/dt <= drive + rate s integrated over dt (Gronwall) times a safety factor;
  * else the step is retried with more sub-steps, and if that fails too the state stays.
+ * With a seabed contact the bound starts from sqrt(2 (E_kin + E_spring)): the contact is
+ * passive, so the kinetic energy it gives back is at most the energy its springs held.
  */
 #include "_kernel.h"
 
@@ -111,7 +113,8 @@ static int checked_try(const Model *m, const Guard *g, const double *x, double *
   if (!(s <= bound)) {
     return IMPLAUSIBLE;
   }
-  *s_after = s;
+  /* with the contact springs' energy: sqrt(2 (E_kin + E_spring)) carries to the next step */
+  *s_after = m->contact.n ? sqrt(s * s + 2.0 * uwv_contact_energy(&m->contact, x_new)) : s;
   return OK;
 }
 
@@ -202,6 +205,12 @@ PyObject *uwv_py_advance(PyObject *self, PyObject *args)
   const double *rotp = m->fins.count ? rot : NULL;
   double bound_args[4] = {0.0, dt, c_force, c_rate};
   double s_before = guard_norm(g, x + 7);
+  if (m->contact.n) {
+    /* the contact is passive: the kinetic energy after a step is bounded by the
+       kinetic and spring energy before it plus the work of the other forces, so the
+       bound starts from sqrt(2 (E_kin + E_spring)) (_contact.c) */
+    s_before = sqrt(s_before * s_before + 2.0 * uwv_contact_energy(&m->contact, x));
+  }
   double x_new[N_STATE], s_after = 0.0, nu_before = 0.0;
   long k = 0;
   int verdict = OK, second = OK;

@@ -24,8 +24,8 @@
  *
  * with z = [nu, v_cb] (v_cb = R^T v_c, the body-frame current), d = R^T [0, 0, -1] the
  * down direction, f the surface fraction of the buoyancy (hydrostatics), e = tau + the
- * fin (_fins.c) and hull (_hull.c) wrenches, nu_p the drag velocity-point twist
- * H(r_v) nu_r, and A = (M_RB + M_A)^-1 times the feature forms of physics/features.py:
+ * fin (_fins.c), hull (_hull.c) and seabed contact (_contact.c) wrenches, nu_p the
+ * drag velocity-point twist H(r_v) nu_r, and A = (M_RB + M_A)^-1 times the feature forms of physics/features.py:
  * the restoring forces, linear and quadratic drag, the added mass and the rigid-body and
  * added-mass Coriolis terms all enter through A (packed by kernel.py).
  */
@@ -92,6 +92,11 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
   if (m->hull.present) {
     /* the hull's body lift and cross-flow drag enter with tau (physics.hull_lift, ...) */
     uwv_hull_wrench(&m->hull, nu_r, phi + 15, phi + 15);
+  }
+  if (m->contact.n) {
+    /* the seabed contact's wrench enters with tau (_contact.c) */
+    double r[9] = {r00, r01, r02, r10, r11, r12, r20, r21, r22};
+    uwv_contact_wrench(&m->contact, x, r, phi + 15);
   }
   int k = 21;
   /* z_j z_k, j <= k < 6: the bilinear Coriolis terms (Fossen 2011 eqs. 3.56, 6.43) */

@@ -29,6 +29,9 @@ static PyMethodDef methods[] = {
   {"model", uwv_py_model, METH_VARARGS, "model(packed) -> capsule of the dynamics coefficients"},
   {"fins", uwv_py_fins, METH_VARARGS, "fins(packed) -> capsule of a fin set"},
   {"guard", uwv_py_guard, METH_VARARGS, "guard(packed) -> capsule of the energy bound"},
+  {"contact", uwv_py_contact, METH_VARARGS, "contact(model, packed): set the seabed contact"},
+  {"contact_energy", uwv_py_contact_energy, METH_VARARGS,
+   "contact_energy(model, x) -> the contact springs' energy (J)"},
   {"step", uwv_py_step, METH_VARARGS, "step(model, x, tau, current, angles, h, n, frozen)"},
   {"derivative", uwv_py_derivative, METH_VARARGS,
    "derivative(model, x, tau, current, angles)"},
@@ -50,6 +53,13 @@ static PyMethodDef methods[] = {
    "tree_rk4(tree, dyn, state, h, n, servo, w, lower, upper, wrench, current, angles)"},
   {"tree_minverse", uwv_py_tree_minverse, METH_VARARGS, "tree_minverse(tree, dyn, x, q, out)"},
   {"tree_static", uwv_py_tree_static, METH_VARARGS, "tree_static(tree, dyn, x, q, out)"},
+  {"seabed_flat", uwv_py_seabed_flat, METH_VARARGS, "seabed_flat(depth) -> capsule"},
+  {"seabed_grid", uwv_py_seabed_grid, METH_VARARGS,
+   "seabed_grid(heights, nx, ny, x0, y0, dx, dy) -> capsule (heights copied)"},
+  {"seabed_height", uwv_py_seabed_height, METH_VARARGS,
+   "seabed_height(seabed, x, y, h, grad): h NaN where no bottom, grad (n, 2) or None"},
+  {"seabed_cast", uwv_py_seabed_cast, METH_VARARGS,
+   "seabed_cast(seabed, origins, directions, max_range, out): ranges of n rays"},
   {NULL, NULL, 0, NULL},
 };
 
@@ -68,6 +78,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
   if (PyModule_AddIntConstant(mod, "LAYOUT_VERSION", LAYOUT_VERSION) < 0
       || PyModule_AddIntConstant(mod, "FIN_SIZE", FIN_SIZE) < 0
       || PyModule_AddIntConstant(mod, "HULL_HEAD", HULL_HEAD) < 0
+      || PyModule_AddIntConstant(mod, "CONTACT_HEAD", CONTACT_HEAD) < 0
       || PyModule_AddIntConstant(mod, "NF_STILL", NF_STILL) < 0
       || PyModule_AddIntConstant(mod, "NF_ALL", NF_ALL) < 0
       || PyModule_AddIntConstant(mod, "GUARD_SIZE", GUARD_SIZE) < 0

@@ -25,11 +25,13 @@
  *   _current_field.c   a current field linearised about the start of a call
  *   _fins.c            fin lift and drag (gz-sim LiftDrag, uuv_simulator)
  *   _hull.c            the hull's body lift and cross-flow drag
+ *   _contact.c         the seabed contact (compliant normal force, regularised Coulomb)
  *   _rk4.c             the RK4 integration and the single-vehicle calls
  *   _checked_step.c    simulate mode's checked step (the energy bound, retry, restore)
  *   _batch.c           N vehicles stepped in one call
  *   _tree*.c, _tree.h  the per-link wrench of a kinematic tree (_vec3.h: its algebra) and
  *                      its articulated dynamics (_tree_aba.c, _tree_rk4.c, _tree_dynamics.c)
+ *   _seabed.c          the seabed (flat or a grid of heights): height, gradient, ray cast
  *
  * Every coefficient comes from Python, packed by uwv_hydro/physics/kernel.py (the
  * layout is documented there).  No numpy C API: arrays arrive through the buffer
@@ -59,6 +61,7 @@
 #define MIN_FIN_SPEED 0.01  /* gz-sim LiftDrag: no force below 1 cm/s */
 #define MAX_FINS 64         /* fins per vehicle (stack buffers of rotated fin vectors) */
 #define HULL_HEAD 6         /* packed hull: present, k, x_ahead, x_astern, jorgensen, n */
+#define CONTACT_HEAD 5      /* packed contact: n, k, c, mu, v_s */
 
 typedef struct {
   int count;
@@ -75,18 +78,6 @@ typedef struct {
   double *p;            /* n strip stations x, then n strip constants 1/2 rho C_d d dx */
 } Hull;
 
-typedef struct {
-  /* the nonzero columns of A (6 x NF_ALL), column-major: a[c * 6 + i] is A[i, col[c]];
-     the first n_still are features < NF_STILL (all n_all with a current) */
-  double a[NF_ALL * 6];
-  int col[NF_ALL];
-  int n_still, n_all;
-  double r_v[3];
-  double full, out, slope, offset;
-  double ma[18];        /* M_A,O[:, :3] (6 x 3, row-major): wrench of a current rate */
-  Fins fins;
-  Hull hull;
-} Model;
 
 /*
  * A current field linearised about the start of a call (physics.current_field):
@@ -103,6 +94,47 @@ typedef struct {
 
 /* The capsule name of a model (_model.c). */
 extern const char UWV_MODEL_CAPSULE[];
+
+/*
+ * The seabed of physics/seabed.py (FlatSeabed, GridSeabed), in the ENU world (m, z up):
+ * the solid is {z <= h(x, y)}.  Flat: h = -depth everywhere.  Grid: the heights
+ * h[j * nx + i] at the nodes (x0 + i dx, y0 + j dy), bilinear in each cell; a cell with a
+ * NaN node is a hole, and outside the nodes there is no bottom.  A point on a node line
+ * belongs to the cell above it (floor), the last line to the last cell.
+ */
+typedef struct {
+  int grid;             /* 0: flat, 1: grid */
+  double depth;         /* flat: the seabed is at z = -depth */
+  int nx, ny;           /* grid: nodes along x and along y (>= 2 each) */
+  double x0, y0, dx, dy;
+  double *h;            /* grid: ny * nx heights (a copy), row j at y = y0 + j dy */
+} Seabed;
+
+/* The capsule name of a seabed (_seabed.c). */
+extern const char UWV_SEABED_CAPSULE[];
+
+typedef struct {
+  int n;                /* contact points (0: no contact) */
+  double k, c;          /* normal stiffness (N/m) and damping (N s/m) per point */
+  double mu, vs;        /* Coulomb friction coefficient, stiction speed (m/s) */
+  const Seabed *seabed; /* the seabed (_seabed.c), NULL: none */
+  PyObject *seabed_ref; /* the object holding it (a reference kept) */
+  double *p;            /* n body-frame points and their radii (4 n: x, y, z, r) */
+} Contact;
+
+typedef struct {
+  /* the nonzero columns of A (6 x NF_ALL), column-major: a[c * 6 + i] is A[i, col[c]];
+     the first n_still are features < NF_STILL (all n_all with a current) */
+  double a[NF_ALL * 6];
+  int col[NF_ALL];
+  int n_still, n_all;
+  double r_v[3];
+  double full, out, slope, offset;
+  double ma[18];        /* M_A,O[:, :3] (6 x 3, row-major): wrench of a current rate */
+  Fins fins;
+  Hull hull;
+  Contact contact;
+} Model;
 
 /* ------------------------------------------------------------------ _args.c */
 
@@ -160,12 +192,40 @@ void uwv_hull_wrench(const Hull *h, const double *nu_r, double *lift, double *cr
 /* Parse a packed hull section into hull; return the doubles used (-1: error set). */
 Py_ssize_t uwv_parse_hull(const double *p, Py_ssize_t len, Hull *hull);
 
+/* Add the seabed contact's body wrench at the state x (R: its rotation, row-major) to w. */
+void uwv_contact_wrench(const Contact *c, const double *x, const double *r, double *w);
+
+/* The contact springs' energy sum 1/2 k d^2 (J) at the state x (_contact.c). */
+double uwv_contact_energy(const Contact *c, const double *x);
+
+/* Drop a model's contact: free its points, release its seabed. */
+void uwv_contact_clear(Contact *c);
+
+/* ------------------------------------------------------------------ the seabed (_seabed.c) */
+
+/* The seabed's height h (m, up) and its gradient grad = (dh/dx, dh/dy) at (x, y): 1, or
+   0 where there is no bottom (a hole, outside the grid; *h and grad get NaN).  grad may
+   be NULL. */
+int uwv_seabed_height(const Seabed *s, double x, double y, double *h, double grad[2]);
+
+/* The range (m) along the ray o + t d (d a unit vector) to the first point of the solid
+   within max_range: 0 for o in the solid, INFINITY for none (or a non-finite ray). */
+double uwv_seabed_cast(const Seabed *s, const double o[3], const double d[3],
+                       double max_range);
+
+/* The seabed of obj: a seabed capsule or an object whose attribute `capsule` is one
+   (FlatSeabed, GridSeabed); None gives *s = NULL (no seabed).  0, or -1 with a TypeError.
+   *s lives as long as obj: code keeping it past the call keeps a reference to obj. */
+int uwv_read_seabed(PyObject *obj, const Seabed **s);
+
 /* ------------------------------------------------------------------ the module's calls */
 
 PyObject *uwv_py_model(PyObject *self, PyObject *args);          /* _model.c */
 PyObject *uwv_py_fins(PyObject *self, PyObject *args);           /* _fins.c */
 PyObject *uwv_py_fin_wrench(PyObject *self, PyObject *args);
 PyObject *uwv_py_fin_eval(PyObject *self, PyObject *args);
+PyObject *uwv_py_contact(PyObject *self, PyObject *args);        /* _contact.c */
+PyObject *uwv_py_contact_energy(PyObject *self, PyObject *args);
 PyObject *uwv_py_step(PyObject *self, PyObject *args);           /* _rk4.c */
 PyObject *uwv_py_derivative(PyObject *self, PyObject *args);
 PyObject *uwv_py_guard(PyObject *self, PyObject *args);          /* _checked_step.c */
@@ -180,5 +240,9 @@ PyObject *uwv_py_tree_derivative(PyObject *self, PyObject *args);
 PyObject *uwv_py_tree_rk4(PyObject *self, PyObject *args);
 PyObject *uwv_py_tree_minverse(PyObject *self, PyObject *args);
 PyObject *uwv_py_tree_static(PyObject *self, PyObject *args);
+PyObject *uwv_py_seabed_flat(PyObject *self, PyObject *args);    /* _seabed.c */
+PyObject *uwv_py_seabed_grid(PyObject *self, PyObject *args);
+PyObject *uwv_py_seabed_height(PyObject *self, PyObject *args);
+PyObject *uwv_py_seabed_cast(PyObject *self, PyObject *args);
 
 #endif  /* UWV_HYDRO_KERNEL_H */

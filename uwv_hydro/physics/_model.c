@@ -31,6 +31,7 @@ static void free_model(PyObject *capsule)
   if (m != NULL) {
     PyMem_Free(m->fins.p);
     PyMem_Free(m->hull.p);
+    uwv_contact_clear(&m->contact);
     PyMem_Free(m);
   }
 }

@@ -36,7 +36,9 @@ from uwv_hydro.physics.kernel import core
 #: thrusters act through the wrench the caller passes; sensors only measure).
 _IGNORED_FIELDS = {'name', 'base_frame', 'source', 'semantics', 'frames', 'warnings',
                    'acceleration_alpha', 'thrusters', 'allow_nonphysical', 'origins',
-                   'coefficient_labels', 'sensors', 'elements'}
+                   'coefficient_labels', 'sensors', 'elements',
+                   # the batch steps no seabed contact
+                   'contact', 'contact_warnings'}
 
 
 def _params_key(params):

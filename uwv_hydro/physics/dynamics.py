@@ -123,6 +123,27 @@ class Simulator:
         self._angles = None if self._fins is None else self._fin_angles.tolist()
         #: The compiled dynamics of this vehicle (uwv_hydro.physics.kernel)
         self.core = kernel.core.model(kernel.pack_model(self.model, self._m_inv))
+        #: The seabed contact (physics.seabed_contact.SeabedContact) and its seabed, or None
+        self.contact = None
+        self.seabed = None
+
+    def set_contact(self, contact, seabed) -> None:
+        """
+        Land on ``seabed`` through ``contact`` (a SeabedContact; None: no contact).
+
+        The compiled derivative applies the contact at every RK4 stage (``_contact.c``).
+        """
+        if contact is None or seabed is None:
+            kernel.core.contact(self.core, np.zeros(kernel.core.CONTACT_HEAD), None)
+            self.contact = self.seabed = None
+            return
+        # the core keeps a reference to the seabed (its capsule: physics.seabed)
+        kernel.core.contact(self.core, contact.pack(), seabed)
+        self.contact, self.seabed = contact, seabed
+
+    def contact_energy(self, x) -> float:
+        """Return the contact springs' energy sum 1/2 k d^2 (J) at the flat state ``x``."""
+        return kernel.core.contact_energy(self.core, x)
 
     def set_step(self, dt: float, substeps: int) -> None:
         """Set the step length dt (s) and its RK4 sub-steps (the state is the caller's)."""

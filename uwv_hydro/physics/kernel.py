@@ -16,9 +16,10 @@
 The compiled core (``_kernel``, a C extension built by setup.py) and what it runs on.
 
 The extension evaluates the state derivative, the RK4 step, the checked step of simulate
-mode, the batch step, the fin lift/drag and a kinematic tree's per-link wrench, from C
-files per concern (``_kernel.h`` lists them: ``_derivative.c``, ``_rk4.c``, ``_fins.c``,
-``_hull.c``, ...); this module loads it (with a clear error when it is missing or stale:
+mode, the batch step, the fin lift/drag, a kinematic tree's per-link wrench and the
+seabed (its height, gradient and ray cast: physics/seabed.py), from C files per concern
+(``_kernel.h`` lists them: ``_derivative.c``, ``_rk4.c``, ``_fins.c``, ``_hull.c``,
+``_seabed.c``, ...); this module loads it (with a clear error when it is missing or stale:
 there is no slow fallback) and packs the coefficients it runs on into flat float64
 arrays.  Layouts (doubles):
 

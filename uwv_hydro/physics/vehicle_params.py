@@ -287,6 +287,11 @@ class VehicleParams:
     #: Every equipment element (and link, joint, plugin) the loader met, in document
     #: order, with what it did with it: see ``uwv_hydro.description.element_report``.
     elements: List[ElementRecord] = field(default_factory=list)
+    #: Seabed contact points and coefficients (physics.seabed_contact.ContactSpec; None:
+    #: no contact points).
+    contact: Optional[Any] = None
+    #: What the contact points leave out (meshes, other shapes): shown with the contact.
+    contact_warnings: List[str] = field(default_factory=list)
     #: The kinematic tree (uwv_hydro.physics.link_tree.KinematicTree) when links that
     #: move carry mass or hydro; None: one rigid body (the lumped fields above).
     tree: Optional[Any] = None

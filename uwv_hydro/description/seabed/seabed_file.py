@@ -23,6 +23,11 @@ The YAML form (a file of its own, as the current description)::
       radius: 2000.0            # optional: m around the origin to read (large files)
       crs: EPSG:32631           # optional: overrides the file's (an .asc without .prj)
 
+or a flat seabed (no file, no origin)::
+
+    seabed:
+      depth: 40.0               # m below the surface (elevation -40)
+
 :func:`seabed_from_options` takes the same from command-line options or node
 parameters (``--seabed FILE --seabed-origin LAT,LON``; ``seabed_file``,
 ``seabed_origin``), FILE being a bathymetry file or such a YAML description.
@@ -37,8 +42,9 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.known_names import closest
 from uwv_hydro.description.seabed import load_seabed
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, YamlMap
+from uwv_hydro.physics.seabed import FlatSeabed
 
-KEYS = ('file', 'origin', 'radius', 'crs')
+KEYS = ('file', 'origin', 'radius', 'crs', 'depth')
 
 
 def _line(data, key):
@@ -46,7 +52,7 @@ def _line(data, key):
 
 
 def load_seabed_description(path: str):
-    """Return (GridSeabed, SeabedInfo) of a YAML seabed description file."""
+    """Return (GridSeabed, SeabedInfo) of a YAML seabed description ((FlatSeabed, None))."""
     doc = load_yaml_text_file(path)
     if not isinstance(doc, dict) or list(doc) != ['seabed'] or not isinstance(
             doc['seabed'], dict):
@@ -59,6 +65,8 @@ def load_seabed_description(path: str):
             raise DescriptionError('unknown key%s; known: %s' % (
                 " (did you mean '%s'?)" % guess if guess else '', ', '.join(KEYS)), path,
                 'seabed.%s' % key, _line(block, key))
+    if 'depth' in block:
+        return _flat(block, path)
     for key in ('file', 'origin'):
         if key not in block:
             raise DescriptionError(f'missing key {key!r}', path, 'seabed', _line(doc, 'seabed'))
@@ -78,6 +86,20 @@ def load_seabed_description(path: str):
                                'seabed.radius', _line(block, 'radius'))
     file = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(file))
     return load_seabed(file, [float(v) for v in origin], radius, block.get('crs'))
+
+
+def _flat(block, path: str):
+    """Return (FlatSeabed, None) of ``seabed: {depth: D}`` (D m below the surface)."""
+    others = [key for key in block if key != 'depth']
+    if others:
+        raise DescriptionError('a flat seabed (depth) takes no %s' % ', '.join(others), path,
+                               'seabed.%s' % others[0], _line(block, others[0]))
+    depth = block['depth']
+    if isinstance(depth, bool) or not isinstance(depth, (int, float)) or not (
+            math.isfinite(depth) and depth > 0):
+        raise DescriptionError(f'must be a positive number of metres below the surface, '
+                               f'got {depth!r}', path, 'seabed.depth', _line(block, 'depth'))
+    return FlatSeabed(float(depth)), None
 
 
 def parse_origin(text: str, element: str = '--seabed-origin'):
@@ -120,6 +142,8 @@ def seabed_from_options(file: str, origin=None, radius=None, names=('--seabed',
 
 def seabed_summary(grid, info) -> dict:
     """Return the extent, resolution, depth range, CRS and datum of a placed seabed."""
+    if isinstance(grid, FlatSeabed):
+        return {'flat_depth': grid.depth}
     heights = grid.heights
     finite = heights[np.isfinite(heights)]
     return {
@@ -138,6 +162,8 @@ def seabed_summary(grid, info) -> dict:
 
 def seabed_lines(s: dict) -> list:
     """Return the text lines of :func:`seabed_summary`."""
+    if 'flat_depth' in s:
+        return ['seabed:         flat, %.6g m below the surface' % s['flat_depth']]
     x0, x1, y0, y1 = s['extent']
     depth = ('%.6g..%.6g m' % tuple(s['depth_range']) if s['depth_range'] is not None
              else '(all holes)')

@@ -68,6 +68,8 @@ Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``)
   (:mod:`uwv_hydro.description.thrusters`), replacing the base's thrusters.
 * ``hull``: a slender hull's body lift and cross-flow drag
   (:mod:`uwv_hydro.description.hull`).
+* ``contact_points`` (body-frame [x, y, z] list) and ``contact: {stiffness, damping,
+  friction, stiction_speed}``: the seabed contact (:mod:`uwv_hydro.description.contact`).
 * ``convention: flu | frd`` (default flu).  Coefficients are ALWAYS positive for
   dissipation and added mass (negate Fossen/SNAME derivatives such as X_u|u|).
 
@@ -84,6 +86,8 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
+from uwv_hydro.description.contact import (apply_overrides, read_contact_block,
+                                           read_contact_points)
 from uwv_hydro.description.conventions import (
     frd_to_flu_inertia, frd_to_flu_matrix, frd_to_flu_quadratic, frd_to_flu_signed_quadratic,
     frd_to_flu_vector)
@@ -353,9 +357,34 @@ def _read_hull(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
     finish_hull(params, hull, '%s: %shull' % (ctx.where('hull'), ctx.prefix))
 
 
+def _read_contact_points(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
+    """Read ``contact_points`` (:mod:`uwv_hydro.description.contact`; replace the shapes')."""
+    overrides = {}
+    if params.contact is not None:
+        overrides = {k: getattr(params.contact, k)
+                     for k in ('stiffness', 'damping', 'friction', 'stiction_speed')}
+    params.contact = read_contact_points(value, ctx.error, lambda v, key: _number(v, key, ctx),
+                                         frd_to_flu_vector if ctx.frd else np.asarray)
+    params.contact.source = 'contact_points (%s)' % ctx.where('contact_points')
+    for key, v in overrides.items():
+        setattr(params.contact, key, v)
+
+
+def _read_contact(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
+    """Read ``contact:`` (:mod:`uwv_hydro.description.contact`): the coefficients."""
+    overrides = read_contact_block(value, params.contact, ctx.error,
+                                   lambda v, key: _number(v, key, ctx))
+    if params.contact is None:
+        raise ctx.error('contact', 'no contact points: give contact_points (or collision '
+                        'shapes in the base description)')
+    apply_overrides(params.contact, overrides)
+
+
 YAML_SECTIONS['thrusters'] = _read_thrusters
 YAML_SECTIONS['fins'] = _read_fins
 YAML_SECTIONS['hull'] = _read_hull
+YAML_SECTIONS['contact_points'] = _read_contact_points
+YAML_SECTIONS['contact'] = _read_contact
 
 
 def load_yaml_string(text: str, source: str = '<yaml>', base: Optional[VehicleParams] = None,

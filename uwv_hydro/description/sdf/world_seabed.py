@@ -122,6 +122,12 @@ def _number_vector(elem, default, source, what):
     return values
 
 
+def _apply(t, col, row):
+    """Return the file CRS coordinates of pixel coordinates (GDAL geotransform)."""
+    # x = c + a col + b row, y = f + d col + e row (GDAL data model, geotransform)
+    return t.c + t.a * col + t.b * row, t.f + t.d * col + t.e * row
+
+
 def _dem_truth(data, datum, x0, y_top, dx, dy):
     """Return (max distance (m) of gz's nodes from the datum's, true extent (m) x, y)."""
     import pyproj
@@ -135,7 +141,7 @@ def _dem_truth(data, datum, x0, y_top, dx, dy):
     # the source pixel a node was taken from (GDAL nearest: its centre), in the file's CRS
     px = (cc + 0.5) * (cols / dest_w)
     py = (rr + 0.5) * (rows / dest_h)
-    fx, fy = transform * (px, py)
+    fx, fy = _apply(transform, px, py)
     to_local = pyproj.Transformer.from_crs(pyproj.CRS.from_user_input(crs),
                                            local_crs(datum), always_xy=True)
     ex, ny = to_local.transform(fx.ravel(), fy.ravel())
@@ -144,8 +150,8 @@ def _dem_truth(data, datum, x0, y_top, dx, dy):
     dist = float(np.nanmax(np.hypot(ex - gx, ny - gy)))
     # the file's extent at its middle row and column, edge to edge, in metres
     mid_r, mid_c = rows / 2.0, cols / 2.0
-    ax, ay = transform * (np.array([0.0, cols, mid_c, mid_c]),
-                          np.array([mid_r, mid_r, 0.0, rows]))
+    ax, ay = _apply(transform, np.array([0.0, cols, mid_c, mid_c]),
+                    np.array([mid_r, mid_r, 0.0, rows]))
     lx, ly = to_local.transform(ax, ay)
     return dist, math.hypot(lx[1] - lx[0], ly[1] - ly[0]), math.hypot(lx[3] - lx[2],
                                                                        ly[3] - ly[2])

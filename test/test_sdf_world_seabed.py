@@ -37,7 +37,7 @@ Image = require('PIL.Image')
 #: float32 rounding of the heights gz hands DART: half an ulp of 1 per metre of span
 F32 = 2.0 ** -23
 
-WORLD = '''<?xml version="1.0"?>
+WORLD = """<?xml version="1.0"?>
 <sdf version="1.9"><world name="w">%(sc)s
   <model name="ground"><static>true</static><pose>%(pose)s</pose>
     <link name="l"><pose>%(link)s</pose>
@@ -47,15 +47,16 @@ WORLD = '''<?xml version="1.0"?>
       <visual name="v"><geometry><heightmap><uri>%(uri)s</uri></heightmap></geometry></visual>
     </link></model>%(extra)s
 </world></sdf>
-'''
+"""
 
 
 def world(tmp_path, uri, size='<size>160 170 12</size>', pose='10 -5 -40 0 0 0',
           link='1 2 3 0 0 0', coll='-0.5 0.25 -1 0 0 0', pos='0 0 0', sampling='', sc='',
           extra='', name='w.sdf'):
     path = tmp_path / name
-    path.write_text(WORLD % dict(uri=uri, size=size, pose=pose, link=link, coll=coll,
-                                 pos=pos, sampling=sampling, sc=sc, extra=extra))
+    path.write_text(WORLD % {'uri': uri, 'size': size, 'pose': pose, 'link': link,
+                             'coll': coll, 'pos': pos, 'sampling': sampling, 'sc': sc,
+                             'extra': extra})
     return path
 
 
@@ -228,7 +229,7 @@ def test_dem_without_size_is_one_metre(tmp_path):
 def test_bad_input_is_named(tmp_path, case, message):
     """Each bad heightmap is an error naming the file and the element."""
     good = png(tmp_path, np.zeros((9, 9), np.uint16)).name
-    args = dict(uri=good)
+    args = {'uri': good}
     if case == 'missing':
         args['uri'] = 'nothere.png'
     elif case == 'unreadable':
@@ -244,9 +245,9 @@ def test_bad_input_is_named(tmp_path, case, message):
         args['coll'] = '0 0 0 0 0 0.3'
     elif case == 'two':
         args['extra'] = WORLD.split('<model', 1)[1].split('</model>')[0].join(
-            ['<model', '</model>']).replace('"ground"', '"second"') % dict(
-            uri=good, size='', pose='0 0 0 0 0 0', link='0 0 0 0 0 0',
-            coll='0 0 0 0 0 0', pos='0 0 0', sampling='', sc='', extra='')
+            ['<model', '</model>']).replace('"ground"', '"second"') % {
+            'uri': good, 'size': '', 'pose': '0 0 0 0 0 0', 'link': '0 0 0 0 0 0',
+            'coll': '0 0 0 0 0 0', 'pos': '0 0 0', 'sampling': ''}
     path = world(tmp_path, **args)
     if case == 'none':
         path.write_text('<sdf version="1.9"><world name="w"><model name="g"><static>1'

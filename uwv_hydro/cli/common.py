@@ -88,7 +88,7 @@ def add_seabed_arguments(parser) -> None:
                              'flat seabed_depth (doc/guide/seabed.md)')
     parser.add_argument('--seabed-origin', metavar='LAT,LON',
                         help='geodetic datum (deg) of the world origin on the bathymetry grid '
-                             "(an SDF world: default its <spherical_coordinates>)")
+                             '(an SDF world: default its <spherical_coordinates>)')
     parser.add_argument('--seabed-radius', type=RADIUS, metavar='M',
                         help='read only the square of this half-side (m) around the origin')
 

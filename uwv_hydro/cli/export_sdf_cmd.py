@@ -106,7 +106,7 @@ def _compare(out, grid, exported) -> str:
     worst = float(np.nanmax(np.abs(diff))) if np.isfinite(diff).any() else 0.0
     n = exported.levels.shape[0]
     return ('seabed heightmap: %d x %d nodes of %.4g x %.4g m; quantisation step %.3g m; '
-            'at the seabed\'s %d x %d nodes gz-sim\'s heights differ by at most %.3g m '
+            "at the seabed's %d x %d nodes gz-sim's heights differ by at most %.3g m "
             '(quantisation + resampling); %d holes written at z %.6g m\n' % (
                 n, n, back.dx, back.dy, exported.quantisation, ny, nx, worst,
                 exported.holes, exported.zmin))

@@ -223,10 +223,12 @@ PARAMETERS = (
     Spec('dvl_topic', '{name}/data', 'simulate: marine_acoustic_msgs/Dvl topic of each '
          'DVL ({name} = the sensor name, {topic} = its twist topic)'),
     Spec('seabed_file', '', 'simulate: the seabed under the DVLs, a bathymetry grid (.asc, '
-         '.tif, .nc, .grd) or a YAML seabed description (seabed: {file:, origin:}), '
-         "doc/guide/seabed.md; replaces their flat seabed_depth ('' = none)"),
+         '.tif, .nc, .grd), an SDF world (.sdf, .world: its <heightmap>) or a YAML seabed '
+         'description (seabed: {file:, origin:}), doc/guide/seabed.md; replaces their flat '
+         "seabed_depth ('' = none)"),
     Spec('seabed_origin', '', "LAT,LON (deg): the datum of the world origin on seabed_file's "
-         "grid (a YAML description gives its own; '' = none)"),
+         'grid (a YAML description gives its own, an SDF world its spherical_coordinates; '
+         "'' = none)"),
     Spec('seabed_radius', 0.0, 'read only the square of this half-side (m) around the '
          'origin of seabed_file (0 = the whole grid)', bounds=(0.0, 1.0e7)),
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s, each '

@@ -43,8 +43,8 @@ and ODE collision (``BulletCollisionDetector.cpp``, ``OdeHeightmap-impl.hpp``):
   minimum where below it (Dem.cc:498-509).  The band's scale, offset and units and the
   file's georeference are not used.
 """
-import struct
 from dataclasses import dataclass
+import struct
 from typing import List, Optional, Tuple
 
 import numpy as np
@@ -280,4 +280,3 @@ def node_heights(data: HeightmapData, size, sampling: int = 1) -> np.ndarray:
 def node_spacing(size, n: int):
     """Return (dx, dy) of the DART shape: size / N (CustomHeightmapShape.cc:41-42)."""
     return float(size[0]) / n, float(size[1]) / n
-

@@ -106,8 +106,8 @@ def seabed_model(uri: str, exported: ExportedHeightmap, number, name: str = 'sea
     """Return the static ``<model>`` with the heightmap as collision and visual."""
     model = ET.Element('model', name=name)
     ET.SubElement(model, 'static').text = 'true'
-    ET.SubElement(model, 'pose').text = ' '.join(number(v) for v in (*exported.centre, 0.0,
-                                                                      0.0, 0.0))
+    pose = (*exported.centre, 0.0, 0.0, 0.0)
+    ET.SubElement(model, 'pose').text = ' '.join(number(v) for v in pose)
     link = ET.SubElement(model, 'link', name='seabed_link')
     for tag in ('collision', 'visual'):
         part = ET.SubElement(link, tag, name='seabed_' + tag)

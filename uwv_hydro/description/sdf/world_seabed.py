@@ -46,8 +46,8 @@ import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError, missing_file
 from uwv_hydro.description.sdf.frames import compose, flatten_model, read_pose
-from uwv_hydro.description.sdf.heightmap import (node_heights, node_spacing,
-                                                  read_heightmap_data)
+from uwv_hydro.description.sdf.heightmap import (
+    node_heights, node_spacing, read_heightmap_data)
 from uwv_hydro.description.sdf.include import expand_includes, resource_directories
 from uwv_hydro.description.seabed.placement import local_crs, MAX_CELLS, SeabedInfo
 from uwv_hydro.description.xml_safe import (element_error, element_numbers, element_path,
@@ -153,8 +153,8 @@ def _dem_truth(data, datum, x0, y_top, dx, dy):
     ax, ay = _apply(transform, np.array([0.0, cols, mid_c, mid_c]),
                     np.array([mid_r, mid_r, 0.0, rows]))
     lx, ly = to_local.transform(ax, ay)
-    return dist, math.hypot(lx[1] - lx[0], ly[1] - ly[0]), math.hypot(lx[3] - lx[2],
-                                                                       ly[3] - ly[2])
+    width = math.hypot(lx[1] - lx[0], ly[1] - ly[0])
+    return dist, width, math.hypot(lx[3] - lx[2], ly[3] - ly[2])
 
 
 def _heightmap_seabed(path, model, link, collision, x_wc, datum, surface, warnings):
@@ -216,7 +216,7 @@ def _heightmap_seabed(path, model, link, collision, x_wc, datum, surface, warnin
         elif datum is None or data.georef[1] is None:
             warnings.append(f'{file}: gz-sim places the DEM by <size> and the collision pose '
                             'only; without a datum (spherical_coordinates or the seabed '
-                            'origin) and the DEM\'s CRS its true place is not checked')
+                            "origin) and the DEM's CRS its true place is not checked")
         else:
             dist, true_x, true_y = _dem_truth(data, datum, x0, y_top, dx, dy)
             if surface is not None and surface[1] != 0.0:

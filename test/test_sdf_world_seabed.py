@@ -102,7 +102,23 @@ def test_image_nodes_follow_gz(tmp_path, bits):
     assert got[0, 5] == pytest.approx(z[0, 5], abs=12.0 * F32)
     assert y[0, 0] > y[-1, 0]
     assert info.origin is None and 'heightmap h.png (image)' in info.crs
+    assert info.warnings == ()  # grey, 33 = 2^5 + 1 pixels, no <pos>: nothing to say
     assert grid.dx == pytest.approx(160.0 / 33, rel=1e-15)
+
+
+def test_colour_image_takes_red_over_the_brightest_pixels_red(tmp_path):
+    """RGB: the red channel (FillHeights), over the red of the largest R+G+B (MaxColor)."""
+    rng = np.random.default_rng(11)
+    rgb = rng.integers(0, 200, size=(9, 9, 3)).astype(np.uint8)
+    rgb[6, 2] = (90, 250, 250)  # the brightest pixel by R+G+B, its red well below the max
+    grid, info = seabed_from_options(str(world(tmp_path, png(tmp_path, rgb).name,
+                                                 pose='0 0 0 0 0 0', link='0 0 0 0 0 0',
+                                                 coll='0 0 0 0 0 0')))
+    # Image.cc:806-827: R of the pixel of largest R+G+B, in [0, 1]; heights = R / 255 * z / it
+    h = rgb[..., 0] / 255.0 * 12.0 / (90 / 255.0)
+    assert np.allclose(np.flipud(grid.heights), h, rtol=0, atol=float(h.max()) * F32)
+    assert float(h.max()) > 12.0  # red above the brightest pixel's: higher than <size> z
+    assert any('red channel as the height' in w for w in info.warnings)
 
 
 def test_pos_moves_only_the_visual(tmp_path):

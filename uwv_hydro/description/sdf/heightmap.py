@@ -126,9 +126,11 @@ def read_image(path: str, element: str) -> HeightmapData:
                         f'{"grey+alpha" if channels == 2 else "RGBA"} image: gz-common '
                         'cannot make a heightmap of it (unsupported pixel format, '
                         'ImageHeightmap.cc:88-93)', path, element)
-                rgb = np.asarray(img.convert('RGBA' if channels == 4 else 'RGB'),
-                                 dtype=np.float64)
-                levels = rgb
+                if channels == 1:  # grey of 1 to 8 bits: Pillow scales to 0..255, as stb
+                    levels = np.asarray(img.convert('L'), dtype=np.float64)
+                else:
+                    levels = np.asarray(img.convert('RGBA' if channels == 4 else 'RGB'),
+                                        dtype=np.float64)
     except (OSError, ValueError) as exc:
         if isinstance(exc, DescriptionError):
             raise

@@ -111,9 +111,9 @@ def test_colour_image_takes_red_over_the_brightest_pixels_red(tmp_path):
     rng = np.random.default_rng(11)
     rgb = rng.integers(0, 200, size=(9, 9, 3)).astype(np.uint8)
     rgb[6, 2] = (90, 250, 250)  # the brightest pixel by R+G+B, its red well below the max
-    grid, info = seabed_from_options(str(world(tmp_path, png(tmp_path, rgb).name,
-                                                 pose='0 0 0 0 0 0', link='0 0 0 0 0 0',
-                                                 coll='0 0 0 0 0 0')))
+    path = world(tmp_path, png(tmp_path, rgb).name, pose='0 0 0 0 0 0',
+                 link='0 0 0 0 0 0', coll='0 0 0 0 0 0')
+    grid, info = seabed_from_options(str(path))
     # Image.cc:806-827: R of the pixel of largest R+G+B, in [0, 1]; heights = R / 255 * z / it
     h = rgb[..., 0] / 255.0 * 12.0 / (90 / 255.0)
     assert np.allclose(np.flipud(grid.heights), h, rtol=0, atol=float(h.max()) * F32)

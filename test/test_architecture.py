@@ -56,6 +56,7 @@ CORE_THIRD_PARTY = {'physics': {'numpy', 'pinocchio'}, 'modes': {'numpy'}}
 ROSDEP_KEYS = {
     'numpy': 'python3-numpy', 'yaml': 'python3-yaml', 'transforms3d': 'python3-transforms3d',
     'defusedxml': 'python3-defusedxml', 'matplotlib': 'python3-matplotlib',
+    'PIL': 'python3-pil',
 }
 
 #: imports with no rosdep key: installed by pip (requirements.txt) and used only by
@@ -245,9 +246,12 @@ def test_each_dependency_is_declared_once():
 FORMATS = ('urdf', 'dsros', 'uuv', 'sdf', 'lrauv', 'yaml')
 
 #: the core modules that dispatch a description to the formats' readers; they alone
-#: of the core may import a format package (doc/architecture.md)
+#: of the core may import a format package (doc/architecture.md).  seabed.seabed_file
+#: dispatches a seabed file by its extension, an SDF world to sdf.world_seabed (the
+#: SDF format reads its <heightmap> and builds the grid with the core's seabed helpers:
+#: sdf -> seabed.placement, never the reverse but for this dispatch)
 DISPATCHERS = {'loader', 'vehicle_from_urdf', 'vehicle_from_sdf', 'equipment_from_urdf',
-               'plugin_inventory'}
+               'plugin_inventory', 'seabed.seabed_file'}
 
 #: the longest a Python, C or header file of the package may be, in lines
 MAX_LINES = 500

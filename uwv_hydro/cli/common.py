@@ -82,12 +82,14 @@ def load_current_from_args(args):
 def add_seabed_arguments(parser) -> None:
     """Add --seabed FILE, --seabed-origin LAT,LON and --seabed-radius M."""
     parser.add_argument('--seabed', metavar='FILE',
-                        help='seabed under the DVLs, and (simulate) the one the vehicle '
-                             'lands on: a bathymetry grid (.asc, .tif, .nc, .grd) or a YAML '
-                             'seabed description (seabed: {file:, origin:} or {depth:}); '
-                             'replaces their flat seabed_depth (doc/guide/seabed.md)')
+                        help='seabed under the DVLs and echosounders, and (simulate) the one '
+                             'the vehicle lands on: a bathymetry grid (.asc, .tif, .nc, .grd), '
+                             'an SDF world (.sdf, .world: its <heightmap>) or a YAML seabed '
+                             'description (seabed: {file:, origin:} or {depth:}); replaces '
+                             'their flat seabed_depth (doc/guide/seabed.md)')
     parser.add_argument('--seabed-origin', metavar='LAT,LON',
-                        help='geodetic datum (deg) of the world origin on the bathymetry grid')
+                        help='geodetic datum (deg) of the world origin on the bathymetry grid '
+                             '(an SDF world: default its <spherical_coordinates>)')
     parser.add_argument('--seabed-radius', type=RADIUS, metavar='M',
                         help='read only the square of this half-side (m) around the origin')
 

@@ -222,12 +222,14 @@ PARAMETERS = (
          'velocity or effort', choices=('position', 'velocity', 'effort')),
     Spec('dvl_topic', '{name}/data', 'simulate: marine_acoustic_msgs/Dvl topic of each '
          'DVL ({name} = the sensor name, {topic} = its twist topic)'),
-    Spec('seabed_file', '', 'simulate: the seabed under the DVLs and the one the vehicle '
-         'lands on (at its collision shapes or contact_points), a bathymetry grid (.asc, '
-         '.tif, .nc, .grd) or a YAML seabed description (seabed: {file:, origin:} or '
-         "{depth:}), doc/guide/seabed.md; replaces their flat seabed_depth ('' = none)"),
+    Spec('seabed_file', '', 'simulate: the seabed under the DVLs and echosounders and the '
+         'one the vehicle lands on (at its collision shapes or contact_points), a bathymetry '
+         'grid (.asc, .tif, .nc, .grd), an SDF world (.sdf, .world: its <heightmap>) or a '
+         'YAML seabed description (seabed: {file:, origin:} or {depth:}), '
+         "doc/guide/seabed.md; replaces their flat seabed_depth ('' = none)"),
     Spec('seabed_origin', '', "LAT,LON (deg): the datum of the world origin on seabed_file's "
-         "grid (a YAML description gives its own; '' = none)"),
+         'grid (a YAML description gives its own, an SDF world its spherical_coordinates; '
+         "'' = none)"),
     Spec('seabed_radius', 0.0, 'read only the square of this half-side (m) around the '
          'origin of seabed_file (0 = the whole grid)', bounds=(0.0, 1.0e7)),
     Spec('current', [0.0, 0.0, 0.0], 'world-frame (ENU) current velocity (m/s, each '

@@ -157,12 +157,30 @@ def model_element(params: VehicleParams, model_name: Optional[str] = None,
 
 def world_element(params: VehicleParams, model: ET.Element,
                   world_name: str = DEFAULT_WORLD_NAME,
-                  step_size: float = DEFAULT_STEP_SIZE) -> ET.Element:
-    """Return a ``<world>`` holding ``model``, DART physics and ApplyLinkWrench."""
+                  step_size: float = DEFAULT_STEP_SIZE, seabed: Optional[ET.Element] = None,
+                  datum: Optional[Sequence[float]] = None) -> ET.Element:
+    """
+    Return a ``<world>`` holding ``model``, DART physics and ApplyLinkWrench.
+
+    ``seabed``: a heightmap model (:mod:`uwv_hydro.description.sdf.heightmap_export`),
+    added with DART's Bullet collision detector (gz-sim's heightmap worlds use it: with
+    ODE bodies pass through heightmaps, gz-sim#1714); ``datum`` (lat, lon): the world's
+    ``<spherical_coordinates>``.
+    """
     world = ET.Element('world', name=world_name)
     physics = _sub(world, 'physics', name='%gms' % (step_size * 1e3), type='ignored')
     _sub(physics, 'max_step_size', number(step_size))
     _sub(physics, 'real_time_factor', '1.0')
+    if seabed is not None:
+        _sub(_sub(physics, 'dart'), 'collision_detector', 'bullet')
+    if datum is not None:
+        sc = _sub(world, 'spherical_coordinates')
+        _sub(sc, 'surface_model', 'EARTH_WGS84')
+        _sub(sc, 'world_frame_orientation', 'ENU')
+        _sub(sc, 'latitude_deg', number(datum[0]))
+        _sub(sc, 'longitude_deg', number(datum[1]))
+        _sub(sc, 'elevation', '0.0')
+        _sub(sc, 'heading_deg', '0.0')
     _sub(world, 'gravity', _numbers((0.0, 0.0, -params.gravity)))
     phys = _sub(world, 'plugin', filename='gz-sim-physics-system',
                 name='gz::sim::systems::Physics')
@@ -175,6 +193,8 @@ def world_element(params: VehicleParams, model: ET.Element,
          name='gz::sim::systems::SceneBroadcaster')
     _sub(world, 'plugin', filename='gz-sim-user-commands-system',
          name='gz::sim::systems::UserCommands')
+    if seabed is not None:
+        world.append(seabed)
     world.append(model)
     return world
 
@@ -183,11 +203,13 @@ def export_sdf(params: VehicleParams, world: bool = False, model_name: Optional[
                world_name: str = DEFAULT_WORLD_NAME,
                position: Sequence[float] = DEFAULT_POSITION,
                step_size: float = DEFAULT_STEP_SIZE, inertial_only: bool = False,
-               comments: Sequence[str] = ()) -> str:
+               comments: Sequence[str] = (), seabed: Optional[ET.Element] = None,
+               datum: Optional[Sequence[float]] = None) -> str:
     """
     Return SDF text: a model (default), a world around it, or only the ``<inertial>``.
 
-    ``step_size`` is the physics step of the world and the OdometryPublisher's period.
+    ``step_size`` is the physics step of the world and the OdometryPublisher's period;
+    ``seabed`` and ``datum`` go into the world (:func:`world_element`).
     """
     if not (np.isfinite(step_size) and step_size > 0.0):
         raise DescriptionError('step size must be a positive number, got %r' % step_size)
@@ -196,7 +218,11 @@ def export_sdf(params: VehicleParams, world: bool = False, model_name: Optional[
     else:
         root = ET.Element('sdf', version=SDF_VERSION)
         model = model_element(params, model_name, position, step_size)
-        root.append(world_element(params, model, world_name, step_size) if world else model)
+        if (seabed is not None or datum is not None) and not world:
+            raise DescriptionError('a seabed is written into a world only (--world)',
+                                   element='--seabed')
+        root.append(world_element(params, model, world_name, step_size, seabed, datum)
+                    if world else model)
     for text in reversed(list(comments)):
         root.insert(0, ET.Comment(' %s ' % text))
     ET.indent(root, space='  ')

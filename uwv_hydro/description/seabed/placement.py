@@ -68,6 +68,8 @@ class SeabedInfo:
     origin: Tuple[float, float]
     file_shape: Tuple[int, int]
     window_shape: Tuple[int, int]
+    #: what was read but is not modelled as the file says (shown by ``check``)
+    warnings: Tuple[str, ...] = ()
 
 
 def local_crs(origin):

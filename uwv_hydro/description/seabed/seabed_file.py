@@ -120,13 +120,24 @@ def seabed_from_options(file: str, origin=None, radius=None, names=('--seabed',
     """
     Return (GridSeabed, SeabedInfo) of a seabed named by options, or None without ``file``.
 
-    ``file``: a YAML seabed description (its own origin) or a bathymetry file, which then
-    needs ``origin`` ('LAT,LON' or a pair).  ``names``: the options' names for errors.
+    ``file``: a YAML seabed description (its own origin), an SDF world (.sdf, .world: its
+    heightmap; ``origin`` optional, else its spherical_coordinates) or a bathymetry
+    file, which then needs ``origin`` ('LAT,LON' or a pair).  ``names``: the options'
+    names for errors.
     """
     if not file:
         if origin:
             raise DescriptionError(f'{names[1]} without {names[0]}', element=names[1])
         return None
+    if os.path.splitext(file)[1].lower() in ('.sdf', '.world'):
+        # an SDF world: its heightmap as gz-sim sees it, the datum its spherical_coordinates
+        from uwv_hydro.description.sdf.world_seabed import load_world_seabed
+        if radius:
+            raise DescriptionError(f'the SDF world {file}: its heightmap is read whole (no '
+                                   'radius)', element=names[0])
+        if isinstance(origin, str):
+            origin = parse_origin(origin, names[1])
+        return load_world_seabed(file, origin or None)
     if os.path.splitext(file)[1].lower() in ('.yaml', '.yml'):
         if origin:
             raise DescriptionError(f'{names[1]}: the seabed description {file} gives its '
@@ -148,7 +159,7 @@ def seabed_summary(grid, info) -> dict:
     finite = heights[np.isfinite(heights)]
     return {
         'file': info.source, 'crs': info.crs,
-        'origin': list(info.origin),
+        'origin': list(info.origin) if info.origin is not None else None,
         'extent': list(grid.extent),
         'resolution': [grid.dx, grid.dy],
         'nodes': list(grid.shape),
@@ -157,6 +168,7 @@ def seabed_summary(grid, info) -> dict:
         'depth_range': ([float(-finite.max()), float(-finite.min())] if finite.size
                         else None),
         'holes': float(1.0 - finite.size / heights.size),
+        'warnings': list(getattr(info, 'warnings', ())),
     }
 
 
@@ -167,10 +179,12 @@ def seabed_lines(s: dict) -> list:
     x0, x1, y0, y1 = s['extent']
     depth = ('%.6g..%.6g m' % tuple(s['depth_range']) if s['depth_range'] is not None
              else '(all holes)')
-    return ['seabed:         %s (%s), datum lat %.8g lon %.8g' % (
-                s['file'], s['crs'], *s['origin']),
+    datum = ('datum lat %.8g lon %.8g' % tuple(s['origin']) if s['origin'] is not None
+             else 'no datum')
+    return ['seabed:         %s (%s), %s' % (s['file'], s['crs'], datum),
             '  extent x %.6g..%.6g m, y %.6g..%.6g m; resolution %.4g x %.4g m; %d x %d '
             'nodes (file %d x %d, window read %d x %d)' % (
                 x0, x1, y0, y1, *s['resolution'], *s['nodes'], *s['file_nodes'],
                 *s['window_nodes']),
-            '  depth %s; holes %.1f%% of the nodes' % (depth, 100.0 * s['holes'])]
+            '  depth %s; holes %.1f%% of the nodes' % (depth, 100.0 * s['holes'])] + [
+                '  warning: ' + w for w in s.get('warnings', ())]

@@ -61,7 +61,7 @@ OTHER_TABLES = {
      '| mode, sticks | what ArduSub should do | BlueROV2 | BlueROV2 Heavy |'):
         'NOT_REPEATABLE: ' + _SITL,
     ('doc/guide/ardusub_sitl.md',
-     "| run | SURFTRAK target | still 30 s: deviation | forward 60 s: east, seabed | "
+     '| run | SURFTRAK target | still 30 s: deviation | forward 60 s: east, seabed | '
      "deviation: mean, largest | ArduSub's rangefinder − altitude |"):
         'NOT_REPEATABLE: ' + _SITL + ' (tools/ardusub_sitl_flight.py --surftrak)',
     ('doc/guide/engines.md', '| case | loop vs simulate (RK4), final position |'):

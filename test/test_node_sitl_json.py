@@ -375,6 +375,44 @@ def test_rng_1_is_the_range_to_the_seabed_file(spawn, rclpy_context, tmp_path):
         stop_node(proc)
 
 
+def test_rng_1_over_a_flat_seabed_is_height_over_cos(spawn, rclpy_context, tmp_path):
+    """
+    A flat seabed file 30 m deep, the default beam (the origin, straight down), pitched.
+
+    ArduPilot reads h / (cos roll cos pitch), h = 30 m - the depth, roll and pitch those
+    of the reply's own quaternion (ZYX Euler angles of FRD -> NED); by default (20 Hz)
+    the 120 frames of 0.1 s hold two readings.
+    """
+    require('pyproj')
+    asc = tmp_path / 'flat.asc'
+    write_plane_asc(asc, gx=0.0, gy=0.0)
+    proc, log, port = _start(spawn, tmp_path, seabed_file=str(asc),
+                             seabed_origin='%r,%r' % ORIGIN,
+                             initial_orientation_rpy=[0.0, 0.3, -0.6])
+    peer = Peer(port, timeout=1.0)
+    try:
+        frames = [_first_reply(peer, proc, log)]
+        for k in range(1, 120):
+            frames.append(peer.frame(k, PWM))
+        readings, last = 0, None
+        for reply, raw in frames:
+            text = re.search(rb'"rng_1":([^,}]+)', raw).group(1)
+            if text == last:
+                continue
+            last, readings = text, readings + 1
+            w, x, y, z = reply['quaternion']
+            pitch = math.asin(-2 * (x * z - w * y))
+            roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
+            expected = (-Z0 - reply['position'][2]) / (math.cos(roll) * math.cos(pitch))
+            # still pitched: +0.3 rad about FLU's y (left) is nose down, -0.3 in FRD
+            assert abs(pitch + 0.3) < 0.05
+            assert reply['rng_1'] == pytest.approx(expected, rel=2.0 ** -24, abs=1e-9)
+        assert readings == 2
+    finally:
+        peer.close()
+        stop_node(proc)
+
+
 def test_no_seabed_file_no_rng_1_and_a_bad_beam_is_refused(spawn, rclpy_context, tmp_path):
     proc, log, port = _start(spawn, tmp_path)
     peer = Peer(port, timeout=1.0)

@@ -29,7 +29,11 @@ frame_rate, uint32 frame_count, uint16 pwm[n]) and the reply is read the way
   ``sscanf("[%f, %f, %f]")`` (whitespace in the format matches any, also none), a
   quaternion with four;
 * ``timestamp``, ``imu/gyro``, ``imu/accel_body``, ``position`` and ``velocity`` are
-  required, and ``attitude`` or ``quaternion``.
+  required, and ``attitude`` or ``quaternion``;
+* ``rng_1`` .. ``rng_6`` are optional, each read with ``atof`` into a ``float``
+  (DATA_FLOAT: single precision) and taken as the distance (m) of SITL rangefinder
+  1 .. 6 (``rangefinder_m``); :func:`rangefinder_status` is how AP_RangeFinder_SITL and
+  ``update_status`` then classify it.
 """
 import re
 import socket
@@ -41,7 +45,8 @@ _NUM = r'\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*'
 KEYS = (('', 'timestamp', 'double', True), ('imu', 'gyro', 'vec3', True),
         ('imu', 'accel_body', 'vec3', True), ('', 'position', 'vec3', True),
         ('', 'attitude', 'vec3', False), ('', 'quaternion', 'quat', False),
-        ('', 'velocity', 'vec3', True))
+        ('', 'velocity', 'vec3', True)) + tuple(
+            ('', 'rng_%d' % k, 'float', False) for k in range(1, 7))
 
 
 def servo_packet(frame_rate, frame_count, pwm, channels=16):
@@ -54,6 +59,29 @@ def servo_packet(frame_rate, frame_count, pwm, channels=16):
 def _atof(text):
     m = re.match(_NUM, text)
     return float(m.group(1)) if m else 0.0
+
+
+def _single(value):
+    """Return ``value`` rounded to a C float (IEEE single), as a DATA_FLOAT key stores it."""
+    return struct.unpack('<f', struct.pack('<f', value))[0]
+
+
+def rangefinder_status(distance, min_m, max_m):
+    """
+    Return what ArduPilot's SITL rangefinder makes of a distance (m).
+
+    AP_RangeFinder_SITL::update: NaN or inf is 'no_data'; otherwise max(0, distance),
+    then AP_RangeFinder_Backend::update_status: above RNGFNDn_MAX 'out_of_range_high',
+    below RNGFNDn_MIN 'out_of_range_low', else 'good'.
+    """
+    if distance != distance or distance in (float('inf'), float('-inf')):
+        return 'no_data'
+    distance = max(0.0, distance)
+    if distance > max_m:
+        return 'out_of_range_high'
+    if distance < min_m:
+        return 'out_of_range_low'
+    return 'good'
 
 
 def _scan(text, n):
@@ -88,6 +116,8 @@ def parse(buffer: bytes):
         name = '%s/%s' % (section, key) if section else key
         if kind == 'double':
             out[name] = _atof(text)
+        elif kind == 'float':
+            out[name] = _single(_atof(text))
         else:
             value = _scan(text, 4 if kind == 'quat' else 3)
             if value is None:

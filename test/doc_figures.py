@@ -57,6 +57,10 @@ OTHER_TABLES = {
     ('doc/guide/ardusub_sitl.md',
      '| mode, sticks | what ArduSub should do | BlueROV2 | BlueROV2 Heavy |'):
         'NOT_REPEATABLE: ' + _SITL,
+    ('doc/guide/ardusub_sitl.md',
+     '| run | SURFTRAK target | still 30 s: deviation | forward 60 s: east, seabed | '
+     "deviation: mean, largest | ArduSub's rangefinder − altitude |"):
+        'NOT_REPEATABLE: ' + _SITL + ' (tools/ardusub_sitl_flight.py --surftrak)',
     ('doc/guide/engines.md', '| case | loop vs simulate (RK4), final position |'):
         'ASSERTED: test/test_cosim_dart.py runs these DART loops and asserts their bounds, '
         'not these figures to 1 %',
@@ -129,8 +133,13 @@ PROSE = {
 }
 for _words in ('Either may start first', '* `BARO_SPEC_GRAV`: ', '**Lock step.**',
                'Parameters (the launch file', 'Measured on this project', 'A run at `--speedup',
-               'ArduPilot waits for every reply'):
+               'ArduPilot waits for every reply', 'Measured on this machine (BlueROV2',
+               'Still, SURFTRAK holds'):
     PROSE[('doc/guide/ardusub_sitl.md', _words)] = 'NOT_REPEATABLE: ' + _SITL
+for _words in ('* `SIM_JSON.h` lists `rng_1`', '`tools/ardusub_sitl_flight.py --surftrak`'):
+    PROSE[('doc/guide/ardusub_sitl.md', _words)] = (
+        "NOT_MEASURED: ArduPilot's code read (SIM_JSON.h/.cpp, AP_RangeFinder, ArduSub), "
+        "the node's and the flight tool's parameter defaults")
 #: every paragraph of these pages is measured as its tables are
 WHOLE_PAGES = {
     'doc/guide/performance.md': 'NOT_REPEATABLE: ' + _BENCH,

@@ -20,14 +20,21 @@ The node runs config/ardusub_bluerov2.yaml as shipped with ``ardusub_input:
 sitl_json``; the test is ArduPilot's side (test/ardupilot_json_peer.py, from
 SIM_JSON.cpp's layout and parsing rules), sending servo packets and reading the replies
 as ArduPilot does, while a probe reads the node's odometry and /diagnostics over DDS.
+
+With a seabed file (an ESRI ASCII grid of a sloping plane whose CRS is the transverse
+Mercator on the datum, so that its coordinates are the world's east and north) every
+reply carries ``rng_1``, read back as SIM_JSON.cpp reads it and compared with the
+plane's range written out from the reply's own position and attitude.
 """
 import math
+import re
 import socket
 
 from ardupilot_json_peer import Peer, servo_packet
 from nodes.harness import diag_values, Probe, REPO, start_node
 import numpy as np
 import pytest
+from required_modules import require
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.node.launch_command import stop_node
 from uwv_hydro.physics.rotation import quat_to_matrix
@@ -293,4 +300,137 @@ def test_without_rate_hz_the_step_follows_ardupilots_frame_rate(spawn, rclpy_con
     finally:
         peer.close()
         probe.close()
+        stop_node(proc)
+
+
+#: the sloping seabed of the rangefinder test: z = Z0 + GX x + GY y (ENU, m)
+ORIGIN = (43.1, 5.9)
+Z0, GX, GY = -30.0, 0.1, -0.05
+
+
+def write_plane_asc(path, z0=Z0, gx=GX, gy=GY, half=100.0, step=1.0, origin=ORIGIN):
+    """Write an ESRI ASCII grid of z0 + gx x + gy y in the tangent plane at ``origin``."""
+    n = int(round(2 * half / step)) + 1
+    x = -half + step * np.arange(n)
+    rows = [' '.join(repr(float(z0 + gx * xi + gy * yj)) for xi in x) for yj in x[::-1]]
+    path.write_text('ncols %d\nnrows %d\nxllcenter %r\nyllcenter %r\ncellsize %r\n%s\n'
+                    % (n, n, -half, -half, step, '\n'.join(rows)))
+    path.with_suffix('.prj').write_text(
+        '+proj=tmerc +lat_0=%r +lon_0=%r +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs'
+        % origin)
+
+
+def test_rng_1_is_the_range_to_the_seabed_file(spawn, rclpy_context, tmp_path):
+    """
+    rng_1: the beam from the lever arm to the sloping seabed, at its own rate.
+
+    The vehicle starts pitched and rolled, 10 m deep; the beam starts 0.1 m ahead of
+    and 0.15 m below the origin and looks down, tilted forward.  Each new reading is
+    the range t = (s_z - Z0 - GX s_x - GY s_y) / (GX d_x + GY d_y - d_z) of the start s
+    = p + R r and direction d = R u of the reply it first appears in; a reading lasts
+    1/sitl_json_rangefinder_rate s of physics time (here 4 frames) and no longer.
+    """
+    require('pyproj')
+    asc = tmp_path / 'slope.asc'
+    write_plane_asc(asc)
+    lever, beam = np.array([0.1, 0.0, -0.15]), np.array([0.2, 0.0, -1.0])
+    rate = 300.0
+    proc, log, port = _start(spawn, tmp_path, seabed_file=str(asc),
+                             seabed_origin='%r,%r' % ORIGIN,
+                             initial_orientation_rpy=[0.15, -0.25, 0.4],
+                             initial_velocity=[0.3, 0.0, 0.1, 0.0, 0.0, 0.0],
+                             sitl_json_rangefinder_position=lever.tolist(),
+                             sitl_json_rangefinder_direction=beam.tolist(),
+                             sitl_json_rangefinder_rate=rate)
+    peer = Peer(port, timeout=1.0)
+    try:
+        frames = [_first_reply(peer, proc, log)]
+        for k in range(1, 120):
+            frames.append(peer.frame(k, PWM))
+        u = beam / np.linalg.norm(beam)
+        changes, last = [], None
+        for k, (reply, raw) in enumerate(frames):
+            assert 'rng_1' in reply, reply
+            # a new reading: the text's double changes (the float ArduPilot keeps may not)
+            text = re.search(rb'"rng_1":([^,}]+)', raw).group(1)
+            if text == last:
+                continue
+            last = text
+            changes.append(reply['timestamp'])
+            r = T @ quat_to_matrix(np.array(reply['quaternion'])) @ F  # body FLU -> ENU
+            start = T @ np.array(reply['position']) + r @ lever
+            d = r @ u
+            expected = (start[2] - Z0 - GX * start[0] - GY * start[1]) / (
+                GX * d[0] + GY * d[1] - d[2])
+            # ArduPilot keeps a float: half an ulp of single precision, and the plane's
+            # cast to 1e-9 m
+            assert reply['rng_1'] == pytest.approx(expected, rel=2.0 ** -24, abs=1e-9), k
+        # a new reading every 1/rate s of physics time (the frames fall on it to a frame)
+        gaps = np.diff(changes)
+        assert len(changes) >= 119 * PERIOD_S * rate - 1
+        assert np.all(gaps > 1 / rate - PERIOD_S - 1e-9) and np.all(gaps < 1 / rate + PERIOD_S)
+        assert 'rangefinder 1 (rng_1, RNGFND1_TYPE 100)' in log.read_text()
+    finally:
+        peer.close()
+        stop_node(proc)
+
+
+def test_rng_1_over_a_flat_seabed_is_height_over_cos(spawn, rclpy_context, tmp_path):
+    """
+    A flat seabed file 30 m deep, the default beam (the origin, straight down), pitched.
+
+    ArduPilot reads h / (cos roll cos pitch), h = 30 m - the depth, roll and pitch those
+    of the reply's own quaternion (ZYX Euler angles of FRD -> NED); by default (20 Hz)
+    the 120 frames of 0.1 s hold two readings.
+    """
+    require('pyproj')
+    asc = tmp_path / 'flat.asc'
+    write_plane_asc(asc, gx=0.0, gy=0.0)
+    proc, log, port = _start(spawn, tmp_path, seabed_file=str(asc),
+                             seabed_origin='%r,%r' % ORIGIN,
+                             initial_orientation_rpy=[0.0, 0.3, -0.6])
+    peer = Peer(port, timeout=1.0)
+    try:
+        frames = [_first_reply(peer, proc, log)]
+        for k in range(1, 120):
+            frames.append(peer.frame(k, PWM))
+        readings, last = 0, None
+        for reply, raw in frames:
+            text = re.search(rb'"rng_1":([^,}]+)', raw).group(1)
+            if text == last:
+                continue
+            last, readings = text, readings + 1
+            w, x, y, z = reply['quaternion']
+            pitch = math.asin(-2 * (x * z - w * y))
+            roll = math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y))
+            expected = (-Z0 - reply['position'][2]) / (math.cos(roll) * math.cos(pitch))
+            # still pitched: +0.3 rad about FLU's y (left) is nose down, -0.3 in FRD
+            assert abs(pitch + 0.3) < 0.05
+            assert reply['rng_1'] == pytest.approx(expected, rel=2.0 ** -24, abs=1e-9)
+        assert readings == 2
+    finally:
+        peer.close()
+        stop_node(proc)
+
+
+def test_no_seabed_file_no_rng_1_and_a_bad_beam_is_refused(spawn, rclpy_context, tmp_path):
+    proc, log, port = _start(spawn, tmp_path)
+    peer = Peer(port, timeout=1.0)
+    try:
+        reply, raw = _first_reply(peer, proc, log)
+        assert b'rng_' not in raw and 'rng_1' not in reply
+    finally:
+        peer.close()
+        stop_node(proc)
+    require('pyproj')
+    asc = tmp_path / 'slope.asc'
+    write_plane_asc(asc)
+    (tmp_path / 'bad').mkdir()
+    proc, log, port = _start(spawn, tmp_path / 'bad', seabed_file=str(asc),
+                             seabed_origin='%r,%r' % ORIGIN,
+                             sitl_json_rangefinder_direction=[0.0, 0.0, 0.0])
+    try:
+        assert proc.wait(timeout=60) != 0
+        assert 'rangefinder direction [0.0, 0.0, 0.0]: not a direction' in log.read_text()
+    finally:
         stop_node(proc)

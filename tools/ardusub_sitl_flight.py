@@ -37,6 +37,19 @@ true depth, arms through MAVLink and flies with MANUAL_CONTROL sticks:
 4. optionally ``--soak`` seconds of physics time at ``--speedup``: the lock-step
    counters of the node's /diagnostics (gaps, repeats, resets) and its real-time factor.
 
+With ``--surftrak`` it flies SURFTRAK over a sloping seabed instead: it writes an ESRI
+ASCII grid (and its .prj, the transverse Mercator on the home position) of the plane
+z = -``--seabed-depth`` + ``--seabed-slope`` x (ENU, rising eastwards for a positive
+slope) in a temporary directory, gives it to the node (``seabed_file``: the replies then
+carry ``rng_1``) and ArduSub a downward SITL rangefinder (``RNGFND1_TYPE`` 100,
+``RNGFND1_ORIENT`` 25, ``RNGFND1_MIN`` / ``RNGFND1_MAX``), arms, goes down in ALT_HOLD to
+``--surftrak-depth``, switches to SURFTRAK (mode 21), waits ``--hold-settle-s`` and
+flies ``--surftrak-s`` of physics time east with the forward stick ``--surftrak-stick``
+(of 1000), logging the altitude above the plane from the node's odometry (its truth)
+and ArduSub's rangefinder (RANGEFINDER, DISTANCE_SENSOR): the altitude's mean and
+largest deviation from ArduSub's rangefinder target (its STATUSTEXT "rangefinder target
+is ... meters").  ``--surftrak-log FILE`` writes the samples as CSV.
+
 Prints one JSON document (``--json``) or a table.
 """
 import argparse
@@ -44,6 +57,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -60,6 +74,8 @@ VEHICLES = {'bluerov2': ('ardusub_bluerov2.yaml', 'sub.parm'),
 SITL_SPEC_GRAV = 1024.0 * 9.80665 / 9800.0
 #: SITL's sea-level air pressure (Pa): what its barometer reads at the surface.
 SURFACE_PA = 101325.0
+#: ArduSub's mode numbers pymavlink may not know (ArduSub/mode.h: SURFTRAK = 21).
+SUB_MODES = {'SURFTRAK': 21}
 
 
 def _quat_rpy(q):
@@ -85,8 +101,10 @@ def floating_depth(config, seconds=60.0):
 class Flight:
     """The node, ArduSub and the MAVLink and ROS links to them."""
 
-    def __init__(self, args, workdir):
+    def __init__(self, args, workdir, node_params=(), ap_params=()):
+        """Start the node (``node_params``: more 'name:=value') and ArduSub (more lines)."""
         self.args = args
+        self.ap_params = list(ap_params)
         config = str(ROOT / 'config' / VEHICLES[args.vehicle][0])
         env = dict(os.environ)
         # ArduSub takes the pressure at boot as zero depth: the vehicle starts floating still
@@ -100,7 +118,8 @@ class Flight:
              '-p', 'vehicle_file:=' + config, '-p', 'ardusub_input:=sitl_json',
              '-p', 'rate_hz:=1200.0', '-p', 'sitl_json_port:=%d' % args.port,
              '-p', 'diagnostics_period:=1.0',
-             '-p', 'initial_position:=[0.0, 0.0, %.6f]' % -self.floating_depth],
+             '-p', 'initial_position:=[0.0, 0.0, %.6f]' % -self.floating_depth]
+            + [arg for param in node_params for arg in ('-p', param)],
             stdout=self.node_log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         try:
             self._start(args, workdir)
@@ -127,6 +146,7 @@ class Flight:
         extra = os.path.join(workdir, 'uwv_hydro.parm')
         with open(extra, 'w') as out:
             out.write('BARO_SPEC_GRAV %.6f\nJS_GAIN_DEFAULT %g\n' % (SITL_SPEC_GRAV, args.gain))
+            out.writelines(line + '\n' for line in self.ap_params)
         parm += ',' + extra
         self.ap_log = open(os.path.join(workdir, 'ardusub.log'), 'w')
         self.ap = subprocess.Popen(
@@ -155,6 +175,10 @@ class Flight:
         self.ap_depth = None
         self.ap_baro_depth = None
         self.ap_time_ms = 0
+        self.ap_range = None  # RANGEFINDER distance (m)
+        self.ap_distance = None  # DISTANCE_SENSOR current_distance (m)
+        self.range_target = None  # SURFTRAK's "rangefinder target is X meters"
+        self.texts = []
         self.sticks = (0, 0, 500, 0)
 
     # ------------------------------------------------------------------ links
@@ -162,6 +186,7 @@ class Flight:
         p, q, v = msg.pose.pose.position, msg.pose.pose.orientation, msg.twist.twist
         t = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
         self.odom = (t, -p.z, _quat_rpy((q.w, q.x, q.y, q.z)), v.linear.x, v.angular.z)
+        self.odom_xy = (p.x, p.y)
 
     def _on_diag(self, msg):
         for status in msg.status:
@@ -186,8 +211,17 @@ class Flight:
                     # converts it, (p - p_surface) / (9800 Pa/m BARO_SPEC_GRAV) (AP_Baro.cpp)
                     self.ap_baro_depth = (m.press_abs * 100.0 - SURFACE_PA) / (
                         9800.0 * SITL_SPEC_GRAV)
-                elif kind == 'STATUSTEXT' and self.args.verbose:
-                    print('ardusub:', m.text, file=sys.stderr)
+                elif kind == 'RANGEFINDER':  # ArduSub's rangefinder 1, m
+                    self.ap_range = m.distance
+                elif kind == 'DISTANCE_SENSOR' and m.id == 0:  # the same, cm
+                    self.ap_distance = m.current_distance * 0.01
+                elif kind == 'STATUSTEXT':
+                    self.texts.append(m.text)
+                    target = re.match(r'rangefinder target is ([-+0-9.]+) meters', m.text)
+                    if target:
+                        self.range_target = float(target.group(1))
+                    if self.args.verbose:
+                        print('ardusub:', m.text, file=sys.stderr)
             if time.time() - last_stick > 0.05:
                 last_stick = time.time()
                 x, y, z, r = self.sticks
@@ -206,7 +240,8 @@ class Flight:
                 sample()
 
     def set_mode(self, name):
-        self.mav.set_mode(self.mav.mode_mapping()[name])
+        # pymavlink's table of ArduSub modes may lack the newer ones
+        self.mav.set_mode(self.mav.mode_mapping().get(name) or SUB_MODES[name])
         self.pump(0.5)
 
     def arm(self):
@@ -237,8 +272,113 @@ class Flight:
             self.ros = None
 
 
+def write_slope(path, origin, depth, slope, x_range=(-50.0, 200.0), half_y=50.0, step=1.0):
+    """
+    Write the plane z = -depth + slope x (ENU, m) as an ESRI ASCII grid and its .prj.
+
+    The .prj is the transverse Mercator on ``origin`` (lat, lon): the grid's coordinates
+    are the world's east and north (doc/guide/seabed.md).
+    """
+    x = np.arange(x_range[0], x_range[1] + step / 2, step)
+    y = np.arange(-half_y, half_y + step / 2, step)
+    with open(path, 'w') as out:
+        out.write('ncols %d\nnrows %d\nxllcenter %r\nyllcenter %r\ncellsize %r\n'
+                  % (len(x), len(y), float(x[0]), float(y[0]), float(step)))
+        row = ' '.join(repr(float(-depth + slope * xi)) for xi in x)
+        out.writelines(row + '\n' for _ in y)  # rows north to south: all alike
+    with open(os.path.splitext(path)[0] + '.prj', 'w') as out:
+        out.write('+proj=tmerc +lat_0=%r +lon_0=%r +k=1 +x_0=0 +y_0=0 +ellps=WGS84 '
+                  '+units=m +no_defs' % tuple(origin))
+
+
+def _stats(values):
+    values = np.asarray(values, dtype=float)
+    return {'mean': float(np.mean(values)), 'min': float(np.min(values)),
+            'max': float(np.max(values)), 'rms': float(np.sqrt(np.mean(values ** 2)))}
+
+
+def fly_surftrak(args):
+    """Fly SURFTRAK over a sloping seabed; return the figures."""
+    out = {'vehicle': args.vehicle, 'speedup': args.speedup, 'seabed': {
+        'depth_at_origin_m': args.seabed_depth, 'slope': args.seabed_slope}}
+    origin = [float(v) for v in args.home.split(',')[:2]]
+
+    def seabed_z(x):  # the plane written to the grid (ENU elevation, m)
+        return -args.seabed_depth + args.seabed_slope * x
+    with tempfile.TemporaryDirectory() as workdir:
+        grid = os.path.join(workdir, 'slope.asc')
+        write_slope(grid, origin, args.seabed_depth, args.seabed_slope)
+        node_params = ['seabed_file:=' + grid, 'seabed_origin:=%r,%r' % tuple(origin),
+                       'sitl_json_rangefinder_max:=%r' % args.rangefinder_max]
+        ap_params = ['RNGFND1_TYPE 100', 'RNGFND1_ORIENT 25', 'RNGFND1_MIN %g' % 0.3,
+                     'RNGFND1_MAX %g' % args.rangefinder_max]
+        out['ardusub_parameters'] = ap_params
+        f = Flight(args, workdir, node_params, ap_params)
+        try:
+            f.pump(args.settle_s)
+            f.set_mode('MANUAL')
+            f.arm()
+            f.set_mode('ALT_HOLD')
+            f.sticks = (0, 0, 0, 0)  # full down
+            f.run_for(0.5)
+            while f.odom[1] < args.surftrak_depth:
+                f.pump(0.02)
+            f.sticks = (0, 0, 500, 0)
+            f.run_for(args.hold_settle_s)
+            f.range_target = None
+            f.set_mode('SURFTRAK')
+            f.run_for(args.hold_settle_s)
+            if f.range_target is None:
+                raise RuntimeError('SURFTRAK set no rangefinder target (ArduSub said: %s)'
+                                   % ' | '.join(f.texts[-5:]))
+            samples = []
+
+            def sample():
+                x, y = f.odom_xy
+                samples.append((f.odom[0], x, y, f.odom[1], -f.odom[1] - seabed_z(x),
+                                f.ap_range if f.ap_range is not None else math.nan,
+                                f.ap_distance if f.ap_distance is not None else math.nan,
+                                math.degrees(f.odom[2][1]), f.range_target))
+            f.run_for(args.hold_s, sample)  # still: the hold
+            n_still = len(samples)
+            f.sticks = (args.surftrak_stick, 0, 500, 0)
+            f.run_for(args.surftrak_s, sample)
+            f.sticks = (0, 0, 500, 0)
+            f.pump(2.5)
+            out['lock_step'] = f.diag
+            out['ardusub_rangefinder_messages'] = [t for t in f.texts if 'range' in t]
+        finally:
+            f.close()
+    a = np.array(samples, dtype=float)
+    target = a[0, 8]
+    still, moving = a[:n_still], a[n_still:]
+    out['target_altitude_m'] = target
+    out['hold_still'] = {'seconds': float(still[-1, 0] - still[0, 0]),
+                         'altitude_minus_target_m': _stats(still[:, 4] - target)}
+    out['forward'] = {
+        'seconds': float(moving[-1, 0] - moving[0, 0]),
+        'distance_east_m': float(moving[-1, 1] - moving[0, 1]),
+        'seabed_rise_m': float(seabed_z(moving[-1, 1]) - seabed_z(moving[0, 1])),
+        'depth_m': [float(moving[0, 3]), float(moving[-1, 3])],
+        'altitude_minus_target_m': _stats(moving[:, 4] - target),
+        'max_abs_deviation_m': float(np.max(np.abs(moving[:, 4] - target))),
+        'max_pitch_deg': float(np.max(np.abs(moving[:, 7]))),
+        'target_changes': int(np.count_nonzero(np.diff(a[:, 8]))),
+    }
+    seen = a[np.isfinite(a[:, 5])]
+    if len(seen):
+        out['ardusub_rangefinder_minus_altitude_m'] = _stats(seen[:, 5] - seen[:, 4])
+    if args.surftrak_log:
+        np.savetxt(args.surftrak_log, a, delimiter=',', header='t_s,x_m,y_m,depth_m,'
+                   'altitude_m,ardusub_range_m,ardusub_distance_sensor_m,pitch_deg,'
+                   'target_m', comments='')
+    return out
+
+
 def fly(args):
     """Fly the sequence; return the figures."""
+    if args.surftrak:
+        return fly_surftrak(args)
     out = {'vehicle': args.vehicle, 'speedup': args.speedup}
     with tempfile.TemporaryDirectory() as workdir:
         f = Flight(args, workdir)
@@ -332,6 +472,21 @@ def main(argv=None):
                    'the lock-step counters')
     p.add_argument('--settle-s', type=float, default=15.0, help='wall seconds for the EKF')
     p.add_argument('--node-start-s', type=float, default=4.0)
+    p.add_argument('--surftrak', action='store_true', help='fly SURFTRAK over a sloping '
+                   'seabed instead (the module docstring)')
+    p.add_argument('--seabed-depth', type=float, default=20.0, help='--surftrak: the '
+                   "seabed's depth below the start (m)")
+    p.add_argument('--seabed-slope', type=float, default=0.1, help='--surftrak: its rise '
+                   'per metre east')
+    p.add_argument('--surftrak-depth', type=float, default=12.0, help='--surftrak: the '
+                   'depth SURFTRAK starts at (m)')
+    p.add_argument('--surftrak-stick', type=int, default=500, help='--surftrak: the '
+                   'forward stick (of 1000) over the slope')
+    p.add_argument('--surftrak-s', type=float, default=60.0, help='--surftrak: physics '
+                   'seconds over the slope')
+    p.add_argument('--rangefinder-max', type=float, default=30.0, help='--surftrak: '
+                   'RNGFND1_MAX and the beam of the node (m)')
+    p.add_argument('--surftrak-log', help='--surftrak: write the samples to this CSV file')
     p.add_argument('--json', action='store_true')
     p.add_argument('--verbose', action='store_true')
     args = p.parse_args(argv)

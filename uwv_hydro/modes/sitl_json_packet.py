@@ -30,7 +30,10 @@ The layout follows ArduPilot's ``libraries/SITL/SIM_JSON.h`` (``servo_packet_16`
   appears once: ``timestamp`` (s, physics time), ``imu`` with ``gyro`` (rad/s, body
   FRD) and ``accel_body`` (m/s^2, specific force, body FRD), ``position`` (m, NED from
   the origin), ``quaternion`` ([w, x, y, z], body FRD to NED) and ``velocity`` (m/s,
-  NED).  Vectors are read with ``sscanf("[%f, %f, %f]")``, which takes ``[a,b,c]``.
+  NED).  Vectors are read with ``sscanf("[%f, %f, %f]")``, which takes ``[a,b,c]``;
+* optionally ``rng_1`` .. ``rng_6``: the distance (m, ``atof``) each SITL rangefinder
+  (``RNGFNDn_TYPE`` 100, AP_RangeFinder_SITL) reads.  ArduPilot keeps the last value of
+  a key the reply leaves out, so once sent the key is in every reply.
 """
 import struct
 from typing import NamedTuple, Optional, Sequence, Tuple, Union
@@ -80,20 +83,27 @@ def pack_servo_packet(frame_rate: int, frame_count: int, pwm: Sequence[int],
 
 
 _REPLY = ('\n{"timestamp":%r,"imu":{"gyro":[%r,%r,%r],"accel_body":[%r,%r,%r]},'
-          '"position":[%r,%r,%r],"quaternion":[%r,%r,%r,%r],"velocity":[%r,%r,%r]}\n')
+          '"position":[%r,%r,%r],"quaternion":[%r,%r,%r,%r],"velocity":[%r,%r,%r]%s}\n')
+#: SIM_JSON.h's keytable has six rangefinder keys, rng_1 .. rng_6.
+MAX_RANGEFINDERS = 6
 
 
 def sensor_json(timestamp_s: float, gyro_frd, accel_frd, position_ned, quaternion_wxyz,
-                velocity_ned) -> bytes:
+                velocity_ned, ranges_m: Sequence[float] = ()) -> bytes:
     """
     Return the reply ArduPilot parses: ``{...}`` between two newlines, SIM_JSON.h's keys.
 
+    ``ranges_m``: the readings of rangefinders 1, 2, ... (``rng_1`` ...; none: no key).
     Floats as their shortest round-trip text (repr).  Every value must be finite (the
     caller replies with the last good state): 'nan' and 'inf' appear in no key.
     """
+    if len(ranges_m) > MAX_RANGEFINDERS:
+        raise ValueError('%d rangefinder readings: SIM_JSON reads rng_1 .. rng_%d'
+                         % (len(ranges_m), MAX_RANGEFINDERS))
+    ranges = ''.join(',"rng_%d":%r' % (k, float(r)) for k, r in enumerate(ranges_m, 1))
     text = _REPLY % (float(timestamp_s), *map(float, gyro_frd), *map(float, accel_frd),
                      *map(float, position_ned), *map(float, quaternion_wxyz),
-                     *map(float, velocity_ned))
+                     *map(float, velocity_ned), ranges)
     if 'nan' in text or 'inf' in text:
         raise ValueError('a reply value is not finite: %s' % text.strip())
     return text.encode('ascii')

@@ -46,6 +46,7 @@ from uwv_hydro.modes.ardusub_rc import INPUTS as ARDUSUB_INPUTS, OVERRIDE_TIMEOU
 from uwv_hydro.modes.fin_servos import TIMEOUT_ACTIONS as FIN_TIMEOUT_ACTIONS
 from uwv_hydro.modes.initial_joints import initial_joint_positions
 from uwv_hydro.modes.joint_state_io import COMMANDS_TOPIC, STATES_TOPIC
+from uwv_hydro.modes.sitl_rangefinder import MAX_RANGE_LIMIT_M
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
 from uwv_hydro.node.executor_choice import EXECUTORS
@@ -200,6 +201,19 @@ PARAMETERS = (
     Spec('sitl_json_timeout', 2.0, 'ardusub_input sitl_json: ArduPilot silent this long '
          '(s, wall time) is reported; another sender takes over the port after it',
          bounds=(0.01, 3600.0)),
+    Spec('sitl_json_rangefinder_position', [0.0, 0.0, 0.0], 'ardusub_input sitl_json with '
+         "seabed_file: where ArduPilot's rangefinder 1 (rng_1, RNGFND1_TYPE 100) sits on "
+         'the base link (m, FLU)', size=3, element_bounds=(-1.0e3, 1.0e3)),
+    Spec('sitl_json_rangefinder_direction', [0.0, 0.0, -1.0], 'ardusub_input sitl_json '
+         'with seabed_file: the direction of its beam in the base link (FLU; [0, 0, -1] = '
+         'down, RNGFND1_ORIENT 25)', size=3, element_bounds=(-1.0, 1.0)),
+    Spec('sitl_json_rangefinder_max', 30.0, 'ardusub_input sitl_json with seabed_file: '
+         'the beam reaches this far (m); with no seabed within it rng_1 is 1 m beyond it '
+         '(set RNGFND1_MAX to it: ArduPilot reads that out of range high)',
+         bounds=(0.0, MAX_RANGE_LIMIT_M), low_open=True),
+    Spec('sitl_json_rangefinder_rate', 20.0, 'ardusub_input sitl_json with seabed_file: '
+         'rng_1 measured this often (Hz, physics time; ArduSub reads it at 20 Hz), every '
+         'reply carrying the latest', bounds=(0.1, 2000.0)),
     Spec('ardusub_override_topic', 'mavros/rc/override', 'OverrideRCIn topic '
          '(ardusub_input override)'),
     Spec('ardusub_rc_out_topic', 'mavros/rc/out', 'RCOut topic (ardusub_input rc_out)'),
@@ -222,11 +236,12 @@ PARAMETERS = (
          'velocity or effort', choices=('position', 'velocity', 'effort')),
     Spec('dvl_topic', '{name}/data', 'simulate: marine_acoustic_msgs/Dvl topic of each '
          'DVL ({name} = the sensor name, {topic} = its twist topic)'),
-    Spec('seabed_file', '', 'simulate: the seabed under the DVLs and echosounders and the '
-         'one the vehicle lands on (at its collision shapes or contact_points), a bathymetry '
-         'grid (.asc, .tif, .nc, .grd), an SDF world (.sdf, .world: its <heightmap>) or a '
-         'YAML seabed description (seabed: {file:, origin:} or {depth:}), '
-         "doc/guide/seabed.md; replaces their flat seabed_depth ('' = none)"),
+    Spec('seabed_file', '', 'simulate: the seabed under the DVLs, the echosounders and the '
+         'rangefinder of ardusub_input sitl_json, and the one the vehicle lands on (at its '
+         'collision shapes or contact_points): a bathymetry grid (.asc, .tif, .nc, .grd), '
+         'an SDF world (.sdf, .world: its <heightmap>) or a YAML seabed description '
+         "(seabed: {file:, origin:} or {depth:}), doc/guide/seabed.md; replaces their flat "
+         "seabed_depth ('' = none)"),
     Spec('seabed_origin', '', "LAT,LON (deg): the datum of the world origin on seabed_file's "
          'grid (a YAML description gives its own, an SDF world its spherical_coordinates; '
          "'' = none)"),

@@ -66,13 +66,12 @@ from typing import Dict, List
 from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
 from sensor_msgs.msg import FluidPressure, Imu, MagneticField, NavSatFix, NavSatStatus, Range
 
-from uwv_hydro.description.seabed.seabed_file import (seabed_from_options, seabed_lines,
-                                                      seabed_summary)
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes import sensor_messages
 from uwv_hydro.modes.dvl_message import fill_dvl
 from uwv_hydro.modes.sensor_suite import SensorSuite
 from uwv_hydro.node.node_part import NodePart
+from uwv_hydro.node.seabed_source import node_seabed
 from uwv_hydro.node.static_frames import transform_stamped
 from uwv_hydro.physics.rotation import quat_from_rpy
 
@@ -103,16 +102,10 @@ def _optional_message_type(kind: str):
 class SensorIO(NodePart):
     """One publisher per sensor of the vehicle, fed with the simulated states."""
 
-    def __init__(self, node, mode, seabed=False):
+    def __init__(self, node, mode):
         super().__init__(node)
         self.mode = mode
-        if seabed is False:  # not loaded by the caller (simulate_io loads it once)
-            seabed = seabed_from_options(self.cfg['seabed_file'], self.cfg['seabed_origin'],
-                                         self.cfg['seabed_radius'] or None,
-                                         ('seabed_file', 'seabed_origin'))
-        if seabed is not None:
-            self.logger.info('seabed: %s' % '; '.join(
-                line.strip() for line in seabed_lines(seabed_summary(*seabed))))
+        seabed = node_seabed(node)  # shared with ArduPilot SITL's rangefinder
         # sensors on moving links read their bodies' frames (articulated mode only)
         self.suite = SensorSuite(node.vehicle, getattr(mode, 'body_frames', None),
                                  seabed[0] if seabed else None)

@@ -31,7 +31,6 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from rclpy.serialization import serialize_message
 from tf2_msgs.msg import TFMessage
 
-from uwv_hydro.description.seabed.seabed_file import seabed_from_options
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.seabed_landing import land
 from uwv_hydro.modes.simulate_mode import SimulateMode
@@ -39,6 +38,7 @@ from uwv_hydro.modes.thrust_mux import ThrustMux
 from uwv_hydro.node.hand_over import LatestSlots
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.parameters import joint_start
+from uwv_hydro.node.seabed_source import node_seabed
 from uwv_hydro.node.sensor_io import SensorIO
 from uwv_hydro.node.serialized_message import SerializedMessage
 from uwv_hydro.physics.dynamics import State
@@ -98,9 +98,7 @@ class SimulateIO(NodePart):
                 servo_bandwidth=cfg['joint_servo_bandwidth'],
                 joint_positions=joint_start(cfg, node.vehicle), **common)
         # the seabed (seabed_file): under the DVLs, and the vehicle lands on it
-        self.seabed = seabed_from_options(cfg['seabed_file'], cfg['seabed_origin'],
-                                          cfg['seabed_radius'] or None,
-                                          ('seabed_file', 'seabed_origin'))
+        self.seabed = node_seabed(node)
         land(self.mode, node.vehicle, self.seabed[0] if self.seabed else None,
              node.log_throttled)
         # the current description's field, sampled at every step (node.current)
@@ -130,7 +128,7 @@ class SimulateIO(NodePart):
         self._odom_wire = SerializedMessage.create(self._odom_msg, _fill_odometry, (7, 6))
         self._tf_wire = SerializedMessage.create(self._tf, _fill_tf, (7,))
         # navigation sensors sampled from every published state (node/sensor_io.py)
-        self.sensors = SensorIO(node, self.mode, self.seabed) if node.vehicle.sensors \
+        self.sensors = SensorIO(node, self.mode) if node.vehicle.sensors \
             else None
         #: f(pacing ns) -> whether odometry and TF go out at that state (every state by
         #: default; the SITL backend publishes at its own rate, node/sitl_json_io.py)

@@ -31,6 +31,14 @@ rate to the replies' timestamps, so the two then agree); a given ``rate_hz`` is 
 The node publishes the physics time on /clock.  Odometry, TF and /clock go out every
 1/``sitl_json_publish_rate`` s of physics time; the sensors at their own rates.
 
+With a seabed (``seabed_file``) every reply also carries ``rng_1``, ArduPilot's SITL
+rangefinder 1 (``RNGFND1_TYPE`` 100): the range along a beam from
+``sitl_json_rangefinder_position`` in ``sitl_json_rangefinder_direction`` (base link,
+FLU; straight down by default) to the seabed, measured every
+1/``sitl_json_rangefinder_rate`` s of physics time, 1 m beyond
+``sitl_json_rangefinder_max`` without a return (:mod:`uwv_hydro.modes.sitl_rangefinder`).
+Without a seabed file the reply has no ``rng_1``.
+
 Bad input never stops it: a packet with a wrong magic, a wrong size or frame_rate 0 is
 dropped (counted per reason, named in a throttled warning); a motor PWM of 0 (no pulse)
 is neutral and one outside [1000, 2000] us is clamped (both counted); a second sender is
@@ -48,9 +56,11 @@ from uwv_hydro.modes.ardusub_rc import NEUTRAL_PWM, servo_map
 from uwv_hydro.modes.sitl_json_frames import ned_state
 from uwv_hydro.modes.sitl_json_packet import parse_servo_packet, sensor_json
 from uwv_hydro.modes.sitl_lock_step import FOREIGN, LockStep, REPEAT, RESET
+from uwv_hydro.modes.sitl_rangefinder import BeamRangefinder
 from uwv_hydro.modes.sitl_real_time import RealTimeFactor
 from uwv_hydro.node.ardusub_io import check_pwm_servos, motor_joints
 from uwv_hydro.node.node_part import NodePart
+from uwv_hydro.node.seabed_source import node_seabed
 
 #: The PWM range ArduPilot's servo outputs use (SRV_Channel SERVOn_MIN / MAX limits).
 PWM_LOW, PWM_HIGH = 1000, 2000
@@ -69,6 +79,7 @@ class SitlJsonIO(NodePart):
         self.thrusters = thrusters
         self.servos = servo_map(cfg['ardusub_servo_functions'], motor_joints(cfg, thrusters))
         check_pwm_servos(self.servos, thrusters)  # before the port is bound
+        self._init_rangefinder(node)  # so is the seabed read and the beam checked
         self.address = (cfg['sitl_json_address'], int(cfg['sitl_json_port']))
         #: rate_hz not given: each run's step is 1/frame_rate of its first frame
         #: (ArduPilot's SIM_RATE_HZ), not the node's 100 Hz default
@@ -102,7 +113,8 @@ class SitlJsonIO(NodePart):
         #: physics time per wall time run, silences and earlier runs left out
         self.real_time = RealTimeFactor(self.lock_step.peer_timeout_ns)
         self.counts = {'pwm_clamped': 0, 'pwm_no_pulse': 0, 'silences': 0,
-                       'frame_rate_mismatch': 0, 'send_errors': 0}
+                       'frame_rate_mismatch': 0, 'send_errors': 0,
+                       'rangefinder_no_return': 0}
         thrusters.feeds.append(self._feed)
         node.io.output_due = self._output_due
         self._stop = threading.Event()
@@ -113,6 +125,43 @@ class SitlJsonIO(NodePart):
         self.logger.info('ArduPilot JSON SITL backend on UDP %s:%d, %s: %s' % (
             self.address + (step, ', '.join(
                 'servo %d -> %s' % item for item in sorted(self.servos.items())))))
+
+    def _init_rangefinder(self, node) -> None:
+        """Set up rng_1: a beam to the seabed of seabed_file (None without one)."""
+        cfg = self.cfg
+        seabed = node_seabed(node)
+        self.rangefinder = None
+        #: the latest reading (m), the physics time the next is due (ns), its period
+        self._range: Optional[float] = None
+        self._next_range_ns = 0
+        self._range_period_ns = max(1, int(round(1e9 / cfg['sitl_json_rangefinder_rate'])))
+        if seabed is None:
+            self.logger.info('sitl_json: no seabed_file: the replies carry no rangefinder '
+                             '(rng_1)')
+            return
+        self.rangefinder = BeamRangefinder(seabed[0], cfg['sitl_json_rangefinder_position'],
+                                           cfg['sitl_json_rangefinder_direction'],
+                                           cfg['sitl_json_rangefinder_max'])
+        self.logger.info('sitl_json: rangefinder 1 (rng_1, RNGFND1_TYPE 100) from %s along %s '
+                         '(base link, FLU) to the seabed, up to %g m, at %g Hz; %g m without '
+                         'a return' % (list(self.rangefinder.position),
+                                       [round(float(v), 6) for v in self.rangefinder.direction],
+                                       self.rangefinder.max_range,
+                                       cfg['sitl_json_rangefinder_rate'],
+                                       self.rangefinder.no_return))
+
+    def _ranges(self, x) -> tuple:
+        """Return the rangefinder readings of the reply at state ``x`` (measured when due)."""
+        if self.rangefinder is None:
+            return ()
+        if self._range is None or self.time_ns >= self._next_range_ns:
+            reading = self.rangefinder.reading(x)
+            if reading == self.rangefinder.no_return:
+                self.counts['rangefinder_no_return'] += 1
+            self._range = reading
+            period = self._range_period_ns
+            self._next_range_ns = (self.time_ns // period + 1) * period
+        return (self._range,)
 
     # ------------------------------------------------------------------ the thread
     def start(self) -> None:
@@ -199,7 +248,8 @@ class SitlJsonIO(NodePart):
         with node.lock:
             mode = node.io.mode
             reply = sensor_json(self.time_ns * 1e-9,
-                                *ned_state(mode.x, mode.acceleration(), self.gravity))
+                                *ned_state(mode.x, mode.acceleration(), self.gravity),
+                                self._ranges(mode.x))
         self._last_reply = reply
         return reply
 
@@ -212,6 +262,7 @@ class SitlJsonIO(NodePart):
         self.real_time.restart()
         self._next_publish_ns = 0
         self._last_reply = None
+        self._range, self._next_range_ns = None, 0
         self.logger.info('sitl_json: ArduPilot restarted (frame count went back): '
                          'vehicle reset to its initial state, physics time 0')
 
@@ -281,13 +332,16 @@ class SitlJsonIO(NodePart):
         for joint in self._pwm:
             self._pwm[joint] = NEUTRAL_PWM
         self._pwm_changed = True
+        self._range = None  # measured again at the next reply
 
     def snapshot(self, snap: dict) -> None:
-        """Add the lock-step counters, the PWM and the real-time factor."""
+        """Add the lock-step counters, the PWM, rng_1 and the real-time factor."""
         values = snap['inputs'][self.name].setdefault('values', {})
         values.update(self.lock_step.counts)
         values.update(self.counts)
         values['physics_time_s'] = self.time_ns * 1e-9
+        if self._range is not None:
+            values['rng_1 m'] = self._range
         factor = self.real_time.factor()
         if factor is not None:
             values['real_time_factor'] = factor

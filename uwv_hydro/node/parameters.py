@@ -240,7 +240,7 @@ PARAMETERS = (
          'rangefinder of ardusub_input sitl_json, and the one the vehicle lands on (at its '
          'collision shapes or contact_points): a bathymetry grid (.asc, .tif, .nc, .grd), '
          'an SDF world (.sdf, .world: its <heightmap>) or a YAML seabed description '
-         "(seabed: {file:, origin:} or {depth:}), doc/guide/seabed.md; replaces their flat "
+         '(seabed: {file:, origin:} or {depth:}), doc/guide/seabed.md; replaces their flat '
          "seabed_depth ('' = none)"),
     Spec('seabed_origin', '', "LAT,LON (deg): the datum of the world origin on seabed_file's "
          'grid (a YAML description gives its own, an SDF world its spherical_coordinates; '

@@ -49,8 +49,9 @@ ALLOWED = {
 }
 
 #: third-party imports the physics core and the modes may use: numpy, and in the core
-#: Pinocchio (the rigid multibody algorithms of vehicles whose links move, physics.multibody)
-CORE_THIRD_PARTY = {'physics': {'numpy', 'pinocchio'}, 'modes': {'numpy'}}
+#: Pinocchio (the rigid multibody algorithms of vehicles whose links move, physics.multibody);
+#: in the modes MoorDyn (the tether's cable, a compiled core, loaded only for a tether)
+CORE_THIRD_PARTY = {'physics': {'numpy', 'pinocchio'}, 'modes': {'numpy', 'moordyn', 'cmoordyn'}}
 
 #: import name -> package.xml key, where they differ
 ROSDEP_KEYS = {
@@ -62,7 +63,7 @@ ROSDEP_KEYS = {
 #: the offline tools (bags; sweeps: dask, distributed, pyarrow) or by a seabed file
 #: (rasterio, xarray, netCDF4, pyproj), lazily, so that the node runs without them
 PIP_ONLY = {'rosbags', 'dask', 'distributed', 'pyarrow', 'rasterio', 'xarray', 'netCDF4',
-            'pyproj'}
+            'pyproj', 'moordyn', 'cmoordyn'}
 #: interface packages no ROS 2 distribution releases (ros/rosdistro): imported only where
 #: the output that needs them is made, and never in package.xml, where rosdep would fail
 UNRELEASED = {'uuv_sensor_ros_plugins_msgs'}

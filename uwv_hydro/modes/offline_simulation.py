@@ -59,6 +59,9 @@ class Trajectory:
     #: A vehicle with moving links: the joints' states and link transforms per sample
     #: (:class:`~uwv_hydro.modes.offline_articulated.JointTrajectory`), else None
     joints: Optional[object] = None
+    #: A tethered vehicle: 'tension' (n, 3) the cable's force on the vehicle (world, N),
+    #: 'nodes' (n, N + 1, 3) the cable's nodes (world, m), 'error' a MoorDyn failure
+    tether: Optional[dict] = None
 
     def rows(self) -> np.ndarray:
         """Return the (n, 14) table in CSV_COLUMNS order."""
@@ -71,7 +74,8 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
              current_world: Optional[Sequence[float]] = None,
              fin_angles: Optional[Sequence[float]] = None, current_field=None,
              log=None, joint_commands=None,
-             joint_positions: Optional[Sequence[float]] = None) -> Trajectory:
+             joint_positions: Optional[Sequence[float]] = None,
+             tether_out: Optional[dict] = None) -> Trajectory:
     """
     Integrate ``duration`` seconds in steps of ``dt`` and return every state.
 
@@ -82,6 +86,8 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     initial state at t = 0.  A vehicle with moving links starts with its joints at
     ``joint_positions`` (tree order; default zero clamped to the limits) and takes
     ``joint_commands`` (a JointCommandProfile) as the node takes its joint commands.
+    A tethered vehicle (``params.tether``) pulls its MoorDyn cable; ``tether_out``, a
+    dict, receives the cable ('tether') and its failure, if any ('error').
     """
     if not dt > 0 or not duration >= 0:
         raise ValueError('dt must be > 0 and duration >= 0')
@@ -116,6 +122,25 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         engines = (BuoyancyEngines(params.buoyancy_engines, params.gravity)
                    if params.buoyancy_engines else None)
         joints = run_articulated(mode, n, dt, rows, taus, current, joint_commands, engines)
+    elif n > 0 and params.tether is not None:
+        # the tether's cable (MoorDyn, modes.tether): one coupled step at a time
+        from uwv_hydro.modes.tether import start_tether
+        mode.tether = start_tether(mode, params, current_field, log=log)
+        tension, cable = np.zeros((n + 1, 3)), []
+        tension[0] = mode.tether.force
+        cable.append(mode.tether.nodes())
+        for k in range(n):
+            mode.tether_step(None if taus is None else taus[k], current)
+            rows[k + 1] = mode.x
+            if mode.tether is not None:  # dropped after a MoorDyn failure (logged)
+                tension[k + 1] = mode.tether.force
+                cable.append(mode.tether.nodes())
+            else:
+                tension[k + 1] = 0.0
+                cable.append(cable[-1])
+        tether_out = {} if tether_out is None else tether_out
+        tether_out.update(tether=mode.tether, error=mode.tether_error, tension=tension,
+                          nodes=np.array(cable))
     elif n > 0 and params.buoyancy_engines:
         # gz-sim buoyancy engines (no commands offline: the default volumes): their force
         # follows the attitude and depth, so one step at a time, as the node runs them
@@ -130,7 +155,7 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         mode.run(taus, n, current, rows=rows[1:], stop_on_restore=False)
     pos, quat, twist = rows[:, :3].copy(), rows[:, 3:7].copy(), rows[:, 7:].copy()
     return Trajectory(t, pos, quat, twist, substeps=mode.substeps, events=dict(mode.events),
-                      joints=joints)
+                      joints=joints, tether=tether_out)
 
 
 def write_csv(trajectory: Trajectory, path) -> None:

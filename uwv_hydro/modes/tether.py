@@ -45,7 +45,8 @@ from typing import Optional
 
 import numpy as np
 
-from uwv_hydro.physics.tether_spec import TetherSpec
+from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.physics.tether_spec import taut_message, TetherSpec, weight_in_water
 
 #: MoorDyn's time step: this fraction of the axial wave's time across one segment
 #: (sqrt(m / EA) l; Courant number 0.5 of the explicit RK2 scheme)
@@ -316,7 +317,6 @@ class Tether:
         stretch = np.maximum(lengths - seg, 0.0)
         # strain energy EA / (2 l) dl^2 of each segment in tension (a cable has none slack)
         strain = float(np.sum(self.spec.axial_stiffness / (2 * seg) * stretch ** 2))
-        from uwv_hydro.physics.tether_spec import weight_in_water
         # potential w l z of each node's weight less buoyancy
         potential = float(np.sum(weight_in_water(self.spec, self.rho, self.gravity)
                                  * lumps * pos[:, 2]))
@@ -328,3 +328,20 @@ class Tether:
             self._md.Close(self._sys)
             self._sys = None
             self._dir.cleanup()
+
+
+def start_tether(mode, params, field=None, depth: Optional[float] = None,
+                 log=None) -> Tether:
+    """
+    Return the cable of ``params.tether`` hung from ``mode``'s attachment at its state.
+
+    ``log(level, key, text)`` gets the warning of a taut tether (its ends farther apart
+    than its length: it starts stretched, the tension EA x strain named).
+    """
+    spec = params.tether
+    attach = np.asarray(mode.x[:3], float) + quat_to_matrix(
+        np.asarray(mode.x[3:7], float)) @ np.asarray(spec.attachment, float)
+    message = taut_message(spec, attach)
+    if message is not None and log is not None:
+        log('warning', 'tether_taut', message)
+    return Tether(spec, attach, params.fluid_density, params.gravity, depth=depth, field=field)

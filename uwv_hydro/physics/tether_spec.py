@@ -115,3 +115,21 @@ def normal_drag_per_length(spec: TetherSpec, rho: float, speed: float) -> float:
     """Return the drag per metre of a cable across a flow of ``speed`` (N/m)."""
     # f = 1/2 rho Cd d U^2 (Morison drag on a cylinder normal to the flow)
     return 0.5 * rho * spec.cd_normal * spec.diameter * speed * speed
+
+
+def taut_strain(spec: TetherSpec, near) -> float:
+    """Return the strain the tether needs to reach from its anchor to ``near`` (0: slack)."""
+    chord = float(np.linalg.norm(np.asarray(near, float) - np.asarray(spec.anchor, float)))
+    # a straight cable between the ends is stretched by chord / L - 1
+    return max(chord / spec.length - 1.0, 0.0)
+
+
+def taut_message(spec: TetherSpec, near) -> Optional[str]:
+    """Return a warning when the ends are farther apart than the tether is long, else None."""
+    strain = taut_strain(spec, near)
+    if strain <= 0:
+        return None
+    chord = spec.length * (1 + strain)
+    return ('tether (%s): taut: its ends are %.6g m apart, longer than its unstretched length '
+            '%.6g m; it starts stretched by %.3g %% (tension EA x strain = %.6g N)'
+            % (spec.source, chord, spec.length, 100 * strain, spec.axial_stiffness * strain))

@@ -105,13 +105,13 @@ def test_straight_cable_drag_matches_morison():
     tether.close()
 
 
-def _sphere_mode(drag, spec, start, velocity=(0.0, 0.0, 0.0)):
+def _sphere_mode(drag, spec, start, velocity=(0.0, 0.0, 0.0), **cable):
     params = load_yaml_string(SPHERE % {'q': drag}, '<sphere>')
     initial = State(position=np.array(start, float), quaternion=np.array([1.0, 0, 0, 0]),
                     twist=np.array(list(velocity) + [0.0, 0.0, 0.0]))
     mode = SimulateMode(params, dt=0.01, initial=initial)
     mode.tether = Tether(spec, mode.attachment.__func__(_Probe(spec), mode.x), RHO, G,
-                         depth=200.0)
+                         depth=200.0, **cable)
     return mode
 
 
@@ -187,3 +187,115 @@ def test_yaml_reads_the_tether_onto_the_model():
     assert spec.length == 30.0 and spec.segments == 12
     assert list(spec.attachment) == [-0.2, 0.0, 0.1]
     assert spec.diameter == TetherSpec(length=1.0).diameter
+
+
+UMBILICAL = """
+  <gazebo>
+    <plugin name="umbilical" filename="libuuv_umbilical_plugin.so">
+      <flow_velocity_topic>hydrodynamics/current_velocity</flow_velocity_topic>
+      <umbilical_model>
+        <type>Berg</type>
+        <connector_link>${ns}/base_link</connector_link>
+        <diameter>0.03</diameter>
+        <water_density>1000.0</water_density>
+      </umbilical_model>
+    </plugin>
+  </gazebo>
+</robot>
+"""
+
+
+def _tethered_rexrov(tmp_path):
+    from pathlib import Path
+    from uwv_hydro.description.loader import load_vehicle
+    corpus = Path(__file__).parent / 'corpus' / 'uuv_simulator' / 'rexrov_like.urdf.xacro'
+    text = corpus.read_text(encoding='utf-8')
+    cut = text.rindex('</robot>')
+    path = tmp_path / 'rexrov_umbilical.urdf.xacro'
+    path.write_text(text[:cut] + UMBILICAL + text[cut + len('</robot>'):], encoding='utf-8')
+    return load_vehicle(str(path))
+
+
+def test_uuv_umbilical_elements_are_read_onto_the_cable(tmp_path):
+    """The uuv <diameter> and <connector_link> reach the spec; the warning says how uuv differs."""
+    from uwv_hydro.description.uuv.umbilical_plugin import DEFAULT_LENGTH
+    params = _tethered_rexrov(tmp_path)
+    spec = params.tether
+    assert spec.diameter == 0.03 and spec.length == DEFAULT_LENGTH
+    assert list(spec.attachment) == [0.0, 0.0, 0.0]  # the base link's origin
+    text = ' '.join(params.warnings)
+    assert 'differs from uuv' in text and '0.25 x 1.2 x rho' in text
+    assert 'water_density> 1000' in text  # not the vehicle's water: warned
+    rows = [r for r in params.elements if 'umbilical' in r.name]
+    assert [r.status for r in rows] == ['read']
+
+
+def test_tethered_rexrov_flies_with_the_tension_on_it(tmp_path):
+    """The uuv-read RexROV in simulate mode: its tether pulls it (finite, along the cable)."""
+    from uwv_hydro.modes.tether import start_tether
+    params = _tethered_rexrov(tmp_path)
+    initial = State(position=np.array([30.0, 0.0, -20.0]),
+                    quaternion=np.array([1.0, 0.0, 0.0, 0.0]), twist=np.zeros(6))
+    mode = SimulateMode(params, dt=0.01, initial=initial)
+    mode.tether = start_tether(mode, params)
+    for _ in range(100):
+        assert mode.tether_step()
+    assert np.all(np.isfinite(mode.x)) and np.all(np.isfinite(mode.tether.mean_force))
+    # the far end is at the origin's surface: the cable pulls toward it (-x), and the
+    # wrench the vehicle felt is that force in its body axes
+    assert mode.tether.mean_force[0] < 0
+    assert np.linalg.norm(mode.last_tau[:3]) > 0 if mode.last_tau is not None else True
+
+
+def test_bluerov2_tethered_config_flies_offline_with_its_outputs():
+    """config/bluerov2_tethered.yaml offline: tension and nodes every sample, finite."""
+    from pathlib import Path
+    from uwv_hydro.description.loader import load_vehicle
+    from uwv_hydro.modes.offline_simulation import simulate
+    params = load_vehicle(str(Path(__file__).parents[1] / 'config' / 'bluerov2_tethered.yaml'))
+    initial = State(position=np.array([0.0, 0.0, -5.0]),
+                    quaternion=np.array([1.0, 0.0, 0.0, 0.0]), twist=np.zeros(6))
+    traj = simulate(params, 1.0, dt=0.01, initial=initial)
+    tether = traj.tether
+    assert tether['tension'].shape == (101, 3) and tether['error'] is None
+    assert tether['nodes'].shape == (101, params.tether.segments + 1, 3)
+    assert np.all(np.isfinite(tether['tension'])) and np.all(np.isfinite(tether['nodes']))
+    # the cable's ends: the anchor and the attachment on the vehicle
+    assert np.allclose(tether['nodes'][:, 0], params.tether.anchor, atol=1e-9)
+    from uwv_hydro.physics.rotation import quat_to_matrix
+    attach = traj.position[-1] + quat_to_matrix(traj.quaternion[-1]) @ params.tether.attachment
+    # the cable's end went along the step's predicted motion: within the corrector's change
+    assert np.linalg.norm(tether['nodes'][-1, -1] - attach) < 1e-4
+
+
+def test_a_taut_tether_is_said_with_its_strain():
+    """Ends farther apart than the length: a warning naming the distance and the tension."""
+    from uwv_hydro.modes.tether import start_tether
+    params = load_yaml_string(SPHERE % {'q': 1.0} + '  tether: {length: 10.0, anchor: '
+                              '[-10.05, 0.0, -20.0]}\n', '<t.yaml>')
+    initial = State(position=np.array([0.0, 0.0, -20.0]),
+                    quaternion=np.array([1.0, 0.0, 0.0, 0.0]), twist=np.zeros(6))
+    mode = SimulateMode(params, dt=0.01, initial=initial)
+    said = []
+    mode.tether = start_tether(mode, params, log=lambda *a: said.append(a))
+    assert said and said[0][1] == 'tether_taut'
+    assert '10.05 m apart' in said[0][2] and '0.5 %' in said[0][2]
+
+
+def test_a_moordyn_failure_drops_the_tether_and_keeps_the_vehicle_finite():
+    """A step far too long for the cable: a clear error with the values, no NaN anywhere."""
+    spec = TetherSpec(length=20.0, anchor=np.array([0.0, 0.0, -30.0]))
+    from uwv_hydro.modes.tether import internal_step
+    # MoorDyn's step 20 x the stable one (10 x beyond its explicit stability limit)
+    mode = _sphere_mode(1.0, spec, [15.0, 0.0, -30.0], velocity=(1.0, 0.0, 0.0),
+                        dt_m=20 * internal_step(spec, RHO))
+    said = []
+    mode._log = lambda *a: said.append(a)
+    for _ in range(300):
+        mode.tether_step()
+        if mode.tether is None:
+            break
+    assert mode.tether is None and mode.tether_error is not None
+    assert 'non-finite' in mode.tether_error and 'EA = 65000' in mode.tether_error
+    assert said[-1][1] == 'tether_failed'
+    assert np.all(np.isfinite(mode.x))

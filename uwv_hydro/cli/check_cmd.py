@@ -39,10 +39,10 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from uwv_hydro.cli.check_tether import tether_lines, tether_summary
 from uwv_hydro.cli.check_equipment import (
     coefficients_text, describe_fin, element_lines, element_rows, fin_line, json_safe,
     thrust_coefficients)
+from uwv_hydro.cli.check_tether import tether_lines, tether_summary
 from uwv_hydro.cli.check_tree import tree_lines, tree_summary
 from uwv_hydro.cli.common import (add_seabed_arguments, add_vehicle_arguments,
                                   load_seabed_from_args, load_vehicle_with_notes)

@@ -165,12 +165,14 @@ class Tether:
     ``attach``: the attachment's world position at start; ``far``: the far end's
     (default the spec's anchor); ``depth``: the flat seabed's depth (m, > 0; None:
     10 km, no seabed); ``field``: the current field (physics.current_field) the nodes
-    feel, or None (still water, or ``current`` set per step).
+    feel, or None (still water, or ``current`` set per step); ``dt_m``: MoorDyn's
+    internal step (default :func:`internal_step`, the stable one).
     """
 
     def __init__(self, spec: TetherSpec, attach, rho: float, gravity: float,
                  depth: Optional[float] = None, far=None, field=None,
-                 far_coupled: Optional[bool] = None, static: bool = True):
+                 far_coupled: Optional[bool] = None, static: bool = True,
+                 dt_m: Optional[float] = None):
         import moordyn  # pip (requirements.txt): only a tethered vehicle loads it
         self._md = moordyn
         self.spec = spec
@@ -182,7 +184,8 @@ class Tether:
         self.far = np.asarray(spec.anchor if far is None else far, dtype=float).copy()
         self.far_velocity = np.zeros(3)
         attach = np.asarray(attach, dtype=float)
-        self.dt_m = internal_step(spec, self.rho)
+        #: MoorDyn's internal step (s): :func:`internal_step` unless given
+        self.dt_m = internal_step(spec, self.rho) if dt_m is None else float(dt_m)
         self._dir = tempfile.TemporaryDirectory(prefix='uwv_tether_')
         path = os.path.join(self._dir.name, 'tether.txt')
         with open(path, 'w', encoding='utf-8') as out:

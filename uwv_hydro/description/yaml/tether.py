@@ -14,7 +14,7 @@
 
 
 """
-The YAML ``tether:`` section: a tether's cable (:class:`~uwv_hydro.physics.tether_spec.TetherSpec`).
+The YAML ``tether:`` section: a tether (:class:`~uwv_hydro.physics.tether_spec.TetherSpec`).
 
 Keys (SI units; a key left out takes the Fathom tether's default, see
 :mod:`uwv_hydro.physics.tether_spec`): ``length`` (unstretched, m, required),

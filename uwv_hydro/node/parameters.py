@@ -263,6 +263,10 @@ PARAMETERS = (
     Spec('publish_static_frames', True, 'publish CoM, CoB and centre of drag on /tf_static'),
     Spec('publish_components', False, 'publish hydro/components/<name>'),
     Spec('publish_markers', True, 'publish hydro/markers'),
+    Spec('publish_tether', True, 'simulate, a tethered vehicle: publish tether/marker (the '
+         'cable as a line strip; tether/tension is always published)'),
+    Spec('tether_seabed_depth', 0.0, 'simulate, a tethered vehicle: depth of the flat seabed '
+         'the cable rests on (m below the surface; 0 = none)', bounds=(0.0, 1e4)),
     Spec('marker_rate_hz', 10.0, 'rate of hydro/markers (Hz, pacing clock)',
          bounds=(0.1, 100.0)),
     Spec('marker_force_scale', 0.0, 'arrow length per newton (m/N); 0 = automatic',

@@ -75,3 +75,6 @@ def read_yaml_tether(value: Any, ctx: _Ctx, params: VehicleParams) -> None:
     spec.attachment = np.asarray(spec.attachment, dtype=float)
     spec.anchor = np.asarray(spec.anchor, dtype=float)
     params.tether = spec
+    if spec.vessel_topic is not None:
+        params.warnings.append('%s: tether.vessel_topic %r is read but not followed yet: the far '
+                               'end stays at tether.anchor' % (spec.source, spec.vessel_topic))

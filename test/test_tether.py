@@ -299,3 +299,21 @@ def test_a_moordyn_failure_drops_the_tether_and_keeps_the_vehicle_finite():
     assert 'non-finite' in mode.tether_error and 'EA = 65000' in mode.tether_error
     assert said[-1][1] == 'tether_failed'
     assert np.all(np.isfinite(mode.x))
+
+
+def test_cable_rests_on_the_flat_seabed_with_the_contact_spring_penetration():
+    """The slack part lies on the seabed, sunk by its weight over MoorDyn's contact spring."""
+    from uwv_hydro.modes.tether import K_BOTTOM
+    spec = TetherSpec(length=30.0, anchor=np.array([0.0, 0.0, -20.0]), mass_per_length=0.1,
+                      axial_stiffness=1e5)
+    tether = Tether(spec, [26.0, 0.0, -15.0], RHO, G, depth=20.0)
+    _hold(tether, 5.0)
+    z = tether.nodes()[1:, 2]  # the anchor (node 0) is fixed at the seabed itself
+    # a resting node: K d l delta = w l, so delta = w / (K d) below the seabed
+    sink = weight_in_water(spec, RHO, G) / (K_BOTTOM * spec.diameter)
+    resting = z[z < -20.0 + 1e-3][:-1]  # less the touchdown node, half suspended
+    assert len(resting) >= 4
+    assert -20.0 - np.min(z) == pytest.approx(sink, rel=0.05)
+    # every resting node at that depth: the laid part lies flat on the seabed
+    assert np.all(np.abs(resting + 20.0 + sink) < 0.05 * sink)
+    tether.close()

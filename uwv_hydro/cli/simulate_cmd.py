@@ -40,7 +40,7 @@ from uwv_hydro.cli.common import (add_current_file_argument, add_seabed_argument
                                   load_vehicle_from_args)
 from uwv_hydro.cli.joint_options import add_joint_arguments, joint_inputs
 from uwv_hydro.cli.number_options import (
-    check_steps, DURATION, POSITION, QUATERNION, STEP, SUBSTEPS, VELOCITY, WRENCH)
+    check_steps, DURATION, POSITION, QUATERNION, RADIUS, STEP, SUBSTEPS, VELOCITY, WRENCH)
 from uwv_hydro.description.errors import DescriptionError
 
 
@@ -69,6 +69,9 @@ def add_parser(sub):
     add_current_file_argument(p)
     add_seabed_arguments(p)
     add_joint_arguments(p)
+    p.add_argument('--tether-seabed-depth', type=RADIUS, metavar='M', default=None,
+                   help='a tethered vehicle: the flat seabed its cable rests on, M metres '
+                        'below the surface (default: none; doc/guide/tether.md)')
     p.add_argument('--out', required=True,
                    help='output: x.csv, x.mcap (one MCAP file) or a rosbag2 directory '
                    '(sqlite3) for any other path')
@@ -126,7 +129,8 @@ def run(args) -> int:
 
     traj = simulate(params, args.duration, dt=args.dt, substeps=args.substeps, thrust=thrust,
                     initial=initial, current_world=current, current_field=field, log=log,
-                    joint_commands=joint_commands, joint_positions=joint_positions)
+                    joint_commands=joint_commands, joint_positions=joint_positions,
+                    tether_depth=args.tether_seabed_depth or None)
     elapsed = time.perf_counter() - start
     out = pathlib.Path(args.out)
     if out.suffix == '.csv':

@@ -75,7 +75,8 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
              fin_angles: Optional[Sequence[float]] = None, current_field=None,
              log=None, joint_commands=None,
              joint_positions: Optional[Sequence[float]] = None,
-             tether_out: Optional[dict] = None) -> Trajectory:
+             tether_out: Optional[dict] = None,
+             tether_depth: Optional[float] = None) -> Trajectory:
     """
     Integrate ``duration`` seconds in steps of ``dt`` and return every state.
 
@@ -87,7 +88,8 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     ``joint_positions`` (tree order; default zero clamped to the limits) and takes
     ``joint_commands`` (a JointCommandProfile) as the node takes its joint commands.
     A tethered vehicle (``params.tether``) pulls its MoorDyn cable; ``tether_out``, a
-    dict, receives the cable ('tether') and its failure, if any ('error').
+    dict, receives the cable ('tether') and its failure, if any ('error'); the cable
+    rests on a flat seabed ``tether_depth`` m deep (None: none).
     """
     if not dt > 0 or not duration >= 0:
         raise ValueError('dt must be > 0 and duration >= 0')
@@ -125,7 +127,7 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     elif n > 0 and params.tether is not None:
         # the tether's cable (MoorDyn, modes.tether): one coupled step at a time
         from uwv_hydro.modes.tether import start_tether
-        mode.tether = start_tether(mode, params, current_field, log=log)
+        mode.tether = start_tether(mode, params, current_field, tether_depth, log=log)
         tension, cable = np.zeros((n + 1, 3)), []
         tension[0] = mode.tether.force
         cable.append(mode.tether.nodes())

@@ -61,12 +61,29 @@ class TetherError(RuntimeError):
     """MoorDyn failed (a NaN, an unstable step): the message names the value and place."""
 
 
-def internal_step(spec: TetherSpec, rho: float) -> float:
-    """Return MoorDyn's dtM (s) for ``spec``: COURANT x the axial wave across a segment."""
+#: MoorDyn's seabed contact (its documented defaults, written into the input file):
+#: stiffness (Pa/m) and damping (Pa s/m) per unit of the node's contact area d l
+K_BOTTOM, C_BOTTOM = 3.2e6, 3.2e4
+
+
+def internal_step(spec: TetherSpec, rho: float, seabed: bool = False) -> float:
+    """
+    Return MoorDyn's dtM (s) for ``spec``: COURANT x the fastest time of the cable.
+
+    The axial wave across a segment, and with a seabed the node's contact spring and
+    damper (sqrt(m / k) and m / c of a node of mass m' l on k = K d l, c = C d l).
+    """
     segment = spec.length / spec.segments
     # the axial wave speed c = sqrt(EA / m'), m' the mass with the axial added mass
     mass = spec.mass_per_length + spec.ca_tangential * rho * math.pi * spec.diameter ** 2 / 4
-    return COURANT * segment / math.sqrt(spec.axial_stiffness / mass)
+    fastest = segment / math.sqrt(spec.axial_stiffness / mass)
+    if seabed:
+        # a node on the seabed: m = (m' + Ca rho A) l, k = K_bot d l, c = C_bot d l
+        node = (spec.mass_per_length + spec.ca_normal * rho * math.pi * spec.diameter ** 2
+                / 4) * segment
+        area = spec.diameter * segment
+        fastest = min(fastest, math.sqrt(node / (K_BOTTOM * area)), node / (C_BOTTOM * area))
+    return COURANT * fastest
 
 
 def input_text(spec: TetherSpec, far, near, rho: float, gravity: float, depth: float,
@@ -101,6 +118,8 @@ def input_text(spec: TetherSpec, far, near, rho: float, gravity: float, depth: f
         '%.17g rho' % rho,
         '%.17g g' % gravity,
         '%.17g dtM' % dt_m,
+        '%.17g kBot' % K_BOTTOM,
+        '%.17g cBot' % C_BOTTOM,
         '1 WaveKin',
         '0 Currents',
         '30.0 TmaxIC',
@@ -185,7 +204,8 @@ class Tether:
         self.far_velocity = np.zeros(3)
         attach = np.asarray(attach, dtype=float)
         #: MoorDyn's internal step (s): :func:`internal_step` unless given
-        self.dt_m = internal_step(spec, self.rho) if dt_m is None else float(dt_m)
+        self.dt_m = (internal_step(spec, self.rho, depth is not None) if dt_m is None
+                     else float(dt_m))
         self._dir = tempfile.TemporaryDirectory(prefix='uwv_tether_')
         path = os.path.join(self._dir.name, 'tether.txt')
         with open(path, 'w', encoding='utf-8') as out:

@@ -69,8 +69,8 @@ def bench(emit, quiet_check, rounds, steps):
         without_us.append(_median_step_us(bare.step, tau, steps))
         with_us.append(_median_step_us(tethered.tether_step, tau, steps))
     w, b = float(np.median(with_us)), float(np.median(without_us))
-    extra = dict(quiet=quiet, load=load, rounds=rounds, steps=steps,
-                 moordyn_dt_s=tethered.tether.dt_m, segments=tethered.tether.spec.segments)
+    extra = {'quiet': quiet, 'load': load, 'rounds': rounds, 'steps': steps,
+             'moordyn_dt_s': tethered.tether.dt_m, 'segments': tethered.tether.spec.segments}
     emit('tether_step_us', w, 'us', **extra)
     emit('bare_step_us', b, 'us', **extra)
     emit('tether_vs_bare_step_ratio', w / b, '', **extra)

@@ -317,3 +317,32 @@ def test_cable_rests_on_the_flat_seabed_with_the_contact_spring_penetration():
     # every resting node at that depth: the laid part lies flat on the seabed
     assert np.all(np.abs(resting + 20.0 + sink) < 0.05 * sink)
     tether.close()
+
+
+def test_the_cable_feels_the_current_field_as_the_uniform_current():
+    """The field sampled at every node: a constant field drags as the uniform current."""
+    from uwv_hydro.physics.current_field import ConstantCurrent
+    d, length, speed = 0.0076, 10.0, 0.5
+    spec = TetherSpec(length=length, anchor=np.array([0.0, 0.0, -20.0]),
+                      mass_per_length=RHO * math.pi * d * d / 4, axial_stiffness=1e7,
+                      diameter=d)
+    tether = Tether(spec, [length * 1.001, 0.0, -20.0], RHO, G, depth=200.0,
+                    field=ConstantCurrent([0.0, speed, 0.0]))
+    _hold(tether, 2.0)
+    # 1/2 rho Cd d U^2 L, half at each end
+    assert tether.force[1] == pytest.approx(
+        0.25 * RHO * spec.cd_normal * d * speed ** 2 * length, rel=0.01)
+    tether.close()
+
+
+def test_check_gives_the_weight_in_water_and_says_taut():
+    """The figures of check: w = (m' - rho pi d^2 / 4) g; ends too far apart are taut."""
+    from uwv_hydro.cli.check_tether import tether_lines, tether_summary
+    spec = TetherSpec(length=30.0, anchor=np.array([-20.0, 0.0, -10.0]), mass_per_length=0.1)
+    summary = tether_summary(spec, RHO, G)
+    assert summary['weight_in_water_per_m'] == pytest.approx(
+        (0.1 - RHO * math.pi * 0.0076 ** 2 / 4) * G, rel=1e-12)
+    assert summary['catenary']['sag'] > 0 and summary['taut_strain'] == 0
+    taut = tether_summary(spec.moved(length=20.0), RHO, G)
+    assert taut['taut_strain'] == pytest.approx(math.hypot(20.0, 10.0) / 20.0 - 1, rel=1e-12)
+    assert any(line.startswith('  taut:') for line in tether_lines(taut))

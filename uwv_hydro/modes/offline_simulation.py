@@ -119,6 +119,9 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
             sample(t[:n]) if sample is not None else [thrust(v) for v in t[:n].tolist()],
             dtype=float).reshape(n, 6)
     joints = None
+    if params.tree is not None and params.tether is not None and log is not None:
+        log('warning', 'tether_not_modelled', 'the tether is modelled on a rigid vehicle '
+            'only: not on this vehicle, whose links move')
     if params.tree is not None:
         from uwv_hydro.modes.offline_articulated import run_articulated
         engines = (BuoyancyEngines(params.buoyancy_engines, params.gravity)

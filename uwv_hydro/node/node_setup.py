@@ -107,7 +107,12 @@ def create_io(node) -> None:
         node.stack_outputs.append(node.engines)
     # the tether's cable (MoorDyn): tension and cable out (simulate mode)
     node.tether = None
-    if node.mode == 'simulate' and node.vehicle.tether is not None:
+    if node.vehicle.tether is not None and (node.mode != 'simulate'
+                                            or node.vehicle.tree is not None):
+        node.get_logger().warning(
+            'the vehicle has a tether: it is modelled in simulate mode for a rigid vehicle '
+            'only (not in wrench mode, not on a vehicle whose links move): not modelled here')
+    elif node.vehicle.tether is not None:
         node.tether = TetherIO(node)
         node.parts.append(node.tether)
         node.stack_outputs.append(node.tether)

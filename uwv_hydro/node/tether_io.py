@@ -31,11 +31,10 @@ After a MoorDyn failure (logged with its values by the mode) the tether is dropp
 nothing more is published (never a NaN) and ~/reset hangs a new cable.
 """
 from geometry_msgs.msg import Point, WrenchStamped
-from visualization_msgs.msg import Marker
-
 from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.tether import start_tether
 from uwv_hydro.node.node_part import NodePart
+from visualization_msgs.msg import Marker
 
 #: the cable's colour (RGBA) and line width (m), as the bag's (bag/tether_bag.py)
 COLOUR, WIDTH = (1.0, 0.8, 0.1, 1.0), 0.02

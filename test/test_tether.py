@@ -346,3 +346,17 @@ def test_check_gives_the_weight_in_water_and_says_taut():
     taut = tether_summary(spec.moved(length=20.0), RHO, G)
     assert taut['taut_strain'] == pytest.approx(math.hypot(20.0, 10.0) / 20.0 - 1, rel=1e-12)
     assert any(line.startswith('  taut:') for line in tether_lines(taut))
+
+
+def test_reset_hangs_the_cable_again_from_the_reset_state():
+    """After a run, reset: the cable's force at the vehicle is the start's again."""
+    spec = TetherSpec(length=30.0, anchor=np.array([-20.0, 0.0, -10.0]), mass_per_length=0.1)
+    mode = _sphere_mode(1.0, spec, [0.0, 0.0, -10.0], velocity=(0.5, 0.0, 0.0))
+    first = mode.tether.force.copy()
+    for _ in range(100):
+        assert mode.tether_step()
+    assert np.linalg.norm(mode.tether.force - first) > 1e-3 * np.linalg.norm(first)
+    mode.reset()
+    # the same static solution from the same state (MoorDyn's relaxation, to its threshold)
+    np.testing.assert_allclose(mode.tether.force, first, rtol=1e-6, atol=1e-9)
+    assert mode.tether.t == 0.0

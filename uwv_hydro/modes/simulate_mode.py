@@ -64,6 +64,7 @@ Rules:
   cable's mean force over it (:meth:`SimulateMode.tether_step`; the energy bound is
   in :mod:`uwv_hydro.modes.tether`).  A MoorDyn failure restores the step's start
   state and drops the tether (logged as an error): the vehicle flies on untethered.
+  :meth:`SimulateMode.reset` hangs a new cable from the reset state.
 """
 import math
 import sys
@@ -194,6 +195,9 @@ class SimulateMode:
         self.t = 0.0
         if self.field is not None:
             self.field.reset()
+        if getattr(self, 'tether', None) is not None:
+            # a new cable hung from the reset state (MoorDyn's static solution)
+            self.tether = self.tether.restart(self.attachment())
 
     @property
     def state(self) -> State:

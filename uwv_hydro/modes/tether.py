@@ -194,6 +194,9 @@ class Tether:
                  dt_m: Optional[float] = None):
         import moordyn  # pip (requirements.txt): only a tethered vehicle loads it
         self._md = moordyn
+        self._args = {'rho': rho, 'gravity': gravity, 'depth': depth, 'far': far,
+                      'field': field, 'far_coupled': far_coupled, 'static': static,
+                      'dt_m': dt_m}
         self.spec = spec
         self.rho, self.gravity = float(rho), float(gravity)
         self.depth = 1e4 if depth is None else float(depth)
@@ -344,6 +347,11 @@ class Tether:
         potential = float(np.sum(weight_in_water(self.spec, self.rho, self.gravity)
                                  * lumps * pos[:, 2]))
         return kinetic + strain + potential
+
+    def restart(self, attach) -> 'Tether':
+        """Close this cable and return a new one hung from ``attach`` (world), same inputs."""
+        self.close()
+        return Tether(self.spec, attach, **self._args)
 
     def close(self) -> None:
         """Release MoorDyn and the input file."""

@@ -67,8 +67,9 @@ class TetherIO(NodePart):
         mode.tether_error = None
 
     def reset(self) -> None:
-        """Hang a new cable from the reset state."""
-        self._hang()
+        """Hang a new cable after a MoorDyn failure (the mode's reset re-hangs a live one)."""
+        if self.node.io.mode.tether is None:
+            self._hang()
 
     def update(self, now: int) -> None:
         """Publish the tension and the cable (nothing once MoorDyn failed)."""

@@ -102,6 +102,9 @@ Figures (medians and p99 in microseconds unless named otherwise):
                            users run), with the latency over the floor and the rate in
                            the first second; per rate the medians and ranges, and the
                            quiet runs within floor + 0.3 ms jitter and + 0.5 ms latency
+* tether_*                 ``--only tether``: one simulate-mode step of the tethered
+                           BlueROV2 (MoorDyn, 30 m in 20 segments) and without the
+                           tether, same run (benchmarks/tether_bench.py): the ratio
 * links_*                  ``--only node_links``: the node on the 10-link vehicle of
                            link_wrench (a YAML vehicle_file) and on the rigid vehicle of the
                            same numbers, in the same run (benchmarks/node_links_probe.py):
@@ -150,6 +153,7 @@ import node_rexrov  # noqa: E402
 import numpy as np  # noqa: E402
 import seabed_sensors  # noqa: E402
 import sitl_json_probe  # noqa: E402
+import tether_bench  # noqa: E402
 
 TARGETS = {
     'wrench_vs_naive_ratio': ('<=', 1 / 3),
@@ -191,7 +195,7 @@ NOT_QUIET = 'machine not quiet: figures decide nothing'
 CORE_BENCHMARKS = ('rk4', 'surface', 'simulate', 'simulate_cli', 'batch', 'core_start')
 NOT_DEFAULT = ('node_profile', 'node_runs', 'node_links', 'node_rexrov', 'node_executors',
                'articulated',
-               'node_uvms', 'seabed_sensors')
+               'node_uvms', 'seabed_sensors', 'tether')
 
 
 def emit(results, name, value, unit, **extra):
@@ -1102,6 +1106,9 @@ def main(argv=None):
             2 if quick else args.runs, 3.0 if quick else 10.0),
         'seabed_sensors': lambda r: seabed_sensors.bench(r, emit, quiet_check, quick,
                                                          args.runs),
+        'tether': lambda r: tether_bench.bench(
+            lambda *a, **k: emit(r, *a, **k), quiet_check, 2 if quick else args.runs,
+            100 if quick else 500),
         'sitl_json': lambda r: sitl_json_probe.bench(
             lambda *a, **k: emit(r, *a, **k), quiet_check, 2000 if quick else 20000,
             2 if quick else args.runs),

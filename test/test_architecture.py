@@ -49,8 +49,9 @@ ALLOWED = {
 }
 
 #: third-party imports the physics core and the modes may use: numpy, and in the core
-#: Pinocchio (the rigid multibody algorithms of vehicles whose links move, physics.multibody)
-CORE_THIRD_PARTY = {'physics': {'numpy', 'pinocchio'}, 'modes': {'numpy'}}
+#: Pinocchio (the rigid multibody algorithms of vehicles whose links move, physics.multibody);
+#: in the modes MoorDyn (the tether's cable, a compiled core, loaded only for a tether)
+CORE_THIRD_PARTY = {'physics': {'numpy', 'pinocchio'}, 'modes': {'numpy', 'moordyn', 'cmoordyn'}}
 
 #: import name -> package.xml key, where they differ
 ROSDEP_KEYS = {
@@ -63,7 +64,10 @@ ROSDEP_KEYS = {
 #: the offline tools (bags; sweeps: dask, distributed, pyarrow) or by a seabed file
 #: (rasterio, xarray, netCDF4, pyproj), lazily, so that the node runs without them
 PIP_ONLY = {'rosbags', 'dask', 'distributed', 'pyarrow', 'rasterio', 'xarray', 'netCDF4',
-            'pyproj'}
+            'pyproj', 'moordyn', 'cmoordyn'}
+#: pip-only modules installed by another requirement's package: module -> requirement
+#: (MoorDyn's wheel installs its compiled core cmoordyn beside moordyn)
+PIP_PACKAGE = {'cmoordyn': 'moordyn'}
 #: interface packages no ROS 2 distribution releases (ros/rosdistro): imported only where
 #: the output that needs them is made, and never in package.xml, where rosdep would fail
 UNRELEASED = {'uuv_sensor_ros_plugins_msgs'}
@@ -215,7 +219,8 @@ def test_every_import_is_declared():
     missing = []
     for top, where in sorted(_third_party_imports().items()):
         if top in PIP_ONLY:
-            if not re.search(r'^%s==' % re.escape(top), requirements, re.M):
+            if not re.search(r'^%s==' % re.escape(PIP_PACKAGE.get(top, top)), requirements,
+                             re.M):
                 missing.append('%s (pip-only, imported in %s) not in requirements.txt'
                                % (top, where))
         elif top in UNRELEASED:

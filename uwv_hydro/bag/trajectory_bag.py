@@ -51,6 +51,7 @@ import numpy as np
 from uwv_hydro.bag.cdr_codec import odometry_layout, repeat_message
 from uwv_hydro.bag.joint_bag import fixed_transforms, transform_stamped, write_joints
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, typestore, WRENCH
+from uwv_hydro.bag.tether_bag import write_tether
 from uwv_hydro.modes import sensor_messages
 from uwv_hydro.modes.dvl_message import fill_dvl
 from uwv_hydro.modes.offline_sensors import sample_sensors
@@ -141,6 +142,8 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
         series(odometry_topic, ODOMETRY, template, 4, odometry_values)
         series('/tf', TF, make.tf(0, odom_frame, base_frame, [0.0] * 3, [1.0, 0, 0, 0]),
                stamp_at=8, tail=np.column_stack([trajectory.position, xyzw]))
+        if trajectory.tether is not None:
+            write_tether(bag, store, make, trajectory.tether, stamps, odom_frame)
         joints = trajectory.joints
         if joints is not None:
             write_joints(bag, store, make, joints, stamps)

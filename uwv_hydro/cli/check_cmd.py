@@ -42,6 +42,7 @@ import numpy as np
 from uwv_hydro.cli.check_equipment import (
     coefficients_text, describe_fin, element_lines, element_rows, fin_line, json_safe,
     thrust_coefficients)
+from uwv_hydro.cli.check_tether import tether_lines, tether_summary
 from uwv_hydro.cli.check_tree import tree_lines, tree_summary
 from uwv_hydro.cli.common import (add_seabed_arguments, add_vehicle_arguments,
                                   load_seabed_from_args, load_vehicle_with_notes)
@@ -189,6 +190,8 @@ def summarize(params: VehicleParams) -> Dict[str, Any]:
     }
     if params.tree is not None:  # only a vehicle whose links move has one
         summary['tree'] = tree_summary(params.tree, params.fluid_density)
+    if params.tether is not None:  # only a tethered vehicle has one
+        summary['tether'] = tether_summary(params.tether, params.fluid_density, params.gravity)
     if np.any(params.signed_quadratic_drag):  # only a vehicle with gz-sim's <xUU> terms
         summary['signed_quadratic_drag'] = np.asarray(params.signed_quadratic_drag,
                                                       float).tolist()
@@ -278,6 +281,8 @@ def format_summary(s: Dict[str, Any]) -> str:
                      % (e['link_name'], _fmt(e['position']), _fmt(e['volume_range']),
                         e['initial_volume'], e['neutral_volume'], e['max_inflation_rate'],
                         e['fluid_density'], e['command_topic']))
+    if s.get('tether') is not None:
+        lines += tether_lines(s['tether'])
     hull = s.get('hull')
     hull_text = '(none)'
     if hull is not None:

@@ -17,7 +17,8 @@ The equipment of uuv_simulator, DAVE and ds_sim vehicles in a URDF, added to Veh
 
 One hook for :func:`uwv_hydro.description.vehicle_from_urdf.urdf_from_root`: uuv thrusters
 (:mod:`~uwv_hydro.description.uuv.thruster_plugin`), uuv fins
-(:mod:`~uwv_hydro.description.uuv.fin_plugin`), uuv sensor plugins
+(:mod:`~uwv_hydro.description.uuv.fin_plugin`), the uuv umbilical
+(:mod:`~uwv_hydro.description.uuv.umbilical_plugin`), uuv sensor plugins
 (:mod:`~uwv_hydro.description.uuv.sensor_plugins`), ds_sim ``<sensor type="dsros_*">``
 (:mod:`~uwv_hydro.description.dsros.sensors`), then every other ``<plugin>`` recorded
 (:mod:`~uwv_hydro.description.plugin_inventory`).  The ``<sensor>`` elements these
@@ -34,6 +35,8 @@ from uwv_hydro.description.plugin_inventory import record_plugins
 from uwv_hydro.description.uuv.fin_plugin import is_uuv_fin_plugin, read_uuv_fins
 from uwv_hydro.description.uuv.sensor_plugins import is_uuv_sensor_plugin, read_uuv_sensors
 from uwv_hydro.description.uuv.thruster_plugin import is_uuv_thruster_plugin, read_uuv_thrusters
+from uwv_hydro.description.uuv.umbilical_plugin import (
+    is_uuv_umbilical_plugin, read_uuv_umbilical)
 from uwv_hydro.physics.vehicle_params import VehicleParams
 
 
@@ -59,5 +62,7 @@ def read_uuv_equipment(root: ET.Element, params: VehicleParams, source: str) -> 
     params.fins = list(params.fins) + fins
     params.sensors = (list(params.sensors) + read_uuv_sensors(root, params, source)
                       + read_dsros_sensors(root, params, source))
+    read_uuv_umbilical(root, params, source)
     record_plugins(root, params, source, (is_uuv_thruster_plugin, is_uuv_fin_plugin,
-                                          is_uuv_sensor_plugin, is_dsros_sensor_plugin))
+                                          is_uuv_sensor_plugin, is_dsros_sensor_plugin,
+                                          is_uuv_umbilical_plugin))

@@ -53,7 +53,6 @@ NOT_MODELLED = (
     # uuv_gazebo_ros_plugins/CMakeLists.txt names them without 'uuv'
     ('linear_battery_ros_plugin', 'battery model (uuv_simulator)'),
     ('custom_battery_consumer_ros_plugin', 'battery consumer (uuv_simulator)'),
-    ('uuv_umbilical', 'umbilical (uuv_simulator)'),
     ('gazebo_ros_control', 'ros_control bridge (Gazebo)'),
     ('gazebo_ros_p3d', 'ground-truth pose (Gazebo)'),
     ('gazebo_ros_joint_state_publisher', 'joint-state publisher (Gazebo)'),

@@ -60,6 +60,9 @@ class Trajectory:
     #: A vehicle with moving links: the joints' states and link transforms per sample
     #: (:class:`~uwv_hydro.modes.offline_articulated.JointTrajectory`), else None
     joints: Optional[object] = None
+    #: A tethered vehicle: 'tension' (n, 3) the cable's force on the vehicle (world, N),
+    #: 'nodes' (n, N + 1, 3) the cable's nodes (world, m), 'error' a MoorDyn failure
+    tether: Optional[dict] = None
 
     def rows(self) -> np.ndarray:
         """Return the (n, 14) table in CSV_COLUMNS order."""
@@ -72,7 +75,8 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
              current_world: Optional[Sequence[float]] = None,
              fin_angles: Optional[Sequence[float]] = None, current_field=None,
              log=None, joint_commands=None,
-             joint_positions: Optional[Sequence[float]] = None, seabed=None) -> Trajectory:
+             joint_positions: Optional[Sequence[float]] = None, seabed=None,
+             tether_out: Optional[dict] = None) -> Trajectory:
     """
     Integrate ``duration`` seconds in steps of ``dt`` and return every state.
 
@@ -85,6 +89,9 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     ``joint_commands`` (a JointCommandProfile) as the node takes its joint commands.
     ``seabed`` (physics.seabed; None: none): the vehicle lands on it at its contact
     points (:func:`uwv_hydro.modes.seabed_landing.land`).
+    A tethered vehicle (``params.tether``) pulls its MoorDyn cable; ``tether_out``, a
+    dict, receives the cable ('tether') and its failure, if any ('error'); the cable
+    rests on ``seabed`` (:func:`uwv_hydro.modes.tether.cable_seabed_depth`).
     """
     if not dt > 0 or not duration >= 0:
         raise ValueError('dt must be > 0 and duration >= 0')
@@ -115,11 +122,34 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
             sample(t[:n]) if sample is not None else [thrust(v) for v in t[:n].tolist()],
             dtype=float).reshape(n, 6)
     joints = None
+    if params.tree is not None and params.tether is not None and log is not None:
+        log('warning', 'tether_not_modelled', 'the tether is modelled on a rigid vehicle '
+            'only: not on this vehicle, whose links move')
     if params.tree is not None:
         from uwv_hydro.modes.offline_articulated import run_articulated
         engines = (BuoyancyEngines(params.buoyancy_engines, params.gravity)
                    if params.buoyancy_engines else None)
         joints = run_articulated(mode, n, dt, rows, taus, current, joint_commands, engines)
+    elif n > 0 and params.tether is not None:
+        # the tether's cable (MoorDyn, modes.tether): one coupled step at a time
+        from uwv_hydro.modes.tether import cable_seabed_depth, start_tether
+        depth = cable_seabed_depth(params.tether, seabed, log=log)
+        mode.tether = start_tether(mode, params, current_field, depth, log=log)
+        tension, cable = np.zeros((n + 1, 3)), []
+        tension[0] = mode.tether.force
+        cable.append(mode.tether.nodes())
+        for k in range(n):
+            mode.tether_step(None if taus is None else taus[k], current)
+            rows[k + 1] = mode.x
+            if mode.tether is not None:  # dropped after a MoorDyn failure (logged)
+                tension[k + 1] = mode.tether.force
+                cable.append(mode.tether.nodes())
+            else:
+                tension[k + 1] = 0.0
+                cable.append(cable[-1])
+        tether_out = {} if tether_out is None else tether_out
+        tether_out.update(tether=mode.tether, error=mode.tether_error, tension=tension,
+                          nodes=np.array(cable))
     elif n > 0 and params.buoyancy_engines:
         # gz-sim buoyancy engines (no commands offline: the default volumes): their force
         # follows the attitude and depth, so one step at a time, as the node runs them
@@ -134,7 +164,7 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
         mode.run(taus, n, current, rows=rows[1:], stop_on_restore=False)
     pos, quat, twist = rows[:, :3].copy(), rows[:, 3:7].copy(), rows[:, 7:].copy()
     return Trajectory(t, pos, quat, twist, substeps=mode.substeps, events=dict(mode.events),
-                      joints=joints)
+                      joints=joints, tether=tether_out)
 
 
 def write_csv(trajectory: Trajectory, path) -> None:

@@ -62,6 +62,14 @@ Rules:
   contact springs' energy (the contact is passive).
 * **Buoyancy engines.**  With :attr:`SimulateMode.engines` set, the bladders pump for
   dt at the start of every step and their force is held over it (gz-sim's order).
+* **Tether.**  With :attr:`SimulateMode.tether` set (a
+  :class:`~uwv_hydro.modes.tether.Tether`), every step is predicted under the cable's
+  previous mean force, the cable is run over the step with the attachment moving
+  along the predicted motion, and the step is run again from its start under the
+  cable's mean force over it (:meth:`SimulateMode.tether_step`; the energy bound is
+  in :mod:`uwv_hydro.modes.tether`).  A MoorDyn failure restores the step's start
+  state and drops the tether (logged as an error): the vehicle flies on untethered.
+  :meth:`SimulateMode.reset` hangs a new cable from the reset state.
 """
 import math
 import sys
@@ -137,6 +145,10 @@ class SimulateMode:
         #: Buoyancy engines stepped with the vehicle, their wrench added to every step's
         #: input (a :class:`~uwv_hydro.modes.buoyancy_engines.BuoyancyEngines`, or None).
         self.engines = None
+        #: The tether's cable (a :class:`~uwv_hydro.modes.tether.Tether`, or None).
+        self.tether = None
+        #: The latest MoorDyn failure (text), None while none.
+        self.tether_error = None
         #: The body wrench of the latest step (thrust included; None before the first).
         self.last_tau = None
         #: The seabed contact (physics.seabed_contact.SeabedContact; :meth:`set_contact`)
@@ -227,6 +239,9 @@ class SimulateMode:
         self.t = 0.0
         if self.field is not None:
             self.field.reset()
+        if getattr(self, 'tether', None) is not None:
+            # a new cable hung from the reset state (MoorDyn's static solution)
+            self.tether = self.tether.restart(self.attachment())
 
     @property
     def state(self) -> State:
@@ -353,6 +368,50 @@ class SimulateMode:
         """Return the buoyancy engines' wrench at the state (the step's input)."""
         return engines.wrench(self._x)
 
+    def attachment(self, x=None) -> np.ndarray:
+        """Return the tether's attachment point in the world at state ``x`` (default now)."""
+        x = self._x if x is None else x
+        rot = quat_to_matrix(np.asarray(x[3:7], float))  # world <- body
+        return np.asarray(x[:3], float) + rot @ np.asarray(self.tether.spec.attachment, float)
+
+    def tether_wrench(self, force_world, x=None) -> np.ndarray:
+        """Return the body wrench of the world force ``force_world`` at the attachment."""
+        x = self._x if x is None else x
+        rot = quat_to_matrix(np.asarray(x[3:7], float))
+        force = rot.T @ np.asarray(force_world, float)
+        # the force moved to the body origin: [F, r x F] (body frame)
+        return np.concatenate([force, np.cross(self.tether.spec.attachment, force)])
+
+    def tether_step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
+        """
+        Advance one step with the tether (predict, run the cable, correct; module docstring).
+
+        Return as :meth:`step`.  A MoorDyn failure (TetherError) restores the step's
+        start, logs the error with its values, stores it in :attr:`tether_error` and
+        drops the tether, so that no non-finite force ever reaches the vehicle.
+        """
+        from uwv_hydro.modes.tether import TetherError
+        h = self.dt if dt is None else float(dt)
+        x0, t0 = list(self._x), self.t
+        events = dict(self.events)
+        start = self.attachment(x0)
+        # predictor: the step under the cable's previous mean force
+        self.step(add_wrenches(tau, self.tether_wrench(self.tether.mean_force, x0)),
+                  current, dt)
+        predicted = self.attachment()
+        self._x, self.t, self.events = x0, t0, events
+        try:
+            mean = self.tether.step(start, predicted, h, current)
+        except TetherError as exc:
+            self.tether_error = str(exc)
+            self._log('error', 'tether_failed', self.tether_error + ': the tether is dropped')
+            self.tether = None
+            return False
+        # corrector: the same step from its start under the cable's mean force over it
+        ok = self.step(add_wrenches(tau, self.tether_wrench(mean, x0)), current, dt)
+        self.tether.correct(predicted, self.attachment())
+        return ok
+
     def step(self, tau=None, current=None, dt: Optional[float] = None) -> bool:
         """
         Advance one checked step of dt under the body wrench ``tau`` (held over the step).
@@ -422,7 +481,8 @@ class SimulateMode:
                 self.engines.step(self.dt)
                 tau_k = add_wrenches(tau_k, self.engine_wrench(self.engines))
             self.last_tau = tau_k
-            if not self.step(tau_k, current):
+            if not (self.step(tau_k, current) if self.tether is None
+                    else self.tether_step(tau_k, current)):
                 break
             ran = k
             if k < steps and on_step is not None:

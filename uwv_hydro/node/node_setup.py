@@ -39,6 +39,7 @@ from uwv_hydro.node.simulate_io import SimulateIO
 from uwv_hydro.node.sitl_json_io import SitlJsonIO
 from uwv_hydro.node.static_frames import static_frames
 from uwv_hydro.node.step_cost import report_step_cost
+from uwv_hydro.node.tether_io import TetherIO
 from uwv_hydro.node.thruster_io import ThrusterIO
 from uwv_hydro.node.wrench_io import WrenchIO
 from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
@@ -104,6 +105,17 @@ def create_io(node) -> None:
     if node.engines is not None:
         node.parts.append(node.engines)
         node.stack_outputs.append(node.engines)
+    # the tether's cable (MoorDyn): tension and cable out (simulate mode)
+    node.tether = None
+    if node.vehicle.tether is not None and (node.mode != 'simulate'
+                                            or node.vehicle.tree is not None):
+        node.get_logger().warning(
+            'the vehicle has a tether: it is modelled in simulate mode for a rigid vehicle '
+            'only (not in wrench mode, not on a vehicle whose links move): not modelled here')
+    elif node.vehicle.tether is not None:
+        node.tether = TetherIO(node)
+        node.parts.append(node.tether)
+        node.stack_outputs.append(node.tether)
     if node.mode != 'simulate' and node.vehicle.sensors:
         node.get_logger().info('the vehicle has %d navigation sensors: they are published '
                                'in simulate mode only' % len(node.vehicle.sensors))

@@ -211,9 +211,8 @@ PARAMETERS = (
          'the beam reaches this far (m); with no seabed within it rng_1 is 1 m beyond it '
          '(set RNGFND1_MAX to it: ArduPilot reads that out of range high)',
          bounds=(0.0, MAX_RANGE_LIMIT_M), low_open=True),
-    Spec('sitl_json_rangefinder_rate', 20.0, 'ardusub_input sitl_json with seabed_file: '
-         'rng_1 measured this often (Hz, physics time; ArduSub reads it at 20 Hz), every '
-         'reply carrying the latest', bounds=(0.1, 2000.0)),
+    Spec('sitl_json_rangefinder_rate', 20.0, 'ardusub_input sitl_json with seabed_file: rng_1 '
+         'measured this often (Hz, physics time; ArduSub reads it at 20 Hz)', bounds=(0.1, 2e3)),
     Spec('ardusub_override_topic', 'mavros/rc/override', 'OverrideRCIn topic '
          '(ardusub_input override)'),
     Spec('ardusub_rc_out_topic', 'mavros/rc/out', 'RCOut topic (ardusub_input rc_out)'),
@@ -236,12 +235,9 @@ PARAMETERS = (
          'velocity or effort', choices=('position', 'velocity', 'effort')),
     Spec('dvl_topic', '{name}/data', 'simulate: marine_acoustic_msgs/Dvl topic of each '
          'DVL ({name} = the sensor name, {topic} = its twist topic)'),
-    Spec('seabed_file', '', 'simulate: the seabed under the DVLs, the echosounders and the '
-         'rangefinder of ardusub_input sitl_json, and the one the vehicle lands on (at its '
-         'collision shapes or contact_points): a bathymetry grid (.asc, .tif, .nc, .grd), '
-         'an SDF world (.sdf, .world: its <heightmap>) or a YAML seabed description '
-         '(seabed: {file:, origin:} or {depth:}), doc/guide/seabed.md; replaces their flat '
-         "seabed_depth ('' = none)"),
+    Spec('seabed_file', '', "simulate: the world's seabed (DVLs, echosounders, rng_1 of "
+         'sitl_json, contact, the tether): a grid (.asc, .tif, .nc, .grd), an SDF world or a '
+         "YAML seabed description, doc/guide/seabed.md ('' = none: flat seabed_depth)"),
     Spec('seabed_origin', '', "LAT,LON (deg): the datum of the world origin on seabed_file's "
          'grid (a YAML description gives its own, an SDF world its spherical_coordinates; '
          "'' = none)"),
@@ -281,6 +277,8 @@ PARAMETERS = (
     Spec('publish_static_frames', True, 'publish CoM, CoB and centre of drag on /tf_static'),
     Spec('publish_components', False, 'publish hydro/components/<name>'),
     Spec('publish_markers', True, 'publish hydro/markers'),
+    Spec('publish_tether', True, 'simulate, a tethered vehicle: publish tether/marker (the '
+         'cable as a line strip; tether/tension is always published)'),
     Spec('marker_rate_hz', 10.0, 'rate of hydro/markers (Hz, pacing clock)',
          bounds=(0.1, 100.0)),
     Spec('marker_force_scale', 0.0, 'arrow length per newton (m/N); 0 = automatic',

@@ -282,6 +282,8 @@ class VehicleParams:
     thrusters: Tuple[ThrusterSpec, ...] = ()
     #: Variable-buoyancy engines (gz-sim BuoyancyEngine), see physics.buoyancy_engine.
     buoyancy_engines: Tuple[BuoyancyEngineSpec, ...] = ()
+    #: The tether (uwv_hydro.physics.tether_spec.TetherSpec), None: untethered.
+    tether: Optional[Any] = None
     #: Navigation sensors (uwv_hydro.physics.sensor_params.SensorParams), none by default.
     sensors: List[Any] = field(default_factory=list)
     #: Every equipment element (and link, joint, plugin) the loader met, in document

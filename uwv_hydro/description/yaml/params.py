@@ -99,6 +99,7 @@ from uwv_hydro.description.sources import rigid_body_of, set_origin
 from uwv_hydro.description.thrusters import read_yaml_thrusters
 from uwv_hydro.description.yaml.link_tree import read_joints, read_links
 from uwv_hydro.description.yaml.sensors import read_yaml_sensors
+from uwv_hydro.description.yaml.tether import read_yaml_tether
 from uwv_hydro.description.yaml.values import (
     _Ctx, _inertia, _number, _point, _vector3, check_signed_quadratic_bound, coefficient_array,
     SURFACE_KEYS)
@@ -385,6 +386,7 @@ YAML_SECTIONS['fins'] = _read_fins
 YAML_SECTIONS['hull'] = _read_hull
 YAML_SECTIONS['contact_points'] = _read_contact_points
 YAML_SECTIONS['contact'] = _read_contact
+YAML_SECTIONS['tether'] = read_yaml_tether
 
 
 def load_yaml_string(text: str, source: str = '<yaml>', base: Optional[VehicleParams] = None,

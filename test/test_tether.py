@@ -360,3 +360,27 @@ def test_reset_hangs_the_cable_again_from_the_reset_state():
     # the same static solution from the same state (MoorDyn's relaxation, to its threshold)
     np.testing.assert_allclose(mode.tether.force, first, rtol=1e-6, atol=1e-9)
     assert mode.tether.t == 0.0
+
+
+def test_the_cable_rests_on_the_world_seabed_of_the_vehicle():
+    """One seabed: a flat one's depth, a grid's depth under the anchor (said), none over a hole."""
+    from uwv_hydro.modes.tether import cable_seabed_depth
+    from uwv_hydro.physics.seabed import FlatSeabed, GridSeabed
+    spec = TetherSpec(length=30.0, anchor=np.array([3.0, 1.0, -10.0]))
+    said = []
+
+    def log(level, key, text):
+        said.append((key, text))
+    assert cable_seabed_depth(spec, None, log=log) is None
+    assert cable_seabed_depth(spec, FlatSeabed(42.0), log=log) == pytest.approx(42.0, abs=1e-12)
+    assert not said
+    # a plane z = -20 - 0.5 x as a grid: under the anchor (x = 3) the seabed is 21.5 m deep
+    x = np.arange(-10.0, 11.0)
+    heights = np.tile(-20.0 - 0.5 * x, (len(x), 1))
+    grid = GridSeabed(heights, -10.0, -10.0, 1.0, 1.0)
+    assert cable_seabed_depth(spec, grid, log=log) == pytest.approx(21.5, abs=1e-9)
+    assert said[-1][0] == 'tether_seabed' and '21.5 m deep' in said[-1][1]
+    # an anchor outside the grid has no bottom under it: no seabed, and it is said
+    far = TetherSpec(length=30.0, anchor=np.array([50.0, 0.0, -10.0]))
+    assert cable_seabed_depth(far, grid, log=log) is None
+    assert 'over no seabed' in said[-1][1]

@@ -23,7 +23,7 @@ YAML description, the world's transverse Mercator as its CRS), 25 to 45 m deep; 
 vehicle holds 10 m deep at the origin.  It is measured over DDS by
 benchmarks/node_probe.py (odometry and /tf subscribed, a sway thrust flipping every
 50 ms).  Each of :data:`CONFIGURATIONS` is the same vehicle with its sensors changed
-(``base``: the BlueROV2's IMU, pressure and GPS, no DVL); per run every configuration
+(``base``: the BlueROV2's IMU, pressure and GPS, no DVL, no seabed); per run every configuration
 runs once, one after the other, each after a load check.  Figures per run:
 
 * seabed_sensors_<name>_process_cpu_per_step_us: the node process's CPU (every thread:
@@ -59,13 +59,23 @@ DVL_10HZ = {'type': 'dvl', 'pose': [0.1, 0.0, -0.12, 3.141592653589793, 0.0, 0.0
             'dvl': {'seabed_depth': 30.0, 'max_altitude': 50.0, 'min_altitude': 0.05,
                     'velocity': {'noise': {'stddev': 3.0e-3}}}}
 
-#: (name, {sensor name: its YAML block}, {node parameter: value}): the first is the base
-#: the others are divided by.  To measure an echosounder at 50 Hz or the seabed contact
-#: once they exist, add a configuration, e.g.
-#: ('dvl_10hz_echosounder_50hz', {'dvl': DVL_10HZ, 'altimeter': {...}}, {}).
+#: A down-looking echosounder at 50 Hz: a 0.1 rad cone (61 rays) to the seabed.
+ECHOSOUNDER_50HZ = {'type': 'echosounder', 'pose': [0.1, 0.0, -0.15, 0.0, 1.5707963267948966,
+                                                    0.0],
+                    'update_rate': 50.0, 'topic': 'altimeter',
+                    'echosounder': {'min_range': 0.3, 'max_range': 100.0,
+                                    'field_of_view': 0.1,
+                                    'range': {'noise': {'stddev': 0.01}}}}
+
+#: (name, {sensor name: its YAML block}, {node parameter: value}, over the seabed): the
+#: first is the base the others are divided by.  Over the seabed (seabed_file) the
+#: BlueROV2 also has its contact at the eight corners of config/bluerov2.yaml, evaluated
+#: at every RK4 stage whether or not it touches.
 CONFIGURATIONS = [
-    ('base', {}, {}),
-    ('dvl_10hz', {'dvl': DVL_10HZ}, {}),
+    ('base', {}, {}, False),
+    ('contact', {}, {}, True),
+    ('dvl_10hz', {'dvl': DVL_10HZ}, {}, True),
+    ('dvl_10hz_echosounder_50hz', {'dvl': DVL_10HZ, 'altimeter': ECHOSOUNDER_50HZ}, {}, True),
 ]
 
 #: Per configuration and run: (figure, unit).
@@ -142,9 +152,10 @@ def bench(results, emit, quiet_check, quick: bool, runs: int) -> None:
     duration = 3.0 if quick else 10.0
     work = pathlib.Path(tempfile.mkdtemp(prefix='uwv_seabed_bench_'))
     seabed = write_terrain(work)
-    vehicles = [(name, write_vehicle(work, name, sensors), params)
-                for name, sensors, params in CONFIGURATIONS]
-    every = {name: [] for name, _, _ in CONFIGURATIONS}
+    vehicles = [(name, write_vehicle(work, name, sensors),
+                 dict({'seabed_file': str(seabed)} if over else {}, **params))
+                for name, sensors, params, over in CONFIGURATIONS]
+    every = {name: [] for name, *_ in CONFIGURATIONS}
     quiet_runs = True
     for run in range(1, runs + 1):
         per_run, loads, quiet = {}, [], True
@@ -156,14 +167,14 @@ def bench(results, emit, quiet_check, quick: bool, runs: int) -> None:
             quiet = quiet and ok
             got = {r[0]: r for r in measure_node(
                 RATE_HZ, duration, vehicle_file=str(vehicle),
-                node_params=dict({'seabed_file': str(seabed)}, **params))}
+                node_params=params)}
             per_run[name] = {
                 'process_cpu_per_step_us': got['node_process_cpu_per_odometry_us'][1],
                 'cycle_cpu_p50_us': got.get('node_cycle_cpu_p50_us', (0, float('nan')))[1],
                 'rate_hz': got['node_rate_hz'][1]}
         base = per_run[CONFIGURATIONS[0][0]]['process_cpu_per_step_us']
         quiet_runs = quiet_runs and quiet
-        for name, _, _ in CONFIGURATIONS:
+        for name, *_ in CONFIGURATIONS:
             figures = per_run[name]
             figures['over_base'] = figures['process_cpu_per_step_us'] / base
             for key, unit in FIGURES:
@@ -176,7 +187,7 @@ def bench(results, emit, quiet_check, quick: bool, runs: int) -> None:
     emit(results, 'seabed_sensors_dvl_10hz_sample_share',
          sample * 10.0 / (every[CONFIGURATIONS[0][0]][-1]['process_cpu_per_step_us'] * RATE_HZ),
          'x', quiet=quiet_runs)
-    for name, _, _ in CONFIGURATIONS:
+    for name, *_ in CONFIGURATIONS:
         for key, unit in FIGURES:
             values = [f[key] for f in every[name]]
             emit(results, 'seabed_sensors_%s_%s_median' % (name, key), float(np.median(values)),

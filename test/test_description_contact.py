@@ -93,6 +93,24 @@ def test_yaml_contact_points_and_contact_block(tmp_path):
         1.0e4, 50.0, 0.3, 0.002)
 
 
+def test_named_contact_points_are_what_a_ros_parameter_file_holds(tmp_path):
+    """The mapping form (name: [x, y, z]) reads as the list, the names as labels."""
+    path = tmp_path / 'v.yaml'
+    path.write_text("""/**:
+  ros__parameters:
+    vehicle:
+      mass: 10.0
+      inertia: {ixx: 1.0, iyy: 1.0, izz: 1.0}
+      contact_points:
+        bow: [0.2, 0.0, -0.1]
+        port_skid: [-0.2, 0.1, -0.1]
+        starboard_skid: [-0.2, -0.1, -0.1]
+""")
+    spec = load_vehicle(str(path)).contact
+    assert spec.labels == ['bow', 'port_skid', 'starboard_skid']
+    assert np.allclose(spec.points, [[0.2, 0.0, -0.1], [-0.2, 0.1, -0.1], [-0.2, -0.1, -0.1]])
+
+
 def test_a_yaml_over_a_urdf_keeps_its_shapes_and_overrides_the_coefficients(tmp_path):
     (tmp_path / 'shapes.urdf').write_text(URDF)
     path = tmp_path / 'over.yaml'
@@ -108,6 +126,7 @@ def test_a_yaml_over_a_urdf_keeps_its_shapes_and_overrides_the_coefficients(tmp_
     ('contact: {stifness: 1.0}', 'contact.stifness', 'stifness'),
     ('contact_points: [[0.1, 0.2]]', 'contact_points[0]', '[0.1, 0.2]'),
     ('contact_points: 3', 'contact_points', '3'),
+    ('contact_points: {skid: [0.1, 0.2]}', 'contact_points.skid', '[0.1, 0.2]'),
 ])
 def test_bad_contact_input_names_key_and_value(tmp_path, block, key, value):
     path = tmp_path / 'bad.yaml'

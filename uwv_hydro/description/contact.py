@@ -22,6 +22,7 @@ of the radius), a sphere its centre with the radius (it touches at centre - r n)
 Meshes are not used (named in a warning).  YAML::
 
     contact_points: [[0.2, 0.1, -0.1], [0.2, -0.1, -0.1], ...]   # body frame (m)
+    contact_points: {bow_left: [0.2, 0.1, -0.1], ...}   # the same, named
     contact:                      # all optional (physics.seabed_contact: the defaults)
       stiffness: 5.0e4            # N/m per point
       damping: 500.0              # N s/m per point
@@ -101,18 +102,26 @@ class ShapePoints:
 
 def read_contact_points(value: Any, error: Callable[[str, str], Exception],
                         number: Callable[[Any, str], float], to_flu) -> ContactSpec:
-    """Return the ContactSpec of a YAML ``contact_points`` list (body-frame points)."""
-    if not isinstance(value, list) or not value:
+    """
+    Return the ContactSpec of a YAML ``contact_points``: a list of [x, y, z] or a mapping.
+
+    The mapping (name: [x, y, z]) is the form a ROS 2 parameter file can hold: rcl's
+    YAML parser refuses a list of lists.  Points in the body frame (m).
+    """
+    if isinstance(value, dict) and value:
+        named = [('contact_points.%s' % name, str(name), p) for name, p in value.items()]
+    elif isinstance(value, list) and value:
+        named = [('contact_points[%d]' % i, 'contact_points[%d]' % i, p)
+                 for i, p in enumerate(value)]
+    else:
         raise error('contact_points', 'expected a list of [x, y, z] body-frame points (m), '
-                    'got %r' % (value,))
+                    'or a mapping of names to them, got %r' % (value,))
     points = []
-    for i, p in enumerate(value):
-        key = 'contact_points[%d]' % i
+    for key, _, p in named:
         if not isinstance(p, list) or len(p) != 3:
             raise error(key, 'expected [x, y, z] (m), got %r' % (p,))
         points.append(to_flu(np.array([number(v, key) for v in p])))
-    return ContactSpec(points=np.array(points), labels=['contact_points[%d]' % i
-                                                        for i in range(len(points))],
+    return ContactSpec(points=np.array(points), labels=[label for _, label, _ in named],
                        source='contact_points')
 
 

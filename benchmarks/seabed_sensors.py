@@ -38,7 +38,8 @@ process: seabed_sensors_dvl_sample_us, the thread CPU of one sample of the DVL
 (TerrainDvlModel.measure: the four beams cast, the lock, the least-squares velocity) at
 the node's start pose over the same seabed, where it must lock all four beams, and
 seabed_sensors_dvl_10hz_sample_share: that at 10 Hz over the base's CPU at 100 Hz of
-the last run (the sample without its message).  The figures of a machine that was not
+the last run (the sample without its message); the same for the echosounder (its 61
+rays), seabed_sensors_echosounder_sample_us and _50hz_sample_share.  The figures of a machine that was not
 quiet decide nothing (run.py's load check).
 """
 import copy
@@ -125,23 +126,26 @@ def write_vehicle(directory, name, sensors) -> pathlib.Path:
     return path
 
 
-def dvl_sample_us(vehicle, seabed, samples: int = 2000) -> float:
-    """Return the median thread CPU (us) of one DVL sample at the node's start pose."""
+def sample_us(vehicle, seabed, kind: str, samples: int = 2000) -> float:
+    """Return the median thread CPU (us) of one sample of the ``kind`` sensor at the start pose."""
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.description.seabed.seabed_file import seabed_from_options
     from uwv_hydro.modes.sensor_suite import SensorSuite
     grid, _ = seabed_from_options(str(seabed))
     suite = SensorSuite(load_vehicle(str(vehicle)), seabed=grid)
-    dvl = [m for m in suite.models if m.spec.kind == 'dvl'][0]
+    model = [m for m in suite.models if m.spec.kind == kind][0]
     position, quaternion = np.array([0.0, 0.0, -10.0]), np.array([1.0, 0.0, 0.0, 0.0])
     nu, nu_dot = np.array([0.3, 0.1, 0.0, 0.0, 0.0, 0.05]), np.zeros(6)
-    reading = dvl.measure(0.0, position, quaternion, nu, nu_dot)
-    assert reading.valid and reading.beam_locked.all(), 'the bench DVL must lock 4 beams'
+    reading = model.measure(0.0, position, quaternion, nu, nu_dot)
+    if kind == 'dvl':
+        assert reading.valid and reading.beam_locked.all(), 'the bench DVL must lock 4 beams'
+    else:
+        assert reading.valid, 'the bench echosounder must see the seabed'
     costs = []
     clock = time.thread_time_ns
     for k in range(samples):
         start = clock()
-        dvl.measure(0.1 * (k + 1), position, quaternion, nu, nu_dot)
+        model.measure(0.02 * (k + 1), position, quaternion, nu, nu_dot)
         costs.append(clock() - start)
     return float(np.median(costs)) * 1e-3
 
@@ -181,12 +185,14 @@ def bench(results, emit, quiet_check, quick: bool, runs: int) -> None:
                 emit(results, 'seabed_sensors_%s_%s' % (name, key), float(figures[key]), unit,
                      run=run, quiet=quiet, load=max(loads))
             every[name].append(figures)
-    sample = dvl_sample_us({n: v for n, v, _ in vehicles}['dvl_10hz'], seabed)
-    emit(results, 'seabed_sensors_dvl_sample_us', sample, 'us')
-    # one sample every tenth step over the base's CPU of one step
-    emit(results, 'seabed_sensors_dvl_10hz_sample_share',
-         sample * 10.0 / (every[CONFIGURATIONS[0][0]][-1]['process_cpu_per_step_us'] * RATE_HZ),
-         'x', quiet=quiet_runs)
+    both = {n: v for n, v, _ in vehicles}['dvl_10hz_echosounder_50hz']
+    base_cpu_s = every[CONFIGURATIONS[0][0]][-1]['process_cpu_per_step_us'] * RATE_HZ
+    for kind, name, rate in (('dvl', 'dvl', 10.0), ('echosounder', 'echosounder', 50.0)):
+        sample = sample_us(both, seabed, kind)
+        emit(results, 'seabed_sensors_%s_sample_us' % name, sample, 'us')
+        # the samples of one second over the base's CPU of one second
+        emit(results, 'seabed_sensors_%s_%dhz_sample_share' % (name, rate),
+             sample * rate / base_cpu_s, 'x', quiet=quiet_runs)
     for name, *_ in CONFIGURATIONS:
         for key, unit in FIGURES:
             values = [f[key] for f in every[name]]

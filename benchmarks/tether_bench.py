@@ -24,7 +24,11 @@ the same run; per round the median of ``steps`` steps, then the medians of the r
 
 * ``tether_step_us``: one step with the tether (us), ``bare_step_us`` without;
 * ``tether_vs_bare_step_ratio``: their ratio (same run);
-* ``tether_share_of_period``: the tethered step / the node's default period (10 ms).
+* ``tether_share_of_period``: the tethered step / the node's default period (10 ms);
+* ``tether_node_over_bare``: what the user's node costs, the node process's CPU per step
+  (benchmarks/node_probe.py, over DDS: every thread, the tension and marker published)
+  of the tethered BlueROV2 over that of config/bluerov2.yaml, the two run one after the
+  other in each round; per round, then the median and range over the rounds.
 """
 import pathlib
 import time
@@ -33,6 +37,7 @@ import numpy as np
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 CONFIG = REPO / 'config' / 'bluerov2_tethered.yaml'
+BARE = REPO / 'config' / 'bluerov2.yaml'
 
 
 def _modes():
@@ -75,3 +80,25 @@ def bench(emit, quiet_check, rounds, steps):
     emit('bare_step_us', b, 'us', **extra)
     emit('tether_vs_bare_step_ratio', w / b, '', **extra)
     emit('tether_share_of_period', w * 1e-6 / 0.01, '', **extra)
+    _node_figures(emit, quiet_check, rounds)
+
+
+def _node_figures(emit, quiet_check, rounds, duration=10.0):
+    """Emit the node's CPU per step, tethered over bare, per round and over the rounds."""
+    from node_probe import measure_node
+    ratios, loads, quiet = [], [], True
+    for k in range(1, rounds + 1):
+        cpu = {}
+        for name, vehicle in (('bare', BARE), ('tethered', CONFIG)):
+            load, ok = quiet_check('tether: the %s BlueROV2 node at 100 Hz, round %d/%d'
+                                   % (name, k, rounds))
+            loads.append(load)
+            quiet = quiet and ok
+            got = {r[0]: r for r in measure_node(100.0, duration, vehicle_file=str(vehicle))}
+            cpu[name] = got['node_process_cpu_per_odometry_us'][1]
+            emit('tether_node_%s_process_cpu_per_step_us' % name, cpu[name], 'us', run=k,
+                 quiet=ok, load=load)
+        ratios.append(cpu['tethered'] / cpu['bare'])
+        emit('tether_node_over_bare', ratios[-1], 'x', run=k, quiet=quiet, load=max(loads))
+    emit('tether_node_over_bare_median', float(np.median(ratios)), 'x', low=min(ratios),
+         high=max(ratios), runs=rounds, quiet=quiet)

@@ -39,8 +39,8 @@ process: seabed_sensors_dvl_sample_us, the thread CPU of one sample of the DVL
 the node's start pose over the same seabed, where it must lock all four beams, and
 seabed_sensors_dvl_10hz_sample_share: that at 10 Hz over the base's CPU at 100 Hz of
 the last run (the sample without its message); the same for the echosounder (its 61
-rays), seabed_sensors_echosounder_sample_us and _50hz_sample_share.  The figures of a machine that was not
-quiet decide nothing (run.py's load check).
+rays), seabed_sensors_echosounder_sample_us and _50hz_sample_share.  The figures of a
+machine that was not quiet decide nothing (run.py's load check).
 """
 import copy
 import pathlib
@@ -127,7 +127,7 @@ def write_vehicle(directory, name, sensors) -> pathlib.Path:
 
 
 def sample_us(vehicle, seabed, kind: str, samples: int = 2000) -> float:
-    """Return the median thread CPU (us) of one sample of the ``kind`` sensor at the start pose."""
+    """Return the median thread CPU (us) of one sample of a ``kind`` sensor at the start pose."""
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.description.seabed.seabed_file import seabed_from_options
     from uwv_hydro.modes.sensor_suite import SensorSuite

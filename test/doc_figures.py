@@ -37,7 +37,8 @@ PROSE_PAGES = ('README.md', 'doc/guide/ardusub_sitl.md', 'doc/guide/performance.
                'doc/guide/node_timing.md', 'doc/guide/uvms.md')
 
 _SITL = ('flown with the real ArduSub SITL binary, built from an ArduPilot checkout, which '
-         'this environment does not have (tools/ardusub_sitl_flight.py flies it where it is)')
+         'the test environment does not build (tools/ardusub_sitl_flight.py flies it where '
+         'it is)')
 _BENCH = ('a quiet-machine benchmark (make bench, load average < 0.5): wall-clock figures '
           'cannot be repeated under a shared test load, and no test times code')
 _PEER_FILES = ("measured on files the checkout does not hold (uuv_simulator's RexROV and "
@@ -61,6 +62,8 @@ OTHER_TABLES = {
      '| run | SURFTRAK target | still 30 s: deviation | forward 60 s: east, seabed | '
      "deviation: mean, largest | ArduSub's rangefinder − altitude |"):
         'NOT_REPEATABLE: ' + _SITL + ' (tools/ardusub_sitl_flight.py --surftrak)',
+    ('doc/guide/tether.md', '| key | meaning | default |'):
+        "NOT_MEASURED: the tether's YAML keys and their defaults (Fathom tether R2)",
     ('doc/guide/engines.md', '| case | loop vs simulate (RK4), final position |'):
         'ASSERTED: test/test_cosim_dart.py runs these DART loops and asserts their bounds, '
         'not these figures to 1 %',

@@ -298,6 +298,21 @@ def test_relative_and_absolute_include_paths(no_resource_paths, tmp_path):
     assert load_vehicle(str(world)).mass == pytest.approx(20.5, rel=TIGHT)
 
 
+def test_an_include_pose_far_off_is_named_not_the_included_link(tmp_path):
+    """A 1e300 m include pose overflows the lumped inertia: the error names that <pose>."""
+    (tmp_path / 'mini_fin').symlink_to(MODELS / 'mini_fin')
+    text = (MODELS / 'mini_auv' / 'model.sdf').read_text()
+    assert '<pose>-0.5 0 0 0 0 0</pose>' in text
+    vehicle = tmp_path / 'mini_auv' / 'model.sdf'
+    vehicle.parent.mkdir()
+    vehicle.write_text(text.replace('<pose>-0.5 0 0', '<pose>1e300 0 0'))
+    with pytest.raises(DescriptionError, match="'mini_fin::fin' lumped into") as info:
+        load_vehicle(str(vehicle))
+    assert info.value.source == str(vehicle)
+    assert info.value.line == text[:text.index('<pose>-0.5')].count('\n') + 1
+    assert 'more than 1e+06 m from the model frame' in info.value.reason
+
+
 def test_fuel_url_says_how_to_use_a_local_copy(no_resource_paths, tmp_path):
     world = tmp_path / 'w.sdf'
     world.write_text('<sdf version="1.9"><world name="w">\n<include>\n<uri>https://fuel.'

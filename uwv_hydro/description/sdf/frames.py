@@ -132,6 +132,20 @@ class FlatModel:
         self._resolved[name] = result
         return result
 
+    def pose_elements(self, name: str) -> List[ET.Element]:
+        """Return the <pose> elements composed into the pose of frame ``name``, own first."""
+        chain = []
+        for _ in range(len(self._frames)):  # a chain visits each frame once (no cycle)
+            if name == MODEL_FRAME or name not in self._frames:
+                break
+            entry = self._frames[name]
+            relative = entry.pose.get('relative_to', '') if entry.pose is not None else ''
+            if entry.pose is not None:
+                chain.append(entry.pose)
+            name = (self.lookup(relative, entry.scope, entry.pose) if relative
+                    else entry.default_parent)
+        return chain
+
     def pose_in_link(self, elem: Optional[ET.Element], link: str) -> Pose:
         """Return the pose of a link child's <pose> ``elem`` in the link frame."""
         if elem is None:

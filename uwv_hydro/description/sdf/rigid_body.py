@@ -143,6 +143,19 @@ def lumped_joints_warning(moving: List[tuple], in_tree: bool = False) -> str:
                ', '.join('%r (%s, link %r)' % m for m in moving)))
 
 
+#: A pose offset beyond which an overflowing lump is blamed on the pose, not the
+#: link's inertial: no part of a vehicle is 1000 km from its base.
+FAR_M = 1e6
+
+
+def _far_pose(flat: FlatModel, name: str) -> Optional[ET.Element]:
+    """Return the <pose> of link ``name``'s chain with the largest offset beyond FAR_M."""
+    far = [(float(np.max(np.abs(read_pose(e, flat.source)[0]))), i, e)
+           for i, e in enumerate(flat.pose_elements(name))]
+    far = [item for item in far if item[0] > FAR_M]
+    return max(far)[2] if far else None
+
+
 def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source: str,
                 params_name: str, warnings: List[str],
                 moving_out: Optional[List[tuple]] = None) -> VehicleParams:
@@ -186,8 +199,12 @@ def _rigid_body(flat: FlatModel, base: str, link_poses: Dict[str, Pose], source:
         mass, com, inertia = lump(parts)
     except LumpOverflow as exc:
         name, link = records[exc.index][:2]
-        raise element_error('link %r lumped into %r: %s' % (name, base, exc), source,
-                            link) from None
+        culprit = _far_pose(flat, name)
+        raise element_error('link %r lumped into %r: %s%s'
+                            % (name, base, exc, '' if culprit is None else
+                               ' (the <pose> here puts it more than %g m from the model '
+                               'frame)' % FAR_M), source,
+                            link if culprit is None else culprit) from None
     if mass <= 0.0:
         # the <mass> of the first link that makes it so (its line), else the model
         bad = [link for (_, link, _, _), part in zip(records, parts) if part[0] <= 0.0]

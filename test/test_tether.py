@@ -19,7 +19,8 @@ The tether's cable (MoorDyn) against the physics: closed forms and invariants.
   (horizontal tension, vertical tension, sag, end angle);
 * a straight cable across a uniform current against 1/2 rho Cd d U^2 L;
 * the coupled vehicle and cable in still water: the total mechanical energy never
-  grows, and the coupling's work mismatch (its bound) stays a small part of it;
+  grows, and the coupling's work mismatch (its bound) stays a small part of it; their
+  momentum changes by the far end's impulse and the cable's weight;
 * a vehicle held on its tether in a current: the tension balances the vehicle's drag.
 """
 import math
@@ -148,6 +149,43 @@ def test_coupled_system_gains_no_energy_in_still_water():
     rises = np.maximum(np.diff(history), 0.0)
     assert np.sum(rises) < 1e-2 * kinetic0
     assert mode.tether.work_mismatch_abs < 1e-2 * kinetic0
+
+
+def test_coupled_system_momentum_changes_by_the_far_ends_impulse():
+    """
+    Drag-free, in still water: d/dt (vehicle + cable momentum) = the far end's force + weight.
+
+    The far end is a vessel held still (a coupled point, whose load MoorDyn returns);
+    the vehicle's momentum is (m + m_a) v (a sphere: no rotation), the cable's the sum
+    of its lumped node masses times their velocities (no added mass: ca = 0).
+    """
+    spec = TetherSpec(length=20.0, anchor=np.array([0.0, 0.0, -30.0]), ca_normal=0.0,
+                      ca_tangential=0.0, cd_normal=0.0, cd_tangential=0.0)
+    mode = _sphere_mode(0.0, spec, [15.0, 0.0, -30.0], velocity=(1.0, 0.0, 0.0),
+                        far_coupled=True)
+    mass, tether = mode.sim.model.mass_matrix(), mode.tether
+    lumps = np.full(tether.n_nodes, spec.length / (tether.n_nodes - 1))
+    lumps[[0, -1]] /= 2
+
+    def momentum():
+        vehicle = (mass @ np.array(mode.x[7:]))[:3]
+        cable = np.sum((spec.mass_per_length * lumps)[:, None] * tether.node_velocities(),
+                       axis=0)
+        return vehicle, vehicle + cable
+
+    vehicle0, total0 = momentum()
+    impulse, dt, steps = np.zeros(3), 0.01, 1500
+    for _ in range(steps):
+        assert mode.tether_step()
+        impulse -= tether.far_mean_force * dt  # the far end's force on the cable
+    # the cable's weight less its buoyancy, over the run (down)
+    impulse[2] -= weight_in_water(spec, RHO, G) * spec.length * steps * dt
+    vehicle, total = momentum()
+    change = np.linalg.norm(vehicle - vehicle0)
+    assert change > 10.0  # the tether went taut and stopped the vehicle
+    # within 1 % of the vehicle's momentum change (the step's trapezoid and coupling)
+    assert np.all(np.abs(total - total0 - impulse) < 0.01 * change)
+    tether.close()
 
 
 def test_vehicle_held_in_a_current_balances_the_drags():

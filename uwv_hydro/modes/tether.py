@@ -232,6 +232,11 @@ class Tether:
         self.force = self._end_force()
         #: the mean force over the latest step (what the vehicle felt)
         self.mean_force = self.force.copy()
+        #: the cable's force on a coupled far end (the vessel's load; world, N), latest
+        #: and its mean over the latest step; zero at a fixed end (MoorDyn computes no
+        #: force on a Fixed point)
+        self.far_force = self._end_force(FAR) if self.far_coupled else np.zeros(3)
+        self.far_mean_force = self.far_force.copy()
         #: sum of F_mean . (actual - predicted attachment end) over the steps (J)
         self.work_mismatch = 0.0
         #: sum of |F_mean . (actual - predicted)| (J): the bound's size, sign aside
@@ -245,8 +250,8 @@ class Tether:
                     list(self.far_velocity) + list(map(float, velocity)))
         return list(map(float, attach)), list(map(float, velocity))
 
-    def _end_force(self) -> np.ndarray:
-        point = self._md.GetPoint(self._sys, VEHICLE)
+    def _end_force(self, which: int = VEHICLE) -> np.ndarray:
+        point = self._md.GetPoint(self._sys, which)
         return np.array(self._md.GetPointForce(point), dtype=float)
 
     def nodes(self) -> np.ndarray:
@@ -286,8 +291,8 @@ class Tether:
         n = max(1, int(math.ceil(dt / self.dt_m - 1e-9)))
         h = dt / n
         self._set_water(self.t, current)
-        total = 0.5 * self.force
-        force = self.force
+        total, far_total = 0.5 * self.force, 0.5 * self.far_force
+        force, far = self.force, self.far_force
         for k in range(n):
             x, v = self._coupled(start + velocity * (k * h), velocity)
             if self.far_coupled:
@@ -305,8 +310,13 @@ class Tether:
                     '%d segments, or the vehicle moved too fast'
                     % (self.t + k * h, force.tolist(), (start + velocity * k * h).tolist(),
                        self.dt_m, self.spec.axial_stiffness, self.spec.segments))
+            # trapezoid over the sub-steps: the mean force of the step
             total = total + (force if k < n - 1 else 0.5 * force)
+            if self.far_coupled:
+                far = np.array(out[:3], dtype=float)
+                far_total = far_total + (far if k < n - 1 else 0.5 * far)
         mean = total / n
+        self.far_force, self.far_mean_force = far, far_total / n
         self.force = force
         self.mean_force = mean
         self.work_on_cable -= float(mean @ (end - start))

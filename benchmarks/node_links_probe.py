@@ -15,7 +15,7 @@
 """
 The node with a 10-link vehicle against the same vehicle rigid (``--only node_links``).
 
-:func:`write_vehicles` writes run.py's ``ten_link_vehicle()`` as a YAML vehicle file with
+:func:`write_vehicles` writes wrench_bench.py's ``ten_link_vehicle()`` as a YAML vehicle file with
 ``links:`` / ``joints:`` (doc/reference/link_tree.md; the top-level rigid body left out:
 the links' lumped at zero joint positions) and the rigid vehicle of the same numbers (that
 file's top-level keys alone: what a consumer without the tree reads).  The node loads
@@ -40,13 +40,13 @@ link.
 Simulate mode is node_probe.measure_node with ``vehicle_file`` (its cycle holds the step).
 """
 
-import os
 import pathlib
 import subprocess
 import threading
 import time
 
 import numpy as np
+from probe_common import cycle_figures, probe_domain, process_cpu_s
 import yaml
 
 #: The node's parameters of every node_links run (besides vehicle_file).
@@ -83,22 +83,6 @@ def params_file(folder, name, vehicle_file, extra):
     return str(path)
 
 
-def process_cpu_s(pid):
-    """Return the user + system CPU seconds of process ``pid`` (every thread)."""
-    fields = pathlib.Path('/proc/%d/stat' % pid).read_text().rsplit(')', 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
-
-
-def cycle_figures(diags):
-    """Return (median over the windows of each cycle figure, the loop windows)."""
-    from node_probe import CYCLE_KEYS
-    windows = [{kv.key: kv.value for kv in status.values}
-               for msg in diags for status in msg.status if 'update loop' in status.name]
-    cycle = {k: float(np.median([float(w[k]) for w in windows if k in w]))
-             for k in CYCLE_KEYS if any(k in w for w in windows)}
-    return cycle, windows
-
-
 def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0, link_listeners=False,
                    feed_joints=None):
     """
@@ -128,9 +112,7 @@ def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0, link_lis
         joints = list(feed_joints)
     link_names = (LinkWrenchMode(params).link_names
                   if link_listeners and params.tree is not None else [])
-    domain = 120 + os.getpid() % 80
-    env = dict(os.environ, ROS_DOMAIN_ID=str(domain),
-               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    domain, env = probe_domain()
     argv = build_command('', mode='wrench', rate_hz=rate_hz,
                          params_file=params_file(folder, 'wrench.yaml', vehicle_file,
                                                  WRENCH_PARAMS),

@@ -42,7 +42,6 @@ The node runs in simulate mode on the default vehicle at ``rate_hz``.  This proc
 """
 
 import json
-import os
 import pathlib
 import subprocess
 import sys
@@ -50,14 +49,13 @@ import tempfile
 import threading
 import time
 
-from node_links_probe import process_cpu_s
 import numpy as np
+from probe_common import cycle_figures, probe_domain, process_cpu_s
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FLIP_S = 0.05
 FORCE = 2000.0
 LOOP_KEYS = ('ticks', 'late_ticks', 'lagged_steps', 'max_update_s', 'rate_hz', 'executor')
-CYCLE_KEYS = ('cycle_cpu_p50_us', 'cycle_cpu_p99_us', 'cycle_wall_p50_us', 'cycle_wall_p99_us')
 
 
 def _with_message_info() -> bool:
@@ -91,9 +89,7 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
                                                stop_node)
     from uwv_hydro.node.simulate_io import TF_QOS
 
-    domain = 120 + os.getpid() % 80
-    env = dict(os.environ, ROS_DOMAIN_ID=str(domain),
-               ROS_AUTOMATIC_DISCOVERY_RANGE='LOCALHOST')
+    domain, env = probe_domain()
     work = tempfile.mkdtemp(prefix='uwv_bench_')
     params = pathlib.Path(work) / 'p.yaml'
     params.write_text('/**:\n  ros__parameters:\n    initial_position: [0.0, 0.0, -10.0]\n'
@@ -214,11 +210,8 @@ def _figures(rate_hz, duration, odom, flips, diags):
     period = 1.0 / rate_hz
     achieved, jitter, lat = _timing(middleware, stamps, sway, flips, period)
     _, jitter_cb, lat_cb = _timing(callback, stamps, sway, flips, period)
-    windows = [{kv.key: kv.value for kv in status.values}
-               for msg in diags for status in msg.status if 'update loop' in status.name]
+    cycle, windows = cycle_figures(diags)
     loop = windows[-1] if windows else {}
-    cycle = {k: float(np.median([float(w[k]) for w in windows if k in w]))
-             for k in CYCLE_KEYS if any(k in w for w in windows)}
     extra = {'requested_hz': rate_hz, 'messages': int(len(middleware)), 'seconds': duration}
     return [
         ('node_rate_hz', float(achieved), 'Hz', extra),

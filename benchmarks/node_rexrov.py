@@ -94,7 +94,7 @@ def bench(results, emit, quiet_check, quick: bool, runs: int) -> None:
             'floor_process_cpu_per_step_us': floor['floor_node_process_cpu_per_odometry_us'][1],
             'process_cpu_over_floor': node['node_process_cpu_per_odometry_us'][1]
             / floor['floor_node_process_cpu_per_odometry_us'][1],
-            # the step's update CPU over the floor's whole CPU per cycle (run.py)
+            # the step's update CPU over the floor's whole CPU per cycle (as node_bench's)
             'cycle_cpu_p50_over_floor': cpu50
             / floor['floor_node_process_cpu_per_odometry_us'][1],
             'jitter_p99_ms': jitter, 'floor_jitter_p99_ms': floor_jitter,

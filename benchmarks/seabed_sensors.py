@@ -40,7 +40,7 @@ the node's start pose over the same seabed, where it must lock all four beams, a
 seabed_sensors_dvl_10hz_sample_share: that at 10 Hz over the base's CPU at 100 Hz of
 the last run (the sample without its message); the same for the echosounder (its 61
 rays), seabed_sensors_echosounder_sample_us and _50hz_sample_share.  The figures of a
-machine that was not quiet decide nothing (run.py's load check).
+machine that was not quiet decide nothing (harness.load_check).
 """
 import copy
 import pathlib

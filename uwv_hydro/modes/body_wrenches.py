@@ -89,7 +89,7 @@ def relative_body_twists(bodies, current_world=None) -> np.ndarray:
     """
     twists = np.array(bodies.twist, dtype=float)
     if current_world is not None:
-        # nu_r = nu - [R^T v_c, 0] of each body (Fossen 2011 sec. 10.3)
+        # nu_r = nu - [R^T v_c, 0] of each body (Fossen 2021 ch. 10)
         twists[:, :3] -= np.einsum('nji,j->ni', bodies.rotation,
                                    np.asarray(current_world, dtype=float))
     return twists

@@ -17,7 +17,7 @@ Standard manoeuvres of a vehicle without ROS: turning circle, zig-zag, pull-out,
 
 A pure class (:class:`Manoeuvre`) that flies the vehicle offline with SimulateMode and
 its fin servos, as the node does, and returns the ITTC figures (ITTC Recommended
-Procedure 7.5-04-02-01, "Full scale manoeuvring trials"; Fossen 2021 sec. 16.x) so that
+Procedure 7.5-04-02-01, "Full scale manoeuvring trials"; Fossen 2021) so that
 the CLI (``uwv-hydro manoeuvre``), tests and sweeps (a Dask map over vehicles or
 rudder angles) call the same code.
 

@@ -55,7 +55,7 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
     phi[i] = nu[i];
   }
   if (cw != NULL) {
-    /* Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3) */
+    /* Body-frame current v_cb = R^T v_c (Fossen 2021 ch. 10) */
     phi[6] = r00 * cw[0] + r10 * cw[1] + r20 * cw[2];
     phi[7] = r01 * cw[0] + r11 * cw[1] + r21 * cw[2];
     phi[8] = r02 * cw[0] + r12 * cw[1] + r22 * cw[2];
@@ -83,7 +83,7 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
   for (int i = 0; i < 6; i++) {
     phi[15 + i] = tau == NULL ? 0.0 : tau[i];
   }
-  /* Relative twist nu_r = nu - [v_cb, 0] (Fossen 2011 sec. 10.3) */
+  /* Relative twist nu_r = nu - [v_cb, 0] (Fossen 2021 ch. 10) */
   double nu_r[6] = {nu[0] - phi[6], nu[1] - phi[7], nu[2] - phi[8], nu[3], nu[4], nu[5]};
   if (rot != NULL) {
     /* the fins' wrench enters with tau (physics.fins) */

@@ -185,7 +185,7 @@ int uwv_tree_forces(const Tree *t, TreeDyn *d, const double *wrench, const Flow 
     }
   }
   if (fin_rot != NULL || d->hull.present) {
-    /* the base's relative twist nu_r = nu - [R^T v_c, 0] (Fossen 2011 sec. 10.3) */
+    /* the base's relative twist nu_r = nu - [R^T v_c, 0] (Fossen 2021 ch. 10) */
     double nu_r[6], v_c[3] = {0.0, 0.0, 0.0};
     memcpy(nu_r, d->vel, sizeof(nu_r));
     if (flow->have_current) {

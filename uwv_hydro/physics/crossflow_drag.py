@@ -21,7 +21,7 @@ cross-flow velocity of its point (v_r + w x [x, 0, 0], Fossen 2011 eq. 7.236)::
     c(x) = [v + r x, w - q x]      (body y and z; nu_r = [u, v, w, p, q, r])
 
 and takes the two-dimensional drag of a cylinder section in that flow (the cross-flow
-principle, Hoerner 1965; strip theory as in Fossen 2021 sec. 6.7 and PythonVehicle-
+principle, Hoerner 1965; strip theory as in Fossen 2021 and PythonVehicle-
 Simulator's ``crossFlowDrag``, re-derived here in 3-D)::
 
     dF = -1/2 rho C_d d(x) |c| c dx,      dM = [x, 0, 0] x dF = [0, -x dF_z, x dF_y]

@@ -19,7 +19,7 @@ One interface for every source (:class:`CurrentField`): :meth:`CurrentField.samp
 returns a :class:`CurrentSample` with the velocity, its partial time derivative
 dv_c/dt at a fixed point and its gradient G[i, j] = d v_c,i / d p_j (world frame).  A body
 moving with p_dot sees the total rate dv_c/dt + G p_dot (:meth:`CurrentSample.total_rate`),
-the part of nu_dot_c (Fossen 2011 sec. 10.3) that a changing current adds.
+the part of nu_dot_c (Fossen 2021 ch. 10) that a changing current adds.
 
 Here: :class:`ConstantCurrent` (the node's ``current`` parameter), :class:`DepthProfileCurrent`
 (table of depth -> vector, linear), :class:`TidalCurrent` (table of time -> vector, linear,

@@ -121,7 +121,7 @@ class FeatureForms:
         hs = model.hydrostatics
         drag = model.drag
         am = model.added_mass
-        # nu_r = R_z z = nu - [v_cb, 0] (Fossen 2011 sec. 10.3)
+        # nu_r = R_z z = nu - [v_cb, 0] (Fossen 2021 ch. 10)
         r_z = np.zeros((6, 9))
         r_z[:, :6] = np.eye(6)
         r_z[:3, 6:] = -np.eye(3)
@@ -175,7 +175,7 @@ class FeatureForms:
         m_a_o = am.origin_matrix
 
         def current_inertia(x, y):
-            # Fossen 2011 sec. 10.3: M_A,O nu_dot_c, nu_dot_c = [-w x v_cb, 0]
+            # Fossen 2021 ch. 10: M_A,O nu_dot_c, nu_dot_c = [-w x v_cb, 0]
             nu_dot_c = np.zeros(6)
             nu_dot_c[:3] = -cross(x[3:6], y[6:9])
             return m_a_o @ nu_dot_c

@@ -36,7 +36,7 @@ compute: M_A,O nu_dot_c and C_A(nu) nu - C_A(nu_r) nu_r (zero in still water).
 
 Every component is returned as a body-frame wrench about the body origin
 (tau_O = H(r)^T tau_p).  nu_dot_c = [-w x v_c_body + R^T dv_c/dt, 0, 0, 0] is the
-body-frame rate of change of the world current (Fossen 2011 sec. 10.3: the
+body-frame rate of change of the world current (Fossen 2021 ch. 10: the
 added-mass inertial term is -M_A nu_dot_r).  The rigid-body Coriolis term is not a hydro
 wrench and is not reported (Gazebo, or :mod:`uwv_hydro.physics.dynamics`, owns it).
 
@@ -129,7 +129,7 @@ class HydroModel:
             'buoyancy': (z6, z3, forms.buoyancy, zero6, z69, z699),
             'linear_drag': (forms.linear, z3, z3, zero6, z69, forms.forward_speed),
             'quadratic_drag': (z6, z3, z3, zero6, forms.quadratic, forms.signed_quadratic),
-            # Fossen 2011 sec. 10.3: -M_A,O (nu_dot - nu_dot_c) with nu_dot the extra input
+            # Fossen 2021 ch. 10: -M_A,O (nu_dot - nu_dot_c) with nu_dot the extra input
             'added_mass': (z6, z3, z3, -forms.added_mass_origin, z69, forms.current_inertia),
             'added_mass_coriolis': (z6, z3, z3, zero6, z69, forms.added_mass_coriolis),
         }
@@ -243,7 +243,7 @@ class HydroModel:
             c0 = c1 = c2 = 0.0
         else:
             cw = np.asarray(current_world, dtype=float).reshape(3).tolist()
-            # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
+            # Body-frame current v_cb = R^T v_c (Fossen 2021 ch. 10)
             c0 = r00 * cw[0] + r10 * cw[1] + r20 * cw[2]
             c1 = r01 * cw[0] + r11 * cw[1] + r21 * cw[2]
             c2 = r02 * cw[0] + r12 * cw[1] + r22 * cw[2]
@@ -316,7 +316,7 @@ class HydroModel:
             fraction = surface_fractions(depth, self.hydrostatics.surface)
             buf[:, features.FD_SLICE] = fraction[:, None] * down
         if current_world is not None:
-            # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
+            # Body-frame current v_cb = R^T v_c (Fossen 2021 ch. 10)
             cw = np.broadcast_to(np.asarray(current_world, dtype=float).reshape(-1, 3), (n, 3))
             buf[:, features.Z_SLICE.start + 6:features.Z_SLICE.stop] = np.einsum(
                 'nji,nj->ni', rot, cw)
@@ -367,7 +367,7 @@ class HydroModel:
             # Fossen 2011 eq. 6.43: -C_A(nu_r) nu_r
             total += self.added_mass.coriolis_wrench(nu_r)
         if nu_dot_c is not None and not self.added_mass.is_zero:
-            # Fossen 2011 sec. 10.3: M_A nu_dot_c moved to the right-hand side
+            # Fossen 2021 ch. 10: M_A nu_dot_c moved to the right-hand side
             total += self.added_mass.origin_matrix @ nu_dot_c
         if self.fins is not None:
             total += self.fins.wrench(nu_r, fin_angles)

@@ -222,7 +222,7 @@ class EnergyGuard:
         b1 (3)] (:func:`uwv_hydro.physics.current_field.linearise`).  The current
         drifts by at most dt (|dv/dt| + |G| |p_dot|) over the step (bounded with twice
         the speeds at its start), and its rate along the path dv/dt + G p_dot enters as
-        the wrench M_A,O [R^T dv_c/dt, 0] (Fossen 2011 sec. 10.3).
+        the wrench M_A,O [R^T dv_c/dt, 0] (Fossen 2021 ch. 10).
         """
         f = np.asarray(field, dtype=float)
         v0 = f[:3]

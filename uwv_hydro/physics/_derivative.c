@@ -119,7 +119,7 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
   }
   int nf = m->n_still;
   if (cw != NULL) {
-    /* z_j z_k with k >= 6 (current terms of Coriolis and of M_A nu_dot_c, sec. 10.3) */
+    /* z_j z_k with k >= 6 (current terms of Coriolis and of M_A nu_dot_c, Fossen 2021 ch. 10) */
     for (int b = 6; b < 9; b++) {
       for (int a = 0; a <= b; a++) {
         phi[k++] = phi[a] * phi[b];

@@ -19,8 +19,8 @@
  * body's weight (the equations
  * of uwv_hydro/physics/link_wrench.py): Archimedes' buoyancy through the dsros_hydro
  * surface transition, dsros_hydro linear and quadratic drag at the drag centre, the
- * added mass -M_A nu_dot_r and its Coriolis -C_A(nu_r) nu_r (Fossen 2011 eq. 6.43,
- * sec. 10.3), or only their current terms when the engine computes the added mass.
+ * added mass -M_A nu_dot_r and its Coriolis -C_A(nu_r) nu_r (Fossen 2011 eq. 6.43;
+ * Fossen 2021 ch. 10), or only their current terms when the engine computes the added mass.
  */
 #include "_tree.h"
 #include "_vec3.h"

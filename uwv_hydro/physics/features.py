@@ -23,38 +23,25 @@ Features of one state (everything else is state-independent and precomputed)::
     e  = 6 extra inputs       tau (dynamics) or nu_dot (wrench)
 
 With nu_r = R_z z = nu - [v_cb, 0] and the drag velocity-point twist nu_p = P z,
-P = H(r_v) R_z, every term is one of (Fossen 2011 eq. numbers as in the modules
-that define the terms)::
+P = H(r_v) R_z, every term is one of (sources as in the modules that define them)::
 
-    affine    G_w d                   weight at com (hydrostatics, eq. 4.6)
-              G_b fd                  buoyancy at cob (hydrostatics, eq. 4.6)
-              L_z z                   -H(r_c)^T L nu_p (drag, dsros linear drag)
-              E e                     tau, or -M_A,O nu_dot (Fossen 2011 ch. 6)
+    affine    G_w d, G_b fd               weight at com, buoyancy at cob (hydrostatics)
+              L_z z                       -H(r_c)^T L nu_p (dsros linear drag)
+              E e                         tau, or -M_A,O nu_dot (Fossen 2011 ch. 6)
     bilinear  sum_bk A_ibk |nu_p,b| z_k   -H(r_c)^T Q_abc |nu_p,b| nu_p,c (dsros drag)
-              sum_jk B_ijk z_j z_k        -H(r_c)^T u_p L_u nu_p (uuv forward-speed
-                                          drag, u_p = (P z)_0 signed),
-                                          -H(r_c)^T S_abc nu_p,b nu_p,c (gz-sim
-                                          signed quadratic drag),
-                                          -C_RB(nu) nu (eq. 3.56),
-                                          -H(r_a)^T C_A(nu_a) nu_a, nu_a = H(r_a) nu_r
-                                          (eq. 6.43), M_A,O nu_dot_c with
-                                          nu_dot_c = [-w x v_cb, 0] (sec. 10.3),
-                                          -C_A,O(nu) nu (eq. 6.43, absolute twist:
-                                          what an engine carrying M_A computes)
+              sum_jk B_ijk z_j z_k        uuv forward-speed drag, gz-sim signed quadratic
+                                          drag, -C_RB(nu) nu (rigid_body),
+                                          -H(r_a)^T C_A(nu_a) nu_a (Fossen 2011 eq. 6.43),
+                                          M_A,O nu_dot_c (Fossen 2021 ch. 10)
 
-The bilinear tensors are built numerically from the very functions that define the
-terms (B[:, j, k] = b(e_j, e_k) for the bilinear form b with b(z, z) = the term), so
-they are the same equations, only evaluated in another order.
+The bilinear tensors are built numerically from the functions that define the terms
+(B[:, j, k] = b(e_j, e_k), b(z, z) = the term): the same equations in another order.
 
 Evaluation (:func:`build_kernel` layout) uses one buffer
 ``buf = [|nu_p| (6), 1, z (9), d (3), fd (3), e (6)]`` and two matrix-vector
-products::
-
-    y   = K @ buf[7:]                        (n_out * 16 + 6 values)
-    |nu_p| = abs(y[-6:]) -> buf[:6]
-    out = y[:-6].reshape(n_out, 16) @ buf[:16]
-
-i.e. out_i = sum_j Y_ij u_j with u = [|nu_p|, 1, z] and Y_ij linear in buf[7:].
+products: ``y = K @ buf[7:]``, ``|nu_p| = abs(y[-6:]) -> buf[:6]``,
+``out = y[:-6].reshape(n_out, 16) @ buf[:16]``, i.e. out_i = sum_j Y_ij u_j with
+u = [|nu_p|, 1, z] and Y_ij linear in buf[7:].
 """
 import numpy as np
 

@@ -25,32 +25,24 @@ Which velocity each component uses (nu = body twist of the origin, nu_c =
     quadratic_drag       H(drag_velocity_point) nu_r, acting at drag_center
     added_mass           H(added_mass_point) (nu_dot - nu_dot_c), about added_mass_point
     added_mass_coriolis  H(added_mass_point) nu_r, about added_mass_point
-    fins                 nu_r moved to each fin's centre of pressure (physics.fins),
-                         given the fin deflections (``fin_angles``)
+    fins                 nu_r at each fin's centre of pressure, given ``fin_angles``
     hull_lift            nu_r of the origin: flow angle and speed (physics.hull_lift)
     crossflow_drag       nu_r moved to each strip of the hull (physics.crossflow_drag)
 
-With ``engine_added_mass`` (an engine carries M_A in its inertia and computes
-C_A(nu) nu from the absolute twist itself) the last two are what the engine cannot
-compute: M_A,O nu_dot_c and C_A(nu) nu - C_A(nu_r) nu_r (zero in still water).
+With ``engine_added_mass`` (an engine carries M_A and computes C_A(nu) nu itself) the
+last two are M_A,O nu_dot_c and C_A(nu) nu - C_A(nu_r) nu_r (zero in still water).
+Every component is a body-frame wrench about the body origin (tau_O = H(r)^T tau_p).
+nu_dot_c = [-w x v_c_body + R^T dv_c/dt, 0, 0, 0] is the body-frame rate of the world
+current (Fossen 2021 ch. 10: the added-mass inertial term is -M_A nu_dot_r).  The
+rigid-body Coriolis term is no hydro wrench (:mod:`uwv_hydro.physics.dynamics` owns it).
 
-Every component is returned as a body-frame wrench about the body origin
-(tau_O = H(r)^T tau_p).  nu_dot_c = [-w x v_c_body + R^T dv_c/dt, 0, 0, 0] is the
-body-frame rate of change of the world current (Fossen 2021 ch. 10: the
-added-mass inertial term is -M_A nu_dot_r).  The rigid-body Coriolis term is not a hydro
-wrench and is not reported (Gazebo, or :mod:`uwv_hydro.physics.dynamics`, owns it).
-
-:meth:`HydroModel.wrench` evaluates all components at once through the precomputed
-affine/bilinear feature forms of :mod:`uwv_hydro.physics.features` (one kernel with
-a 6-row block per component); :meth:`HydroModel.dynamics_wrench` keeps the
-term-by-term evaluation.
-
-``params.semantics`` ('origin' or 'dsros') needs no separate code path: a dsros
-block is reproduced by the reference points its loader sets (drag_velocity_point =
-com, drag_center = its own centre, added_mass_point = com).  ``params.coriolis``
-False or ``params.added_mass_coriolis`` False zeroes ``added_mass_coriolis`` (in wrench
-mode too, as gz-sim's ``<disable_coriolis>``); ``params.damping`` 'quadratic_only'
-ignores L.
+:meth:`HydroModel.wrench` evaluates all components at once through the feature forms
+of :mod:`uwv_hydro.physics.features`; :meth:`HydroModel.dynamics_wrench` keeps the
+term-by-term evaluation.  ``params.semantics`` ('origin' or 'dsros') needs no separate
+code path: a dsros block is reproduced by the reference points its loader sets.
+``params.coriolis`` or ``params.added_mass_coriolis`` False zeroes
+``added_mass_coriolis`` (in wrench mode too, as gz-sim's ``<disable_coriolis>``);
+``params.damping`` 'quadratic_only' ignores L.
 """
 from dataclasses import dataclass, field
 import math
@@ -137,8 +129,8 @@ class HydroModel:
                  for i in range(6)]
         self._kernel_dot = features.build_kernel(*parts, forms.p)
         # An engine carrying M_A integrates (M_RB + M_A) nu_dot + C_A(nu) nu itself; left
-        # for the wrench: C_A(nu) nu - C_A(nu_r) nu_r and M_A,O nu_dot_c (Fossen 2011
-        # sec. 10.3); the extra input then holds -[R^T dv_c/dt, 0] (a changing current)
+        # for the wrench: C_A(nu) nu - C_A(nu_r) nu_r and M_A,O nu_dot_c (Fossen 2021
+        # ch. 10); the extra input then holds -[R^T dv_c/dt, 0] (a changing current)
         i = KERNEL_COMPONENTS.index('added_mass_coriolis')
         rows = slice(6 * i, 6 * i + 6)
         engine = [part.copy() for part in parts]
@@ -259,7 +251,7 @@ class HydroModel:
             extra[:] = np.asarray(nu_dot, dtype=float).reshape(6)
         if current_rate_world is not None:
             cr = np.asarray(current_rate_world, dtype=float).reshape(3).tolist()
-            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (sec. 10.3)
+            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (Fossen 2021 ch. 10)
             extra[0] -= r00 * cr[0] + r10 * cr[1] + r20 * cr[2]
             extra[1] -= r01 * cr[0] + r11 * cr[1] + r21 * cr[2]
             extra[2] -= r02 * cr[0] + r12 * cr[1] + r22 * cr[2]
@@ -326,7 +318,7 @@ class HydroModel:
         if current_rate_world is not None:
             cr = np.broadcast_to(np.asarray(current_rate_world, dtype=float).reshape(-1, 3),
                                  (n, 3))
-            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (sec. 10.3)
+            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (Fossen 2021 ch. 10)
             buf[:, features.EXTRA_SLICE.start:features.EXTRA_SLICE.start + 3] -= np.einsum(
                 'nji,nj->ni', rot, cr)
         # Feature forms (module features), row by row: y = K buf[7:], |nu_p|, Y [|nu_p|, 1, z]
@@ -351,8 +343,8 @@ class HydroModel:
         Return the hydro wrench for the equations of motion with implicit added mass.
 
         The sum of all components except ``added_mass``, plus M_A nu_dot_c (the part
-        of -M_A nu_dot_r that does not depend on the unknown nu_dot, Fossen 2011
-        sec. 10.3).  ``rotation`` is R(q), ``fraction`` the surface fraction and
+        of -M_A nu_dot_r that does not depend on the unknown nu_dot, Fossen 2021
+        ch. 10).  ``rotation`` is R(q), ``fraction`` the surface fraction and
         ``fin_angles`` the fin deflections (None: zero).
         """
         down = -rotation[2, :]

@@ -40,9 +40,8 @@ rigid-body Coriolis term is no hydro wrench (:mod:`uwv_hydro.physics.dynamics` o
 of :mod:`uwv_hydro.physics.features`; :meth:`HydroModel.dynamics_wrench` keeps the
 term-by-term evaluation.  ``params.semantics`` ('origin' or 'dsros') needs no separate
 code path: a dsros block is reproduced by the reference points its loader sets.
-``params.coriolis`` or ``params.added_mass_coriolis`` False zeroes
-``added_mass_coriolis`` (in wrench mode too, as gz-sim's ``<disable_coriolis>``);
-``params.damping`` 'quadratic_only' ignores L.
+``params.coriolis`` or ``params.added_mass_coriolis`` False zeroes ``added_mass_coriolis``
+(as gz-sim's ``<disable_coriolis>``); ``params.damping`` 'quadratic_only' ignores L.
 """
 from dataclasses import dataclass, field
 import math

@@ -23,16 +23,14 @@ Layout (every element optional, 0 when absent; see dsros_hydro VEHICLE_MODELLING
         <center x="" y="" z=""/>          centre of buoyancy in the base link (m)
         <mass>453.592</mass>              vehicle mass as the plugin sees it (kg)
         <buoyancy>455.592</buoyancy>      TOTAL buoyancy as displaced mass (kg)
-        <out_of_water_depth/> <fully_submerged_depth/> <scale_factor/>
-      </buoyancy>
+        <out_of_water_depth/> <fully_submerged_depth/> <scale_factor/> </buoyancy>
       <drag>
         <center x="" y="" z=""/>          centre of drag (default: centre of mass)
         <linear> <xy>..</xy> </linear>    F_a = -L_ab nu_b, tags <ab>
         <quadratic> <xyz>..</xyz> </quadratic>   F_a = -Q_abc |nu_b| nu_c, tags <abc>
         <added_mass> <xx>..</xx> </added_mass>   about the centre of mass, tags <ab>
       </drag>
-      <acceleration_alpha>0.3</acceleration_alpha>   (also inside <drag>; and uwv_hydro's
-      <allow_nonphysical>false</allow_nonphysical>)
+      <acceleration_alpha>0.3</acceleration_alpha> <allow_nonphysical/> (uwv_hydro's)
     </plugin>
 
 Letters x y z r p h = surge, sway, heave, roll, pitch, heading; the buoyancy force is

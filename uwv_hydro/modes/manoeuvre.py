@@ -261,7 +261,7 @@ class Manoeuvre:
             for index, sign in self.sterns:
                 mode.servos.command(index, sign * stern, t)
             if self.differential is not None:
-                # world vertical velocity: R[2, :] v (Fossen 2011 eq. 2.83)
+                # world vertical velocity: R[2, :] v (Fossen 2021 ch. 2)
                 qw, qx, qy, qz = x[3:7]
                 w_world = (2 * (qx * qz - qw * qy) * x[7] + 2 * (qy * qz + qw * qx) * x[8]
                            + (1 - 2 * (qx * qx + qy * qy)) * x[9])

@@ -33,7 +33,7 @@ void uwv_field_derivative(const Model *m, const double *x, const double *tau,
                           double *out)
 {
   double qw = x[3], qx = x[4], qy = x[5], qz = x[6];
-  /* Fossen 2011 eq. 2.72 for q / |q| (as uwv_derivative()) */
+  /* Fossen 2021 ch. 2 for q / |q| (as uwv_derivative()) */
   double n2 = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz);
   double r[9] = {1.0 - n2 * (qy * qy + qz * qz), n2 * (qx * qy - qw * qz),
                  n2 * (qx * qz + qw * qy), n2 * (qx * qy + qw * qz),
@@ -43,7 +43,7 @@ void uwv_field_derivative(const Model *m, const double *x, const double *tau,
   const double *nu = x + 7;
   double cw[3], rate[3], pdot[3];
   for (int i = 0; i < 3; i++) {
-    /* Fossen 2011 eq. 2.83: p_dot = R(q) v */
+    /* Fossen 2021 ch. 2: p_dot = R(q) v */
     pdot[i] = r[3 * i] * nu[0] + r[3 * i + 1] * nu[1] + r[3 * i + 2] * nu[2];
   }
   /* interpolation weight of the end sample (time over the span) */

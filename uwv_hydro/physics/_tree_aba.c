@@ -340,9 +340,9 @@ int uwv_tree_aba(const Tree *t, TreeDyn *d, const double *x, const double *q,
   }
   vector_pass(t, d, tau, locked, qdd, torques);
   const double *r = d->rot, *nu = x + 7;
-  /* Fossen 2011 eq. 2.83: p_dot = R(q) v */
+  /* Fossen 2021 ch. 2: p_dot = R(q) v */
   mul3(r, nu, dx);
-  /* Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, w] */
+  /* Fossen 2021 ch. 2: q_dot = 1/2 q (x) [0, w] */
   const double qw = x[3], qx = x[4], qy = x[5], qz = x[6];
   dx[3] = 0.5 * (-qx * nu[3] - qy * nu[4] - qz * nu[5]);
   dx[4] = 0.5 * (qw * nu[3] + qy * nu[5] - qz * nu[4]);

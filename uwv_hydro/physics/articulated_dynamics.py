@@ -97,7 +97,7 @@ def rigid_part(m_a: np.ndarray) -> pin.Inertia:
         s = -0.5 * (sym[:3, 3:] - sym[:3, 3:].T) / a
         c = np.array([s[2, 1], s[0, 2], s[1, 0]])
         sc = skew(c)
-        # Parallel axes (Fossen 2011 eq. 3.37): I_c = I_o + a S(c)^2
+        # Parallel axes (Fossen 2021 ch. 3): I_c = I_o + a S(c)^2
         i_c = rotational + a * (sc @ sc)
         if np.linalg.eigvalsh(i_c)[0] >= -1e-12 * max(1.0, float(np.max(rotational))):
             return pin.Inertia(a, c, 0.5 * (i_c + i_c.T))
@@ -322,9 +322,9 @@ class TreeDynamics:
         quat = x[3:7]
         rotation = quat_to_matrix(quat / np.linalg.norm(quat))
         out = np.empty(13)
-        # Fossen 2011 eq. 2.83: p_dot = R(q) v
+        # Fossen 2021 ch. 2: p_dot = R(q) v
         out[:3] = rotation @ x[7:10]
-        # Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, w]
+        # Fossen 2021 ch. 2: q_dot = 1/2 q (x) [0, w]
         out[3:7] = quat_derivative(quat, x[10:13])
         out[7:13] = a[:6]
         return out, a[6:], torques

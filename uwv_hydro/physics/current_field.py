@@ -80,7 +80,7 @@ def linearise(field: 'CurrentField', x: Sequence[float], t: float, span: float) 
     head = start.linearised()
     if not span > 0.0:
         return head + head[3:15] + [0.0] + head[:3] + head[12:15]
-    # Fossen 2011 eq. 2.83: p_dot = R(q) v, the end position p + p_dot span
+    # Fossen 2021 ch. 2: p_dot = R(q) v, the end position p + p_dot span
     p_dot = quat_to_matrix(np.asarray(x[3:7], dtype=float)) @ np.asarray(x[7:10], dtype=float)
     end = field.sample(np.asarray(x[:3], dtype=float) + span * p_dot, t + span)
     # a uniform field (no gradient at either sample) is the same at p0 and p1

@@ -89,8 +89,9 @@ def coriolis_bilinear(mass_matrix, x, y) -> np.ndarray:
     """
     Return b(x, y) = [a1 x y_w, a1 x y_v + a2 x y_w] with a = M x.
 
-    b(nu, nu) = -C(nu) nu of Fossen 2011 eq. 3.56 (rigid body) and eq. 6.43 (added
-    mass), the expression of :func:`uwv_hydro.physics.rigid_body.coriolis_wrench`.
+    b(nu, nu) = -C(nu) nu of Fossen 2021 Theorem 3.2 (rigid body) and Fossen 2011
+    eq. 6.43 (added mass), the expression of
+    :func:`uwv_hydro.physics.rigid_body.coriolis_wrench`.
     """
     a = mass_matrix @ x
     return np.concatenate((cross(a[:3], y[3:]), cross(a[:3], y[:3]) + cross(a[3:], y[3:])))
@@ -112,7 +113,7 @@ class FeatureForms:
         r_z = np.zeros((6, 9))
         r_z[:, :6] = np.eye(6)
         r_z[:3, 6:] = -np.eye(3)
-        # Twist of the drag velocity point: nu_p = H(r_v) nu_r (Fossen 2011 eq. 7.236)
+        # Twist of the drag velocity point: nu_p = H(r_v) nu_r (Fossen's H(r), MSS Hmtrx)
         self.p = transfer_matrix_h(drag.velocity_point) @ r_z
         h_c_t = transfer_matrix_h(drag.center).T
         # Weight and buoyancy wrenches are linear in d (and f d)
@@ -142,7 +143,7 @@ class FeatureForms:
         self.added_mass_coriolis = zero
         self.engine_added_mass_coriolis = zero
         if self.coriolis:
-            # Fossen 2011 eq. 3.56: -C_RB(nu) nu with nu = z[:6]
+            # Fossen 2021 Theorem 3.2: -C_RB(nu) nu with nu = z[:6]
             self.rigid_body_coriolis = bilinear_tensor(
                 lambda x, y: coriolis_bilinear(m_rb, x[:6], y[:6]), 9)
         if model.added_mass_coriolis:

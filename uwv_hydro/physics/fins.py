@@ -22,7 +22,7 @@ Per fin and state (gz-sim LiftDrag's geometry, all vectors in the body frame):
   its joint ``axis`` k (Rodrigues: v' = v cos d + (k x v) sin d + k (k.v)(1 - cos d));
 * the fin's velocity through the water at its centre of pressure r = position + cp' is
   v = v_r + w x r, with nu_r = nu - nu_c the body twist relative to the water
-  (Fossen 2011 eq. 7.236: the twist moved to the point);
+  (Fossen's H(r), MSS Hmtrx: the twist moved to the point);
 * s = f' x u' (spanwise), v_p = v - (v.s) s the flow in the fin's lift/drag plane;
   alpha = a0 + atan2(-v.u', v.f') wrapped into [-pi/2, pi/2] (so alpha = delta + the
   flow angle when k = s), dynamic pressure q = 1/2 rho |v_p|^2 (the fin's

@@ -96,7 +96,7 @@ class HydroModel:
         #: The added-mass Coriolis -C_A(nu_r) nu_r is on (both switches).
         self.added_mass_coriolis = self.coriolis and bool(
             getattr(params, 'added_mass_coriolis', True))
-        # Fossen 2011 eq. 3.44 with the parallel-axis inertia about the origin
+        # Fossen 2021 ch. 3 with the parallel-axis inertia about the origin
         self._m_rb = rigid_body_mass_matrix(params.mass, params.inertia, params.com)
         # M = M_RB + M_A (both about the origin; added mass: Fossen 2011 ch. 6)
         self._mass = self._m_rb + self.added_mass.origin_matrix
@@ -212,7 +212,7 @@ class HydroModel:
             norm2 = qw * qw + qx * qx + qy * qy + qz * qz
             if not norm2 > 0.0 or not math.isfinite(norm2):
                 raise ValueError('cannot normalise quaternion %r' % (quaternion,))
-            # Fossen 2011 eq. 2.72 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
+            # Fossen 2021 ch. 2 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
             s = 2.0 / norm2
             xx, yy, zz = s * qx * qx, s * qy * qy, s * qz * qz
             xy, xz, yz = s * qx * qy, s * qx * qz, s * qy * qz

@@ -104,7 +104,7 @@ class PartWrenches:
         axes = np.tile(np.eye(3), (n, 1, 1))
         h_v = motion_transforms(axes, self.velocity_point)
         h_ct = np.swapaxes(motion_transforms(axes, self.center), 1, 2)
-        # Fossen 2011 eq. 7.236: nu_p = H(r_v) nu; the wrench at r_c moved: H(r_c)^T tau
+        # Fossen's H(r), MSS Hmtrx: nu_p = H(r_v) nu; the wrench at r_c moved: H(r_c)^T tau
         #: H(r_v), H_c^T L H_v and H_c^T Q (N, 6, 36): the drag maps about the origin
         self.h_velocity = h_v
         self.linear_origin = np.matmul(np.matmul(h_ct, self.linear), h_v)

@@ -37,7 +37,7 @@ update of length dt (the wrench is then held over the integration step):
 5. reaction torque about the axis, opposite to the rotor's spin
    (Q = -K_Q rho D^5 omega |omega|, Fossen's propeller torque, or Q = -s k T);
 6. base wrench tau = A T + A_Q Q with A = [d; r x d] (the thrust configuration
-   matrix T of tau = T K u, Fossen 2021; MSS ucalloc) and A_Q = [0; d].
+   matrix T of tau = T K u, Fossen 2021 sec. 11.2; MSS ucalloc) and A_Q = [0; d].
 
 Each model's keys, formulas and sign rules: doc/guide/hil.md ("Thrusters:
 per-thruster commands (simulate mode)"), doc/reference/thrusters.md and, for

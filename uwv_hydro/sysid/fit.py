@@ -151,7 +151,7 @@ def _odd(n: int) -> int:
 
 
 def _coriolis_rows(m, nu):
-    """Return -C(nu) nu for (n, 6) twists (Fossen 2011 eq. 3.56, vectorised)."""
+    """Return -C(nu) nu for (n, 6) twists (Fossen 2021 Theorem 3.2, vectorised)."""
     a = nu @ m.T
     a1, a2, v, w = a[:, :3], a[:, 3:], nu[:, :3], nu[:, 3:]
     # Kirchhoff: -C(nu) nu = [a1 x w, a1 x v + a2 x w]

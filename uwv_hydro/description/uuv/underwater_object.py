@@ -24,7 +24,7 @@ and one ``<link name>`` per link with ``<volume>``, ``<neutrally_buoyant>``, ``<
 
 Semantics (HMFossen::ApplyHydrodynamicForces): the link-origin twist relative to
 the current is turned into NED/FRD with T = diag(1, -1, -1, 1, -1, -1); there
-tau = D_lin nu + diag(D_q) |nu| nu - M_a nu_dot - C_A(nu) nu (Fossen 2011 eq. 8.136,
+tau = D_lin nu + diag(D_q) |nu| nu - M_a nu_dot - C_A(nu) nu (Fossen 2011,
 C_A eq. 6.43) and the wrench is turned back with T.  In uwv_hydro's positive
 convention, in FLU: L = -T D_lin T, Q[i, i, i] = -D_q[i], M_A = T M_a T, all with the
 twist of the link origin; ``linear_damping_forward_speed`` is read as

@@ -17,6 +17,7 @@ gz-sim (Gazebo) SDF worlds and models: frames, includes, systems, sensors, expor
 
 Which model, its rigid body, Buoyancy, Hydrodynamics, Thruster, LiftDrag and joint
 controllers, sensors, collisions, the kinematic tree's joints, heightmaps and the
-world's seabed, SDF export (also of a heightmap) and the ros_gz bridge configuration.  Imports only the description core (never another format package); see
+world's seabed, SDF export (also of a heightmap) and the ros_gz bridge configuration.
+Imports only the description core (never another format package); see
 doc/architecture.md.
 """

@@ -22,6 +22,7 @@ rclpy), :mod:`uwv_hydro.description` (the loaders of every vehicle format),
 :mod:`uwv_hydro.modes` (what the node and the offline tools both run), then
 :mod:`uwv_hydro.node` (the rclpy node), :mod:`uwv_hydro.bag` (bags and replay),
 :mod:`uwv_hydro.sysid` (fitting coefficients), :mod:`uwv_hydro.sweep` (Monte-Carlo
-sweeps) and :mod:`uwv_hydro.cli` (the ``uwv-hydro`` command).
+sweeps) and :mod:`uwv_hydro.cli` (the ``uwv-hydro`` command, also ``python -m
+uwv_hydro`` through ``__main__``).
 """
 __version__ = '0.1.0'

@@ -15,8 +15,8 @@
 """
 Bags: rosbag2 and MCAP reading and writing, offline replay through the model.
 
-Reading (topics, reasons a message is skipped) and writing (``simulate``'s trajectory
-and joint bags, CDR encoding), ``replay`` of a recording through the wrench mode (also
+Reading (topics, reasons a message is skipped) and writing (``simulate``'s trajectory,
+joint and tether bags, CDR encoding), ``replay`` of a recording through the wrench mode (also
 per link) and ``replay --simulate`` (the simulate mode driven by recorded thrust,
 compared with recorded odometry), and progress reporting.
 """

@@ -17,8 +17,8 @@
 
 The summary: mass, weight, buoyancy, CoM, CoB, BG, principal inertia, the
 equivalent solid box, eigenvalues of M_RB + M_A about the origin, natural roll and
-pitch periods T = 2 pi sqrt((I + A) / (W BG_z)) (small-angle pendulum, Fossen 2011
-sec. 4.x), the reference points, fixed frames, the source of every field and
+pitch periods T = 2 pi sqrt((I + A) / (W BG_z)) (small-angle pendulum, Fossen 2021
+ch. 4, Hydrostatics), the reference points, fixed frames, the source of every field and
 warnings.  ``--json`` prints the same as JSON plus the converted matrices (L, Q,
 M_A as loaded, M_A and M_RB + sym(M_A) about the origin, all FLU, uwv_hydro signs).
 ``--robot-description URDF`` lays a YAML VEHICLE over that description as the node

@@ -20,6 +20,8 @@ and ``seabed`` for bathymetry files; here the dispatch modules that hand each el
 a file to its format's reader (``loader``, ``vehicle_from_urdf``, ``vehicle_from_sdf``,
 ``equipment_from_urdf``, ``plugin_inventory``) and the core every format uses: errors,
 safe XML and YAML, validation and physical checks, number bounds, conventions, rigid
-lumping and Gazebo classic's body, equipment records (thrusters, fins, sensors, hull,
-currents), the kinematic tree, where each field came from.
+lumping and Gazebo classic's body, URDF joints and zero-range joints, equipment records
+(thrusters, fins, sensors, hull, seabed contact points, currents, Gazebo range finders),
+the simulators' defaults, the known names behind "did you mean", the kinematic tree,
+the element report and where each field came from.
 """

@@ -26,7 +26,7 @@ Index letters of the 6-DOF coefficients (order [x, y, z, roll, pitch, yaw]):
 
 FRD (SNAME/Fossen, z down) to FLU (REP-103, z up) is a rotation of pi about x:
 P = diag(1, -1, -1) on 3-vectors and T = diag(1, -1, -1, 1, -1, -1) on twists and
-wrenches (Fossen 2011, sec. 2.2; REP-103).  Because T = T^-1 = T^T:
+wrenches (Fossen 2021 ch. 2; REP-103).  Because T = T^-1 = T^T:
 
 * matrices acting on twists and giving wrenches (M_A, L): M' = T M T;
 * quadratic tensor Q[a, b, c] (F_a = -Q_abc |nu_b| nu_c): Q'_abc = T_a T_c Q_abc
@@ -134,7 +134,7 @@ def transport_matrix(r: Sequence[float]) -> np.ndarray:
 
 def rigid_body_mass_matrix(mass: float, inertia_com: np.ndarray,
                            com: Sequence[float]) -> np.ndarray:
-    """Return the 6x6 M_RB about the body origin (Fossen 2011, eq. 3.44)."""
+    """Return the 6x6 M_RB about the body origin (Fossen 2021 ch. 3)."""
     s = skew(com)
     m_rb = np.zeros((6, 6))
     m_rb[0:3, 0:3] = mass * np.eye(3)

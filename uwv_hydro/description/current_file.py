@@ -20,29 +20,20 @@ Format (one ``type``; keys of the peer simulators where they exist)::
     current:
       type: constant | profile | tide | csv | gauss_markov
       time_origin: start          # or clock (optional; see physics.current_field)
-      # constant
-      velocity: [0.3, 0.0, 0.0]                  # world ENU, m/s
-      # profile: rows [depth (m, positive down), vx, vy, vz], linear in depth
-      profile: [[0, 0.5, 0, 0], [50, 0.1, 0, 0]]
-      # tide: rows [t (s), vx, vy, vz] (linear) and/or harmonic constituents
-      table: [[0, 0.2, 0, 0], [600, -0.2, 0, 0]]
-      mean: [0, 0, 0]
+      velocity: [0.3, 0.0, 0.0]                  # constant: world ENU, m/s
+      profile: [[0, 0.5, 0, 0], [50, 0.1, 0, 0]] # profile: [depth (down), vx, vy, vz]
+      table: [[0, 0.2, 0, 0], [600, -0.2, 0, 0]] # tide: [t (s), vx, vy, vz] and/or
       constituents: [{amplitude: [0.3, 0, 0], period: 44714.0, phase: 0.0}]
-      # csv: gz-sim EnvironmentPreload <data>, <dimensions> and Hydrodynamics
-      # <lookup_current_x|y|z> (src/systems/environment_preload/EnvironmentPreload.cc)
-      data: currents.csv                         # relative to this file
-      dimensions: {time: t, ignore_time: false,
-                   space: {reference: global, x: x, y: y, z: z}}
-      lookup_current_x: current_x
-      lookup_current_y: current_y
-      lookup_current_z: current_z
-      # gauss_markov: uuv_simulator UnderwaterCurrentPlugin <constant_current> names
-      # (uuv_world_plugins/src/UnderwaterCurrentPlugin.cc)
+      data: currents.csv                         # csv: gz-sim EnvironmentPreload
+      lookup_current_x: current_x                # and Hydrodynamics names
       velocity: {mean: 0.5, min: 0.0, max: 1.0, mu: 0.01, noiseAmp: 0.05}
-      horizontal_angle: {mean: 0.0, min: -3.1416, max: 3.1416, mu: 0.0, noiseAmp: 0.0}
-      vertical_angle: {mean: 0.0, min: -1.0, max: 1.0, mu: 0.0, noiseAmp: 0.0}
-      update_period: 0.001                       # s (uuv: every world update)
-      seed: 0
+                                                 # gauss_markov: uuv_simulator's
+                                                 # UnderwaterCurrentPlugin names
+
+The keys of each type, with their sources (gz-sim
+``src/systems/environment_preload/EnvironmentPreload.cc``, uuv_simulator
+``uuv_world_plugins/src/UnderwaterCurrentPlugin.cc``) and defaults:
+doc/guide/currents.md.
 
 Every error is a :class:`DescriptionError` naming the file, the key and its line;
 :func:`load_current_file` returns the field and the warnings (what gz-sim or uuv would

@@ -27,27 +27,22 @@ the command topic and JointState)::
         upward: [0, 1, 0]               # positive lift direction at zero deflection
         area: 0.0030
         cla: 3.12
-        lower: -0.5236
-        upper: 0.5236
+        lower: -0.5236                  # and upper: the deflection limits (rad)
 
-Keys: :data:`FIN_KEYS` (``cp`` is an extra centre-of-pressure offset from the joint
-origin, ``model`` ``two_line``, ``quadratic`` or ``uuv_two_lines`` (physics/fins.py),
-``fluid_density`` a two-line model's own density (0, the default: the vehicle's); the
-rest as gz-sim LiftDrag and
-uuv_simulator name them, plus the servo's ``velocity`` (rad/s) and ``time_constant``
-(s)).  A new fin needs at least ``position``; a YAML file with ``base:`` does not keep
-the base's fins (like its other hydro blocks): it gives its own.
+Keys: :data:`FIN_KEYS` (``cp`` an extra centre-of-pressure offset from the joint
+origin, ``model`` ``two_line``, ``quadratic`` or ``uuv_two_lines``, ``fluid_density`` a
+two-line model's own density; the rest as gz-sim LiftDrag and uuv_simulator name them,
+plus the servo's ``velocity`` and ``time_constant``).  A new fin needs at least
+``position``; a YAML file with ``base:`` gives its own fins, not the base's.
 
-URDF: a gz-sim LiftDrag ``<plugin>`` (``gz-sim-lift-drag-system``, also the Ignition and
-Gazebo-classic LiftDrag plugins) in ``<gazebo>`` with ``<control_joint_name>``: the
-revolute joint is the fin (its origin the joint position, its ``<axis>`` the deflection
-axis, its ``<limit lower upper velocity>`` the servo limits); ``<link_name>`` must be
-that joint's child link, and ``cp``, ``forward``, ``upward`` are in that link's frame,
-as gz-sim reads them.  Without a control joint the block describes a fixed lifting
-surface on the base link or a link fixed to it.  Elements: :data:`LIFTDRAG_KEYS`.
-``air_density`` is ignored: the fluid density is the vehicle's.  gz-sim's default
-``control_joint_rad_to_cl`` of 4 applies when the block names a control joint and does
-not set it (the YAML default is 0: the deflection acts through the geometry only).
+URDF: a gz-sim LiftDrag ``<plugin>`` (also the Ignition and Gazebo-classic ones) with
+``<control_joint_name>``: that revolute joint is the fin (origin, ``<axis>``,
+``<limit lower upper velocity>``); ``<link_name>`` must be its child link, and ``cp``,
+``forward``, ``upward`` are in that link's frame, as gz-sim reads them.  Without a
+control joint the block is a fixed lifting surface.  Elements: :data:`LIFTDRAG_KEYS`;
+``air_density`` is ignored (the vehicle's density is used); gz-sim's default
+``control_joint_rad_to_cl`` of 4 applies with a control joint (the YAML default is 0).
+Conventions and servos: doc/reference/physics.md; LiftDrag: doc/guide/sdf_equipment.md.
 """
 import copy
 from typing import Any, Callable, Dict, List, Optional, Tuple

@@ -17,34 +17,27 @@ A Gazebo range finder (a ``ray`` sensor publishing sensor_msgs/Range) as an echo
 
 How the peers write a sonar altimeter / single-beam echo sounder: a Gazebo ``ray`` (or
 ``gpu_ray``) sensor of a few rays with a range plugin -- uuv_simulator's DVL beams
-(``uuv_sensor_ros_plugins/urdf/dvl_snippets.xacro``, ``dvl_single_sonar``: 3 x 3 rays
-over +-0.03 rad, ``<range>`` 0.55..81 m, ``libgazebo_ros_range.so`` with
-``gaussianNoise`` 0.005, ``fov`` 0.06, ``radiation`` ultrasound) and DAVE's copies of
-them (``dave_sensor_models/models/teledyne_whn_uuvsim``, the ``*_uuvsim`` DVL xacros).
-ds_sim and osrf/lrauv have no altimeter sensor, gz-sensors no range sensor (its
-``altimeter`` is the vertical position above a reference, not a range: left not
-modelled).  Read here, the sensor is one ``echosounder``:
+(``uuv_sensor_ros_plugins/urdf/dvl_snippets.xacro``, ``dvl_single_sonar``) and DAVE's
+copies of them (``dave_sensor_models/models/teledyne_whn_uuvsim``).  ds_sim and
+osrf/lrauv have no altimeter sensor, gz-sensors no range sensor (its ``altimeter`` is
+the vertical position above a reference: left not modelled).  Read here, the sensor is
+one ``echosounder``:
 
 * ROS 1 ``libgazebo_ros_range.so`` (gazebo_ros_pkgs ``gazebo_plugins/src/
-  gazebo_ros_range.cpp``): ``topicName`` the topic, ``updateRate`` limits the rate,
-  ``gaussianNoise`` the range noise, ``radiation`` and ``fov`` (written to the message
-  only), ``frameName`` (the frame is the sensor frame here); ROS 2
-  ``libgazebo_ros_ray_sensor.so`` with ``<output_type>sensor_msgs/Range``: the topic
-  from ``<ros><remapping>~/out:=topic`` (under ``<ros><namespace>``), ``frame_name``,
-  ``radiation_type``;
-* ``<ray><range>`` ``min`` / ``max`` -> ``min_range`` / ``max_range`` (``resolution``
-  not modelled); ``<ray><scan>`` ``horizontal`` / ``vertical`` (``samples``,
-  ``min_angle``, ``max_angle``) -> a cone of full angle the larger extent, centred on
-  the scan's centre (Gazebo ray angles: yaw about z, vertical positive up), cast with
+  gazebo_ros_range.cpp``: ``topicName``, ``updateRate``, ``gaussianNoise``,
+  ``radiation``, ``fov``, ``frameName``) or ROS 2 ``libgazebo_ros_ray_sensor.so`` with
+  ``<output_type>sensor_msgs/Range`` (topic from ``<ros><remapping>~/out:=topic``,
+  ``frame_name``, ``radiation_type``);
+* ``<ray><range>`` ``min`` / ``max`` -> ``min_range`` / ``max_range``; ``<ray><scan>``
+  -> a cone of full angle the larger extent, centred on the scan's centre, cast with
   the fixed pattern of :mod:`uwv_hydro.physics.echosounder` instead of Gazebo's rays;
-  ``<ray><noise>`` (Gaussian, added to every ray before the minimum) with the plugin's
-  noise (added to the minimum) -> one range noise, the stddevs in quadrature.
+  ``<ray><noise>`` and the plugin's noise -> one range noise, the stddevs in quadrature.
 
-What differs, and is warned: gazebo_ros_range publishes ``max_range`` (its rays' no-hit
-value) for no echo and sees through targets nearer than ``<min>`` (the rays start
-there), where this echosounder publishes +inf and -inf as sensor_msgs/Range and REP 117
-define them; the targets are the world's seabed (``seabed_file``) and the sea surface,
-not the world's meshes.
+What differs, and is warned: gazebo_ros_range publishes ``max_range`` for no echo and
+sees through targets nearer than ``<min>``, where this echosounder publishes +inf and
+-inf as sensor_msgs/Range and REP 117 define them; the targets are the world's seabed
+(``seabed_file``) and the sea surface, not the world's meshes.  The peers' files and
+the mapping in full: doc/guide/seabed.md ("The peers' altimeters").
 """
 import math
 from typing import Any, Dict, List, Optional

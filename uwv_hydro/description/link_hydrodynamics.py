@@ -144,7 +144,7 @@ def combine(parts: List[LinkHydro], source: str
             # Q'[A, B, C] = sum A6[a, A] |A6|[b, B] A6[c, C] Q[a, b, c] (module docstring)
             quad += np.einsum('aA,bB,cC,abc->ABC', a6, np.abs(a6), a6, part.quadratic_drag)
     h_inv = transfer_matrix_h(-point)  # H(P)^-1 = H(-P)
-    # L about the origin -> about P: L_P = H(P)^-T L H(P)^-1 (Fossen 2011 eq. 7.238)
+    # L about the origin -> about P: L_P = H(P)^-T L H(P)^-1 (Fossen's H(r), MSS Hmtrx)
     linear_p = h_inv.T @ linear @ h_inv
     # about the origin -> at P: the same contraction with H(P)^-1 (twist nu = H^-1 nu_P)
     signed_p = np.einsum('aA,bB,cC,abc->ABC', h_inv, h_inv, h_inv, signed)

@@ -20,38 +20,28 @@ inertia), after any conversion, so a positive gz-sim ``<xU>`` or a negative dsro
 ``<linear><xx>`` fail the same check; the message quotes the user's own element or
 key (``params.coefficient_labels``).
 
-* Linear drag L (skipped for ``damping: quadratic_only``, which ignores L): the drag
-  power is P = -nu^T L nu = -nu^T sym(L) nu with sym(L) = (L + L^T) / 2, so sym(L)
-  must be positive semi-definite.  A negative diagonal L_ii makes a lone motion along
-  i grow as exp(-L_ii t / (M_ii)) (M = M_RB + M_A about the origin, no other force);
-  a negative eigenvalue lambda of sym(L) injects energy at -lambda |nu|^2 along its
-  eigenvector.
-* Quadratic drag Q: a negative Q[i, i, i] pushes along the motion (F_i =
-  -Q_iii |v_i| v_i): a lone motion blows up in finite time, v(t) = v0 / (1 - |Q_iii|
-  v0 t / M_ii).
+* Linear drag L (skipped for ``damping: quadratic_only``): the drag power is
+  P = -nu^T sym(L) nu, sym(L) = (L + L^T) / 2, so sym(L) must be positive
+  semi-definite: a negative diagonal L_ii makes a lone motion along i grow as
+  exp(-L_ii t / M_ii), a negative eigenvalue injects energy along its eigenvector.
+* Quadratic drag Q: a negative Q[i, i, i] blows a lone motion up in finite time.
 * Added mass M_A: a negative diagonal makes the fluid push the vehicle along its
-  acceleration; M_A not symmetric is not an added mass of potential flow (which
-  derives from the fluid kinetic energy T_A = nu^T M_A nu / 2, Fossen 2011 sec. 6.3),
-  and the equations of motion then conserve no kinetic energy: a drag-free, neutrally
-  buoyant body's energy nu^T (M_RB + sym(M_A)) nu / 2 drifts (21.0 J -> 57.0 J in 15 s
-  in one case).
+  acceleration; an M_A that is not symmetric is no added mass of potential flow (which
+  derives from the fluid kinetic energy T_A = nu^T M_A nu / 2, Fossen 2011 ch. 6), and
+  a drag-free, neutrally buoyant body's energy then drifts.
 
 Each failure is a DescriptionError; with ``params.allow_nonphysical`` (YAML
-``allow_nonphysical: true``, ``--allow-nonphysical``) it is a warning with the same
-text, and the vehicle then behaves exactly as stated above.
+``allow_nonphysical: true``, ``--allow-nonphysical``) a warning with the same text.
 
-Forward-speed drag L_u (uuv_simulator's ``linear_damping_forward_speed``): the
-linear damping is L + u L_u with the signed surge u, so past some speed (backwards,
-for a positive L_u) it injects energy; uuv_simulator runs it so, and so does
-uwv_hydro, with a warning naming that speed (:func:`forward_speed_limits`).
+Forward-speed drag L_u (uuv_simulator's ``linear_damping_forward_speed``): L + u L_u
+with the signed surge u injects energy past some speed; uuv_simulator runs it so, and
+so does uwv_hydro, with a warning naming that speed (:func:`forward_speed_limits`).
 
-Rounding (:func:`symmetrise_rounding`, run before the checks): real files print a
-symmetric added mass with a few digits and round the two halves of a pair differently
-(uuv_simulator's rexrov: 10.774 and 10.775).  A pair whose halves differ by at most
-:data:`SYMMETRY_RTOL` of the pair's magnitude (for entries below
-:data:`TINY_FRACTION` of the matrix scale: of that fraction of the scale) is set to
-the mean of its halves, with a warning naming both entries and their lines; a larger
-difference is a real asymmetry and fails the check above, naming both entries.
+Rounding (:func:`symmetrise_rounding`, before the checks): a pair of added-mass halves
+that differ by at most :data:`SYMMETRY_RTOL` of the pair's magnitude (rexrov's 10.774
+and 10.775; :data:`TINY_FRACTION` for small entries) is set to its mean with a warning
+naming both entries; a larger difference fails the check (doc/guide/semantics.md,
+"Rounding in real files").
 """
 from typing import List, Optional, Tuple
 

@@ -20,61 +20,18 @@ be the base or rigidly attached to it through fixed joints)::
 
     <gazebo reference="imu_link">
       <sensor name="imu" type="imu">
-        <update_rate>100</update_rate>
-        <topic>imu/data</topic>
-        <imu>
-          <angular_velocity>
-            <x><noise type="gaussian"><stddev>2e-4</stddev>
-                 <dynamic_bias_stddev>1e-5</dynamic_bias_stddev></noise></x>
-            ...
-          </angular_velocity>
-          <linear_acceleration>...</linear_acceleration>
-        </imu>
+        <update_rate>100</update_rate> <topic>imu/data</topic>
+        <imu><angular_velocity><x><noise type="gaussian">...</noise></x>...
       </sensor>
     </gazebo>
 
-YAML (``vehicle: sensors:``): a mapping sensor name -> the same tree, plus ``link``::
-
-    sensors:
-      imu: {type: imu, link: imu_link, update_rate: 100,
-            imu: {angular_velocity: {noise: {stddev: 2.0e-4}}}}
-
+YAML (``vehicle: sensors:``): a mapping sensor name -> the same tree, plus ``link``.
 An axis block (``angular_velocity``, ``linear_acceleration``, ``orientation``, DVL
 ``velocity``) holds ``x``/``y``/``z`` each with a ``noise``, or one ``noise`` for all
-three axes.  ``noise`` keys are SDF's: ``type`` (gaussian | none), ``mean``, ``stddev``,
-``bias_mean``, ``bias_stddev``, ``dynamic_bias_stddev``, ``dynamic_bias_correlation_time``.
-Per type (:data:`SENSOR_SCHEMA` lists every key):
-
-* ``imu``: ``angular_velocity``, ``linear_acceleration``, ``orientation`` (axis blocks),
-  ``enable_orientation`` (gz name);
-* ``fluid_pressure``: ``atmospheric_pressure`` (Pa), ``pressure: {noise}`` (Pa);
-* ``dvl``: ``seabed_depth``, ``max_altitude``, ``min_altitude`` (m), ``velocity`` (axis),
-  ``janus_angle`` and four ``beam_azimuths`` (rad; default the Water Linked A50's,
-  :mod:`uwv_hydro.physics.dvl_beams`), or ``beam_directions`` (three or more unit
-  vectors [x, y, z] in the sensor frame; a gz ``<arrangement>`` is read into them);
-* ``navsat``: datum ``latitude_deg``, ``longitude_deg``, ``elevation`` (gz
-  ``<spherical_coordinates>`` names), ``surfaced_depth``, ``position_sensing:
-  {horizontal: {noise}, vertical: {noise}}`` (gz names; metres);
-* ``magnetometer``: ``x``/``y``/``z`` noise (gz-sensors' ``<magnetometer>`` names; the
-  unit of the field), ``field`` [x, y, z]: the world (ENU) field (gz: the world's
-  ``<magnetic_field>`` in tesla, SDF default 5.5645e-6 22.8758e-6 -42.3884e-6), ``covariance``
-  (3 variances the message reports; default the white-noise stddev squared);
-* ``rpt`` (uuv's acoustic positioning): ``x``/``y``/``z`` noise (m), ``covariance``,
-  ``reference_position``, ``reference_rpy`` (the reference frame in the world, default
-  the world itself) and ``reference_frame`` (frame_id; default the odom frame);
-* ``echosounder`` (single-beam echo sounder / sonar altimeter, sensor_msgs/Range along
-  the sensor's +x): ``min_range``, ``max_range`` (m), ``field_of_view`` (rad, the full
-  angle of the cone, < pi), ``range: {noise}`` (m), ``seabed_depth`` (m, the flat
-  seabed when the world has none) and ``surface_echo`` (default true: the sea surface
-  echoes; :mod:`uwv_hydro.physics.echosounder`).
-
-Common keys: ``name`` (XML attribute), ``type``, ``link`` (YAML; default the base),
-``update_rate`` (Hz, required), ``topic`` (default the sensor name), ``seed`` (default a
-CRC-32 of the name, so runs repeat), ``pose`` (x y z roll pitch yaw in the link, as gz and
-ds_sim sensor xacros write it; ``degrees="true"`` accepted): the sensor then measures in
-a frame of its own, ``frame_id`` (default the sensor name), which the node publishes on
-/tf_static; without a pose the sensor frame is the link.  gz's ``always_on`` and
-``visualize`` are accepted and ignored.
+three axes; ``noise`` keys are SDF's.  :data:`SENSOR_SCHEMA` lists every key per type
+(imu, fluid_pressure, dvl, navsat, magnetometer, rpt, echosounder); their meaning and
+the common keys (``update_rate``, ``topic``, ``seed``, ``pose``, ``frame_id``) are in
+doc/guide/hil.md ("Navigation sensors (simulate mode)").
 
 XML ``<sensor>`` elements (URDF ``<gazebo reference>`` blocks, SDF links) are read
 through a table of types, :data:`SENSOR_READERS`: ours, SDF ``navsat`` and Gazebo

@@ -24,29 +24,24 @@ thrust direction -- named by the ``<joint_name>`` of a gz-sim Thruster plugin bl
         <joint_name>propeller_joint</joint_name>
         <thrust_coefficient>0.004</thrust_coefficient>
         <propeller_diameter>0.2</propeller_diameter>
-        <fluid_density>1025</fluid_density>
         <time_constant>0.1</time_constant>          (uwv_hydro extension)
       </plugin>
     </gazebo>
 
-The joint's parent must be the base link or a link fixed to it.  gz-sim's own
-elements that concern its physics engine's propeller joint (``velocity_control``,
-``p_gain``, ``i_gain``, ``d_gain``, ``power_load``, ``battery_name``) are accepted
-and unused; uwv_hydro's extensions (``EXTENSION_KEYS`` of
-:mod:`uwv_hydro.description.thruster_values`) sit next to gz-sim's, which gz-sim ignores.
-Unknown elements are errors.
-
-A ds_sim ``<plugin filename="libdsros_thruster.so">`` block is read too: the thruster
-is named by ``<thruster_link>``, pushes along the x axis of ``<pose>`` (in the base
-link) at its position, with the ``<forward>``/``<reverse>`` polynomials (the
-``dsros`` model); its own topic elements are accepted and unused (commands arrive as
-std_msgs/Float64 on the node's thruster topics).
+The joint's parent must be the base link or a link fixed to it.  gz-sim's elements for
+its physics engine's propeller joint (``velocity_control``, ``p_gain``, ...,
+``battery_name``) are accepted and unused; uwv_hydro's extensions (``EXTENSION_KEYS``
+of :mod:`uwv_hydro.description.thruster_values`) sit next to gz-sim's.  Unknown
+elements are errors.  A ds_sim ``<plugin filename="libdsros_thruster.so">`` block is
+read too: named by ``<thruster_link>``, pushing along the x axis of ``<pose>``, with the
+``<forward>``/``<reverse>`` polynomials (the ``dsros`` model).
 
 YAML (``vehicle.thrusters``): a mapping joint name -> the same keys plus the joint
 itself: ``xyz`` (origin), ``rpy`` and ``axis`` (in the joint frame, default
 [1, 0, 0]) relative to ``parent`` (a frame of the vehicle, default the base).  That
 form is also a valid ROS 2 parameters file (``vehicle.thrusters.<joint>.xyz``); a
-list of mappings with ``joint_name`` is accepted too.
+list of mappings with ``joint_name`` is accepted too.  Every key:
+doc/reference/thrusters.md.
 """
 import math
 from typing import Any, Dict, Optional, Tuple

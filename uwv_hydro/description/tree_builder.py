@@ -22,30 +22,25 @@ each hydro-carrying link's :class:`~uwv_hydro.physics.link_tree.LinkHydroPart` i
 own frame (position zero).  The rule is the same for all formats:
 
 * A joint becomes a tree joint when it moves (``revolute``, ``continuous``,
-  ``prismatic`` and not of zero range: the readers give zero-range joints as rigid),
-  is no mimic joint and its child subtree carries hydro (a part with buoyancy, added
-  mass or drag).  Its child link roots a new :class:`TreeBody`.
+  ``prismatic`` and not of zero range), is no mimic joint and its child subtree carries
+  hydro (a part with buoyancy, added mass or drag).  Its child link roots a new
+  :class:`TreeBody`.
 * Every other joint keeps its child in the parent's body: rigid joints at their rest
   transform, moving ones at q = 0 as the lumped vehicle has them -- with a warning
-  when their subtree carries hydro (mimic joints; ball, universal, planar, floating
-  joints; a moving joint walked from child to parent because the base link is not
-  the tree's root).  Moving joints whose subtree carries no hydro (propellers, a
-  gripper without hydro) stay lumped as today: their motion changes no hydro.
-* So do revolute and continuous joints whose subtree carries buoyancy only (no added
-  mass, no drag) with every centre of buoyancy on the joint axis (within
-  :data:`AXIS_TOLERANCE`; a link with a surface transition has its origin there too,
-  its depth point): buoyancy is a world-vertical force at a point the rotation leaves
-  fixed, so their wrench does not depend on q (a propeller whose collision is centred
-  on its axis).  A moving joint below such a joint with hydro below it must be one
-  too.  Their volume counts in the lumped buoyancy as before.
+  when their subtree carries hydro (mimic; ball, universal, planar, floating joints; a
+  moving joint walked from child to parent).  Moving joints whose subtree carries no
+  hydro (propellers, a gripper) stay lumped: their motion changes no hydro.
+* So do revolute and continuous joints whose subtree carries buoyancy only with every
+  centre of buoyancy on the joint axis (within :data:`AXIS_TOLERANCE`): that wrench
+  does not depend on q (a propeller whose collision is centred on its axis).  A moving
+  joint below such a joint with hydro below it must be one too.
 * No tree joint: no tree (None), the vehicle stays rigid.
 * A body's inertial is its links' lumped by Steiner's theorem
   (:mod:`uwv_hydro.description.rigid_lumping`) in the body frame; each part is put
   at its link's pose in its body.
 * Each tree joint remembers its parent link (``TreeJoint.parent_link``) and each body
   its links' parents (``TreeBody.parents``), for TF as robot_state_publisher lays it
-  out; a link reached upwards from the base hangs from its body root (the base's own
-  parent is odom).
+  out; a link reached upwards from the base hangs from its body root.
 """
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple

@@ -17,56 +17,32 @@
 Build VehicleParams from an SDF model (``.sdf``) or world (``.world``).
 
 * ``<include>`` elements are resolved first (:mod:`uwv_hydro.description.sdf.include`).
-* Model: the one named by ``model_name`` (``--model``, the node's ``model_name``),
-  else the one model of the document that carries a hydrodynamics, buoyancy or
-  thruster plugin (:mod:`uwv_hydro.description.sdf.model_choice`).
-* Base link: the one named by a uwv_hydro plugin's <link_name>, else the model's
-  ``canonical_link`` attribute, else its first <link> (sdformat's canonical link).
-* Whole model (:mod:`uwv_hydro.description.sdf.frames` composes the poses as sdformat
-  does, ``relative_to`` and nested models included): every link's inertial is lumped
-  into the base frame (:mod:`uwv_hydro.description.rigid_lumping`).  Links on fixed
-  joints -- and on revolute/prismatic joints with lower = upper = 0
-  (:mod:`uwv_hydro.description.zero_range_joint`) -- are rigid parts; links on
-  joints that move (revolute, prismatic, continuous, ball...) are lumped at the
-  joint's zero position -- gz-sim simulates their mass -- and one warning names
-  those joints and what is left out (their motion and inertial coupling).  A link
-  without <inertial> has sdformat's default (1 kg, unit inertia), with a warning, as
-  gz-sim simulates it.  When a moving joint carries links with their own hydro
-  (Hydrodynamics or lrauv plugin, ``<fluid_added_mass>``, collision volume), ``tree``
-  keeps the joints and each link's hydro (:mod:`uwv_hydro.description.tree_builder`,
-  :mod:`uwv_hydro.description.sdf.tree_joints`); the lumped fields are unchanged.
-* ``//link/inertial``: <mass>, <pose> (centre of mass ``x y z`` and the rotation
-  ``roll pitch yaw`` of the inertia axes: I_link = R I R^T), <inertia> (SDF
-  defaults: ixx = iyy = izz = 1, products 0), <fluid_added_mass> (SDF 1.10):
-  21 symmetric elements ``xx xy .. rr`` with SDF letters p q r = roll pitch yaw,
-  expressed about the link origin (so ``rr`` is the yaw-yaw term).  Giving both
-  halves of a pair (``<xy>`` and ``<yx>``) is rejected as asymmetric.
-* Hydrodynamics: every gz-sim Hydrodynamics plugin
-  (:mod:`uwv_hydro.description.sdf.gz_hydrodynamics`) and osrf/lrauv
-  ``tethys::HydrodynamicsPlugin`` (:mod:`uwv_hydro.description.lrauv.hydrodynamics`)
-  of the model, on the link its <link_name> names, and every link's
-  <fluid_added_mass>, moved exactly to the base frame
-  (:mod:`uwv_hydro.description.link_hydrodynamics`); added mass from all of them is
-  summed, as gz-sim applies all of them.
-* Buoyancy: a uwv_hydro <plugin> (``<buoyancy_mass>`` kg or ``<volume>`` m^3,
-  ``<center_of_buoyancy>x y z</center_of_buoyancy>``, ``<fluid_density>``,
-  ``<out_of_water_depth>``, ``<fully_submerged_depth>``, ``<scale_factor>``), else as
-  gz-sim's Buoyancy system computes it on every link
-  (:mod:`uwv_hydro.description.sdf.buoyancy`): in a world, only if the world has that
-  system (gz-sim applies none otherwise), with its density; in a model file alone,
-  with the Hydrodynamics water density, else 1025.
-* Gravity: the magnitude of the world's <gravity>; a world without one has
-  sdformat's default ``0 0 -9.8`` (sdformat ``world.sdf``); ``0 0 0`` is valid (no
-  weight, no buoyancy).  A model file alone keeps uwv_hydro's default.
-* Hull: a ``<hull>`` block in the uwv_hydro <plugin> (:mod:`uwv_hydro.description.hull`).
-* Equipment: :func:`read_equipment` is the one call that equipment readers hang
-  off, given the flattened model and every link's pose in the base frame
-  (:mod:`uwv_hydro.description.sdf.equipment`: gz-sim Thruster, LiftDrag and
-  BuoyancyEngine plugins, link sensors, other plugins recorded as not modelled).
-* Each link, joint and plugin read is recorded (:mod:`element_report`).  Elements
-  read are checked against the known sets (``//inertial``, ``<inertia>``, the
-  uwv_hydro plugin): a typo is an error with "did you mean".  Any other
-  hydrodynamics or buoyancy plugin in the model is an error naming it.
+* Model: the one named by ``model_name``, else the one model of the document that
+  carries a hydrodynamics, buoyancy or thruster plugin
+  (:mod:`uwv_hydro.description.sdf.model_choice`).
+* Base link: a uwv_hydro plugin's <link_name>, else the model's ``canonical_link``,
+  else its first <link> (sdformat's canonical link).
+* Whole model (poses composed as sdformat does: :mod:`uwv_hydro.description.sdf.frames`):
+  every link's inertial is lumped into the base frame
+  (:mod:`uwv_hydro.description.rigid_lumping`); links on joints that move are lumped at
+  the joint's zero position with one warning, and kept with their own hydro in
+  ``tree`` when they carry it (:mod:`uwv_hydro.description.tree_builder`,
+  :mod:`uwv_hydro.description.sdf.tree_joints`).  A link without <inertial> has
+  sdformat's default (1 kg, unit inertia), with a warning.
+* ``//link/inertial``: <mass>, <pose> (I_link = R I R^T), <inertia> (SDF defaults),
+  <fluid_added_mass> (SDF 1.10: 21 symmetric elements about the link origin, SDF
+  letters p q r = roll pitch yaw; both halves of a pair is rejected).
+* Hydrodynamics: every gz-sim Hydrodynamics and osrf/lrauv HydrodynamicsPlugin of the
+  model and every <fluid_added_mass>, moved exactly to the base frame
+  (:mod:`uwv_hydro.description.link_hydrodynamics`) and summed, as gz-sim applies all.
+* Buoyancy: a uwv_hydro <plugin>, else gz-sim's Buoyancy system on every link
+  (:mod:`uwv_hydro.description.sdf.buoyancy`; in a world only if it has that system).
+* Gravity: the world's <gravity> magnitude (sdformat default ``0 0 -9.8``); hull: the
+  plugin's ``<hull>``; equipment: :mod:`uwv_hydro.description.sdf.equipment`.
+* Every element read is recorded (:mod:`element_report`) and checked: a typo is an
+  error with "did you mean"; any other hydrodynamics or buoyancy plugin is an error.
+
+What each SDF element gives and its defaults: doc/guide/sdf_models.md.
 """
 import math
 from typing import Dict, List, Optional, Tuple

@@ -19,14 +19,11 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
   kinematic tree.
 * Rigid body: the base link ``<inertial>`` -- ``origin xyz`` is the centre of mass,
   ``origin rpy`` rotates the inertia into the link frame (I_link = R I R^T, URDF
-  spec) -- lumped with the inertials of every other link of the tree
-  (:mod:`uwv_hydro.description.rigid_lumping`, the SDF loader's rule, so a URDF and
-  an SDF of one vehicle give one rigid body): links on fixed joints as rigid parts
-  (Gazebo's fixed-joint lumping) -- and on revolute/prismatic joints whose range is
-  zero, at their only position (:mod:`zero_range_joint`) --, links on joints that
-  move (revolute, prismatic, continuous...) at the joint's zero position -- gz-sim
-  simulates their mass -- with one warning naming those joints and what is left out
-  (their motion and inertial coupling).  Each link and joint is recorded (:mod:`element_report`).
+  spec) -- lumped with the inertials of every other link of the tree by the SDF
+  loader's rule (:mod:`uwv_hydro.description.rigid_lumping`): links on fixed or
+  zero-range joints (:mod:`zero_range_joint`) as rigid parts, links on joints that
+  move at the joint's zero position with one warning naming those joints.  Each link
+  and joint is recorded (:mod:`element_report`).
 * Kinematic tree: when a joint that moves carries links with their own uuv_simulator
   ``<link>`` block (or gz-sim Hydrodynamics block, one per link), ``tree`` keeps the
   joints and each link's hydro

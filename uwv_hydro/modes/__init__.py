@@ -21,6 +21,6 @@ and reads them: thrust, thrust profiles and the thruster drive, fin servos, buoy
 engines, joint commands, stops and profiles, input rules, sensors and their messages;
 the marine stacks' formats (ArduSub's RC channels, ArduPilot SITL's JSON frames and
 lock step, ros2_control joint states, the DVL message); the manoeuvres (turn, zig-zag,
-pull-out, spiral, the ROV hold) and offline runs; ``_csv_text.c``, the compiled helper
-that writes exact CSV text (``csv_text``).
+pull-out, spiral, the ROV hold), the tether, the seabed landing and offline runs;
+``_csv_text.c``, the compiled helper that writes exact CSV text (``csv_text``).
 """

@@ -18,42 +18,30 @@ ArduSub PWM channels (MAVROS messages) to per-thruster commands (pure, no ROS).
 Two inputs, as a BlueROV2 stack sends them through MAVROS:
 
 ``override`` (mavros_msgs/OverrideRCIn on ``mavros/rc/override``)
-    RC channel n in microseconds.  An individual-thruster stack (the ros2_control
-    ``thruster_hardware`` of Robotic-Decision-Making-Lab/ardusub_driver) sets the
-    ``SERVOn_FUNCTION`` of each thruster's servo output to 1 (RCPassThru), so servo n
-    puts out RC channel n; the thruster on servo n is the ArduSub motor k whose
-    function is ``SERVOn_FUNCTION = 32 + k`` in the vehicle's parameters (33..40 =
-    Motor1..Motor8, ArduPilot SRV_Channel.h ``k_motor1``..).  Special values
-    (MAVLink RC_CHANNELS_OVERRIDE, common.xml; MAVROS OverrideRCIn.msg constants):
-    channels 1-8: 0 (CHAN_RELEASE) gives the channel back to the RC radio -- there is
-    none in HIL, so the thruster goes neutral -- and 65535 (CHAN_NOCHANGE) leaves it
-    as it was; channels 9-18: 0 and 65535 are ignored, 65534 releases.  A channel
-    not overridden for ``timeout`` seconds (ArduPilot ``RC_OVERRIDE_TIME``, default
-    3 s, per channel; held while its age < the timeout, RC_Channel.cpp) falls back
-    to the radio, i.e. neutral: the ArduSub failsafe with no pilot input.
+    RC channel n in microseconds.  An individual-thruster stack (ardusub_driver's
+    ``thruster_hardware``) sets each thruster's ``SERVOn_FUNCTION`` to 1 (RCPassThru),
+    so servo n puts out RC channel n; the thruster on servo n is the ArduSub motor k
+    with ``SERVOn_FUNCTION = 32 + k`` (ArduPilot SRV_Channel.h ``k_motor1``..).  Special
+    values (MAVLink RC_CHANNELS_OVERRIDE, common.xml; MAVROS OverrideRCIn.msg):
+    channels 1-8: 0 (CHAN_RELEASE) releases to the (absent) radio, i.e. neutral, 65535
+    (CHAN_NOCHANGE) leaves it; channels 9-18: 0 and 65535 are ignored, 65534 releases.
+    A channel not overridden for ``timeout`` seconds (ArduPilot ``RC_OVERRIDE_TIME``,
+    RC_Channel.cpp) falls back to neutral: the failsafe with no pilot input.
 ``rc_out`` (mavros_msgs/RCOut on ``mavros/rc/out``)
     The autopilot's actual servo outputs (MAVLink SERVO_OUTPUT_RAW): channels[n-1]
-    is servo n, which drives the thruster of motor k where ``SERVOn_FUNCTION = 32 +
-    k``.  The autopilot runs elsewhere (SITL or the real board); no output for
-    ``timeout`` seconds makes every thruster neutral.
+    is servo n; no output for ``timeout`` seconds makes every thruster neutral.
 
-Neutral is 1500 us (AP_Motors6DOF ``output_min``: every motor at 1500 when disarmed
-or in failsafe).  A thruster command is the PWM width itself: the vehicle's
-thrusters take PWM through their lookup tables (the table thrust model, e.g. the
-T200 curve of ``config/ardusub_bluerov2.yaml``), so a channel is exactly the Float64
-``cmd_thrust`` the thruster would get.
-
-Only such a table reads a PWM width: a propeller (rpm), coefficient, uuv (rad/s or
-volts) or dsros thruster would read neutral 1500 us as 1500 of its own unit and push
-at full power while ArduSub is disarmed.  :func:`pwm_thruster_problems` refuses them
-(and a table whose commands do not hold 1500 us at zero thrust) for every ArduSub
-input: no peer (ArduPilot, ardusub_gazebo, bluerov_ros_playground) defines a
-PWM-to-command map for other thruster models, so none is guessed here.
+Neutral is 1500 us (AP_Motors6DOF ``output_min``).  A thruster command is the PWM
+width itself, read through the thruster's lookup table (the table thrust model, e.g.
+the T200 curve of ``config/ardusub_bluerov2.yaml``).  Only such a table reads a PWM
+width: :func:`pwm_thruster_problems` refuses every other thruster model (which would
+read 1500 us as 1500 of its own unit and push at full power while disarmed) and a
+table that does not hold 1500 us at zero thrust; no peer defines another map.
 
 Bad messages are rejected whole and counted (:attr:`ArduSubChannels.rejected`):
 ``bad_channel_count`` (an RCOut shorter than the highest mapped servo),
 ``pwm_out_of_range`` (a mapped channel outside [:data:`PWM_MIN`, :data:`PWM_MAX`]
-that is no special value).
+that is no special value).  The set-up: doc/guide/drivers.md ("ArduSub through MAVROS").
 """
 from collections import Counter
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple

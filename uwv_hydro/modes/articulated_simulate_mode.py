@@ -22,43 +22,26 @@ twist plus the joint positions and speeds.  The equations of motion (per-link hy
 weights and the base's thrust as each body's external forces, each body's added mass in
 its spatial inertia) are by default the compiled ones of
 :class:`~uwv_hydro.physics.tree_dynamics.CompiledTreeDynamics` (Featherstone's ABA in
-C; the base's fins, at their servos' angles, and its hull lift and cross-flow drag
-included); ``added_mass='lagged'`` or ``compiled=False`` take Pinocchio's path,
-:class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics` (per-link hydro only: the
-reference of the tests and of ``make bench``).  The compiled path runs a whole step in
-one call (the servo terms, the sub-steps, the derivative at the end); a sub-step that
-meets a joint limit is the Python stops' (below), then the compiled calls go on.
+C; the base's fins and hull included); ``added_mass='lagged'`` or ``compiled=False``
+take Pinocchio's path, :class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics`
+(per-link hydro only: the reference of the tests).  The compiled path runs a whole step
+in one call; a sub-step that meets a joint limit is the Python stops'.
 
 Integration: classic RK4 on [p, quaternion, nu, q, qdot] with the rigid vehicle's
-sub-step rule (the lumped vehicle's stiffness, :func:`~uwv_hydro.physics.stability.
-stable_substeps`; at least servo bandwidth x dt sub-steps) and its quaternion handling
-(the stage attitude from the normalised quaternion, renormalised after every sub-step),
-so that with every joint locked the base follows the rigid vehicle's integrator.  The
-base wrench and the current are held over a step, the joint servos act at every stage.
-A step that goes non-finite is retried once with 16x the sub-steps, else the state
-before it is restored (``divergences``, ``state_restores``).
+sub-step rule (:func:`~uwv_hydro.physics.stability.stable_substeps`; at least servo
+bandwidth x dt sub-steps) and quaternion handling, so that with every joint locked the
+base follows the rigid vehicle's integrator.  The base wrench and the current are held
+over a step, the joint servos act at every stage.  A step that goes non-finite is
+retried once with 16x the sub-steps, else restored (``divergences``, ``state_restores``).
 
 Joint commands (:meth:`ArticulatedSimulateMode.command`, per joint, held until the
-next):
-
-* ``position`` (rad or m): a cascaded servo, critically damped, on the joint's
-  apparent inertia I = 1 / (M^-1)_jj (at each step's start: the joint's inertia with
-  the base and the other joints free, added mass included): qdot_ref = clamp(w/4
-  (q_cmd - q), +-velocity limit), torque = clamp(tau_s + I w (qdot_ref - qdot),
-  +-effort limit), w = ``servo_bandwidth`` (rad/s), tau_s the torque holding the joint
-  against weight and buoyancy (inverse dynamics at rest, base held; both held over the
-  step): no offset at rest.  The command is clamped to the joint's position limits.
-* ``velocity`` (rad/s or m/s): the inner loop of the same servo, qdot_ref = the command.
-* ``effort`` (N m or N): the torque itself, clamped to the effort limit.
-* ``locked``: a brake: the joint acceleration is zero exactly (the torque that holds it
-  is solved for, unlimited); it stays where it is.
-
-Initially every joint holds its initial position (``position`` command).
-
-Position limits (URDF ``<limit lower upper>``; none for continuous joints) are one-sided
-constraints, as DART's joint-limit constraint with no restitution: a joint that would
-cross its limit in a sub-step stops there by an inelastic impulse
-(:mod:`~uwv_hydro.modes.joint_stops`); ``events['limit_stops']`` counts the stops.
+next; initially every joint holds its initial position): ``position`` (a cascaded,
+critically damped servo on the joint's apparent inertia 1 / (M^-1)_jj with the torque
+holding it against weight and buoyancy), ``velocity`` (the servo's inner loop),
+``effort`` (clamped to the effort limit) and ``locked`` (zero joint acceleration).
+Position limits are one-sided constraints, as DART's with no restitution: an inelastic
+impulse (:mod:`~uwv_hydro.modes.joint_stops`, ``events['limit_stops']``).  Gains and
+limits: doc/guide/hil.md ("Moving links: an arm on a floating base (simulate mode)").
 """
 import math
 from typing import Dict, List, Optional, Sequence

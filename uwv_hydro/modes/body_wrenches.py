@@ -27,7 +27,7 @@ base's row 0.
 * :func:`step_input` checks one (None, (6,) or (nb, 6)) for a tree of nb bodies;
 * :class:`BodyThrusters` allocates thrusters on their bodies: a thruster at r with unit
   axis d in its body frame gives that body [d T', r x (d T') + d Q] (T' = (1 - t) T,
-  Q the reaction torque; the base's allocation, tau = T K u of Fossen 2021 and MSS
+  Q the reaction torque; the base's allocation, tau = T K u of Fossen 2021 sec. 11.2 and MSS
   ucalloc, in the body frame).
   Its pose in the body is the description's pose at zero joint positions (base frame)
   moved into the body's frame at zero joint positions: T_body = T_base_body(0)^-1 T.
@@ -89,7 +89,7 @@ def relative_body_twists(bodies, current_world=None) -> np.ndarray:
     """
     twists = np.array(bodies.twist, dtype=float)
     if current_world is not None:
-        # nu_r = nu - [R^T v_c, 0] of each body (Fossen 2011 sec. 10.3)
+        # nu_r = nu - [R^T v_c, 0] of each body (Fossen 2021 ch. 10)
         twists[:, :3] -= np.einsum('nji,j->ni', bodies.rotation,
                                    np.asarray(current_world, dtype=float))
     return twists

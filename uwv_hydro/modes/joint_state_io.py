@@ -23,35 +23,25 @@ src/topic_based_system.cpp) is the hardware interface a simulator stands in for:
 
 Commands (:class:`JointCommands`): ``name`` lists every joint of the ros2_control
 block, and each of ``position``, ``velocity``, ``effort`` carries one value per joint
-*that has that command interface*, in name order (TopicBasedSystem pushes a value
-only for the interfaces a joint declares, so with mixed joints the arrays are
-shorter than ``name``); an array as long as ``name`` is read index by index.  Here:
+*that has that command interface*, in name order (so with mixed joints the arrays are
+shorter than ``name``); an array as long as ``name`` is read index by index.  A
+thruster joint takes **effort** = its Float64 command (thrust, or the model's own
+command such as PWM) or, with ``use_angvel_cmd``, **velocity** = rotor speed; a fin
+joint **position** = deflection (rad); a moving joint of a kinematic tree the value of
+the block's command interface
+(:meth:`uwv_hydro.modes.articulated_simulate_mode.ArticulatedSimulateMode.command`).
 
-* a thruster joint takes its Float64 command (the one gz-sim's ``cmd_thrust`` /
-  ``cmd_vel`` would carry): **effort** = thrust (N, or the thruster model's own
-  command, e.g. PWM for a lookup table) or, for a ``use_angvel_cmd`` thruster,
-  **velocity** = rotor speed (rad/s);
-* a fin joint takes **position** = deflection (rad);
-* a moving joint of a vehicle with moving links (its kinematic tree) takes the value of
-  its command interface (one for all of them, the ros2_control block's): **position**,
-  **velocity** or **effort** (the joint command of the same name,
-  :meth:`uwv_hydro.modes.articulated_simulate_mode.ArticulatedSimulateMode.command`).
-
-Joints of the message the vehicle does not have are ignored (another hardware
-block's) when the arrays are one per name; packed arrays are matched to this
-vehicle's joints, so a foreign joint's packed value makes the lengths disagree.  A
-message is rejected whole and counted (:attr:`JointCommands.rejected`)
-when an array has a length that fits neither rule (``bad_length``) or a value this
-vehicle uses is NaN/inf (``non_finite``).
-Where the commands lie depends only on the names and the array lengths
-(:meth:`JointCommands.plan`), so the node works it out once per message layout and
-reads each message's values by position (:meth:`JointCommands.take`).
+Joints the vehicle does not have are ignored when the arrays are one per name; a
+message is rejected whole and counted (:attr:`JointCommands.rejected`) when an array
+fits neither rule (``bad_length``) or a value this vehicle uses is NaN/inf
+(``non_finite``).  Where the commands lie depends only on the names and the array
+lengths (:meth:`JointCommands.plan`), so the node works it out once per message layout
+and reads each message's values by position (:meth:`JointCommands.take`).
 
 State (:func:`joint_state_arrays`): every thruster and fin joint with position,
-velocity and effort (TopicBasedSystem's ``read()`` indexes ``position`` for every
-joint): a thruster's position is its rotor angle (integrated rotor speed, 0 without
-one), velocity its rotor speed (0 for models without one), effort its thrust (N); a
-fin's position and velocity are its deflection and rate, effort 0.
+velocity and effort: a thruster's rotor angle, rotor speed (0 without one) and thrust;
+a fin's deflection, rate and 0.  The set-up: doc/guide/drivers.md ("ros2_control
+through topic_based_ros2_control").
 """
 from collections import Counter
 import math

@@ -19,53 +19,28 @@ Wrench mode of a vehicle whose links move: odometry and joint states in, a wrenc
 with a kinematic tree (``VehicleParams.tree``): the same inputs (base odometry, current,
 fin angles) plus the joints' positions and velocities (:meth:`LinkWrenchMode.joint_state`,
 a sensor_msgs/JointState's arrays), the same options and the same base wrench (its
-:class:`WrenchComponents`, about the base origin in base axes), now the sum of:
+:class:`WrenchComponents`, about the base origin in base axes), now the sum of every
+link part's wrench (:mod:`uwv_hydro.physics.link_wrench`) on that link's pose and twist
+from forward kinematics (:mod:`uwv_hydro.physics.multibody`) moved to the base, each
+body's weight (``apply_weight``) and the vehicle's fins and hull on the base twist.
 
-* every link part's wrench (:mod:`uwv_hydro.physics.link_wrench`) on that link's own
-  pose and twist from forward kinematics (:mod:`uwv_hydro.physics.multibody`), moved
-  to the base by the dual map;
-* each body's weight at its centre of mass (``apply_weight``; zero otherwise);
-* the vehicle's fins and hull (``params.fins``, ``params.hull``) on the base twist, as
-  WrenchMode evaluates them.
+Added mass per link (``added_mass``): ``implicit`` -- the engine carries each link's
+M_A; emitted M_A nu_dot_c and C_A(nu_l) nu_l - C_A(nu_r) nu_r, zero in still water.
+``lagged`` -- each link's acceleration a_l = J_l [nu_dot, qddot] + Jdot_l [nu, qdot]
+from one LaggedAcceleration of [nu, qdot] (dsros_hydro's filtered backward
+difference); emitted -M_A (a_l - nu_dot_c) - C_A(nu_r) nu_r.
 
-Added mass per link (``added_mass``):
-
-* ``implicit`` — the engine carries each link's M_A (per-link fluid_added_mass) and its
-  C_A(nu_l) nu_l; emitted per link: M_A nu_dot_c and C_A(nu_l) nu_l - C_A(nu_r) nu_r,
-  zero in still water.
-* ``lagged`` — each link's acceleration a_l comes from forward kinematics of filtered
-  generalised accelerations: the base twist and the joint velocities [nu, qdot] go
-  through one LaggedAcceleration (dsros_hydro's filtered backward difference, alpha),
-  and second-order forward kinematics turns (nu_dot, qddot) into every link's
-  a_l = J_l [nu_dot, qddot] + Jdot_l [nu, qdot], the velocity-product terms exact.
-  With the joints still this is T_l nu_dot for every link, so the sum is the rigid
-  mode's lagged -M_A nu_dot exactly; emitted per link: -M_A (a_l - nu_dot_c) -
-  C_A(nu_r) nu_r.
-
-Joint states: a message's joints are matched by name.  Its ``position`` must have one
-value per name and its ``velocity`` one per name or none (then the velocities keep their
-last values, counted in :attr:`LinkWrenchMode.no_velocity`); otherwise, or with a NaN
-or infinite value of a joint of the tree, the whole message is rejected and counted
-(:attr:`LinkWrenchMode.rejected`: ``bad_length``, ``non_finite``).  A joint of the tree
-that a message carrying others leaves out keeps its last value (zero before the first)
-and is counted in :attr:`LinkWrenchMode.missing`; a message with none of them (another
-publisher on the same topic) changes nothing.  Names the vehicle does not know are
-ignored; each is reported once, with the first accepted message carrying it, in
-:attr:`LinkWrenchMode.new_unknown` (for a warning).
-The vehicle's fin and thruster joints that the tree does not move are ignored silently.
-How a list of names maps to the joints (:meth:`LinkWrenchMode.joint_state_rows`) can
-be kept for the messages of one layout and their arrays taken alone
-(:meth:`LinkWrenchMode.joint_state_arrays`; :mod:`uwv_hydro.modes.joint_state_cdr`).
+Joint states are matched by name: a message with a wrong-length array or a
+non-finite value is rejected (:attr:`rejected`), a joint it leaves out keeps its last
+value (:attr:`missing`), a message with no velocities keeps the last ones
+(:attr:`no_velocity`), unknown names are reported once (:attr:`new_unknown`); the
+row mapping of one layout can be kept (:meth:`joint_state_rows`,
+:meth:`joint_state_arrays`).
 
 Outputs (:class:`LinkWrenchComponents`): the base components and total, each wrench
-link's wrench in its own frame about its origin (``link_names``: the base link, every
-link carrying a part, each body's root link carrying mass), each body's wrench about
-its origin in its axes (the per-body sum: what an engine whose links are the bodies,
-e.g. gz-sim after merging fixed joints, applies), and their world poses.
-
-The kinematics and the parts' wrenches are one compiled call
-(:mod:`uwv_hydro.physics.tree_wrench`); the fins and hull, on the base twist, are
-WrenchMode's.
+link's wrench in its own frame about its origin, each body's wrench (what an engine
+whose links are the bodies applies) and their world poses.  The kinematics and the
+parts' wrenches are one compiled call (:mod:`uwv_hydro.physics.tree_wrench`).
 """
 from collections import Counter
 from dataclasses import dataclass, field

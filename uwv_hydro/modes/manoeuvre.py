@@ -17,53 +17,28 @@ Standard manoeuvres of a vehicle without ROS: turning circle, zig-zag, pull-out,
 
 A pure class (:class:`Manoeuvre`) that flies the vehicle offline with SimulateMode and
 its fin servos, as the node does, and returns the ITTC figures (ITTC Recommended
-Procedure 7.5-04-02-01, "Full scale manoeuvring trials"; Fossen 2021 sec. 16.x) so that
+Procedure 7.5-04-02-01, "Full scale manoeuvring trials"; Fossen 2021) so that
 the CLI (``uwv-hydro manoeuvre``), tests and sweeps (a Dask map over vehicles or
 rudder angles) call the same code.
 
 Flight: the vehicle starts level at ``depth`` with the approach ``speed``, pushed by a
-constant surge force equal to its straight-line drag at that speed (the hull's
-``HydroModel`` wrench, fins centred), so it keeps the speed going straight and loses
-some in a turn as a vehicle at fixed propeller thrust does.  A vehicle whose thrusters
-include propellers with open-water curves (the ``propeller`` thruster model, K_T(J)) is
-flown at fixed rotor speed instead, as a real AUV is: the cruise rpm that holds ``speed``
-straight (:meth:`Manoeuvre.cruise_speed`, reported as ``cruise_rpm``) drives every
-propeller, whose thrust grows as the vehicle slows in a turn (other thrusters idle).
-Rudder fins (deflection axis along body z) steer, stern planes (axis along body y) hold
-the depth through :class:`DepthHold` (PI on depth -> pitch reference -> PD on pitch).
-Each fin's sign is found from its own moment: a positive rudder command turns to port
-(positive yaw rate r, FLU), a positive stern command pitches the nose down.  Angles in
-radians inside, figures in degrees and metres.
+constant surge force equal to its straight-line drag at that speed, or, with
+open-water propeller curves, driven at the cruise rpm that holds ``speed``
+(:meth:`Manoeuvre.cruise_speed`).  Rudder fins (axis along body z) steer, stern planes
+(axis along body y) hold the depth through :class:`DepthHold`; each fin's sign is found
+from its own moment (a positive rudder turns to port, FLU).  A vehicle without rudder
+fins whose thrusters realise a pure surge force and yaw moment is steered by
+differential thrust (least-squares allocation, ideal thrusters); without either the
+manoeuvre is refused (:class:`ManoeuvreError`).  A vehicle whose fins sit ahead of
+the body origin (an LRAUV model, facing -x) flies along -x.  Angles in radians
+inside, figures in degrees and metres.
 
-A vehicle whose fins sit ahead of the body origin (mean fin x > 0: an LRAUV model,
-which faces -x) flies along -x; its figures are in the nose's frame.
-
-Figures (heading change psi - psi_0 after the rudder is put over at t_0, track in the
-approach frame: x along the approach heading, y toward the turn), each manoeuvre in its
-own module:
-
-* turn (:mod:`.manoeuvre_turn`): advance, transfer, tactical and steady diameter, steady
-  speed and speed loss, drift angle, steady r;
-* zig-zag a/b (:mod:`.manoeuvre_zigzag`): rudder +a until the heading has changed by +b,
-  then -a until -b, ...; overshoot angles, period, time to the first reversal;
-* pull-out (:mod:`.manoeuvre_pullout`): after a steady turn the rudder is centred; the
-  yaw rate left after ``settle`` seconds (zero for a directionally stable vehicle);
-* spiral (:mod:`.manoeuvre_spiral`): the steady yaw rate for each rudder angle
-  (separate runs from straight flight).
-
-The track and figures are :class:`Flight` and :class:`Figures`
-(:mod:`.manoeuvre_track`), the depth autopilot :class:`DepthHold`
+Figures, each manoeuvre in its own module: turn (:mod:`.manoeuvre_turn`), zig-zag
+(:mod:`.manoeuvre_zigzag`), pull-out (:mod:`.manoeuvre_pullout`), spiral
+(:mod:`.manoeuvre_spiral`).  The track and figures are :class:`Flight` and
+:class:`Figures` (:mod:`.manoeuvre_track`), the depth autopilot :class:`DepthHold`
 (:mod:`.manoeuvre_control`); this module re-exports them and the figure functions.
-
-A vehicle without rudder fins whose thrusters can push ahead and turn (its allocation
-matrix realises a pure surge force and a pure yaw moment: two side-by-side propellers,
-a vectored ROV) is steered by differential thrust: the "rudder" is then the fraction
-d in [-1, 1] of the yaw moment d X r_y (X the cruise thrust, r_y the thrusters' mean
-lateral lever arm; positive to port), and the body wrench [X, 0, Z, 0, 0, N] is realised
-by the thrusters' least-squares allocation (ideal thrusters: no rotor lag, no
-saturation).  The depth is held with the heave force Z (PD on depth over the static
-weight - buoyancy).  Without fins nor such thrusters the manoeuvre is refused
-(:class:`ManoeuvreError`).
+What each figure means and how a flight is set up: doc/guide/manoeuvres.md.
 """
 import math
 from typing import Callable, Dict, Optional, Sequence
@@ -286,7 +261,7 @@ class Manoeuvre:
             for index, sign in self.sterns:
                 mode.servos.command(index, sign * stern, t)
             if self.differential is not None:
-                # world vertical velocity: R[2, :] v (Fossen 2011 eq. 2.83)
+                # world vertical velocity: R[2, :] v (Fossen 2021 ch. 2)
                 qw, qx, qy, qz = x[3:7]
                 w_world = (2 * (qx * qz - qw * qy) * x[7] + 2 * (qy * qz + qw * qx) * x[8]
                            + (1 - 2 * (qx * qx + qy * qy)) * x[9])

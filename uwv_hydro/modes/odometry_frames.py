@@ -23,7 +23,7 @@ needs the pose and body twist of the base link in ``odom_frame``:
 * ``child_frame_id`` must be the base link or a frame rigidly attached to it through the
   URDF's fixed joints (a DVL or INS frame); an empty one means the base link.  With
   (t, R_bc) the pose of the child frame c in the base frame b (rigid body kinematics,
-  Fossen 2011 eq. 2.80 / Featherstone's motion transform)::
+  Fossen 2021 ch. 2 / Featherstone's motion transform)::
 
       R_ob = R_oc R_bc^T,      p_ob = p_oc - R_ob t
       w_b = R_bc w_c,          v_b = R_bc v_c - w_b x t

@@ -17,59 +17,30 @@ Simulate mode: the 6-DOF vehicle stepped on a clock, with the step rules of the 
 
 :class:`SimulateMode` is pure (no rclpy): the node runs it once per update on its
 clock, the offline ``simulate`` once per ``dt``, ``replay --simulate`` once per
-recorded step, so all three integrate the same way and count the same events.
+recorded step, so all three integrate the same way and count the same events.  Rules:
 
-Rules:
-
-* **Sub-steps.**  At start the stiffest mode of the dynamics (linear drag at rest,
-  quadratic drag at 2 m/s, 1 rad/s; :func:`uwv_hydro.physics.stability.stiffness`) sets
-  the RK4 sub-steps so that |lambda| h <= 2.5 (:attr:`substeps`, never fewer than asked).
-* **Checked step.**  Every step is checked against the physical bound on kinetic-energy
-  growth (thrust + hydrostatics + current; :class:`~uwv_hydro.physics.stability.EnergyGuard`).
-  A step that breaks it or goes non-finite counts as a ``divergence`` and is retried once
-  with :data:`RETRY_SUBSTEP_FACTOR` times the sub-steps; if that fails too the last good
-  state (the one before the step) is restored (``state_restores``).
-* **Clock.**  :meth:`SimulateMode.advance` keeps the state on a clock: each call runs
-  round((now - lag - state time) / dt) steps, at most ``max_catchup_steps``.  The
-  state time is the simulated time: it advances by dt per step run, never more.  Steps
-  due beyond ``max_catchup_steps`` are not run and the simulated time does not jump
-  over them: it falls behind the clock by them (:attr:`lag_ns`, counted as
-  ``lagged_steps``), so a caller that cannot keep up slows down instead of stamping
-  time it did not simulate.  The lag is recovered at a bounded rate: a call with
-  fewer than ``max_catchup_steps`` steps due also runs lagged steps, as many as fit
-  under ``max_catchup_steps`` (``recovered_steps``), each a real step one period on,
-  so after the load passes the simulated time runs at up to ``max_catchup_steps``
-  times the clock's rate until it is back on the clock (with ``max_catchup_steps``
-  = 1 the lag stays).  :meth:`reset` forgets it.  After a restore the update's
-  remaining steps are skipped.
-* **Fins.**  With :attr:`SimulateMode.servos` set (a
-  :class:`~uwv_hydro.modes.fin_servos.FinServos`), the servos advance by dt at the
-  start of every step and their angles are held over it (RK4 stages included).
-* **Current field.**  With :attr:`SimulateMode.field` set (a
-  :class:`~uwv_hydro.physics.current_field.CurrentField`) and no explicit current,
-  every step samples the field at the state's position and the field time :attr:`t`
-  (seconds since the start or reset; with ``time_origin: clock`` the clock's seconds)
-  and where the body's velocity takes it at the step's end; the compiled core
-  evaluates v0 + G0 (p - p0) + dv/dt_0 s at every RK4 stage, and the rate along the
-  path dv/dt + G p_dot (G, dv/dt linear in s between the two samples) entering
-  M_A nu_dot_c (:func:`~uwv_hydro.physics.current_field.linearise`).  Exact for a
-  field affine in position and time (RK4's fourth order then holds); otherwise the
-  stage current is off by O(h^2), a local error O(h^3): second order overall.
-* **Seabed contact.**  With :meth:`SimulateMode.set_contact` the vehicle lands on a
-  seabed: a compliant point contact with regularised Coulomb friction at every RK4
-  stage (:mod:`uwv_hydro.physics.seabed_contact`); its linearisation joins the
-  stiffness that sets the sub-steps, and the checked step's energy bound counts the
-  contact springs' energy (the contact is passive).
-* **Buoyancy engines.**  With :attr:`SimulateMode.engines` set, the bladders pump for
-  dt at the start of every step and their force is held over it (gz-sim's order).
-* **Tether.**  With :attr:`SimulateMode.tether` set (a
-  :class:`~uwv_hydro.modes.tether.Tether`), every step is predicted under the cable's
-  previous mean force, the cable is run over the step with the attachment moving
-  along the predicted motion, and the step is run again from its start under the
-  cable's mean force over it (:meth:`SimulateMode.tether_step`; the energy bound is
-  in :mod:`uwv_hydro.modes.tether`).  A MoorDyn failure restores the step's start
-  state and drops the tether (logged as an error): the vehicle flies on untethered.
-  :meth:`SimulateMode.reset` hangs a new cable from the reset state.
+* **Sub-steps.**  The stiffest mode of the dynamics at start
+  (:func:`uwv_hydro.physics.stability.stiffness`) sets the RK4 sub-steps so that
+  |lambda| h <= 2.5 (:attr:`substeps`, never fewer than asked).
+* **Checked step.**  A step that breaks the kinetic-energy growth bound
+  (:class:`~uwv_hydro.physics.stability.EnergyGuard`) or goes non-finite is a
+  ``divergence``, retried once with :data:`RETRY_SUBSTEP_FACTOR` times the sub-steps,
+  else the state before it is restored (``state_restores``).
+* **Clock.**  :meth:`SimulateMode.advance` runs round((now - lag - state time) / dt)
+  steps, at most ``max_catchup_steps``; steps beyond are not run and the simulated
+  time falls behind the clock (:attr:`lag_ns`, ``lagged_steps``), recovered at a
+  bounded rate (``recovered_steps``); :meth:`reset` forgets it.  The rule and its
+  reasons: doc/guide/hil.md ("When the node is held up: the lag and its recovery
+  (simulate mode)").
+* **Per-step equipment.**  Fin servos (:attr:`servos`) and buoyancy engines
+  (:attr:`engines`) advance by dt at the start of every step and are held over it; a
+  current field (:attr:`field`) is sampled at the step's start and end and evaluated
+  affinely at every RK4 stage (:func:`~uwv_hydro.physics.current_field.linearise`;
+  exact for an affine field, else second order); the seabed contact
+  (:meth:`set_contact`, :mod:`uwv_hydro.physics.seabed_contact`) joins the stiffness
+  and the energy bound; a tether (:attr:`tether`, :meth:`tether_step`,
+  :mod:`uwv_hydro.modes.tether`) is predicted, run and corrected per step, and dropped
+  (the step restored) on a MoorDyn failure.
 """
 import math
 import sys

@@ -130,7 +130,7 @@ class WrenchMode:
         where = np.zeros(3) if position is None else np.asarray(position, float)
         sample = self.field.sample(where, self.field_time(t))
         rot = np.eye(3) if quaternion is None else quat_to_matrix(np.asarray(quaternion, float))
-        # Fossen 2011 eq. 2.83: p_dot = R(q) v
+        # Fossen 2021 ch. 2: p_dot = R(q) v
         p_dot = rot @ np.asarray(twist, float)[:3]
         return sample.velocity, sample.total_rate(p_dot)
 

@@ -17,7 +17,8 @@ The rclpy node ``uwv_hydro`` (``hydro_node``): ROS I/O around the modes.
 
 Its entry point and set-up, the parameter table, the parts that each own a mode's or an
 input's topics (wrench, simulate, thrusters, fins, joints, sensors, current, ArduSub,
-SITL JSON, ros2_control, gz-sim), the paced update loop and its outbox, the clock
-watch, diagnostics and markers, and the launch commands.  Reference:
+SITL JSON, ros2_control, gz-sim, buoyancy engines, tether), the vehicle and seabed read
+at start, the paced update loop and its outbox, the clock watch, diagnostics and
+markers, and the launch commands.  Reference:
 doc/reference/node.md.
 """

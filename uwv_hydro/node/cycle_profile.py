@@ -20,13 +20,8 @@ cycle, the update, each publish): no clock read, no allocation.  On, every wall-
 cycle records (``time.monotonic_ns``, the RateLoop's clock, ns):
 
 * on the update thread (:data:`UPDATE_STAGES`, all at one index of their rings, so
-  they describe the same cycles): ``wake_late`` (the cycle's first Python line after
-  its scheduled tick, the RateLoop deadline), ``sleep_overshoot`` (the coarse sleep's
-  return after the time it asked for: the OS wake-up plus the wait for the interpreter
-  lock), ``lock_wait`` (the state lock), ``inputs`` (taking the handed-over inputs),
-  ``update`` (the mode's update: physics, packing and publishing the messages) and
-  ``cycle`` (from the first line to the end of the update: the sum of the last three
-  and the glue between them);
+  they describe the same cycles): ``wake_late``, ``sleep_overshoot``, ``lock_wait``,
+  ``inputs``, ``update`` and ``cycle``;
 * each publish, inside the update (:data:`PUBLISH_STAGES`, :mod:`uwv_hydro.node.outbox`):
   ``publish_odometry``, ``publish_tf``, ``publish_sensors``, ``publish_other``;
 * ``gc`` pauses (``gc.callbacks``) in whatever thread triggered them.
@@ -34,21 +29,18 @@ cycle records (``time.monotonic_ns``, the RateLoop's clock, ns):
 Which thread held the interpreter: the threads' known sections (the /diagnostics
 report, the thrust callbacks, a gc pass) mark themselves in
 :attr:`CycleProfile.section` while they run (:meth:`CycleProfile.enter`,
-:meth:`CycleProfile.leave`).  When the update thread's sleep overshoots by
-more than the spin tail (:attr:`CycleProfile.late_wake_ns`: it then wakes after the
-deadline), it counts the late wake against the section
-running at that moment (``late_wakes_during_<section>``; ``none``: no marked section,
-i.e. the executor's own Python, another process, or the OS) and against the last
-section that ended before it (``late_wakes_after_<section>``: a holder that let go of
-the interpreter just before the update got it).  A mark is one attribute store, not a
-lock: a count is an indicator, not proof.
+:meth:`CycleProfile.leave`).  When the update thread's sleep overshoots by more than
+the spin tail (:attr:`CycleProfile.late_wake_ns`), it counts the late wake against the
+section running at that moment (``late_wakes_during_<section>``; ``none``: no marked
+section) and against the last section that ended before it
+(``late_wakes_after_<section>``).  A mark is one attribute store, not a lock: a count
+is an indicator, not proof.
 
 /diagnostics gets ``profile.<stage>_{p50,p99,max}_us`` per window (nearest rank, as
-:mod:`uwv_hydro.node.cycle_meter`), ``profile.late_wakes`` and
-``profile.late_wakes_during_<section>`` / ``_after_<section>``, ``profile.gc_runs`` and
-the interpreter's ``profile.switch_interval_us``.  The window's figures are computed
-with numpy (which sorts without the interpreter lock) on the executor thread at report
-time, outside the state lock; the report marks itself as the ``diagnostics`` section.
+:mod:`uwv_hydro.node.cycle_meter`), the late-wake counts, ``profile.gc_runs`` and
+``profile.switch_interval_us``, computed with numpy on the executor thread at report
+time, outside the state lock.  What each stage spans and what a large p99 points at:
+doc/guide/node_timing.md.
 """
 from array import array
 import gc

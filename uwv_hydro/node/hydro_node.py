@@ -21,16 +21,12 @@ Modes (parameter ``mode``):
     Integrates the 6-DOF dynamics from the summed thruster wrenches and publishes
     ``odometry`` and TF ``odom -> base`` (:mod:`uwv_hydro.node.simulate_io`).  The
     vehicle is :class:`uwv_hydro.modes.simulate_mode.SimulateMode`, which owns the step
-    rules: the state kept on the node clock (each update runs round((now - lag - state
-    time) / period) steps, at most ``max_catchup_steps``; beyond, the simulated time
-    falls behind the clock and every output carries the simulated time, never time it
-    did not simulate), so sim time (/clock) drives the simulation exactly and a late
-    wall-clock update catches up (with the wall-clock thread, "now" is the update's deadline, so
-    the steps are the deadlines passed: a late start alone never runs two); RK4
-    sub-steps raised at start for the stiffest mode (``rk4_substeps`` in
-    /diagnostics); every step checked against the physical bound on kinetic-energy
-    growth, a divergent step retried with more sub-steps, else the last good state
-    restored (``divergences``, ``state_restores``).
+    rules: the state kept on the node clock (at most ``max_catchup_steps`` per update;
+    beyond, the simulated time falls behind the clock and every output carries the
+    simulated time), so sim time (/clock) drives the simulation exactly and a late
+    wall-clock update catches up; RK4 sub-steps raised at start for the stiffest mode;
+    every step checked against the kinetic-energy growth bound, a divergent step
+    retried, else the last good state restored.
 
 ``wrench``
     Replaces the dsros_hydro Gazebo plugin (:mod:`uwv_hydro.node.wrench_io`, running
@@ -39,8 +35,7 @@ Modes (parameter ``mode``):
     ``hydro/wrench`` (body frame, about base) and ``hydro/wrench_world`` (world-frame
     force and torque about the link origin, for gz-sim ApplyLinkWrench).
     ApplyLinkWrench applies one message for one physics step, so run ``rate_hz`` at
-    the simulator's physics rate (e.g. 1000 Hz for a 1 ms step) or the wrench is
-    applied only on the steps a message arrived in.
+    the simulator's physics rate or the wrench is applied only on some steps.
 
 Topics, bad input, clocks, parameters and covariances: doc/reference/node.md.
 The node is assembled from parts (:class:`uwv_hydro.node.node_part.NodePart`: the

@@ -19,28 +19,22 @@ With ``vehicle.tree`` set, :class:`uwv_hydro.node.wrench_io.WrenchIO` runs
 :class:`~uwv_hydro.modes.link_wrench_mode.LinkWrenchMode` and this part:
 
 * takes sensor_msgs/JointState on ``joint_states_topic`` (default ``joint_states``:
-  what ros_gz_bridge carries from gz-sim's JointStatePublisher, whose
-  ``/world/<world>/model/<model>/joint_state`` is bridged as sensor_msgs/msg/JointState
-  and usually remapped to ``joint_states``, or what a robot driver publishes), joints
+  gz-sim's JointStatePublisher through ros_gz_bridge, or a robot driver), joints
   matched by name under LinkWrenchMode's rules.  A message with an array of the wrong
   length or a NaN/inf value of a joint used is dropped whole and counted (``bad_length``,
-  ``non_finite`` in /diagnostics) with a throttled warning; a name the vehicle does not
-  know is warned about once.  No stamp rule applies: several publishers may share the
-  topic (each with its joints), and the latest value of each joint is used.  The
-  messages are taken as serialised bytes (:mod:`uwv_hydro.node.joint_state_input`):
-  the names are matched to the joints once per layout (publisher, names, array
-  lengths), then each message's arrays are read at their offsets; bytes that cannot
-  be read are dropped (``malformed``).
+  ``non_finite`` in /diagnostics) with a throttled warning; an unknown name is warned
+  about once.  No stamp rule applies: several publishers may share the topic, and the
+  latest value of each joint is used.  The messages are taken as serialised bytes
+  (:mod:`uwv_hydro.node.joint_state_input`): the names are matched once per layout,
+  then each message's arrays are read at their offsets; unreadable bytes are dropped
+  (``malformed``).
 * with every base wrench, publishes each wrench link's own wrench as
   geometry_msgs/WrenchStamped on ``hydro/links/<link>/wrench`` (frame_id: the link,
-  prefixed; about the link origin; ``<link>`` with characters other than letters,
-  digits and ``_`` replaced by ``_``); each as serialised bytes patched in place
-  (:mod:`uwv_hydro.node.serialized_message`: a fraction of the cost of messages built
-  field by field, doc/guide/performance.md), or as messages where
-  that layout does not hold.  A link topic nobody subscribes to is not published
-  (as image_transport does): its subscriber count is looked up every
-  ``LISTENER_REFRESH_S``, so a new subscriber gets messages within that time (its
-  discovery takes about as long);
+  prefixed; about the link origin; other characters than letters, digits and ``_`` in
+  ``<link>`` replaced by ``_``), as serialised bytes patched in place
+  (:mod:`uwv_hydro.node.serialized_message`; why: doc/guide/performance.md).  A link
+  topic nobody subscribes to is not published (as image_transport does); subscribers
+  are looked up every ``LISTENER_REFRESH_S``;
 * with ``gz_entity_wrench``, publishes one EntityWrench per body (``<model>::<body's
   root link>``, world axes, about its origin or, with ``gz_wrench_point: com``, its
   centre of mass) instead of the base's single one: the bodies are the engine's links

@@ -21,45 +21,24 @@ parameters (wrong type, out of range, inconsistent).
 
 Signals and shutdown order (issue 51, item 12).  SIGINT and SIGTERM are blocked the
 first thing :func:`main` does, before rclpy or the node's modules are imported, so every
-thread started afterwards (rclpy's, the middleware's, the node's) inherits the block: a
-stop that comes while the process is still importing, in ``rclpy.init`` or while the
-node is being built stays pending instead of raising KeyboardInterrupt in the middle of
-it (which left half-built C++ objects behind: a traceback and exit -2, or ``terminate
-called`` / a segmentation fault at exit).  The main thread takes the stop with
-``sigtimedwait`` once the node runs, and then stops in one fixed order whatever
-happened: the executor thread ended and joined, the executor shut down, the node
-destroyed (its update thread stopped and joined first), the context shut down last;
-rclpy's own signal handlers are not installed (they shut the context down from their
-thread while the update may be publishing: "publisher's context is invalid").  Further
-signals while stopping are ignored (``ros2 launch`` and the terminal each send one
-SIGINT on Ctrl-C): the stop is bounded by :data:`JOIN_TIMEOUT_S` per thread, and a
-process whose executor thread did not end leaves with ``os._exit`` instead of
-finalising objects that thread still uses.  The block and any stop still pending are
-undone before :func:`main` returns to a caller.
+thread started afterwards inherits the block and a stop during start-up stays pending
+instead of raising KeyboardInterrupt in the middle of building C++ objects.  The main
+thread takes the stop with ``sigtimedwait`` once the node runs, then stops in one fixed
+order: the executor thread ended and joined, the executor shut down, the node destroyed
+(its update thread joined first), the context shut down last.  rclpy's own signal
+handlers are not installed; further signals while stopping are ignored; each join is
+bounded by :data:`JOIN_TIMEOUT_S`, and a process whose executor thread did not end leaves
+with ``os._exit``.  The block and any pending stop are undone before :func:`main` returns.
 
-The executor spins on its own thread; the main thread only waits for the stop request (a
-signal, or the executor ending) and wakes the executor then. With the wall-clock update
-thread (``loop: thread``, the default without sim time) it is rclpy's EventsExecutor
-(``rclpy.experimental``) where rclpy has it (Kilted; Jazzy from rclpy 7.1.4; not Humble:
-the ``executor`` parameter, executor_choice.py): its wait, dispatch and timers run in
-C++, so the interpreter lock is held only for the callbacks' own Python; rclpy's
-SingleThreadedExecutor rebuilds its wait set in Python for every callback, and a thrust
-message arriving just before a deadline then holds the lock when the update thread wakes
-(the jitter each gives: doc/guide/node_timing.md).  The EventsExecutor's ``spin_once``
-without a timeout returns at once when idle (a busy loop), so it is called with
-``executor_choice.EVENTS_SPIN_TIMEOUT_S``. Under sim time (``loop: timer``) the update
-is an executor timer on the ROS clock, which the SingleThreadedExecutor serves; it waits
-for work without a timeout. With the update on its own thread the interpreter's thread
-switch interval is :data:`SWITCH_INTERVAL_S` instead of 5 ms: the update thread waking
-for its deadline while a callback runs Python waits at most that long for the
-interpreter lock.
-
-The objects of start-up (modules, rclpy, then the node with its vehicle and model) are
-frozen (``gc.freeze``): the garbage collector's full collections no longer walk them,
-so none of them stalls the update thread for tens of milliseconds (measured in
-doc/guide/performance.md).  The modules' garbage is collected first, before the update
-thread exists; the node's is not (that collection would stall the running update thread
-once).
+The executor spins on its own thread; the main thread only waits for the stop request.
+With the wall-clock update thread (``loop: thread``) it is rclpy's EventsExecutor where
+rclpy has it (executor_choice.py), spun with ``executor_choice.EVENTS_SPIN_TIMEOUT_S``;
+under sim time (``loop: timer``) the SingleThreadedExecutor serves the update timer.
+With the update on its own thread the interpreter's switch interval is
+:data:`SWITCH_INTERVAL_S`, and the start-up objects are frozen (``gc.freeze``, the
+modules' garbage collected first), so that neither the interpreter lock nor a full
+collection holds up the update thread's deadline.  Why, and the jitter each choice gives:
+doc/guide/node_timing.md and doc/guide/performance.md.
 """
 import gc
 import os

@@ -22,36 +22,25 @@ cycle on this thread: deadlines are absolute (k * period from the start, so no d
 the thread sleeps until shortly before each deadline and spins the last
 ``spin_tail`` seconds, and a late cycle is not repeated in a burst — the caller's cycle
 catches up on the missed integration steps itself.  The cycle reads its deadline in
-:attr:`RateLoop.deadline_ns` (monotonic ns, exactly k periods from the start): a
-cycle timed by it counts the deadlines passed, whatever its own start lateness.
+:attr:`RateLoop.deadline_ns` (monotonic ns, exactly k periods from the start).
 Subscriptions, services and parameters stay on the executor; the caller guards shared
 state with a lock.
 
-With :attr:`RateLoop.profiled` set before :meth:`RateLoop.start` (the node's
-``cycle_profile``), the thread also records when its coarse sleep should have ended
-(:attr:`RateLoop.sleep_until_ns`) and when it returned (:attr:`RateLoop.woke_ns`):
-the overshoot is the OS wake-up plus the wait for the interpreter lock.  Off, that
-costs one flag test per cycle.
+With :attr:`RateLoop.profiled` set before :meth:`RateLoop.start` (``cycle_profile``),
+the thread also records when its coarse sleep should have ended
+(:attr:`RateLoop.sleep_until_ns`) and when it returned (:attr:`RateLoop.woke_ns`).
 
 A cycle that returns True asks for a rest: it is behind (simulate mode could not run
-every step due: node/simulate_io.py) and would otherwise be followed at once by the
-next, back to back, for as long as the overload lasts, holding the state lock nearly
-all the time: whether the executor's /diagnostics, services and parameter changes get
-it in between is then up to the scheduler, and the reports can stop reaching
-subscribers.  After such a
-cycle the next one starts at the first deadline more than the spin tail ahead, and the
-thread sleeps until then (:attr:`RateLoop.rests` counts them): at most a period and a
-tail per update.  A cycle that
-is only late, not behind, is followed at once as before.
+every step due: node/simulate_io.py), and back-to-back cycles would hold the state lock
+nearly all the time, starving the executor's /diagnostics, services and parameters.
+The next cycle then starts at the first deadline more than the spin tail ahead
+(:attr:`RateLoop.rests` counts them); a cycle that is only late is followed at once.
 
 With ``timer_slack_ns`` the thread asks Linux for that timer slack
-(``prctl(PR_SET_TIMERSLACK)``, per thread) when it starts: the kernel may otherwise
-defer a sleep's end by its default 50 us to batch wake-ups, which makes the wake-ups
-later (measured in doc/guide/node_timing.md).  On other systems,
-or if the call fails, the default slack stays (:attr:`RateLoop.timer_slack_set` False).
-
-Under sim time (``use_sim_time``) the node uses an ordinary node-clock timer instead, so
-/clock drives it.
+(``prctl(PR_SET_TIMERSLACK)``, per thread) when it starts, so the kernel does not defer
+a sleep's end by its default 50 us; elsewhere, or if the call fails, the default stays
+(:attr:`RateLoop.timer_slack_set` False).  Why: doc/guide/node_timing.md.  Under sim
+time (``use_sim_time``) the node uses an ordinary node-clock timer instead.
 """
 
 import ctypes

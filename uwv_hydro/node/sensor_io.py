@@ -22,44 +22,25 @@ state's time, ``header.frame_id`` = ``frame_prefix`` + the sensor frame (its lin
 for a sensor with a ``pose`` its own frame, published on /tf_static with the node's
 static frames):
 
-* ``imu``: sensor_msgs/Imu (REP-145), covariances from the white-noise sigmas
-  (orientation_covariance[0] = -1 when ``enable_orientation`` is false).  The body
-  acceleration is the equations of motion evaluated at the published state under the
-  thrust and current of that step, not a difference of two states.
-* ``fluid_pressure``: sensor_msgs/FluidPressure (Pa, variance Pa^2).
-* ``dvl``: geometry_msgs/TwistWithCovarianceStamped, linear = bottom-track velocity in
-  the sensor frame, its covariance the sigmas squared; the angular part is not measured
-  (zero, covariance diagonal -1).  **No bottom lock** (altitude outside
-  [min_altitude, max_altitude], or out of the water): nothing is published -- a
-  consumer's timeout sees the gap as a real DVL's silence -- and /diagnostics shows
-  the sensor ``no_lock`` with the altitude and counts the missed samples.  Beside it,
-  on ``dvl_topic`` (``{name}`` = the sensor name, ``{topic}`` = its twist topic;
-  default ``{name}/data``) every sample as marine_acoustic_msgs/Dvl, the message DVL
-  drivers publish: velocity and covariance, altitude, the four beams (direction,
-  slant range, lock, along-beam velocity) -- also without lock, flagged as the
-  message does (:mod:`uwv_hydro.modes.dvl_message`).  Its frame is the sensor frame,
-  whose +z must be the boresight (as marine_acoustic_msgs and the A50 define it).
-  With ``seabed_file`` (and ``seabed_origin``) the beams are cast to that seabed and
-  the velocity is the least squares of the locked beams (three or more), instead of
-  the flat ``seabed_depth`` (:mod:`uwv_hydro.physics.dvl_terrain`).
-* ``navsat``: sensor_msgs/NavSatFix (STATUS_FIX, SERVICE_GPS, ENU covariance
-  DIAGONAL_KNOWN) while the antenna is shallower than ``surfaced_depth``; nothing
-  while submerged (``no_fix`` in /diagnostics).
-* ``magnetometer``: sensor_msgs/MagneticField, the field in the sensor frame and its
-  covariance (what ros_gz bridges from gz's magnetometer, and what uuv publishes).
-* ``rpt``: uuv_sensor_ros_plugins_msgs/PositionWithCovarianceStamped (uuv's RPT
-  message), the sensor's position in its reference frame, ``header.frame_id`` that
-  frame (not prefixed), or ``odom_frame`` for the world.  No ROS 2 distribution releases
-  uuv_sensor_ros_plugins_msgs (uuv_simulator's ROS 1 package; tools/interfaces builds it
-  from its definition): without it the RPT sensor is not published -- a warning at start
-  names it, /diagnostics shows it ``unavailable`` (and the update loop's
-  ``unavailable_outputs``) and counts the samples not published.
-* ``echosounder``: sensor_msgs/Range (ULTRASOUND, the cone's ``field_of_view``,
-  ``min_range``, ``max_range``, the noise variance where the message has the field),
-  every sample: the nearest echo along the sensor frame's +x (the message's boresight),
-  +inf for no echo within ``max_range``, -inf for one nearer than ``min_range`` (REP
-  117; :mod:`uwv_hydro.physics.echosounder`); cast to the ``seabed_file`` seabed when
-  one is given, else to the sensor's flat ``seabed_depth``.
+* ``imu``: sensor_msgs/Imu (REP-145); the body acceleration is the equations of
+  motion at the published state, not a difference of two states;
+* ``fluid_pressure``: sensor_msgs/FluidPressure (Pa);
+* ``dvl``: geometry_msgs/TwistWithCovarianceStamped (bottom track in the sensor frame,
+  angular part not measured), nothing without bottom lock (``no_lock`` in
+  /diagnostics); beside it on ``dvl_topic`` every sample as marine_acoustic_msgs/Dvl
+  (:mod:`uwv_hydro.modes.dvl_message`; the sensor frame's +z the boresight), cast to
+  ``seabed_file`` when given (:mod:`uwv_hydro.physics.dvl_terrain`);
+* ``navsat``: sensor_msgs/NavSatFix while shallower than ``surfaced_depth`` (``no_fix``);
+* ``magnetometer``: sensor_msgs/MagneticField in the sensor frame;
+* ``rpt``: uuv_sensor_ros_plugins_msgs/PositionWithCovarianceStamped in its reference
+  frame; without that package (no ROS 2 release; tools/interfaces builds it) the sensor
+  is not published, a warning names it and /diagnostics shows it ``unavailable``;
+* ``echosounder``: sensor_msgs/Range, every sample (REP 117 +-inf;
+  :mod:`uwv_hydro.physics.echosounder`).
+
+Each message's fields, covariances and lock rules: doc/guide/hil.md ("Navigation
+sensors (simulate mode)"), doc/guide/drivers.md ("The DVL as drivers publish it") and
+doc/guide/seabed.md.
 """
 from typing import Dict, List
 

@@ -26,10 +26,9 @@ step of 1/``rate_hz`` s, and answers with the state in NED / FRD
 (:mod:`uwv_hydro.modes.sitl_json_frames`).  The node has no timer then: its pacing
 clock and its stamps are the physics time (0 at start, advancing 1/``rate_hz`` per
 frame).  Without ``rate_hz`` the step is 1/``frame_rate`` of each run's first frame
-(ArduPilot's ``SIM_RATE_HZ``, 1200 by default; SIM_JSON.cpp sends it, and adapts its
-rate to the replies' timestamps, so the two then agree); a given ``rate_hz`` is kept.
-The node publishes the physics time on /clock.  Odometry, TF and /clock go out every
-1/``sitl_json_publish_rate`` s of physics time; the sensors at their own rates.
+(ArduPilot's ``SIM_RATE_HZ``, SIM_JSON.cpp); a given ``rate_hz`` is kept.  Odometry,
+TF and /clock (the physics time) go out every 1/``sitl_json_publish_rate`` s of physics
+time; the sensors at their own rates.  The set-up: doc/guide/ardusub_sitl.md.
 
 With a seabed (``seabed_file``) every reply also carries ``rng_1``, ArduPilot's SITL
 rangefinder 1 (``RNGFND1_TYPE`` 100): the range along a beam from

@@ -18,8 +18,9 @@ The physics core: the vehicle model and its dynamics, without ROS (no rclpy belo
 ``VehicleParams`` (what every loader produces), the hydro terms (hydrostatics, drag,
 added mass, fins, hull lift and cross-flow, buoyancy engines), the rigid body and the
 6-DOF dynamics (RK4, batches, stability), thrusters, navigation sensors and their noise,
-currents, the seabed and the DVL on it, and vehicles whose links move (the kinematic
-tree, per-link wrenches, the articulated dynamics).  Python and numpy, with the compiled
+currents, the seabed, the DVL on it and the seabed contact, geodesy, the tether's
+catenary, and vehicles whose links move (the kinematic tree, per-link wrenches, the
+articulated dynamics).  Python and numpy, with the compiled
 kernel (``_*.c``, ``_*.h``, built into ``_kernel`` and loaded by ``kernel``) running the
 state derivative, the steps and the batches; Pinocchio only in ``multibody`` and
 ``articulated_dynamics`` (vehicles whose links move).

@@ -34,7 +34,7 @@
  */
 #include "_kernel.h"
 
-/* Rotation matrix R (row-major) of the quaternion q / |q| (Fossen 2011 eq. 2.72). */
+/* Rotation matrix R (row-major) of the quaternion q / |q| (Fossen 2021 ch. 2). */
 static void rotation_of(const double *q, double *r)
 {
   double qw = q[0], qx = q[1], qy = q[2], qz = q[3];

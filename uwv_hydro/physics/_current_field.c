@@ -19,21 +19,21 @@
  * (physics/current_field.py; the Field type in _kernel.h): the current at each stage's
  * position and time from the cubic Hermite curve of its two samples plus the gradient
  * term, and its rate along the path dv_c/dt = dc/ds + G p_dot entering the added-mass
- * term as M_A,O [R^T dv_c/dt, 0] (Fossen 2011 sec. 10.3, nu_dot_c).
+ * term as M_A,O [R^T dv_c/dt, 0] (Fossen 2021 ch. 10, nu_dot_c).
  */
 #include "_kernel.h"
 
 /*
  * d/dt of x under the linearised current field f at the time s since its start: the
  * current at the stage position and its rate along the path dv_c/dt = a + G p_dot enter
- * the added-mass term as M_A,O [R^T dv_c/dt, 0] (Fossen 2011 sec. 10.3, nu_dot_c).
+ * the added-mass term as M_A,O [R^T dv_c/dt, 0] (Fossen 2021 ch. 10, nu_dot_c).
  */
 void uwv_field_derivative(const Model *m, const double *x, const double *tau,
                           const Field *f, double s, const double *rot, int frozen,
                           double *out)
 {
   double qw = x[3], qx = x[4], qy = x[5], qz = x[6];
-  /* Fossen 2011 eq. 2.72 for q / |q| (as uwv_derivative()) */
+  /* Fossen 2021 ch. 2 for q / |q| (as uwv_derivative()) */
   double n2 = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz);
   double r[9] = {1.0 - n2 * (qy * qy + qz * qz), n2 * (qx * qy - qw * qz),
                  n2 * (qx * qz + qw * qy), n2 * (qx * qy + qw * qz),
@@ -43,7 +43,7 @@ void uwv_field_derivative(const Model *m, const double *x, const double *tau,
   const double *nu = x + 7;
   double cw[3], rate[3], pdot[3];
   for (int i = 0; i < 3; i++) {
-    /* Fossen 2011 eq. 2.83: p_dot = R(q) v */
+    /* Fossen 2021 ch. 2: p_dot = R(q) v */
     pdot[i] = r[3 * i] * nu[0] + r[3 * i + 1] * nu[1] + r[3 * i + 2] * nu[2];
   }
   /* interpolation weight of the end sample (time over the span) */
@@ -76,7 +76,7 @@ void uwv_field_derivative(const Model *m, const double *x, const double *tau,
     rate[i] = d00 * f->v0[i] + d10 * f->a[i] + d01 * f->v1[i] + d11 * f->b1[i]
               + w * (f->a1[i] - f->b1[i]) + g0 * pdot[0] + g1 * pdot[1] + g2 * pdot[2];
   }
-  /* body-frame rate R^T dv_c/dt (Fossen 2011 sec. 10.3) */
+  /* body-frame rate R^T dv_c/dt (Fossen 2021 ch. 10) */
   double rb[3];
   for (int j = 0; j < 3; j++) {
     rb[j] = r[j] * rate[0] + r[3 + j] * rate[1] + r[6 + j] * rate[2];

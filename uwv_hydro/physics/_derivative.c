@@ -17,8 +17,8 @@
 /*
  * The state derivative of one vehicle, x = [p (3), q (4), nu (6)]:
  *
- *     p_dot = R(q) v                    (Fossen 2011 eq. 2.83)
- *     q_dot = 1/2 q (x) [0, w]          (Fossen 2011 eq. 2.86)
+ *     p_dot = R(q) v                    (Fossen 2021 ch. 2)
+ *     q_dot = 1/2 q (x) [0, w]          (Fossen 2021 ch. 2)
  *     nu_dot = A phi,   phi = [z (9), d (3), f d (3), e (6), z_j z_k (j <= k < 6),
  *                              |nu_p,b| nu_p,c (36), z_j z_k (j <= k, k >= 6)]
  *
@@ -40,7 +40,7 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
                     const double *rot, int frozen, double *out)
 {
   double qw = x[3], qx = x[4], qy = x[5], qz = x[6];
-  /* Fossen 2011 eq. 2.72 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2) */
+  /* Fossen 2021 ch. 2 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2) */
   double s = 2.0 / (qw * qw + qx * qx + qy * qy + qz * qz);
   double sx = s * qx, sy = s * qy, sz = s * qz;
   double xx = sx * qx, yy = sy * qy, zz = sz * qz;
@@ -55,7 +55,7 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
     phi[i] = nu[i];
   }
   if (cw != NULL) {
-    /* Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3) */
+    /* Body-frame current v_cb = R^T v_c (Fossen 2021 ch. 10) */
     phi[6] = r00 * cw[0] + r10 * cw[1] + r20 * cw[2];
     phi[7] = r01 * cw[0] + r11 * cw[1] + r21 * cw[2];
     phi[8] = r02 * cw[0] + r12 * cw[1] + r22 * cw[2];
@@ -83,7 +83,7 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
   for (int i = 0; i < 6; i++) {
     phi[15 + i] = tau == NULL ? 0.0 : tau[i];
   }
-  /* Relative twist nu_r = nu - [v_cb, 0] (Fossen 2011 sec. 10.3) */
+  /* Relative twist nu_r = nu - [v_cb, 0] (Fossen 2021 ch. 10) */
   double nu_r[6] = {nu[0] - phi[6], nu[1] - phi[7], nu[2] - phi[8], nu[3], nu[4], nu[5]};
   if (rot != NULL) {
     /* the fins' wrench enters with tau (physics.fins) */
@@ -99,13 +99,13 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
     uwv_contact_wrench(&m->contact, x, r, phi + 15);
   }
   int k = 21;
-  /* z_j z_k, j <= k < 6: the bilinear Coriolis terms (Fossen 2011 eqs. 3.56, 6.43) */
+  /* z_j z_k, j <= k < 6: the bilinear Coriolis terms (Fossen 2021 Theorem 3.2; 2011 eq. 6.43) */
   for (int a = 0; a < 6; a++) {
     for (int b = a; b < 6; b++) {
       phi[k++] = phi[a] * phi[b];
     }
   }
-  /* Drag velocity-point twist nu_p = H(r_v) nu_r: v_r + w x r_v, w (Fossen 2011 eq. 7.236) */
+  /* Drag velocity-point twist nu_p = H(r_v) nu_r: v_r + w x r_v, w (Fossen's H(r), MSS Hmtrx) */
   const double *rv = m->r_v;
   double np[6] = {nu_r[0] + nu_r[4] * rv[2] - nu_r[5] * rv[1],
                   nu_r[1] + nu_r[5] * rv[0] - nu_r[3] * rv[2],
@@ -119,7 +119,7 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
   }
   int nf = m->n_still;
   if (cw != NULL) {
-    /* z_j z_k with k >= 6 (current terms of Coriolis and of M_A nu_dot_c, sec. 10.3) */
+    /* z_j z_k with k >= 6 (current terms of Coriolis and of M_A nu_dot_c, Fossen 2021 ch. 10) */
     for (int b = 6; b < 9; b++) {
       for (int a = 0; a <= b; a++) {
         phi[k++] = phi[a] * phi[b];
@@ -157,11 +157,11 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
       out[i] = 0.0;
     }
   } else {
-    /* Fossen 2011 eq. 2.83: p_dot = R(q) v */
+    /* Fossen 2021 ch. 2: p_dot = R(q) v */
     out[0] = r00 * nu[0] + r01 * nu[1] + r02 * nu[2];
     out[1] = r10 * nu[0] + r11 * nu[1] + r12 * nu[2];
     out[2] = r20 * nu[0] + r21 * nu[1] + r22 * nu[2];
-    /* Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, w] */
+    /* Fossen 2021 ch. 2: q_dot = 1/2 q (x) [0, w] */
     out[3] = 0.5 * (-qx * nu[3] - qy * nu[4] - qz * nu[5]);
     out[4] = 0.5 * (qw * nu[3] + qy * nu[5] - qz * nu[4]);
     out[5] = 0.5 * (qw * nu[4] - qx * nu[5] + qz * nu[3]);

@@ -21,7 +21,7 @@
  * - Prestero's body lift in flow-angle form F_n = -1/2 rho d^2 c_yd_beta |u| v_n at the
  *   centre of pressure ahead or astern, optionally times Jorgensen's (1973) cos(a/2);
  * - Hoerner's cross-flow drag -1/2 rho C_d d dx |c| c summed over the strips, c the
- *   strip's cross-flow velocity [v + r x, w - q x] (Fossen 2011 eq. 7.236).
+ *   strip's cross-flow velocity [v + r x, w - q x] (Fossen's H(r), MSS Hmtrx).
  */
 #include "_kernel.h"
 
@@ -50,7 +50,7 @@ void uwv_hull_wrench(const Hull *h, const double *nu_r, double *lift, double *cr
   const double *xs = h->p, *ks = h->p + h->n;
   double sy = 0.0, sz = 0.0, my = 0.0, mz = 0.0;
   for (int i = 0; i < h->n; i++) {
-    /* strip cross-flow velocity c = [v + r x, w - q x] (Fossen 2011 eq. 7.236) */
+    /* strip cross-flow velocity c = [v + r x, w - q x] (Fossen's H(r), MSS Hmtrx) */
     double cy = v + nu_r[5] * xs[i], cz = w - nu_r[4] * xs[i];
     /* Hoerner cross-flow drag of the strip: -1/2 rho C_d d dx |c| c */
     double a = -ks[i] * sqrt(cy * cy + cz * cz);

@@ -185,7 +185,7 @@ int uwv_tree_forces(const Tree *t, TreeDyn *d, const double *wrench, const Flow 
     }
   }
   if (fin_rot != NULL || d->hull.present) {
-    /* the base's relative twist nu_r = nu - [R^T v_c, 0] (Fossen 2011 sec. 10.3) */
+    /* the base's relative twist nu_r = nu - [R^T v_c, 0] (Fossen 2021 ch. 10) */
     double nu_r[6], v_c[3] = {0.0, 0.0, 0.0};
     memcpy(nu_r, d->vel, sizeof(nu_r));
     if (flow->have_current) {
@@ -340,9 +340,9 @@ int uwv_tree_aba(const Tree *t, TreeDyn *d, const double *x, const double *q,
   }
   vector_pass(t, d, tau, locked, qdd, torques);
   const double *r = d->rot, *nu = x + 7;
-  /* Fossen 2011 eq. 2.83: p_dot = R(q) v */
+  /* Fossen 2021 ch. 2: p_dot = R(q) v */
   mul3(r, nu, dx);
-  /* Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, w] */
+  /* Fossen 2021 ch. 2: q_dot = 1/2 q (x) [0, w] */
   const double qw = x[3], qx = x[4], qy = x[5], qz = x[6];
   dx[3] = 0.5 * (-qx * nu[3] - qy * nu[4] - qz * nu[5]);
   dx[4] = 0.5 * (qw * nu[3] + qy * nu[5] - qz * nu[4]);

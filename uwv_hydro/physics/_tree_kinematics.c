@@ -34,7 +34,7 @@ void uwv_tree_kinematics(const Tree *t, const double *p0, const double *quat,
                          double *vel, double *acc, double *rel)
 {
   double w = quat[0], x = quat[1], y = quat[2], z = quat[3];
-  /* rotation matrix of the unit quaternion [w, x, y, z] (Fossen 2011 eq. 2.72) */
+  /* rotation matrix of the unit quaternion [w, x, y, z] (Fossen 2021 ch. 2) */
   rot[0] = 1.0 - 2.0 * (y * y + z * z);
   rot[1] = 2.0 * (x * y - z * w);
   rot[2] = 2.0 * (x * z + y * w);

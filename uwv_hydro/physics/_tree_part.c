@@ -19,8 +19,8 @@
  * body's weight (the equations
  * of uwv_hydro/physics/link_wrench.py): Archimedes' buoyancy through the dsros_hydro
  * surface transition, dsros_hydro linear and quadratic drag at the drag centre, the
- * added mass -M_A nu_dot_r and its Coriolis -C_A(nu_r) nu_r (Fossen 2011 eq. 6.43,
- * sec. 10.3), or only their current terms when the engine computes the added mass.
+ * added mass -M_A nu_dot_r and its Coriolis -C_A(nu_r) nu_r (Fossen 2011 eq. 6.43;
+ * Fossen 2021 ch. 10), or only their current terms when the engine computes the added mass.
  */
 #include "_tree.h"
 #include "_vec3.h"
@@ -96,7 +96,7 @@ int uwv_tree_part_rows(const Tree *t, const TreePart *q, const double *r, const 
   double nu_r[6], v_c[3] = {0.0, 0.0, 0.0};
   memcpy(nu_r, nu, sizeof(nu_r));
   if (flow->have_current) {
-    /* the current in part axes v_cl = R^T v_c (Fossen 2011 sec. 10.3) */
+    /* the current in part axes v_cl = R^T v_c (Fossen 2021 ch. 10) */
     mul3t(r, flow->current, v_c);
     nu_r[0] -= v_c[0];
     nu_r[1] -= v_c[1];
@@ -131,7 +131,7 @@ int uwv_tree_part_rows(const Tree *t, const TreePart *q, const double *r, const 
   int have_ndc = flow->have_current || flow->have_rate;
   double ndc[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   if (flow->have_current) {
-    /* Fossen 2011 sec. 10.3: d/dt (R^T v_c) = -w x R^T v_c for a constant v_c */
+    /* Fossen 2021 ch. 10: d/dt (R^T v_c) = -w x R^T v_c for a constant v_c */
     cross3(nu + 3, v_c, ndc);
     ndc[0] = -ndc[0];
     ndc[1] = -ndc[1];
@@ -147,7 +147,7 @@ int uwv_tree_part_rows(const Tree *t, const TreePart *q, const double *r, const 
   }
   if (flow->engine_added_mass) {
     if (have_ndc) {
-      /* Fossen 2011 sec. 10.3: M_A nu_dot_c, the part of -M_A nu_dot_r left over */
+      /* Fossen 2021 ch. 10: M_A nu_dot_c, the part of -M_A nu_dot_r left over */
       mul6(q->ma, ndc, rows[3]);
     }
     if (t->coriolis && flow->have_current) {
@@ -162,7 +162,7 @@ int uwv_tree_part_rows(const Tree *t, const TreePart *q, const double *r, const 
     return 0;
   }
   if (a != NULL) {
-    /* Fossen 2011 sec. 10.3: -M_A nu_dot_r, nu_dot_r = a - nu_dot_c */
+    /* Fossen 2021 ch. 10: -M_A nu_dot_r, nu_dot_r = a - nu_dot_c */
     double nd[6];
     for (int i = 0; i < 6; i++) {
       nd[i] = a[i] - ndc[i];

@@ -42,7 +42,7 @@ def added_mass_coriolis_matrix(added_mass, nu) -> np.ndarray:
     """
     Return C_A(nu) (Fossen 2011 eq. 6.43) for a 6x6 added-mass matrix.
 
-    Eq. 6.43 is eq. 3.56 applied to M_A (a1 = A11 v + A12 w, a2 = A21 v + A22 w,
+    Eq. 6.43 is the C of Theorem 3.2 applied to M_A (a1 = A11 v + A12 w, a2 = A21 v + A22 w,
     C_A = [[0, -S(a1)], [-S(a1), -S(a2)]]), so the rigid-body function serves both.
     """
     return coriolis_matrix(added_mass, nu)
@@ -51,7 +51,7 @@ def added_mass_coriolis_matrix(added_mass, nu) -> np.ndarray:
 def added_mass_coriolis_wrench(added_mass, nu) -> np.ndarray:
     """Return -C_A(nu) nu = [a1 x w, a1 x v + a2 x w] without building C_A."""
     nu = np.asarray(nu, dtype=float)
-    # Fossen 2011 eq. 6.44-6.45: [a1, a2] = M_A nu
+    # Fossen 2011 eqs. 6.43-6.46: [a1, a2] = M_A nu
     a = np.asarray(added_mass, dtype=float) @ nu
     a1, a2 = a[:3], a[3:]
     # Fossen 2011 eq. 6.43 applied to nu: -C_A nu = [a1 x w, a1 x v + a2 x w]
@@ -61,7 +61,7 @@ def added_mass_coriolis_wrench(added_mass, nu) -> np.ndarray:
 def added_mass_coriolis_wrench_many(added_mass, nu) -> np.ndarray:
     """Return :func:`added_mass_coriolis_wrench` of N matrices (N, 6, 6) and twists (N, 6)."""
     nu = np.asarray(nu, dtype=float).reshape(-1, 6)
-    # Fossen 2011 eq. 6.44-6.45: [a1, a2] = M_A nu, one per row
+    # Fossen 2011 eqs. 6.43-6.46: [a1, a2] = M_A nu, one per row
     a = np.einsum('nij,nj->ni', np.asarray(added_mass, dtype=float).reshape(-1, 6, 6), nu)
     v, w, a1, a2 = nu[:, :3], nu[:, 3:], a[:, :3], a[:, 3:]
     # Fossen 2011 eq. 6.43 applied to nu: -C_A nu = [a1 x w, a1 x v + a2 x w]
@@ -81,7 +81,7 @@ class AddedMass:
         self._h = transfer_matrix_h(self.point)
         self._h_t = np.ascontiguousarray(self._h.T)
         self._at_origin = not np.any(self.point)
-        # Fossen 2011 eq. 7.238: M_A about the origin = H(r_a)^T M_A H(r_a)
+        # Fossen's H(r), MSS Hmtrx: M_A about the origin = H(r_a)^T M_A H(r_a)
         self.origin_matrix = transfer_matrix(self.matrix, self.point)
         self.is_zero = not np.any(self.matrix)
 
@@ -96,7 +96,7 @@ class AddedMass:
             return np.zeros(6)
         if self._at_origin:
             return added_mass_coriolis_wrench(self.matrix, nu_r)
-        # Twist transfer nu_p = H(r_a) nu (Fossen 2011 eq. 7.236)
+        # Twist transfer nu_p = H(r_a) nu (Fossen's H(r), MSS Hmtrx)
         nu_p = self._h @ nu_r
         # Wrench transfer tau_O = H(r_a)^T tau_p
         return self._h_t @ added_mass_coriolis_wrench(self.matrix, nu_p)

@@ -17,36 +17,28 @@ Equations of motion of a floating base with moving joints and per-link hydro (Pi
 
 The model is :class:`~uwv_hydro.physics.multibody.MultibodyModel` (a free-flyer base, one
 revolute or prismatic joint per moving joint), with gravity off and each body's added
-mass in the rigid-body form appended (below).  The state is the base pose and body twist (as
-:class:`~uwv_hydro.physics.dynamics.State`) and the joint positions and speeds; the
+mass in the rigid-body form appended (below).  The state is the base pose and body twist
+(as :class:`~uwv_hydro.physics.dynamics.State`) and the joint positions and speeds; the
 free-flyer's velocity is the body twist of the base origin in base axes, so the base
 part of the acceleration is nu_dot exactly as the rigid vehicle's.
 
 Forces, per joint in its local frame (Pinocchio's ``fext``): each body's weight at its
-CoM (Pinocchio's own gravity is off, see added mass), each hydro part's wrench
-(:class:`~uwv_hydro.physics.link_wrench.PartWrenches`, on the part's twist; its own
-acceleration zero: the added mass's inertial term is handled below) moved from the part,
-the base wrench (thrusters) on the base.  Accelerations: ``pinocchio.aba``.
+CoM, each hydro part's wrench (:class:`~uwv_hydro.physics.link_wrench.PartWrenches`, on
+the part's twist, its inertial added-mass term handled below) moved from the part, the
+base wrench (thrusters) on the base.  Accelerations: ``pinocchio.aba``.
 
 Added mass.  ABA carries a per-body 6x6 only in the rigid-body form
-[[a I, -a S(c)], [a S(c), I_o]] (a Pinocchio Inertia).  Each body's added mass
-(its parts' M_A moved to the joint frame, X^T M_A X) is split into that form (a the
-least eigenvalue of the translational block, c from the coupling block, I_o the
-rotational block) and a remainder:
+[[a I, -a S(c)], [a S(c), I_o]] (a Pinocchio Inertia), so each body's added mass (its
+parts' M_A moved to the joint frame, X^T M_A X) is split into that form and a remainder:
 
-* ``inertia`` (default): the rigid-body part is added to the body's spatial inertia
-  (implicit: exact, Pinocchio also forms its Kirchhoff term nu x* (M nu), which the
-  explicit force replaces by the parts' relative-velocity ones); every body's remainder
-  R_k is solved exactly with the accelerations: body k's acceleration is
-  a_k = J_k a + c_k (its LOCAL Jacobian, c_k the bias J_k_dot v), the remainder's force
-  -R_k a_k, so a = a0 + G sum_k J_k^T (-R_k (J_k a + c_k)) with a0 the ABA acceleration
-  without them and G = M^-1 (``computeMinverse``):
-  (I + G K) a = a0 - G b, K = sum J_k^T R_k J_k, b = sum J_k^T R_k c_k.  Exact for
-  any added mass (uuv's cylinder model gives arm links a remainder several times their
-  mass: lagged, that diverged on the real Oberon7 arm).
-* ``lagged``: nothing in the inertia, every body's whole M_A times its acceleration of
-  the previous step (the dsros scheme): first-order in dt, unstable when M_A exceeds
-  the body's articulated inertia.
+* ``inertia`` (default): the rigid-body part joins the body's spatial inertia, and every
+  body's remainder R_k is solved with the accelerations: with a_k = J_k a + c_k (LOCAL
+  Jacobian, bias c_k) and G = M^-1 (``computeMinverse``),
+  (I + G K) a = a0 - G b, K = sum J_k^T R_k J_k, b = sum J_k^T R_k c_k, a0 the ABA
+  acceleration without them.  Exact for any added mass (uuv's cylinder model gives arm
+  links a remainder several times their mass).
+* ``lagged``: every body's M_A times its previous acceleration (the dsros scheme):
+  first-order in dt, unstable when M_A exceeds the body's articulated inertia.
 
 Locked joints (a joint command ``locked``): the joint acceleration is held at zero
 exactly by the joint torque that the same linear system solves for (a brake).
@@ -105,7 +97,7 @@ def rigid_part(m_a: np.ndarray) -> pin.Inertia:
         s = -0.5 * (sym[:3, 3:] - sym[:3, 3:].T) / a
         c = np.array([s[2, 1], s[0, 2], s[1, 0]])
         sc = skew(c)
-        # Parallel axes (Fossen 2011 eq. 3.37): I_c = I_o + a S(c)^2
+        # Parallel axes (Fossen 2021 ch. 3): I_c = I_o + a S(c)^2
         i_c = rotational + a * (sc @ sc)
         if np.linalg.eigvalsh(i_c)[0] >= -1e-12 * max(1.0, float(np.max(rotational))):
             return pin.Inertia(a, c, 0.5 * (i_c + i_c.T))
@@ -330,9 +322,9 @@ class TreeDynamics:
         quat = x[3:7]
         rotation = quat_to_matrix(quat / np.linalg.norm(quat))
         out = np.empty(13)
-        # Fossen 2011 eq. 2.83: p_dot = R(q) v
+        # Fossen 2021 ch. 2: p_dot = R(q) v
         out[:3] = rotation @ x[7:10]
-        # Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, w]
+        # Fossen 2021 ch. 2: q_dot = 1/2 q (x) [0, w]
         out[3:7] = quat_derivative(quat, x[10:13])
         out[7:13] = a[:6]
         return out, a[6:], torques

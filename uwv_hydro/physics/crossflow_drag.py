@@ -16,12 +16,12 @@
 Cross-flow drag of a slender hull by strip theory (the ``crossflow_drag`` component).
 
 Each strip of the hull at station x (body x axis, length dx, diameter d(x)) sees the
-cross-flow velocity of its point (v_r + w x [x, 0, 0], Fossen 2011 eq. 7.236)::
+cross-flow velocity of its point (v_r + w x [x, 0, 0], Fossen's H(r), MSS Hmtrx)::
 
     c(x) = [v + r x, w - q x]      (body y and z; nu_r = [u, v, w, p, q, r])
 
 and takes the two-dimensional drag of a cylinder section in that flow (the cross-flow
-principle, Hoerner 1965; strip theory as in Fossen 2021 sec. 6.7 and PythonVehicle-
+principle, Hoerner 1965; strip theory as in Fossen 2021 and PythonVehicle-
 Simulator's ``crossFlowDrag``, re-derived here in 3-D)::
 
     dF = -1/2 rho C_d d(x) |c| c dx,      dM = [x, 0, 0] x dF = [0, -x dF_z, x dF_y]
@@ -61,7 +61,7 @@ class CrossflowDrag:
     def wrench_many(self, nu_r) -> np.ndarray:
         """Return the cross-flow drag wrenches about the origin (N, 6) for (N, 6) twists."""
         nu_r = np.asarray(nu_r, dtype=float).reshape(-1, 6)
-        # cross-flow velocity of every strip: c = [v + r x, w - q x] (Fossen eq. 7.236)
+        # cross-flow velocity of every strip: c = [v + r x, w - q x] (Fossen's H(r), MSS Hmtrx)
         cy = nu_r[:, 1:2] + nu_r[:, 5:6] * self.x
         cz = nu_r[:, 2:3] - nu_r[:, 4:5] * self.x
         # per strip -k |c| c (Hoerner cross-flow drag)

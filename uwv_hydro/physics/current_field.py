@@ -19,7 +19,7 @@ One interface for every source (:class:`CurrentField`): :meth:`CurrentField.samp
 returns a :class:`CurrentSample` with the velocity, its partial time derivative
 dv_c/dt at a fixed point and its gradient G[i, j] = d v_c,i / d p_j (world frame).  A body
 moving with p_dot sees the total rate dv_c/dt + G p_dot (:meth:`CurrentSample.total_rate`),
-the part of nu_dot_c (Fossen 2011 sec. 10.3) that a changing current adds.
+the part of nu_dot_c (Fossen 2021 ch. 10) that a changing current adds.
 
 Here: :class:`ConstantCurrent` (the node's ``current`` parameter), :class:`DepthProfileCurrent`
 (table of depth -> vector, linear), :class:`TidalCurrent` (table of time -> vector, linear,
@@ -80,7 +80,7 @@ def linearise(field: 'CurrentField', x: Sequence[float], t: float, span: float) 
     head = start.linearised()
     if not span > 0.0:
         return head + head[3:15] + [0.0] + head[:3] + head[12:15]
-    # Fossen 2011 eq. 2.83: p_dot = R(q) v, the end position p + p_dot span
+    # Fossen 2021 ch. 2: p_dot = R(q) v, the end position p + p_dot span
     p_dot = quat_to_matrix(np.asarray(x[3:7], dtype=float)) @ np.asarray(x[7:10], dtype=float)
     end = field.sample(np.asarray(x[:3], dtype=float) + span * p_dot, t + span)
     # a uniform field (no gradient at either sample) is the same at p0 and p1

@@ -114,7 +114,7 @@ class Drag:
         """Return the relative twist of the drag velocity point: H(r_v) nu_r."""
         if self._velocity_at_origin:
             return nu_r
-        # Fossen 2011 eq. 7.236: nu_p = H(r_v) nu
+        # Fossen's H(r), MSS Hmtrx: nu_p = H(r_v) nu
         return self._h_velocity @ nu_r
 
     def to_origin(self, tau_point) -> np.ndarray:

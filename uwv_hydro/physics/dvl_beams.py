@@ -17,39 +17,30 @@ DVL beam geometry over a flat seabed: beam directions, slant ranges, along-beam 
 
 A Janus DVL has four beams tilted by the Janus angle theta from its boresight.  In the
 DVL frame of marine_acoustic_msgs/Dvl (z along the boresight, x forward) beam i points
-along
+along b_i = (sin theta cos a_i, sin theta sin a_i, cos theta) with a_i its azimuth from
++x towards +y.  The Water Linked A50 has theta = 22.5 deg (its datasheet) and its four
+transducers at +-45 deg and +-135 deg from forward (the "X" layout, as the gz-sim DVL
+example arranges its beams); :data:`A50_JANUS_ANGLE`, :data:`A50_AZIMUTHS`.
 
-    b_i = (sin theta cos a_i, sin theta sin a_i, cos theta)
-
-with a_i its azimuth from +x towards +y.  The Water Linked A50 has theta = 22.5 deg
-(its datasheet) and its four transducers at +-45 deg and +-135 deg from forward (the
-"X" layout, as the gz-sim DVL example arranges its beams: rotations 45, 135, -45,
--135 deg); :data:`A50_JANUS_ANGLE`, :data:`A50_AZIMUTHS`.
-
-gz-sensors' DopplerVelocityLog (as in lrauv_gazebo_plugins ``DopplerVelocityLog.cc``,
-``AcousticBeam`` and ``InitializeBeamArrangement``) places each ``<arrangement><beam>``
-by its ``<rotation>`` psi and ``<tilt>`` phi (radians, or degrees with
-``<arrangement degrees="true">``; defaults 0, 0; |phi| < 90 deg): the beam axis is
-R_x(psi) R_y(phi) x in a beams frame that is the sensor frame (x forward, y left,
-z up) turned by R_y(90 deg) (x down, z forward), so in the sensor frame
+gz-sensors' DopplerVelocityLog (lrauv_gazebo_plugins ``DopplerVelocityLog.cc``,
+``AcousticBeam``, ``InitializeBeamArrangement``) places each ``<arrangement><beam>`` by
+its ``<rotation>`` psi and ``<tilt>`` phi (radians, or degrees with ``degrees="true"``;
+|phi| < 90 deg): the axis R_x(psi) R_y(phi) x in a beams frame that is the sensor frame
+turned by R_y(90 deg), so in the sensor frame
 
     b = (-sin phi cos psi, sin phi sin psi, -cos phi)        (:func:`gz_beam_axis`)
 
-pointing down, phi from the -z boresight.  A general arrangement has a tilt per beam:
-:func:`boresight_cosines` gives cos(tilt) of each beam from the DVL's axis, the z axis
-of the frame the beams are given in, on the side they point to (the Janus cos theta
-for a Janus DVL; exactly cos phi for a gz arrangement whose reference frame keeps z).
+pointing down, phi from the -z boresight.  :func:`boresight_cosines` gives cos(tilt) of
+each beam of a general arrangement from the DVL's axis (the Janus cos theta for a
+Janus DVL; exactly cos phi for a gz arrangement whose reference frame keeps z).
 
 Over a flat seabed at height h below the transducer a beam with world direction
-d = R b (R world <- DVL frame) reaches it after the slant range
-
-    r_i = h / (-d_z)            (d_z < 0: the beam points down; else no return)
-
-and measures the velocity of the transducer over the ground along the beam,
-v_i = b_i . v (v in the DVL frame, the same velocity the DVL reports).  A velocity with
-covariance S gives the beam variances b_i^T S b_i.  For a level DVL every range is
-h / cos theta and the mean altitude of the good beams r_i cos theta is h
-(marine_acoustic_msgs: altitude = cos theta * sum(range) / num_good_beams).
+d = R b (R world <- DVL frame) reaches it after the slant range r_i = h / (-d_z)
+(d_z < 0: the beam points down; else no return) and measures v_i = b_i . v (v the
+transducer's velocity over the ground in the DVL frame).  A velocity with covariance S
+gives the beam variances b_i^T S b_i.  For a level DVL every range is h / cos theta and
+the mean altitude of the good beams r_i cos theta is h (marine_acoustic_msgs:
+altitude = cos theta * sum(range) / num_good_beams).
 """
 import math
 

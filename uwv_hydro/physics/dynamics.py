@@ -171,7 +171,7 @@ class Simulator:
         rhs = tau + self.model.dynamics_wrench(nu, rotation, fraction, current_world,
                                                self._fin_angles)
         if self._coriolis:
-            # Fossen 2011 eq. 3.56: -C_RB(nu) nu
+            # Fossen 2021 Theorem 3.2: -C_RB(nu) nu
             rhs += coriolis_wrench(self._m_rb, nu)
         # nu_dot = (M_RB + M_A)^-1 (sum of wrenches), Fossen 2021 ch. 8
         return self._m_inv @ rhs
@@ -180,14 +180,14 @@ class Simulator:
         """Return d/dt of the flat state [p (3), q (4), nu (6)]."""
         q = x[3:7]
         nu = x[7:13]
-        # Attitude matrix of the (renormalised) stage quaternion, Fossen 2011 eq. 2.72
+        # Attitude matrix of the (renormalised) stage quaternion, Fossen 2021 ch. 2
         rotation = quat_to_matrix(q / math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]
                                                 + q[3] * q[3]))
         fraction = self._hs.fraction(-x[2])
         out = np.empty(13)
-        # Fossen 2011 eq. 2.83: p_dot = R(q) v
+        # Fossen 2021 ch. 2: p_dot = R(q) v
         out[:3] = rotation @ nu[:3]
-        # Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, w]
+        # Fossen 2021 ch. 2: q_dot = 1/2 q (x) [0, w]
         out[3:7] = quat_derivative(q, nu[3:])
         out[7:] = self.acceleration(nu, rotation, fraction, tau, current_world)
         return out

@@ -26,9 +26,8 @@ threshold crossing measures), found by casting a fixed pattern of rays:
     sensor's +y towards +z (61 rays; ring 4 is the cone's rim).
 
 Every direction of the cone lies within :func:`pattern_gap` = fov / (2 RINGS) of a ray
-of the pattern (the rings are a = fov/8 apart; along ring k its rays are at most
-sin(k a) 2 pi / (6 k) <= (pi/3) a apart; so a direction is within
-sqrt((a/2)^2 + (pi a/6)^2) < 0.73 a of one), so the nearest echo
+of the pattern (rings a = fov/8 apart, rays along ring k at most (pi/3) a apart, so a
+direction is within sqrt((a/2)^2 + (pi a/6)^2) < 0.73 a of one), so the nearest echo
 found is at most the range of a direction up to that angle worse than the best one:
 over a plane at h metres whose normal is at tilt tau from the axis the sounder reads
 between h / cos(max(0, tau - fov/2)) (the exact cone minimum) and

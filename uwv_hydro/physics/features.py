@@ -23,38 +23,25 @@ Features of one state (everything else is state-independent and precomputed)::
     e  = 6 extra inputs       tau (dynamics) or nu_dot (wrench)
 
 With nu_r = R_z z = nu - [v_cb, 0] and the drag velocity-point twist nu_p = P z,
-P = H(r_v) R_z, every term is one of (Fossen 2011 eq. numbers as in the modules
-that define the terms)::
+P = H(r_v) R_z, every term is one of (sources as in the modules that define them)::
 
-    affine    G_w d                   weight at com (hydrostatics, eq. 4.6)
-              G_b fd                  buoyancy at cob (hydrostatics, eq. 4.6)
-              L_z z                   -H(r_c)^T L nu_p (drag, dsros linear drag)
-              E e                     tau, or -M_A,O nu_dot (Fossen 2011 ch. 6)
+    affine    G_w d, G_b fd               weight at com, buoyancy at cob (hydrostatics)
+              L_z z                       -H(r_c)^T L nu_p (dsros linear drag)
+              E e                         tau, or -M_A,O nu_dot (Fossen 2011 ch. 6)
     bilinear  sum_bk A_ibk |nu_p,b| z_k   -H(r_c)^T Q_abc |nu_p,b| nu_p,c (dsros drag)
-              sum_jk B_ijk z_j z_k        -H(r_c)^T u_p L_u nu_p (uuv forward-speed
-                                          drag, u_p = (P z)_0 signed),
-                                          -H(r_c)^T S_abc nu_p,b nu_p,c (gz-sim
-                                          signed quadratic drag),
-                                          -C_RB(nu) nu (eq. 3.56),
-                                          -H(r_a)^T C_A(nu_a) nu_a, nu_a = H(r_a) nu_r
-                                          (eq. 6.43), M_A,O nu_dot_c with
-                                          nu_dot_c = [-w x v_cb, 0] (sec. 10.3),
-                                          -C_A,O(nu) nu (eq. 6.43, absolute twist:
-                                          what an engine carrying M_A computes)
+              sum_jk B_ijk z_j z_k        uuv forward-speed drag, gz-sim signed quadratic
+                                          drag, -C_RB(nu) nu (rigid_body),
+                                          -H(r_a)^T C_A(nu_a) nu_a (Fossen 2011 eq. 6.43),
+                                          M_A,O nu_dot_c (Fossen 2021 ch. 10)
 
-The bilinear tensors are built numerically from the very functions that define the
-terms (B[:, j, k] = b(e_j, e_k) for the bilinear form b with b(z, z) = the term), so
-they are the same equations, only evaluated in another order.
+The bilinear tensors are built numerically from the functions that define the terms
+(B[:, j, k] = b(e_j, e_k), b(z, z) = the term): the same equations in another order.
 
 Evaluation (:func:`build_kernel` layout) uses one buffer
 ``buf = [|nu_p| (6), 1, z (9), d (3), fd (3), e (6)]`` and two matrix-vector
-products::
-
-    y   = K @ buf[7:]                        (n_out * 16 + 6 values)
-    |nu_p| = abs(y[-6:]) -> buf[:6]
-    out = y[:-6].reshape(n_out, 16) @ buf[:16]
-
-i.e. out_i = sum_j Y_ij u_j with u = [|nu_p|, 1, z] and Y_ij linear in buf[7:].
+products: ``y = K @ buf[7:]``, ``|nu_p| = abs(y[-6:]) -> buf[:6]``,
+``out = y[:-6].reshape(n_out, 16) @ buf[:16]``, i.e. out_i = sum_j Y_ij u_j with
+u = [|nu_p|, 1, z] and Y_ij linear in buf[7:].
 """
 import numpy as np
 
@@ -102,8 +89,9 @@ def coriolis_bilinear(mass_matrix, x, y) -> np.ndarray:
     """
     Return b(x, y) = [a1 x y_w, a1 x y_v + a2 x y_w] with a = M x.
 
-    b(nu, nu) = -C(nu) nu of Fossen 2011 eq. 3.56 (rigid body) and eq. 6.43 (added
-    mass), the expression of :func:`uwv_hydro.physics.rigid_body.coriolis_wrench`.
+    b(nu, nu) = -C(nu) nu of Fossen 2021 Theorem 3.2 (rigid body) and Fossen 2011
+    eq. 6.43 (added mass), the expression of
+    :func:`uwv_hydro.physics.rigid_body.coriolis_wrench`.
     """
     a = mass_matrix @ x
     return np.concatenate((cross(a[:3], y[3:]), cross(a[:3], y[:3]) + cross(a[3:], y[3:])))
@@ -121,11 +109,11 @@ class FeatureForms:
         hs = model.hydrostatics
         drag = model.drag
         am = model.added_mass
-        # nu_r = R_z z = nu - [v_cb, 0] (Fossen 2011 sec. 10.3)
+        # nu_r = R_z z = nu - [v_cb, 0] (Fossen 2021 ch. 10)
         r_z = np.zeros((6, 9))
         r_z[:, :6] = np.eye(6)
         r_z[:3, 6:] = -np.eye(3)
-        # Twist of the drag velocity point: nu_p = H(r_v) nu_r (Fossen 2011 eq. 7.236)
+        # Twist of the drag velocity point: nu_p = H(r_v) nu_r (Fossen's H(r), MSS Hmtrx)
         self.p = transfer_matrix_h(drag.velocity_point) @ r_z
         h_c_t = transfer_matrix_h(drag.center).T
         # Weight and buoyancy wrenches are linear in d (and f d)
@@ -155,7 +143,7 @@ class FeatureForms:
         self.added_mass_coriolis = zero
         self.engine_added_mass_coriolis = zero
         if self.coriolis:
-            # Fossen 2011 eq. 3.56: -C_RB(nu) nu with nu = z[:6]
+            # Fossen 2021 Theorem 3.2: -C_RB(nu) nu with nu = z[:6]
             self.rigid_body_coriolis = bilinear_tensor(
                 lambda x, y: coriolis_bilinear(m_rb, x[:6], y[:6]), 9)
         if model.added_mass_coriolis:
@@ -175,7 +163,7 @@ class FeatureForms:
         m_a_o = am.origin_matrix
 
         def current_inertia(x, y):
-            # Fossen 2011 sec. 10.3: M_A,O nu_dot_c, nu_dot_c = [-w x v_cb, 0]
+            # Fossen 2021 ch. 10: M_A,O nu_dot_c, nu_dot_c = [-w x v_cb, 0]
             nu_dot_c = np.zeros(6)
             nu_dot_c[:3] = -cross(x[3:6], y[6:9])
             return m_a_o @ nu_dot_c

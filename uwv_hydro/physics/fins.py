@@ -22,26 +22,17 @@ Per fin and state (gz-sim LiftDrag's geometry, all vectors in the body frame):
   its joint ``axis`` k (Rodrigues: v' = v cos d + (k x v) sin d + k (k.v)(1 - cos d));
 * the fin's velocity through the water at its centre of pressure r = position + cp' is
   v = v_r + w x r, with nu_r = nu - nu_c the body twist relative to the water
-  (Fossen 2011 eq. 7.236: the twist moved to the point);
+  (Fossen's H(r), MSS Hmtrx: the twist moved to the point);
 * s = f' x u' (spanwise), v_p = v - (v.s) s the flow in the fin's lift/drag plane;
   alpha = a0 + atan2(-v.u', v.f') wrapped into [-pi/2, pi/2] (so alpha = delta + the
-  flow angle when k = s), dynamic pressure q = 1/2 rho |v_p|^2;
-* lift acts along s x v_p / |v_p| (perpendicular to the flow), drag along -v_p / |v_p|;
-* model ``two_line`` (gz-sim LiftDrag): below the stall C_L = cla alpha, C_D = |cda alpha|;
-  past +-alpha_stall the slopes become cla_stall and cda_stall (C_L kept on its side of
-  zero); both are scaled by 1 - sin^2(sweep) like gz-sim, plus
-  control_joint_rad_to_cl * delta on C_L; L = C_L q area, D = C_D q area;
-* model ``quadratic`` (uuv_simulator): L = lift_constant alpha |v_p|^2,
-  D = drag_constant alpha^2 |v_p|^2;
-* model ``uuv_two_lines`` (uuv_simulator's TwoLines, LiftDragModel.cc): C_L = cla alpha,
-  C_D = cda alpha below the stall (C_D signed: a negative alpha gives a negative drag,
-  as there); past +alpha_stall C_L = cla alpha_stall + cla_stall (alpha - alpha_stall),
-  C_D = cda alpha_stall + cda_stall (alpha - alpha_stall); past -alpha_stall
-  C_L = -cla alpha_stall + cda_stall (alpha + alpha_stall) (uuv writes cda_stall there)
-  and C_D = -cda alpha_stall + cda_stall (alpha + alpha_stall); no sweep factor, no
-  control-joint term; L = C_L q area, D = C_D q area;
-* a two-line model's q takes the fin's ``fluid_density`` when it is set (> 0), else the
-  vehicle's;
+  flow angle when k = s), dynamic pressure q = 1/2 rho |v_p|^2 (the fin's
+  ``fluid_density`` when set, else the vehicle's);
+* lift acts along s x v_p / |v_p| (perpendicular to the flow), drag along -v_p / |v_p|,
+  with the coefficients of the fin's model: ``two_line`` (gz-sim LiftDrag, with its
+  sweep factor and control-joint term), ``quadratic`` (uuv_simulator:
+  L = lift_constant alpha |v_p|^2, D = drag_constant alpha^2 |v_p|^2) or
+  ``uuv_two_lines`` (uuv_simulator's TwoLines, LiftDragModel.cc, its signed drag and
+  its ``cda_stall`` on the negative lift branch kept as there);
 * no force below 1 cm/s (gz-sim) or without in-plane flow;
 * the force F acting at r is moved to the body origin: [F, r x F] (tau_O = H(r)^T tau_r,
   H as gnc.Hmtrx of Fossen's PythonVehicleSimulator).
@@ -49,6 +40,8 @@ Per fin and state (gz-sim LiftDrag's geometry, all vectors in the body frame):
 Fin rates (delta_dot) are not in the flow: a quasi-steady model, as gz-sim and uuv.
 The model is evaluated by the compiled core (``_fins.c``: ``fin_force``, also at every
 RK4 stage of the integrators); this class holds the validated, precomputed geometry.
+The models' formulas past the stall: doc/guide/sdf_equipment.md ("Fins: gz-sim
+`LiftDrag`") and doc/guide/uuv_dave_dssim.md.
 """
 from typing import Sequence, Tuple
 

@@ -127,7 +127,7 @@ def slender_cylinder_added_mass(radius: float, length: float,
     Transverse pi rho r^2 L, pitch/yaw pi rho r^2 L^3/12, surge and roll zero.
     """
     r, h, rho = float(radius), float(length), float(fluid_density)
-    # Strip theory (Newman 1977 sec. 7.x): 2-D circle added mass pi rho r^2 per length
+    # Strip theory (Newman 1977, Marine Hydrodynamics): 2-D circle added mass pi rho r^2 per length
     per_length = math.pi * rho * r * r
     # Integrate over the length: A22 = A33 = pi rho r^2 L, A55 = A66 = pi rho r^2 L^3/12
     return np.diag([0.0, per_length * h, per_length * h, 0.0, per_length * h ** 3 / 12.0,

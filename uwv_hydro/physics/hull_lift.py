@@ -15,7 +15,7 @@
 """
 Body lift of a slender hull (the ``hull_lift`` component).
 
-Prestero (2001, sec. 4.x, after Hoerner 1965) gives the body lift of REMUS as
+Prestero (2001, after Hoerner 1965) gives the body lift of REMUS as
 L = -1/2 rho d^2 c_yd_beta u w acting at the centre of pressure x_cp (and the same in
 sway with v).  Written with the flow angle instead of the small-angle product u w, so
 that it is right at any angle and in both directions of travel: with the relative

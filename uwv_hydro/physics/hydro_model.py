@@ -25,32 +25,23 @@ Which velocity each component uses (nu = body twist of the origin, nu_c =
     quadratic_drag       H(drag_velocity_point) nu_r, acting at drag_center
     added_mass           H(added_mass_point) (nu_dot - nu_dot_c), about added_mass_point
     added_mass_coriolis  H(added_mass_point) nu_r, about added_mass_point
-    fins                 nu_r moved to each fin's centre of pressure (physics.fins),
-                         given the fin deflections (``fin_angles``)
+    fins                 nu_r at each fin's centre of pressure, given ``fin_angles``
     hull_lift            nu_r of the origin: flow angle and speed (physics.hull_lift)
     crossflow_drag       nu_r moved to each strip of the hull (physics.crossflow_drag)
 
-With ``engine_added_mass`` (an engine carries M_A in its inertia and computes
-C_A(nu) nu from the absolute twist itself) the last two are what the engine cannot
-compute: M_A,O nu_dot_c and C_A(nu) nu - C_A(nu_r) nu_r (zero in still water).
+With ``engine_added_mass`` (an engine carries M_A and computes C_A(nu) nu itself) the
+last two are M_A,O nu_dot_c and C_A(nu) nu - C_A(nu_r) nu_r (zero in still water).
+Every component is a body-frame wrench about the body origin (tau_O = H(r)^T tau_p).
+nu_dot_c = [-w x v_c_body + R^T dv_c/dt, 0, 0, 0] is the body-frame rate of the world
+current (Fossen 2021 ch. 10: the added-mass inertial term is -M_A nu_dot_r).  The
+rigid-body Coriolis term is no hydro wrench (:mod:`uwv_hydro.physics.dynamics` owns it).
 
-Every component is returned as a body-frame wrench about the body origin
-(tau_O = H(r)^T tau_p).  nu_dot_c = [-w x v_c_body + R^T dv_c/dt, 0, 0, 0] is the
-body-frame rate of change of the world current (Fossen 2011 sec. 10.3: the
-added-mass inertial term is -M_A nu_dot_r).  The rigid-body Coriolis term is not a hydro
-wrench and is not reported (Gazebo, or :mod:`uwv_hydro.physics.dynamics`, owns it).
-
-:meth:`HydroModel.wrench` evaluates all components at once through the precomputed
-affine/bilinear feature forms of :mod:`uwv_hydro.physics.features` (one kernel with
-a 6-row block per component); :meth:`HydroModel.dynamics_wrench` keeps the
-term-by-term evaluation.
-
-``params.semantics`` ('origin' or 'dsros') needs no separate code path: a dsros
-block is reproduced by the reference points its loader sets (drag_velocity_point =
-com, drag_center = its own centre, added_mass_point = com).  ``params.coriolis``
-False or ``params.added_mass_coriolis`` False zeroes ``added_mass_coriolis`` (in wrench
-mode too, as gz-sim's ``<disable_coriolis>``); ``params.damping`` 'quadratic_only'
-ignores L.
+:meth:`HydroModel.wrench` evaluates all components at once through the feature forms
+of :mod:`uwv_hydro.physics.features`; :meth:`HydroModel.dynamics_wrench` keeps the
+term-by-term evaluation.  ``params.semantics`` ('origin' or 'dsros') needs no separate
+code path: a dsros block is reproduced by the reference points its loader sets.
+``params.coriolis`` or ``params.added_mass_coriolis`` False zeroes ``added_mass_coriolis``
+(as gz-sim's ``<disable_coriolis>``); ``params.damping`` 'quadratic_only' ignores L.
 """
 from dataclasses import dataclass, field
 import math
@@ -105,7 +96,7 @@ class HydroModel:
         #: The added-mass Coriolis -C_A(nu_r) nu_r is on (both switches).
         self.added_mass_coriolis = self.coriolis and bool(
             getattr(params, 'added_mass_coriolis', True))
-        # Fossen 2011 eq. 3.44 with the parallel-axis inertia about the origin
+        # Fossen 2021 ch. 3 with the parallel-axis inertia about the origin
         self._m_rb = rigid_body_mass_matrix(params.mass, params.inertia, params.com)
         # M = M_RB + M_A (both about the origin; added mass: Fossen 2011 ch. 6)
         self._mass = self._m_rb + self.added_mass.origin_matrix
@@ -129,7 +120,7 @@ class HydroModel:
             'buoyancy': (z6, z3, forms.buoyancy, zero6, z69, z699),
             'linear_drag': (forms.linear, z3, z3, zero6, z69, forms.forward_speed),
             'quadratic_drag': (z6, z3, z3, zero6, forms.quadratic, forms.signed_quadratic),
-            # Fossen 2011 sec. 10.3: -M_A,O (nu_dot - nu_dot_c) with nu_dot the extra input
+            # Fossen 2021 ch. 10: -M_A,O (nu_dot - nu_dot_c) with nu_dot the extra input
             'added_mass': (z6, z3, z3, -forms.added_mass_origin, z69, forms.current_inertia),
             'added_mass_coriolis': (z6, z3, z3, zero6, z69, forms.added_mass_coriolis),
         }
@@ -137,8 +128,8 @@ class HydroModel:
                  for i in range(6)]
         self._kernel_dot = features.build_kernel(*parts, forms.p)
         # An engine carrying M_A integrates (M_RB + M_A) nu_dot + C_A(nu) nu itself; left
-        # for the wrench: C_A(nu) nu - C_A(nu_r) nu_r and M_A,O nu_dot_c (Fossen 2011
-        # sec. 10.3); the extra input then holds -[R^T dv_c/dt, 0] (a changing current)
+        # for the wrench: C_A(nu) nu - C_A(nu_r) nu_r and M_A,O nu_dot_c (Fossen 2021
+        # ch. 10); the extra input then holds -[R^T dv_c/dt, 0] (a changing current)
         i = KERNEL_COMPONENTS.index('added_mass_coriolis')
         rows = slice(6 * i, 6 * i + 6)
         engine = [part.copy() for part in parts]
@@ -221,7 +212,7 @@ class HydroModel:
             norm2 = qw * qw + qx * qx + qy * qy + qz * qz
             if not norm2 > 0.0 or not math.isfinite(norm2):
                 raise ValueError('cannot normalise quaternion %r' % (quaternion,))
-            # Fossen 2011 eq. 2.72 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
+            # Fossen 2021 ch. 2 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
             s = 2.0 / norm2
             xx, yy, zz = s * qx * qx, s * qy * qy, s * qz * qz
             xy, xz, yz = s * qx * qy, s * qx * qz, s * qy * qz
@@ -243,7 +234,7 @@ class HydroModel:
             c0 = c1 = c2 = 0.0
         else:
             cw = np.asarray(current_world, dtype=float).reshape(3).tolist()
-            # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
+            # Body-frame current v_cb = R^T v_c (Fossen 2021 ch. 10)
             c0 = r00 * cw[0] + r10 * cw[1] + r20 * cw[2]
             c1 = r01 * cw[0] + r11 * cw[1] + r21 * cw[2]
             c2 = r02 * cw[0] + r12 * cw[1] + r22 * cw[2]
@@ -259,7 +250,7 @@ class HydroModel:
             extra[:] = np.asarray(nu_dot, dtype=float).reshape(6)
         if current_rate_world is not None:
             cr = np.asarray(current_rate_world, dtype=float).reshape(3).tolist()
-            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (sec. 10.3)
+            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (Fossen 2021 ch. 10)
             extra[0] -= r00 * cr[0] + r10 * cr[1] + r20 * cr[2]
             extra[1] -= r01 * cr[0] + r11 * cr[1] + r21 * cr[2]
             extra[2] -= r02 * cr[0] + r12 * cr[1] + r22 * cr[2]
@@ -316,7 +307,7 @@ class HydroModel:
             fraction = surface_fractions(depth, self.hydrostatics.surface)
             buf[:, features.FD_SLICE] = fraction[:, None] * down
         if current_world is not None:
-            # Body-frame current v_cb = R^T v_c (Fossen 2011 sec. 10.3)
+            # Body-frame current v_cb = R^T v_c (Fossen 2021 ch. 10)
             cw = np.broadcast_to(np.asarray(current_world, dtype=float).reshape(-1, 3), (n, 3))
             buf[:, features.Z_SLICE.start + 6:features.Z_SLICE.stop] = np.einsum(
                 'nji,nj->ni', rot, cw)
@@ -326,7 +317,7 @@ class HydroModel:
         if current_rate_world is not None:
             cr = np.broadcast_to(np.asarray(current_rate_world, dtype=float).reshape(-1, 3),
                                  (n, 3))
-            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (sec. 10.3)
+            # nu_dot - nu_dot_c with the changing current's part R^T dv_c/dt (Fossen 2021 ch. 10)
             buf[:, features.EXTRA_SLICE.start:features.EXTRA_SLICE.start + 3] -= np.einsum(
                 'nji,nj->ni', rot, cr)
         # Feature forms (module features), row by row: y = K buf[7:], |nu_p|, Y [|nu_p|, 1, z]
@@ -351,8 +342,8 @@ class HydroModel:
         Return the hydro wrench for the equations of motion with implicit added mass.
 
         The sum of all components except ``added_mass``, plus M_A nu_dot_c (the part
-        of -M_A nu_dot_r that does not depend on the unknown nu_dot, Fossen 2011
-        sec. 10.3).  ``rotation`` is R(q), ``fraction`` the surface fraction and
+        of -M_A nu_dot_r that does not depend on the unknown nu_dot, Fossen 2021
+        ch. 10).  ``rotation`` is R(q), ``fraction`` the surface fraction and
         ``fin_angles`` the fin deflections (None: zero).
         """
         down = -rotation[2, :]
@@ -367,7 +358,7 @@ class HydroModel:
             # Fossen 2011 eq. 6.43: -C_A(nu_r) nu_r
             total += self.added_mass.coriolis_wrench(nu_r)
         if nu_dot_c is not None and not self.added_mass.is_zero:
-            # Fossen 2011 sec. 10.3: M_A nu_dot_c moved to the right-hand side
+            # Fossen 2021 ch. 10: M_A nu_dot_c moved to the right-hand side
             total += self.added_mass.origin_matrix @ nu_dot_c
         if self.fins is not None:
             total += self.fins.wrench(nu_r, fin_angles)

@@ -21,7 +21,7 @@ world "down" direction is d_b = R(q)^T [0, 0, -1] (minus the third row of R), so
 * weight   W = m g d_b            applied at r_g (com),
 * buoyancy B = -f(depth) rho V g d_b applied at r_b (cob), rho V = ``buoyancy_mass``,
 
-each carrying its moment about the origin (tau = [F, r x F], Fossen 2011 eq. 4.6
+each carrying its moment about the origin (tau = [F, r x F], Fossen 2021 ch. 4
 written as applied forces rather than the restoring vector g(eta) = -tau).
 
 The surface transition f(depth) uses the depth d = -z of the body origin:

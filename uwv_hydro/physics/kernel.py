@@ -159,7 +159,7 @@ def pack_model(model, m_inv) -> np.ndarray:
         at_out, at_full = transition_interior(out, *band), transition_interior(full, *band)
         slope = (at_full - at_out) / (full - out)
         offset = at_out - slope * out
-    # M_A,O[:, :3]: the wrench M_A,O [R^T dv_c/dt, 0] of a changing current (sec. 10.3)
+    # M_A,O[:, :3]: the wrench M_A,O [R^T dv_c/dt, 0] of a changing current (Fossen 2021 ch. 10)
     ma = np.asarray(model.added_mass.origin_matrix, dtype=float)[:, :3].reshape(18)
     head = [float(core.LAYOUT_VERSION)] + list(a.T.reshape(-1)) + list(
         model.drag.velocity_point) + [full, out, slope, offset] + ma.tolist()

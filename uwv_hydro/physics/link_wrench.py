@@ -29,7 +29,7 @@ link origin (v_c the world current, v_cl = R^T v_c, nu_r = nu_l - [v_cl, 0])::
     added_mass           -M_A (a_l - nu_dot_c), a_l = d(nu_l)/dt in link axes
     added_mass_coriolis  -C_A(nu_r) nu_r
 
-nu_dot_c = [-w x v_cl + R^T dv_c/dt, 0] (Fossen 2011 sec. 10.3, the current's rate in
+nu_dot_c = [-w x v_cl + R^T dv_c/dt, 0] (Fossen 2021 ch. 10, the current's rate in
 link axes).  With ``engine_added_mass`` (the engine carries each link's M_A and
 C_A(nu_l) nu_l, e.g. SDF fluid_added_mass per link in DART) the last two are what the
 engine cannot compute: M_A nu_dot_c and C_A(nu_l) nu_l - C_A(nu_r) nu_r, zero in
@@ -104,7 +104,7 @@ class PartWrenches:
         axes = np.tile(np.eye(3), (n, 1, 1))
         h_v = motion_transforms(axes, self.velocity_point)
         h_ct = np.swapaxes(motion_transforms(axes, self.center), 1, 2)
-        # Fossen 2011 eq. 7.236: nu_p = H(r_v) nu; the wrench at r_c moved: H(r_c)^T tau
+        # Fossen's H(r), MSS Hmtrx: nu_p = H(r_v) nu; the wrench at r_c moved: H(r_c)^T tau
         #: H(r_v), H_c^T L H_v and H_c^T Q (N, 6, 36): the drag maps about the origin
         self.h_velocity = h_v
         self.linear_origin = np.matmul(np.matmul(h_ct, self.linear), h_v)
@@ -148,7 +148,7 @@ class PartWrenches:
                                       -(fraction * self.buoyancy)[:, None] * down)
         nu_r, v_c = nu, None
         if current_world is not None:
-            # the current in link axes v_cl = R^T v_c (Fossen 2011 sec. 10.3)
+            # the current in link axes v_cl = R^T v_c (Fossen 2021 ch. 10)
             v_c = np.einsum('nji,j->ni', rot, np.asarray(current_world, dtype=float).reshape(3))
             nu_r = nu.copy()
             nu_r[:, :3] -= v_c
@@ -183,7 +183,7 @@ class PartWrenches:
         m_a = self.added_mass
         if engine_added_mass:
             if nu_dot_c is not None:
-                # Fossen 2011 sec. 10.3: M_A nu_dot_c, the part of -M_A nu_dot_r left over
+                # Fossen 2021 ch. 10: M_A nu_dot_c, the part of -M_A nu_dot_r left over
                 out[:, _ADDED] = np.einsum('nij,nj->ni', m_a, nu_dot_c)
             if self.coriolis and v_c is not None:
                 # C_A(nu) nu - C_A(nu_r) nu_r: the engine computes -C_A(nu) nu itself
@@ -194,7 +194,7 @@ class PartWrenches:
             nu_dot_r = np.asarray(acceleration, dtype=float).reshape(n, 6)
             if nu_dot_c is not None:
                 nu_dot_r = nu_dot_r - nu_dot_c
-            # Fossen 2011 sec. 10.3: -M_A nu_dot_r
+            # Fossen 2021 ch. 10: -M_A nu_dot_r
             out[:, _ADDED] = -np.einsum('nij,nj->ni', m_a, nu_dot_r)
         if self.coriolis:
             # Fossen 2011 eq. 6.43: -C_A(nu_r) nu_r

@@ -17,22 +17,17 @@ The rigid multibody model of a vehicle whose links move, and its forward kinemat
 
 A :class:`~uwv_hydro.physics.link_tree.KinematicTree` becomes a Pinocchio model: a
 free-flyer joint carries the base body, each moving joint of the tree one more body.
-Why Pinocchio (``pin`` on PyPI): it is the reference implementation of the rigid
-multibody algorithms of robotics (Featherstone's forward kinematics, RNEA, ABA, CRBA,
-with their analytic derivatives), written in C++ and called from Python at C++ speed;
-the simulate mode integrates the same model with its ABA, so both modes share one
-kinematics.
+Pinocchio (``pin`` on PyPI) is the reference implementation of the rigid multibody
+algorithms of robotics (Featherstone's forward kinematics, RNEA, ABA, CRBA, with
+their analytic derivatives), in C++; the simulate mode integrates the same model with
+its ABA, so both modes share one kinematics.
 
-The mapping (``T_parent_child(q) = T_origin Motion(axis, q) T_child``, link_tree):
-
-* Pinocchio's joint frame of a moving joint is the tree's joint frame after the motion;
-  its placement in the parent's joint frame is ``C_parent T_origin`` (``C`` = a body's
-  ``T_child``: the body frame in its joint frame, identity for URDF and for the base),
-  and the body frame is the joint frame times ``C``.  Revolute and continuous joints are
-  ``JointModelRevoluteUnaligned`` (a continuous joint's angle is a plain angle, nq = 1,
-  without limits), prismatic ones ``JointModelPrismaticUnaligned``, on the unit axis.
-* Each body's inertia (mass, centre of mass, inertia about it, body axes) is appended to
-  its joint at ``C``.
+The mapping (``T_parent_child(q) = T_origin Motion(axis, q) T_child``, link_tree): a
+moving joint's Pinocchio frame is the tree's joint frame after the motion, placed in
+the parent's joint frame at ``C_parent T_origin`` (``C`` = a body's ``T_child``,
+identity for URDF and the base); the body frame is the joint frame times ``C``.
+Revolute and continuous joints are ``JointModelRevoluteUnaligned`` (nq = 1), prismatic
+ones ``JointModelPrismaticUnaligned``; each body's inertia is appended at ``C``.
 
 State: the base pose (world ENU position, quaternion [w, x, y, z] world <- base), the
 base twist [v, w] of the base origin in base axes (the REP-105 child-frame twist of

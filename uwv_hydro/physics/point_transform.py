@@ -32,7 +32,7 @@ from uwv_hydro.physics.rotation import cross, skew
 def transfer_matrix_h(r) -> np.ndarray:
     """Return the 6x6 twist transfer matrix H(r) = [[I, -S(r)], [0, I]]."""
     h = np.eye(6)
-    # Fossen 2011 eq. 7.236: H(r) = [[I, S(r)^T], [0, I]]
+    # Fossen's H(r), MSS Hmtrx: H(r) = [[I, S(r)^T], [0, I]]
     h[:3, 3:] = -skew(r)
     return h
 
@@ -65,7 +65,7 @@ def force_at_point(force, r) -> np.ndarray:
 def transfer_matrix(matrix, r) -> np.ndarray:
     """Return H(r)^T M H(r): a 6x6 matrix about the point r re-expressed about the origin."""
     h = transfer_matrix_h(r)
-    # Fossen 2011 eq. 7.238: M_O = H(r)^T M_P H(r)
+    # Fossen's H(r), MSS Hmtrx: M_O = H(r)^T M_P H(r)
     return h.T @ np.asarray(matrix, dtype=float) @ h
 
 
@@ -81,7 +81,7 @@ def motion_transforms(rotation, position) -> np.ndarray:
     p = np.asarray(position, dtype=float).reshape(-1, 3)
     rt = np.swapaxes(r, 1, 2)
     s = np.zeros((len(r), 3, 3))
-    # Fossen 2011 eq. 2.10: S(p), row by row
+    # Fossen 2021 ch. 2: S(p), row by row
     s[:, 0, 1], s[:, 0, 2], s[:, 1, 2] = -p[:, 2], p[:, 1], -p[:, 0]
     s[:, 1, 0], s[:, 2, 0], s[:, 2, 1] = p[:, 2], -p[:, 1], p[:, 0]
     x = np.zeros((len(r), 6, 6))

@@ -34,10 +34,10 @@ def skew(a) -> np.ndarray:
     """
     Return the skew-symmetric matrix S(a) with S(a) @ b = a x b.
 
-    Fossen 2011 eq. 2.10: S(a) = [[0, -a3, a2], [a3, 0, -a1], [-a2, a1, 0]].
+    Fossen 2021 ch. 2: S(a) = [[0, -a3, a2], [a3, 0, -a1], [-a2, a1, 0]].
     """
     a1, a2, a3 = float(a[0]), float(a[1]), float(a[2])
-    # Fossen 2011 eq. 2.10: cross-product operator S(a)
+    # Fossen 2021 ch. 2: cross-product operator S(a)
     return np.array([[0.0, -a3, a2], [a3, 0.0, -a1], [-a2, a1, 0.0]])
 
 
@@ -100,7 +100,7 @@ def quat_normalize(q) -> np.ndarray:
 def quat_to_matrix(q) -> np.ndarray:
     """Return the rotation matrix R(q) (world <- body) of a unit quaternion [w, x, y, z]."""
     w, x, y, z = float(q[0]), float(q[1]), float(q[2]), float(q[3])
-    # Fossen 2011 eq. 2.72: R(q) in terms of the Euler parameters
+    # Fossen 2021 ch. 2: R(q) in terms of the Euler parameters
     return np.array([
         [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - w * z), 2.0 * (x * z + w * y)],
         [2.0 * (x * y + w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - w * x)],
@@ -121,7 +121,7 @@ def quats_to_matrices(q) -> np.ndarray:
     if np.any(bad):
         k = int(np.argmax(bad))
         raise ValueError('cannot normalise quaternion %r (row %d)' % (q[k].tolist(), k))
-    # Fossen 2011 eq. 2.72 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
+    # Fossen 2021 ch. 2 for q / |q|: R = I + 2/|q|^2 (w S(e) + S(e)^2)
     s = 2.0 / norm2
     xx, yy, zz = s * x * x, s * y * y, s * z * z
     xy, xz, yz = s * x * y, s * x * z, s * y * z
@@ -165,7 +165,7 @@ def matrix_to_quat(rotation) -> np.ndarray:
 
 def rotate(q, v) -> np.ndarray:
     """Return R(q) @ v: a body-frame vector expressed in the world frame."""
-    # v_world = R(q) v_body (Fossen 2011 eq. 2.72)
+    # v_world = R(q) v_body (Fossen 2021 ch. 2)
     return quat_to_matrix(q) @ np.asarray(v, dtype=float)
 
 
@@ -179,9 +179,9 @@ def quat_derivative(q, omega) -> np.ndarray:
     """
     Return q_dot = 0.5 q (x) [0, omega] for a body-frame angular velocity omega.
 
-    Fossen 2011 eq. 2.86 (T(q) omega written as a quaternion product).
+    Fossen 2021 ch. 2 (T(q) omega written as a quaternion product).
     """
-    # Fossen 2011 eq. 2.86: q_dot = 1/2 q (x) [0, omega_body]
+    # Fossen 2021 ch. 2: q_dot = 1/2 q (x) [0, omega_body]
     return 0.5 * quat_multiply(q, (0.0, omega[0], omega[1], omega[2]))
 
 
@@ -200,7 +200,7 @@ def quat_from_rpy(roll: float, pitch: float, yaw: float) -> np.ndarray:
     cr, sr = math.cos(0.5 * roll), math.sin(0.5 * roll)
     cp, sp = math.cos(0.5 * pitch), math.sin(0.5 * pitch)
     cy, sy = math.cos(0.5 * yaw), math.sin(0.5 * yaw)
-    # Fossen 2011 eq. 2.93 (zyx convention): q = q_z(yaw) (x) q_y(pitch) (x) q_x(roll)
+    # Fossen 2021 ch. 2 (zyx convention): q = q_z(yaw) (x) q_y(pitch) (x) q_x(roll)
     return np.array([
         cr * cp * cy + sr * sp * sy,
         sr * cp * cy - cr * sp * sy,
@@ -212,7 +212,7 @@ def quat_from_rpy(roll: float, pitch: float, yaw: float) -> np.ndarray:
 def quat_to_rpy(q) -> np.ndarray:
     """Return [roll, pitch, yaw] (rad, zyx convention) of a unit quaternion."""
     w, x, y, z = float(q[0]), float(q[1]), float(q[2]), float(q[3])
-    # Fossen 2011 eq. 2.98: Euler angles from the Euler parameters
+    # Fossen 2021 ch. 2: Euler angles from the Euler parameters
     roll = math.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
     pitch = math.asin(max(-1.0, min(1.0, 2.0 * (w * y - z * x))))
     yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))

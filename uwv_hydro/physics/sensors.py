@@ -19,7 +19,7 @@ Inputs: the state of the body origin -- world (ENU) position p, attitude q (worl
 body), body twist nu = [v, w] -- and its derivative nu_dot = [v_dot, w_dot] (body-frame
 components, what the equations of motion give).  A sensor sits at r in the body frame
 with axes R_bs (body <- sensor), from the URDF fixed-joint chain.  Rigid-body point
-kinematics (Fossen 2011 sec. 2.x, body axes):
+kinematics (Fossen 2021 ch. 2, body axes):
 
     v_P = v + w x r
     a_P = v_dot + w x v + w_dot x r + w x (w x r)     (inertial acceleration of P)

@@ -27,28 +27,19 @@ with speed); :func:`stable_substeps` returns the sub-step count that keeps
 Divergence.  With the kinetic energy E = 1/2 nu^T M nu (M = M_RB + M_A, symmetric
 positive definite), the Coriolis terms do no work and dissipative drag removes
 energy, so dE/dt <= nu^T f with f the thrust plus the hydrostatic wrench.  With
-s = sqrt(2 E) = |nu|_M (Cauchy-Schwarz in the M metric)::
-
-    ds/dt <= |f|_{M^-1} + mu s
-
+s = sqrt(2 E) = |nu|_M (Cauchy-Schwarz in the M metric), ds/dt <= |f|_{M^-1} + mu s,
 where mu >= 0 is the energy the linear drag could inject if it is not dissipative
 (0 for any physical description).  :class:`EnergyGuard` checks one step against this
-bound with a safety factor: an explicit integrator that left its stability region
-multiplies s by |R(lambda h)| >> 1 per step and fails the check long before the state
-overflows, so the node can restore the last good state instead of publishing garbage.
-A world current adds the drag and added-mass forces of the relative flow; they are
-bounded with the hydrodynamic wrench the current alone exerts on a vehicle at rest
-and with the spectral norm (M metric) of the change of the Jacobian at rest that the
-current causes, scaled by the same safety factor.  The bound is conservative: it
+bound with a safety factor: an unstable integration multiplies s by |R(lambda h)| >> 1
+per step and fails the check long before the state overflows, so the node can restore
+the last good state instead of publishing garbage.  The bound is conservative: it
 catches the exponential growth of an unstable integration, not small errors.
 
-Both current terms are polynomials in the current speed s along a fixed direction e
-(at rest the relative velocity is -s e): the drag and added-mass wrench of the flow is
-s F1(e) + s^2 F2(e) (linear drag; quadratic drag |x| x and -C_A(nu_r) nu_r for s > 0)
-and the change of the Jacobian is s D1(e) (their derivatives, and M_A S(v_c) from the
-current's rate of change).  F1, F2 and D1 are found once, when the guard is built, so a
-new current value costs a few 6-vector norms instead of ~80 evaluations of the
-dynamics (the update loop of the node runs it at the rate the current changes).
+A world current adds the drag and added-mass forces of the relative flow, bounded by
+polynomials in the current speed s along a fixed direction e: the wrench of the flow
+s F1(e) + s^2 F2(e) and the change of the Jacobian at rest s D1(e) (with M_A S(v_c)
+from the current's rate of change), scaled by the same safety factor; F1, F2 and D1
+are found once, when the guard is built.
 """
 import math
 from typing import Optional, Sequence
@@ -222,7 +213,7 @@ class EnergyGuard:
         b1 (3)] (:func:`uwv_hydro.physics.current_field.linearise`).  The current
         drifts by at most dt (|dv/dt| + |G| |p_dot|) over the step (bounded with twice
         the speeds at its start), and its rate along the path dv/dt + G p_dot enters as
-        the wrench M_A,O [R^T dv_c/dt, 0] (Fossen 2011 sec. 10.3).
+        the wrench M_A,O [R^T dv_c/dt, 0] (Fossen 2021 ch. 10).
         """
         f = np.asarray(field, dtype=float)
         v0 = f[:3]

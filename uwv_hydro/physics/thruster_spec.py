@@ -16,7 +16,7 @@
 Thruster descriptions: the models a thruster may have and their parameters (ThrusterSpec).
 
 The bank that runs them (rotor states, thrust, torque, base wrench) is
-:mod:`uwv_hydro.physics.thruster_bank`.  The models, per update of length dt:
+:mod:`uwv_hydro.physics.thruster_bank`.
 
 A thruster is a joint (gz-sim's Thruster system uses ``joint_name``): the joint
 origin is the point of application, the joint axis the thrust direction.  Per
@@ -24,61 +24,24 @@ update of length dt (the wrench is then held over the integration step):
 
 1. command u, clamped to [min_thrust_cmd, max_thrust_cmd] (gz-sim); a missing or
    non-finite command is the neutral command (zero thrust);
-2. rotor dynamics on the commanded quantity x (thrust in N, rotor speed in rad/s
-   with ``use_angvel_cmd``, or the table's command such as a PWM width): none,
-   first order with ``time_constant`` (exact zero-order-hold discretisation, as
-   uuv_simulator's FirstOrder) and/or a rate limit ``max_cmd_rate`` (units/s); or
-   one of uuv_simulator's rotor models, whose state is the rotor speed omega driven
-   by the command u (:data:`UUV_DYNAMICS`), both of the form
-   J omega' = k_u u - k_1 omega - k_2 omega |omega|:
-
-   * ``Yoerger`` (Yoerger et al. 1990): omega' = beta u - alpha omega |omega|
-     (J = 1, k_u = beta, k_1 = 0, k_2 = alpha);
-   * ``Bessa`` (Bessa et al. 2006, model 2, u the motor voltage):
-     Jmsp omega' = Kt/Rm u - Kv1 omega - Kv2 omega |omega|;
-
-   integrated with RK4 sub-steps short against the rotor's time scale (backward
-   Euler where that scale is far below dt), not with uuv_simulator's explicit
-   Euler step;
-3. thrust T and rotor speed omega from x:
-
-   * ``coefficient`` model (gz-sim, Fossen 1994 p. 246): T = Ct rho D^4 omega |omega|.
-     Without ``thrust_coefficient`` the coefficient follows the advance ratio as
-     gz-sim computes it: Ct = alpha_1 + alpha_2 J, J = Va / (omega D),
-     Va = (1 - wake_fraction) u_a, with u_a the water-relative velocity of the
-     thruster point along the thrust axis (gz-sim uses the link's speed; the two
-     agree in straight motion along the axis).  With a thrust command the rotor
-     speed solves the same equation exactly (gz-sim lags the coefficient by one
-     step).  A negative Ct is a counter-rotating propeller (gz-sim: the sign of
-     Ct gives the spin direction for positive thrust);
-   * ``table`` model (uuv_simulator's LinearInterp, a T200 PWM/thrust curve):
-     T = piecewise-linear interpolation of (lookup_command, lookup_thrust), held
-     at the end values outside; the table must be monotone and cross zero thrust
-     (its zero is the neutral command); no rotor speed (reported as NaN);
-   * ``uuv_basic`` model (uuv_simulator's Basic conversion): T = rotorConstant
-     omega |omega| with omega the rotor state;
-   * ``uuv_bessa`` model (uuv_simulator's Bessa conversion, Bessa et al. 2006):
-     with b = omega |omega|, T = rotorConstantL (b - deltaL) for b <= deltaL,
-     rotorConstantR (b - deltaR) for b >= deltaR, and 0 in the dead zone between
-     (deltaL <= 0 <= deltaR, both constants >= 0);
-   * ``dsros`` model (ds_sim's dsros_thruster): for c = |u| limited to max_cmd and
-     the apparent speed s = |u_a| (0 when the vehicle moves against the command),
-     T = +-max(0, quad_gain c^2 + gain c + offset + speed_gain c s + speed_offset s)
-     with the ``dsros_forward`` coefficients for u >= 0 and ``dsros_reverse`` (default
-     the forward ones) for u < 0, the other way round (and the sign with them) when
-     ``propdir`` <= 0 (a thruster wired or propped backwards); no rotor speed;
-
+2. rotor dynamics on the commanded quantity: none, first order (``time_constant``,
+   exact zero-order hold), a rate limit, or uuv_simulator's rotor models of the form
+   J omega' = k_u u - k_1 omega - k_2 omega |omega| (:data:`UUV_DYNAMICS`: Yoerger et
+   al. 1990, Bessa et al. 2006), integrated with RK4 sub-steps;
+3. thrust T and rotor speed omega: ``coefficient`` (gz-sim, Fossen 1994 p. 246:
+   T = Ct rho D^4 omega |omega|, Ct fixed or alpha_1 + alpha_2 J), ``propeller``
+   (K_T(J), K_Q(J) polynomials), ``table`` (uuv_simulator's LinearInterp),
+   ``uuv_basic`` / ``uuv_bessa`` (uuv_simulator's conversions) or ``dsros``
+   (ds_sim's dsros_thruster polynomials);
 4. deadband (gz-sim): |T| < deadband gives T = 0 and omega = 0;
-5. reaction torque on the vehicle about the axis, opposite to the rotor's spin:
-   Q = -K_Q rho D^5 omega |omega| (Fossen's propeller torque, K_Q =
-   ``torque_coefficient``) for the coefficient model, Q = -s K_Q(J) rho D^5 n|n| for the
-   propeller model, Q = -s k T for the table,
-   dsros and uuv models (k = ``torque_per_thrust`` in m, s = ``spin_direction``: +1 when
-   the rotor turns positively about the axis under positive thrust);
-6. base wrench: F = T d ((1 - t) T d for a propeller), torque = r x F + Q d with d the
-   axis and r the joint origin in the base frame, i.e. tau = A T + A_Q Q with the
-   allocation matrix A = [d; r x d] (the thrust configuration matrix T of tau = T K u,
-   Fossen 2021; MSS ucalloc) and A_Q = [0; d].
+5. reaction torque about the axis, opposite to the rotor's spin
+   (Q = -K_Q rho D^5 omega |omega|, Fossen's propeller torque, or Q = -s k T);
+6. base wrench tau = A T + A_Q Q with A = [d; r x d] (the thrust configuration
+   matrix T of tau = T K u, Fossen 2021 sec. 11.2; MSS ucalloc) and A_Q = [0; d].
+
+Each model's keys, formulas and sign rules: doc/guide/hil.md ("Thrusters:
+per-thruster commands (simulate mode)"), doc/reference/thrusters.md and, for
+uuv_simulator's rotor models, doc/guide/uuv_dave_dssim.md.
 """
 from dataclasses import dataclass
 import math

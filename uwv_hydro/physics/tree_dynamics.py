@@ -233,7 +233,7 @@ class CompiledTreeDynamics:
         nu_r = x[7:13].copy()
         if current is not None:
             rotation = quat_to_matrix(x[3:7] / np.linalg.norm(x[3:7]))
-            # the base's relative twist nu_r = nu - [R^T v_c, 0] (Fossen 2011 sec. 10.3)
+            # the base's relative twist nu_r = nu - [R^T v_c, 0] (Fossen 2021 ch. 10)
             nu_r[:3] -= rotation.T @ np.asarray(current, dtype=float)
         if self._fin_set is not None:
             rows[COMPONENT_NAMES.index('fins')] = self._fin_set.wrench(nu_r, fin_angles)

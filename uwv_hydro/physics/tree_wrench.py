@@ -18,11 +18,9 @@ Every link's hydro wrench of a kinematic tree in one compiled call (``_tree_wren
 Wrench mode with moving links evaluates this at every odometry message (1 kHz beside an
 engine): forward kinematics of the base and joints, then each part's terms of
 :class:`~uwv_hydro.physics.link_wrench.PartWrenches` on its own twist, summed per link,
-per body and at the base.  As numpy calls (Pinocchio's forward kinematics, then
-PartWrenches) most of a call's cost was Python and numpy overheads, which compiled
-code does not have (the figures: doc/guide/performance.md).  The
-same numpy path stays in articulated simulate mode and is this module's reference in
-the tests.
+per body and at the base, without the Python and numpy overheads of the numpy path
+(Pinocchio, then PartWrenches; why: doc/guide/performance.md), which stays in
+articulated simulate mode and is this module's reference in the tests.
 
 Packed layout (doubles; ``_tree_model.c`` parses it):
 

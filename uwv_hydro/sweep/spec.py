@@ -18,9 +18,7 @@ The sweep specification (YAML): vehicle, variations, scenario, outputs; checked 
 Example (paths relative to the spec file)::
 
     vehicle: ../config/remus100.yaml
-    runs: 1000
-    seed: 7
-    chunk_size: 250
+    runs: 1000                # seed: 7, chunk_size: 250
     vary:
       quadratic_drag: {dist: uniform, low: -0.3, high: 0.3}    # relative: x (1 + d)
       added_mass.yy: {dist: normal, std: 0.2}
@@ -31,8 +29,7 @@ Example (paths relative to the spec file)::
       duration: 60.0
       dt: 0.05
       thrust: [20, 0, 0, 0, 0, 0]       # or thrust_profile: profile.csv
-      fin_angles: [0.1, 0.1, 0, 0]      # rad, held, in the description's fin order
-      current: [0, 0, 0]                # world ENU, m/s
+      fin_angles: [0.1, 0.1, 0, 0]      # rad, held; also current: [x, y, z] (ENU)
       initial_position: [0, 0, -5]
     outputs: [final_position, max_depth, depth_overshoot, turning_diameter, energy, broach]
 

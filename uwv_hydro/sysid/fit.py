@@ -23,10 +23,9 @@ Pipeline (see :mod:`uwv_hydro.sysid.regressors` for the equation):
    the equation (M_RB nu_dot, C_RB(nu) nu, tau, g(eta), the kept description terms
    and each regressor column phi_j, all evaluated per sample with the recorded twist)
    is then filtered with one Savitzky-Golay smoother S (window ``window`` s,
-   polynomial ``order``).  S is linear, so the filtered equation holds exactly for
-   the filtered terms: smoothing removes noise without biasing the fit (smoothing the
-   twist before the nonlinear drag would).  Odometry noise enters the quadratic
-   columns only as a bias of order noise^2.
+   polynomial ``order``).  S is linear, so the filtered equation holds exactly:
+   smoothing removes noise without biasing the fit (odometry noise enters the
+   quadratic columns only as a bias of order noise^2).
 2. y = S(M_RB nu_dot - (-C_RB(nu) nu) - tau - g(eta) - kept terms) is regressed on the
    columns S(phi_j), rows weighted per axis by the inverse residual standard deviation
    (two passes), with diagonal coefficients bounded >= 0
@@ -42,8 +41,7 @@ Pipeline (see :mod:`uwv_hydro.sysid.regressors` for the equation):
    simulated open loop with the fitted model (and with the description for comparison).
 
 The fitted terms replace the description's tensors of those terms (the diagonal model
-by default); all other fields (mass, inertia, CoM, buoyancy, reference points, frames)
-are kept.  Still water is assumed (no current).
+by default); all other fields are kept.  Still water is assumed (no current).
 """
 
 import copy
@@ -153,7 +151,7 @@ def _odd(n: int) -> int:
 
 
 def _coriolis_rows(m, nu):
-    """Return -C(nu) nu for (n, 6) twists (Fossen 2011 eq. 3.56, vectorised)."""
+    """Return -C(nu) nu for (n, 6) twists (Fossen 2021 Theorem 3.2, vectorised)."""
     a = nu @ m.T
     a1, a2, v, w = a[:, :3], a[:, 3:], nu[:, :3], nu[:, 3:]
     # Kirchhoff: -C(nu) nu = [a1 x w, a1 x v + a2 x w]

@@ -139,7 +139,7 @@ def select(terms: Sequence[str], coupled: bool = False) -> List[Coefficient]:
 def _point_twist(nu, r):
     """Return H(r) nu for (n, 6) twists: [v + w x r, w]."""
     out = np.array(nu, dtype=float)
-    # Fossen 2011 eq. 7.236: v_p = v + omega x r
+    # Fossen's H(r), MSS Hmtrx: v_p = v + omega x r
     out[:, :3] += np.cross(nu[:, 3:], np.broadcast_to(r, nu[:, 3:].shape))
     return out
 
@@ -177,7 +177,7 @@ def columns(coefficients: Sequence[Coefficient], params, nu, nu_dot) -> np.ndarr
                 # tau_A = -M_A nu_dot (Fossen 2011 ch. 6), unit entry (a, b)
                 w[:, a] -= acc_am[:, b]
                 if coriolis:
-                    # Fossen 2011 eq. 6.43-6.45: [a1, a2] = E_ab nu_p = e_a nu_p,b
+                    # Fossen 2011 eqs. 6.43-6.46: [a1, a2] = E_ab nu_p = e_a nu_p,b
                     vec = np.zeros((n, 6))
                     vec[:, a] = nu_am[:, b]
                     a1, a2 = vec[:, :3], vec[:, 3:]

@@ -23,32 +23,25 @@ Layout (every element optional, 0 when absent; see dsros_hydro VEHICLE_MODELLING
         <center x="" y="" z=""/>          centre of buoyancy in the base link (m)
         <mass>453.592</mass>              vehicle mass as the plugin sees it (kg)
         <buoyancy>455.592</buoyancy>      TOTAL buoyancy as displaced mass (kg)
-        <out_of_water_depth/> <fully_submerged_depth/> <scale_factor/>
-      </buoyancy>
+        <out_of_water_depth/> <fully_submerged_depth/> <scale_factor/> </buoyancy>
       <drag>
         <center x="" y="" z=""/>          centre of drag (default: centre of mass)
         <linear> <xy>..</xy> </linear>    F_a = -L_ab nu_b, tags <ab>
         <quadratic> <xyz>..</xyz> </quadratic>   F_a = -Q_abc |nu_b| nu_c, tags <abc>
         <added_mass> <xx>..</xx> </added_mass>   about the centre of mass, tags <ab>
       </drag>
-      <acceleration_alpha>0.3</acceleration_alpha>   (also accepted inside <drag>)
-      <allow_nonphysical>false</allow_nonphysical>   (uwv_hydro only, see validate)
+      <acceleration_alpha>0.3</acceleration_alpha> <allow_nonphysical/> (uwv_hydro's)
     </plugin>
 
-Letters x y z r p h = surge, sway, heave, roll, pitch, heading (indices 0..5).
-The buoyancy force is <buoyancy> (kg) times gravity.  dsros_hydro evaluates drag
-with the centre-of-mass velocity and expresses added mass about the centre of
-mass, so the block sets ``semantics='dsros'``, ``drag_velocity_point = com`` and
-``added_mass_point = com``, with ``com`` the centre of mass of the base link's own
-Gazebo classic body (``body_link->GetInertial()->CoG()`` in dsros_hydro.cc: the base
-link and its fixed-joint children, :mod:`uwv_hydro.description.classic_body`), which is
-also the drag centre when ``<drag><center>`` is absent.
-
-Every element and ``<center>`` attribute is checked against the known set
-(:data:`PLUGIN_CHILDREN` and its neighbours below): a typo such as
-``<linaer>`` or ``<centre>`` is an error with "did you mean", never a silent zero.
-As dsros_hydro does, a ``<buoyancy>`` without ``<center>`` is an error and a missing
-``<linear>``, ``<quadratic>`` or ``<added_mass>`` is a warning.
+Letters x y z r p h = surge, sway, heave, roll, pitch, heading; the buoyancy force is
+<buoyancy> (kg) times gravity.  dsros_hydro evaluates drag with the
+centre-of-mass velocity and expresses added mass about it, so the block sets
+``semantics='dsros'``, ``drag_velocity_point = com`` and ``added_mass_point = com``,
+``com`` that of the base link's own Gazebo classic body (dsros_hydro.cc's
+``body_link->GetInertial()->CoG()``: :mod:`uwv_hydro.description.classic_body`).
+Every element and attribute is checked (:data:`PLUGIN_CHILDREN`): a typo is an error
+with "did you mean"; a ``<buoyancy>`` without ``<center>`` is an error and a missing
+``<linear>``, ``<quadratic>`` or ``<added_mass>`` a warning, as in dsros_hydro.
 """
 from typing import Optional
 import xml.etree.ElementTree as ET

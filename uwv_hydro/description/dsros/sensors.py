@@ -20,37 +20,26 @@ As ds_sim's xacros write them (``ds_sim/urdf/paro_sim.xacro``, ``phins_sim.xacro
 
     <gazebo reference="base_link">
       <sensor name="paro_sensor" type="dsros_depth">
-        <update_rate>5.0</update_rate>
-        <pose frame="">0 0 0.1 0 0 0</pose>           in the reference link
-        <plugin name=".." filename="libdsros_ros_depth.so">
-          <robotNamespace>..</robotNamespace> <topicName>depth</topicName>
-          <frameName>world</frameName> <updateRateHZ>5</updateRateHZ>
-          <gaussianNoise>0.005</gaussianNoise>          dbar
-        </plugin>
+        <update_rate>5.0</update_rate> <pose frame="">0 0 0.1 0 0 0</pose>
+        <plugin name=".." filename="libdsros_ros_depth.so"> <topicName>depth</topicName>
+          <updateRateHZ>5</updateRateHZ> <gaussianNoise>0.005</gaussianNoise> </plugin>
       </sensor>
     </gazebo>
 
 Plugin elements and defaults as ds_sim's ``src/dsros_*_plugin.cc`` (``LoadParameters``)
-read them: a missing noise is 0, a missing ``updateRateHZ`` 1 Hz; the plugin publishes
-at most at its ``updateRateHZ`` and the sensor's ``update_rate`` (the smaller is used).
-The sensor sits at its ``<pose>`` in the reference link (its own frame, named after the
-sensor, published on /tf_static); ``topicName`` is the topic.  Mapping:
+read them: a missing noise is 0, a missing ``updateRateHZ`` 1 Hz; the smaller of it and
+the sensor's ``update_rate`` is used.  The sensor sits at its ``<pose>`` in the
+reference link (its own frame, on /tf_static); ``topicName`` is the topic.  Mapping:
 
-* ``dsros_depth`` (``libdsros_ros_depth.so``) -> ``fluid_pressure``: noise
-  ``gaussianNoise`` dbar = 1e4 Pa; ds_sim's DepthData message becomes FluidPressure;
-* ``dsros_dvl`` (``libdsros_ros_dvl.so``) -> ``dvl``: ``gaussianNoiseBeamVel`` per beam
-  becomes per-axis velocity noise through the least-squares solution of the four beams
-  (``beamAngleDeg`` from the down axis, default 30; ``beamAzimuthDeg1..4``, default
-  -135 135 45 -45): Var(v_i) = sigma^2 [(B^T B)^-1]_ii, B the beam unit vectors; the
-  range limits (``minRange``/``maxRange``) need a seabed depth: warned;
-* ``dsros_ins`` (``libdsros_ros_ins.so``) -> ``imu``: ``gaussianNoisePR`` (roll, pitch)
-  and ``gaussianNoiseY`` (yaw) orientation noise, ``gaussianNoiseAngVel``,
-  ``gaussianNoiseAcc``; the INS velocity and latitude outputs are warned;
-* ``dsros_gps`` or a ``gps`` sensor with ``libdsros_ros_gps.so`` -> ``navsat``:
-  ``gaussianNoiseLL_meters`` horizontal, ``gaussianNoiseAlt_meters`` vertical, a fix
-  while the altitude is at least ``minAltitude`` (surfaced_depth = -minAltitude).
+* ``dsros_depth`` -> ``fluid_pressure`` (``gaussianNoise`` dbar = 1e4 Pa);
+* ``dsros_dvl`` -> ``dvl``: the per-beam ``gaussianNoiseBeamVel`` becomes per-axis noise
+  through the four beams' least squares, Var(v_i) = sigma^2 [(B^T B)^-1]_ii;
+* ``dsros_ins`` -> ``imu`` (orientation, rate and acceleration noise; the INS velocity
+  and latitude outputs are warned);
+* ``dsros_gps`` or a ``gps`` sensor with ``libdsros_ros_gps.so`` -> ``navsat`` (a fix
+  while the altitude is at least ``minAltitude``).
 
-Other ``dsros_*`` sensors (reson multibeam, magnetometer, ...) are recorded 'warned'.
+Other ``dsros_*`` sensors are recorded 'warned'.  Details: doc/guide/uuv_dave_dssim.md.
 """
 import math
 from typing import Dict, List, Optional

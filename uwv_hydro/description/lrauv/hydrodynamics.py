@@ -41,10 +41,8 @@ Differences kept: the Coriolis term (lrauv builds C from the diagonal Ma and add
 +C(nu) nu, with the (0, 5) and (5, 0) entries of Fossen's C_A replaced; uwv_hydro
 computes Fossen's -C_A(nu) nu from M_A).  ``<enable_coriolis>false`` drops that
 term only (HydrodynamicsPlugin.cc adds kCmatVec only when enableCoriolis): it sets
-``added_mass_coriolis = False``, the rigid body's Coriolis staying on.  lrauv filters
-the acceleration with a fixed alpha = 0.9 (stateDot = 0.9 (nu - nu_prev)/dt + 0.1
-stateDot_prev), the form of uwv_hydro's ``acceleration_alpha``: a model read from this
-plugin gets 0.9.
+``added_mass_coriolis = False``, the rigid body's Coriolis staying on.  lrauv's fixed
+acceleration filter alpha = 0.9 is uwv_hydro's ``acceleration_alpha`` form: 0.9 here.
 """
 from typing import Dict, List
 import xml.etree.ElementTree as ET

@@ -16,7 +16,8 @@
 gz-sim (Gazebo) SDF worlds and models: frames, includes, systems, sensors, export, bridge.
 
 Which model, its rigid body, Buoyancy, Hydrodynamics, Thruster, LiftDrag and joint
-controllers, sensors, the kinematic tree's joints, SDF export and the ros_gz bridge
-configuration.  Imports only the description core (never another format package); see
+controllers, sensors, collisions, the kinematic tree's joints, heightmaps and the
+world's seabed, SDF export (also of a heightmap) and the ros_gz bridge configuration.
+Imports only the description core (never another format package); see
 doc/architecture.md.
 """

@@ -16,9 +16,8 @@
 Equipment of an SDF <model>: thrusters, fins, buoyancy engines, sensors, other plugins.
 
 One entry, :func:`read_sdf_equipment`, called through the SDF reader's
-:func:`uwv_hydro.description.vehicle_from_sdf.read_equipment` hook once the rigid body is
-read, with
-the model flattened (nested and included models, scoped names) and the link poses in
+:func:`uwv_hydro.description.vehicle_from_sdf.read_equipment` hook, with the model
+flattened (nested and included models, scoped names) and the link poses in
 the base frame (:mod:`uwv_hydro.description.sdf.frames`).  A plugin of a nested model
 names its joints and links in its own scope first (sdformat scoping):
 
@@ -39,10 +38,9 @@ names its joints and links in its own scope first (sdformat scoping):
   command topic (:mod:`uwv_hydro.description.sdf.joint_controller`; the PID is named
   in a warning as not simulated);
 * every other model plugin (OdometryPublisher, JointPositionController of other
-  joints, ...) is recorded 'warned' as not modelled.  The hull's Hydrodynamics,
-  Buoyancy and uwv_hydro plugins are the model reader's.
-
-Every element is recorded in ``params.elements``.
+  joints, ...) is recorded 'warned' as not modelled (the hull's Hydrodynamics,
+  Buoyancy and uwv_hydro plugins are the model reader's).  Every element is recorded in
+  ``params.elements``; what each gives: doc/guide/sdf_equipment.md.
 """
 from typing import Dict, List, Tuple
 import xml.etree.ElementTree as ET

@@ -75,7 +75,7 @@ def fluid_added_mass(params: VehicleParams) -> np.ndarray:
 
     Raises DescriptionError when M_A is not symmetric (SDF stores 21 elements).
     """
-    # Fossen 2011 eq. 7.238: M_A,o = H(r)^T M_A,r H(r)
+    # Fossen's H(r), MSS Hmtrx: M_A,o = H(r)^T M_A,r H(r)
     m_a = transfer_matrix(params.added_mass, params.added_mass_point)
     scale = max(1.0, float(np.max(np.abs(m_a))))
     asym = np.abs(m_a - m_a.T)

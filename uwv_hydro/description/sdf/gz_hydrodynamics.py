@@ -19,53 +19,29 @@ Read against gz-sim ``src/systems/hydrodynamics/Hydrodynamics.cc`` (Garden and
 later).  Names use SNAME letters: force/moment ``x y z k m n`` and velocity
 ``U V W P Q R`` (index 0..5 in both):
 
-* ``<xU>`` ... ``<nR>``: linear stability derivative D_lin[i, j] (e.g. ``yR``).
+* ``<xU>`` ... ``<nR>``: linear stability derivative D_lin[i, j] (e.g. ``yR``);
 * ``<xUabsU>``, ``<xUabsV>``, ...: quadratic derivative D_abs[i, j, k] named
-  force i + SIGNED velocity j + ``abs`` + ABS velocity k.
+  force i + SIGNED velocity j + ``abs`` + ABS velocity k;
+* ``<xUU>``, ``<xUV>``, ...: signed quadratic D_sig[i, j, k] nu_j nu_k (gz-sim's
+  ``buildDampingMatrix``; it warns such terms may be unstable, gz-sim PR 1888, and so
+  does this reader);
 * ``<xDotU>`` ... ``<nDotR>``: added-mass derivative Ma[i, j].
 
-gz-sim applies, in the link frame with nu relative to the current (Fossen sign
-convention: the derivatives are negative for dissipation and for added mass)::
-
-    F_i = sum_j D_lin[i, j] nu_j + sum_jk D_abs[i, j, k] |nu_k| nu_j
-          + sum_j Ma[i, j] nu_dot_j + (Coriolis)
-
-uwv_hydro uses positive coefficients, F_a = -L_ab nu_b - Q_abc |nu_b| nu_c
-- M_A,ab nu_dot_b (output a, ABS b, SIGNED c), so:
-
-* L[i, j] = -D_lin[i, j];
-* Q[i, k, j] = -D_abs[i, j, k]   (``xUabsV`` -> Q[x, v, u], sign flipped);
-* M_A[i, j] = -Ma[i, j].
-
-All terms act at the link origin with the link-origin twist, so the result uses
-``semantics='origin'`` with drag centre, drag velocity point and added-mass point
-at the origin.  ``<water_density>`` (deprecated ``<waterDensity>``) defaults to
-998 kg/m^3 as in gz-sim.  Drag and added-mass forces then equal gz-sim's.  The
-added-mass Coriolis term is NOT copied: gz-sim builds it from the diagonal of Ma
-only and adds +C_A(nu) nu, whereas uwv_hydro computes Fossen's -C_A(nu) nu from
-the full M_A, so that one component differs (still so after gz-sim's 2026 Coriolis
-fixes, PR 3456: buildCoriolisMatrix is Fossen's eq. 6.51 C_A, and the wrench
--(-C_A v) is applied; for ``<fluid_added_mass>`` DART's -C_A(v) v plus gz-sim's
-current correction is Fossen's -C_A(v_r) v_r, which uwv_hydro matches: see
-doc/guide/semantics.md and test/test_gz_added_mass_coriolis.py).
-
-In an SDF model every such plugin acts on its own ``<link_name>``: the SDF reader
-moves each block from its link frame to the base frame
-(:mod:`uwv_hydro.description.link_hydrodynamics`); :func:`apply_gz_hydrodynamics`
-(URDF) requires the block's link to be the base link.
-
-* ``<xUU>``, ``<xUV>``, ...: the signed quadratic derivative D_sig[i, j, k] named
-  force i + velocity j + velocity k, both SIGNED: gz-sim (Garden and later,
-  ``buildDampingMatrix`` in HydrodynamicsUtils.hh) applies D_sig[i, j, k] nu_j nu_k
-  (not |nu_k| nu_j as Fortress did) and warns that such terms may make a simulation
-  unstable, suggesting ``<xUabsU>`` (gz-sim PR 1888); the same warning is given here.
-  uwv_hydro's signed_quadratic_drag S (F_a = -S_abc nu_b nu_c): S[i, j, k] =
-  -D_sig[i, j, k], in the quadratic_drag component.
-
+gz-sim uses Fossen's signs (negative for dissipation and added mass); uwv_hydro's
+coefficients are positive, F_a = -L_ab nu_b - Q_abc |nu_b| nu_c - M_A,ab nu_dot_b:
+L[i, j] = -D_lin[i, j]; Q[i, k, j] = -D_abs[i, j, k] (``xUabsV`` -> Q[x, v, u]);
+S[i, j, k] = -D_sig[i, j, k] (signed_quadratic_drag); M_A[i, j] = -Ma[i, j].  All
+terms act at the link origin with the link-origin twist (``semantics='origin'``);
+``<water_density>`` (deprecated ``<waterDensity>``) defaults to 998 kg/m^3 as in gz-sim.
 ``<disable_added_mass>`` zeroes M_A; ``<disable_coriolis>`` sets
-``added_mass_coriolis = False``: it drops the plugin's added-mass Coriolis only
-(Hydrodynamics.cc adds -C_A v only when ``!disableCoriolis``), the rigid body's
-Coriolis being the physics engine's, always on.
+``added_mass_coriolis = False`` (the rigid body's Coriolis is the engine's, always on).
+
+The added-mass Coriolis term is NOT copied: gz-sim builds it from the diagonal of Ma
+and with the opposite sign to Fossen's -C_A(nu) nu, which uwv_hydro computes from the
+full M_A, so that one component differs (doc/guide/semantics.md, "gz-sim's added-mass
+Coriolis sign (2026)"; test/test_gz_added_mass_coriolis.py).  In an SDF model each
+block is moved from its link to the base (:mod:`uwv_hydro.description.link_hydrodynamics`);
+:func:`apply_gz_hydrodynamics` (URDF) requires the block's link to be the base link.
 """
 import re
 from typing import Dict, List, Optional

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-URDF and xacro (ROS robot_description): links, inertials, joints, $(find pkg) paths.
+URDF and xacro (ROS robot_description): running xacro with its arguments, package paths.
 
 Imports only the description core (never another format package); see
 doc/architecture.md.

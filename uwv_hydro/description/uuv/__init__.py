@@ -15,6 +15,8 @@
 """
 uuv_simulator and DAVE (Gazebo classic): underwater-object, thruster, fin, sensor plugins.
 
+Also the cylinder model of uuv_manipulators' arms and uuv's umbilical plugin (a tether).
+
 Imports only the description core (never another format package); see
 doc/architecture.md.
 """

@@ -21,10 +21,8 @@ Elements as uuv_simulator's ``uuv_gazebo_plugins/src/FinPlugin.cc`` (``Load``) a
     <plugin name="lauv_fin0_model" filename="libuuv_fin_ros_plugin.so">
       <dynamics><type>FirstOrder</type><timeConstant>0.1</timeConstant></dynamics>
       <liftdrag>
-        <type>Quadratic</type>                 or TwoLines (area fluid_density a0
-        <lift_constant>5</lift_constant>       alpha_stall cla cla_stall cda cda_stall)
-        <drag_constant>1</drag_constant>
-      </liftdrag>
+        <type>Quadratic</type>  or TwoLines (area fluid_density a0 alpha_stall cla ...)
+        <lift_constant>5</lift_constant> <drag_constant>1</drag_constant> </liftdrag>
       <current_velocity_topic>..</current_velocity_topic> <fin_id>0</fin_id>
       <link_name>lauv/fin0</link_name>          the fin link (child of the joint)
       <joint_name>lauv/fin0_joint</joint_name>  revolute, <limit lower upper velocity>

@@ -22,45 +22,25 @@ and ``noise_amplitude`` default 0, ``enable_gazebo_messages``, ``is_on``...).  M
 onto the project's models, measuring in the link frame, topic ``sensor_topic``
 (relative: in the node's namespace, as uuv's under ``robot_namespace``):
 
-* ``libuuv_gazebo_ros_imu_plugin.so`` (``IMUROSPlugin.cc``/``.hh``, ADIS16448 defaults)
-  -> ``imu``: per axis, white noise stddev = noise_density sqrt(update_rate) (uuv's
-  integrating sampler sigma_d = density / sqrt(dt)), turn-on bias stddev =
-  turn_on_bias_sigma, dynamic bias diffusion = random walk with the bias correlation
-  time (uuv's exact Gauss-Markov step, Maybeck 4-114), orientation noise
-  ``orientation_noise`` (rad, small rotation; default 0.5 as uuv);
-* ``libuuv_gazebo_ros_subsea_pressure_plugin.so`` (``SubseaPressureROSPlugin.cc``)
-  -> ``fluid_pressure``: atmospheric pressure ``standard_pressure`` kPa (101.325),
-  noise stddev noise_amplitude * noise_sigma kPa (older uuv: ``noise_stddev``), all in
-  Pa; the pressure per metre is the vehicle's rho g (uuv's ``kPa_per_meter``, default
-  9.80638, is warned when it differs by more than 1 %); published in Pa;
-* ``libuuv_gazebo_ros_dvl_plugin.so`` (``DVLROSPlugin.cc``) -> ``dvl``: the link's
-  velocity with noise stddev noise_amplitude * noise_sigma per axis, always in lock
-  (uuv's beams only give the altitude);
-* ``libuuv_gazebo_ros_gps_plugin.so`` inside ``<sensor type="gps">`` (``GPSROSPlugin.cc``)
-  -> ``navsat``: the sensor's ``<gps><position_sensing>`` noise (gz names), fix at the
-  surface, datum 0/0 (uuv takes the world's spherical coordinates: give them in YAML);
-* ``libuuv_gazebo_ros_magnetometer_plugin.so`` (``MagnetometerROSPlugin.cc``) ->
-  ``magnetometer``: the world field from ``intensity`` I (default 1), ``reference_heading``
-  h (pi), ``declination`` d (0), ``inclination`` i (60 deg): I [cos i cos(h - d),
-  cos i sin(h - d), -sin i] in Gazebo's world frame (ENU here), in the link frame; per
-  axis a turn-on bias of stddev noise_amplitude * ``turn_on_bias`` (2) and white noise
-  of stddev noise_amplitude * ``noise_xy`` (1; x, y) and * ``noise_z`` (1.4); the
-  message's covariance is noise_xy^2, noise_xy^2, noise_z^2 as uuv writes it (without
-  the amplitude).  Published in the plugin's own unit (its macros: microtesla) in
-  sensor_msgs/MagneticField, as uuv does (a note says so);
-* ``libuuv_gazebo_ros_rpt_plugin.so`` (``RPTROSPlugin.cc``) -> ``rpt``: the link's
-  position relative to the reference frame, R_ref^T (p_link - p_ref), with white noise
-  noise_amplitude * noise_sigma per axis, covariance noise_sigma^2 (as uuv writes it),
-  in uuv_sensor_ros_plugins_msgs/PositionWithCovarianceStamped with frame_id the
-  reference frame: ``static_reference_frame`` (default ``world``, the odom frame here;
-  another name's pose uuv takes from /tf_static world -> name, unknown here: the world
-  origin, with a note -- give ``reference_position``/``reference_rpy`` in YAML).
+* ``libuuv_gazebo_ros_imu_plugin.so`` (``IMUROSPlugin.cc``, ADIS16448 defaults) ->
+  ``imu``: white noise stddev = noise_density sqrt(update_rate), turn-on bias, dynamic
+  bias as uuv's exact Gauss-Markov step (Maybeck 4-114), ``orientation_noise``;
+* ``libuuv_gazebo_ros_subsea_pressure_plugin.so`` -> ``fluid_pressure`` in Pa (the
+  pressure per metre is the vehicle's rho g; a ``kPa_per_meter`` 1 % off is warned);
+* ``libuuv_gazebo_ros_dvl_plugin.so`` -> ``dvl``: the link's velocity, always in lock;
+* ``libuuv_gazebo_ros_gps_plugin.so`` in ``<sensor type="gps">`` -> ``navsat`` (datum
+  0/0: give the world's spherical coordinates in YAML);
+* ``libuuv_gazebo_ros_magnetometer_plugin.so`` -> ``magnetometer``: the world field
+  I [cos i cos(h - d), cos i sin(h - d), -sin i] (ENU), published in the plugin's unit;
+* ``libuuv_gazebo_ros_rpt_plugin.so`` -> ``rpt``: R_ref^T (p_link - p_ref) in
+  ``static_reference_frame`` (``world`` is the odom frame; another name: the world
+  origin, with a note).
 
-uuv's other sensor plugins (pose_gt, cpc, cameras, sonar) are
-recorded 'warned', not modelled.  uuv's ``enable_local_ned_frame`` (default true): the
-DVL then measures in the frame ``<link>_ned`` (the link rolled by pi), reproduced as a
-sensor pose; the IMU rotates its rates and accelerations the same way but names the link
-as frame_id, so here it measures in the link frame (FLU) and the difference is warned.
+uuv's other sensor plugins (pose_gt, cpc, cameras, sonar) are recorded 'warned', not
+modelled.  uuv's ``enable_local_ned_frame`` (default true) is reproduced for the DVL as
+a sensor pose (``<link>_ned``); the IMU measures in the link frame (FLU) and the
+difference is warned.  Every plugin's keys, defaults and noise mapping:
+doc/guide/uuv_dave_dssim.md.
 """
 import math
 from typing import Dict, List, Optional

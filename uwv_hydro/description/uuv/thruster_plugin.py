@@ -17,43 +17,31 @@ Read uuv_simulator thruster plugins (``libuuv_thruster_ros_plugin.so``) in a URD
 
 Elements and defaults as uuv_simulator's ``uuv_gazebo_plugins/src/ThrusterPlugin.cc``
 (``ThrusterPlugin::Load``) reads them; the rexrov/lauv xacros write them through
-``uuv_gazebo_ros_plugins/urdf/thruster_snippets.xacro``::
-
-    <plugin name="rexrov_0_thruster_model" filename="libuuv_thruster_ros_plugin.so">
-      <linkName>rexrov/thruster_0</linkName>          required: where the force acts
-      <jointName>rexrov/thruster_0_joint</jointName>  its axis is the thrust direction
-      <thrusterID>0</thrusterID>                      required: topic thrusters/id_0/input
-      <gain>1</gain>                                  default 1
-      <clampMin>..</clampMin> <clampMax>..</clampMax>     command limits (none; min >= max:
-      <thrustMin>..</thrustMin> <thrustMax>..</thrustMax> none, as uuv) and thrust limits
-      <thrust_efficiency>1</thrust_efficiency>        default 1 (outside [0, 1]: 1, as uuv)
-      <propeller_efficiency>1</propeller_efficiency>  default 1 (outside [0, 1]: 1, as uuv)
-      <dynamics><type>FirstOrder</type><timeConstant>0.05</timeConstant></dynamics>
-      <conversion><type>Basic</type><rotorConstant>0.00031</rotorConstant></conversion>
-    </plugin>
+``uuv_gazebo_ros_plugins/urdf/thruster_snippets.xacro``: ``<linkName>`` (required, where
+the force acts), ``<jointName>`` (its axis the thrust direction), ``<thrusterID>``
+(required), ``<gain>``, ``<clampMin>``/``<clampMax>``, ``<thrustMin>``/``<thrustMax>``,
+``<thrust_efficiency>``, ``<propeller_efficiency>``, ``<dynamics>`` and ``<conversion>``.
 
 uuv's update (``ThrusterPlugin::Update``): x = propeller_efficiency * dynamics(gain *
 clamp(u, clampMin, clampMax)), T = clamp(thrust_efficiency * conversion(x), thrustMin,
-thrustMax), applied along the joint axis at the thruster link (``AddRelativeForce`` of
-T times the joint axis in the link frame, i.e. at the link's centre of mass).
+thrustMax), along the joint axis at the thruster link's centre of mass (``AddRelativeForce``).
 
 The result is the :class:`ThrusterSpec` the YAML ``dynamics``/``conversion`` blocks give
 (:func:`uwv_hydro.description.thrusters.spec_from_values`), with the scale factors folded
 into the model's own terms (exact, the conversion being homogeneous in x):
 
-* gain: into the command of ZeroOrder/FirstOrder (linear in their input), into ``beta``
-  (Yoerger) or ``Kt`` (Bessa) otherwise (a negative gain mirrors the rotor state);
-* s = propeller_efficiency (times the gain for a linear rotor): the conversion input;
-  Basic: rotorConstant s|s|; Bessa: rotorConstantL/R s^2, deltaL/R / s^2; LinearInterp:
-  inputValues / s;  thrust_efficiency multiplies rotorConstant(s) or outputValues;
-* thrustMin/thrustMax: a lookup table is clipped (breakpoints added where a segment crosses
-  a limit); for Basic/Bessa the limit becomes the command whose steady thrust it is
-  (exact in transients too: the rotor state of a first-order or 1-D rotor model never
-  overshoots its steady state from rest, and the conversion is monotone).
+* gain: into the command of ZeroOrder/FirstOrder, into ``beta`` (Yoerger) or ``Kt``
+  (Bessa) otherwise (a negative gain mirrors the rotor state);
+* s = propeller_efficiency (times the gain for a linear rotor): Basic: rotorConstant
+  s|s|; Bessa: rotorConstantL/R s^2, deltaL/R / s^2; LinearInterp: inputValues / s;
+  thrust_efficiency multiplies rotorConstant(s) or outputValues;
+* thrustMin/thrustMax: a lookup table is clipped (breakpoints added); for Basic/Bessa
+  the limit becomes the command whose steady thrust it is (exact in transients too:
+  the rotor state never overshoots its steady state from rest).
 
-Commands: ``/{robot name}/thrusters/id_{thrusterID}/input``, the topic of Plankton (the
-ROS 2 port of uuv_simulator: uuv's ``thrusters/0/input`` is not a valid ROS 2 name, a
-token may not start with a digit); std_msgs/Float64 (uuv's FloatStamped is not in ROS 2).
+Commands: ``/{robot name}/thrusters/id_{thrusterID}/input`` (Plankton's topic: uuv's
+``thrusters/0/input`` is no valid ROS 2 name), std_msgs/Float64.  Defaults and the
+dynamics/conversion types: doc/guide/uuv_dave_dssim.md.
 """
 import math
 from typing import Any, Dict, List, Tuple

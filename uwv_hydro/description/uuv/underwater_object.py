@@ -15,68 +15,30 @@
 """
 Read a uuv_simulator underwater-object block (``libuuv_underwater_object_ros_plugin``).
 
-Layout, as uuv_gazebo_plugins' UnderwaterObjectPlugin and HydrodynamicModel read it::
-
-    <plugin name="uuv_plugin" filename="libuuv_underwater_object_ros_plugin.so">
-      <fluid_density>1028.0</fluid_density>          default 1028
-      <flow_velocity_topic>..</flow_velocity_topic>  <use_global_current> <debug>
-      <link name="base_link">                         one per link (see below)
-        <volume>1.8</volume>                          m^3 displaced
-        <neutrally_buoyant>0</neutrally_buoyant>      1: volume = mass / fluid_density
-        <box><width/><length/><height/></box>         bounding box (height: surface)
-        <center_of_buoyancy>0 0 0.3</center_of_buoyancy>   link frame (Gazebo, FLU)
-        <hydrodynamic_model>
-          <type>fossen</type>
-          <added_mass>36 numbers</added_mass>         row-major, positive
-          <linear_damping>6 or 36</linear_damping>    NEGATIVE for damping
-          <quadratic_damping>6 or 36</quadratic_damping>   NEGATIVE; diagonal only
-        </hydrodynamic_model>
-      </link>
-    </plugin>
+Layout, as uuv_gazebo_plugins' UnderwaterObjectPlugin and HydrodynamicModel read it:
+``<fluid_density>``, ``<flow_velocity_topic>``, ``<use_global_current>``, ``<debug>``
+and one ``<link name>`` per link with ``<volume>``, ``<neutrally_buoyant>``, ``<box>``
+(surface transition), ``<center_of_buoyancy>`` (link frame, FLU) and
+``<hydrodynamic_model>`` (``<type>fossen</type>``: ``<added_mass>`` 36 numbers,
+``<linear_damping>`` and ``<quadratic_damping>`` 6 or 36, NEGATIVE for damping).
 
 Semantics (HMFossen::ApplyHydrodynamicForces): the link-origin twist relative to
-the current is turned into the NED/FRD convention (y and z of both the linear and
-the angular part negated: T = diag(1, -1, -1, 1, -1, -1)); there
-tau = D_lin nu + diag(D_q) |nu| nu - M_a nu_dot - C_A(nu) nu (Fossen 2011 eq. 8.136,
+the current is turned into NED/FRD with T = diag(1, -1, -1, 1, -1, -1); there
+tau = D_lin nu + diag(D_q) |nu| nu - M_a nu_dot - C_A(nu) nu (Fossen 2011,
 C_A eq. 6.43) and the wrench is turned back with T.  In uwv_hydro's positive
-convention, in FLU: L = -T D_lin T, Q[i, i, i] = -D_q[i] (T_i^2 = 1),
-M_A = T M_a T, all with the twist of the link origin (Gazebo classic's
-``Link::RelativeLinearVel``, the velocity of the link frame).
-``linear_damping_forward_speed`` D_fwd enters the damping matrix as
-D = -D_lin - u D_fwd (``HMFossen::ComputeDampingMatrix``, u the SIGNED surge of the
-relative twist), a force u D_fwd v: read as ``forward_speed_drag`` L_u = -T D_fwd T
-(wrench -u L_u nu, exact for both signs of u).  uuv_simulator uses only the diagonal
-of a 36-element quadratic_damping (the rest is ignored, as there, with a warning);
-the surface-vessel model (``metacentric_width``/``length``) is an error.  The
-acceleration filter is uuv's fixed 0.3.
+convention, in FLU: L = -T D_lin T, Q[i, i, i] = -D_q[i], M_A = T M_a T, all with the
+twist of the link origin; ``linear_damping_forward_speed`` is read as
+``forward_speed_drag`` L_u = -T D_fwd T (``HMFossen::ComputeDampingMatrix``).  Only
+the diagonal of a 36-element quadratic_damping is used (with a warning); the
+surface-vessel model is an error; the acceleration filter is uuv's fixed 0.3.
 
-Where the forces act (Gazebo classic, gazebo-classic issue 2017): the hydrodynamic
-force goes through ``Link::AddRelativeForce`` (ODE ``dBodyAddRelForce``: at the
-centre of mass) and the torque through ``AddRelativeTorque`` (a pure torque), so
-the drag is evaluated with the link-origin twist and its force acts at the CoM:
-``drag_velocity_point`` = origin, ``drag_center`` = com.  Buoyancy goes through
-``AddForceAtRelativePosition(F, cob)`` (ODE ``dBodyAddForceAtRelPos``: a position
-relative to the centre of mass), so it acts at com + <center_of_buoyancy>.  The
-added-mass force also acts at the CoM there; here it acts at the link origin
-(``added_mass_point`` = origin: the project has no separate added-mass application
-point, and H(c)^T M_A is no symmetric added mass), with a warning when com != 0.
-
-Buoyancy: volume * fluid_density * g at the centre of buoyancy.  Near the surface
-uuv_simulator scales the volume by (d + h/2)/h for 0 < d < h/2 (d = origin depth,
-h = box height) and by 0 once the origin is out of the water: dsros' model with
-out_of_water_depth 0, fully_submerged_depth h/2 and scale_factor 1/2 is exactly
-that.  Without a ``<box>`` uuv_simulator takes Gazebo's bounding box, which is not
-known here: the vehicle is then fully submerged at every depth (a warning says so).
-
-One block per link: the base link's fills the vehicle's fields, with the CoM and mass
-of the base link's own Gazebo classic body (the base link and its fixed-joint
-children: :mod:`uwv_hydro.description.classic_body`), not the lumped vehicle's --
-uuv's sensor, thruster and fin links are separate bodies there; the blocks of other
-links are kept per link (:func:`uuv_link_parts`, each with the CoM and mass of its
-link's own Gazebo classic body; a block on a link Gazebo merges across a fixed joint is
-skipped, as uuv skips it) when the description's kinematic tree keeps them (a joint
-that moves carries links with hydro: :mod:`uwv_hydro.description.tree_builder`), else
-they are an error (one rigid body).
+Points of application (Gazebo classic applies the force at the CoM:
+``drag_velocity_point`` = origin, ``drag_center`` = com, buoyancy at com +
+<center_of_buoyancy>, added mass at the origin with a warning when com != 0), the
+surface scaling of the volume and the per-link blocks (:func:`uuv_link_parts`, each
+link's own Gazebo classic body, :mod:`uwv_hydro.description.classic_body`) are
+explained in doc/guide/semantics.md ("uuv_simulator in Gazebo classic: forces at the
+centre of mass") and doc/guide/uuv_dave_dssim.md.
 ``<type>cylinder</type>`` (uuv_manipulators' arms) is HMFossen with its diagonal
 computed from the cylinder's size (:mod:`uwv_hydro.description.uuv.cylinder_model`).
 """

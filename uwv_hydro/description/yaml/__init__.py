@@ -15,6 +15,8 @@
 """
 uwv_hydro YAML vehicle files (ROS 2 parameter files): reader, values, sensors, export.
 
+Also the ``links:``/``joints:`` sections (a vehicle whose links move) and the tether.
+
 Imports only the description core (never another format package); see
 doc/architecture.md.
 """

@@ -21,31 +21,27 @@ and by rcl's parameter-file parser:
 
 * no nested lists: inertia as ``{ixx, iyy, izz, ixy, ixz, iyz}``; ``linear_drag``,
   ``added_mass`` and ``quadratic_drag`` as sparse maps with the dsros letters
-  ``x y z r p h`` (only nonzero entries; an all-zero set is written as one explicit
-  zero entry so the key stays present); points as flat [x, y, z] lists;
+  ``x y z r p h`` (only nonzero entries; an all-zero set as one explicit zero entry so
+  the key stays present); points as flat [x, y, z] lists;
 * every float has a decimal point (``1.0``, ``1.0e-05``): YAML 1.1 and rcl would
   otherwise read ``1`` as an integer and ``1e-05`` as a string;
 * floats are written with ``repr`` so they read back bit-identical.
 
-Round trip ``load(export(p)) == p`` holds for every physical field (mass, inertia,
-com, buoyancy_mass, cob, surface, drag/added-mass coefficients, reference points,
-acceleration_alpha, gravity, fluid_density, coriolis, added_mass_coriolis, damping,
-semantics, name, base_frame, thrusters, sensors, fins).  Not representable in the YAML
-format, hence lost unless ``base`` is given:
+Round trip ``load(export(p)) == p`` holds for every physical field (inertial,
+buoyancy, surface, coefficients, reference points, switches, semantics, names,
+thrusters, sensors, fins).  Not representable in the YAML format, hence lost unless
+``base`` is given:
 
-* ``frames`` (fixed links from a URDF): the YAML format has no frame key.  With
-  ``base='vehicle.urdf'`` the file says ``base: vehicle.urdf`` and the loader takes the
-  frames (and nothing else, since every other key is written) from that file.
-* ``source`` (set by the loader to the file read) and ``warnings`` (recomputed by
-  validation on load); ``elements``, the record of what the source document held (its
-  plugins and equipment elements), which the written YAML is not.
-* a sensor's ``link`` without ``base``: its mount (link and pose) is written as a pose in
-  the base link with the same frame name, so the sensor measures exactly as before.
-* ``drag_velocity_point = None`` under ``semantics: dsros`` (the loader would default it
-  to the CoM): it is written as the resolved point, which is physically identical.
-* ``thrusters`` are written as a mapping joint name -> the parameters that differ from
-  the defaults, with the joint pose as ``xyz`` and ``rpy`` in the base frame (the rpy
-  round trip may change the last bits of the rotation; physically the same thruster).
+* ``frames`` (fixed links from a URDF): with ``base='vehicle.urdf'`` the file says
+  ``base: vehicle.urdf`` and the loader takes the frames from that file;
+* ``source``, ``warnings`` (recomputed on load) and ``elements`` (what the source
+  document held);
+* a sensor's ``link`` without ``base``: written as a pose in the base link with the
+  same frame name, so the sensor measures exactly as before;
+* ``drag_velocity_point = None`` under ``semantics: dsros``: written as the resolved
+  point, physically identical;
+* ``thrusters``: written as the parameters that differ from the defaults, the joint
+  pose as ``xyz`` and ``rpy`` in the base frame (the rpy may change the last bits).
 """
 
 import dataclasses

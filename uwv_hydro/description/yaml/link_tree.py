@@ -20,18 +20,8 @@ consumer uses); ``links:`` gives each link's OWN inertial and hydro and ``joints
 how they hang together (URDF conventions: the child link frame is the joint frame)::
 
     links:
-      base_link:                 # the base link (base_frame) must be listed
-        mass: 50.0               # kg; com [x, y, z] and inertia about it, link axes
-        com: [0.0, 0.0, 0.0]
-        inertia: {ixx: 5.0, iyy: 8.0, izz: 8.0}
-        volume: 0.05             # or buoyancy_mass (kg); cob [x, y, z] (default origin)
-        linear_drag: {xx: 20.0}  # the vehicle keys' forms; about the link origin
-      upper_arm:
-        mass: 3.0
-        volume: 0.002
-        quadratic_drag: [1.0, 4.0, 4.0, 0.0, 0.1, 0.1]
-        drag_center: com         # [x, y, z], com or origin (default origin), and
-                                 # drag_velocity_point likewise; surface: {..}
+      base_link: {mass: 50.0, inertia: {ixx: 5.0, iyy: 8.0, izz: 8.0}, volume: 0.05}
+      upper_arm: {mass: 3.0, volume: 0.002, quadratic_drag: [1, 4, 4, 0, 0.1, 0.1]}
     joints:
       shoulder:
         type: revolute           # revolute, continuous, prismatic or fixed
@@ -41,24 +31,17 @@ how they hang together (URDF conventions: the child link frame is the joint fram
         axis: [0.0, 0.0, 1.0]                                    # default [1, 0, 0]
         limits: {lower: -1.5, upper: 1.5, velocity: 0.5, effort: 100.0}  # default none
 
-Link keys: ``mass`` (default 0), ``com``, ``inertia`` (default zero), ``volume`` or
-``buoyancy_mass``, ``cob``, ``surface``, ``linear_drag``, ``quadratic_drag``,
-``added_mass`` (about the link origin), ``drag_center``, ``drag_velocity_point``.
-Per link both points default to the link origin (gz-sim's convention), whereas the
-top-level ``drag_center`` defaults to the vehicle's CoM and ``drag_velocity_point`` to
-the drag centre (:mod:`uwv_hydro.description.yaml.params`).
-Joint keys: ``type``, ``parent``, ``child``, ``origin``, ``axis``, ``limits`` (each
-bound optional: none when left out; ``lower == upper`` makes a revolute or prismatic
-joint rigid there) and ``child_origin`` (``{xyz, rpy}`` of the child link in the joint
-frame, default identity: SDF joints, whose pose is given in the child frame).
-A link's hydro follows the ``origin`` semantics (gz-sim's: every term at the link
-origin unless the points say otherwise).  ``mass``/``inertia``/``com`` at the top
-level may be left out: they are the links' lumped at q = 0 (Steiner); when given
-they must agree with it (a mismatch is an error naming both).  The kinematic tree
-(:mod:`uwv_hydro.description.tree_builder`) is kept when a moving joint carries
-links with hydro; links with hydro on fixed joints only would be lost: an error.
-FLU only (``convention: frd`` with these sections is an error), and not with
-``base:`` (the tree comes from one file).
+Link keys are the vehicle keys' (about the link origin); per link ``drag_center`` and
+``drag_velocity_point`` default to the link origin (gz-sim's convention, the
+``origin`` semantics), whereas the top-level ones default to the CoM and the drag
+centre (:mod:`uwv_hydro.description.yaml.params`).  Joint keys: ``type``, ``parent``,
+``child``, ``origin``, ``axis``, ``limits`` (``lower == upper`` makes a joint rigid
+there) and ``child_origin`` (the child link in the joint frame, as SDF joints give it).
+Top-level ``mass``/``inertia``/``com`` may be left out: they are the links' lumped at
+q = 0 (Steiner); when given they must agree with it (a mismatch is an error naming
+both).  The kinematic tree (:mod:`uwv_hydro.description.tree_builder`) is kept when a
+moving joint carries links with hydro; links with hydro on fixed joints only would be
+lost: an error.  FLU only, and not with ``base:``.  Keys: doc/reference/link_tree.md.
 """
 from typing import Any, Dict, List
 

@@ -31,55 +31,15 @@ depth and key caps, no aliases or custom tags, line of every key).
 
 Sections: the core keys are :data:`VEHICLE_KEYS`; a new section (thrusters, sensors,
 fins, joints ...) is ONE entry in :data:`YAML_SECTIONS` (key -> reader called with
-``(value, ctx, params)`` after the core keys), which also makes the key known.
+``(value, ctx, params)`` after the core keys), which also makes the key known.  The
+keys, their forms (nested, flat, diagonal, sparse ``{xh: 0.5}``) and defaults are in
+doc/guide/descriptions.md ("YAML vehicle keys").
 
-Keys (SI units; all optional except ``mass`` and ``inertia`` without a ``base``):
-
-* ``mass``; ``inertia`` about the CoM as ``{ixx, iyy, izz, ixy, ixz, iyz}``, a 3x3
-  nested list or a flat 9-list; ``com``, ``cob``, ``drag_center`` as [x, y, z].
-* ``buoyancy_mass`` (kg displaced) or ``volume`` (m^3, times ``fluid_density``).
-* ``surface: {out_of_water_depth, fully_submerged_depth, scale_factor, model}``.
-* ``linear_drag``, ``added_mass``: 6x6 nested list, flat 36-list (row-major), flat
-  6-list (the diagonal) or a sparse map ``{xx: 1.0, yh: 0.5}`` with letters
-  ``x y z r p h`` (r = roll, p = pitch, h = heading); first letter = output axis.
-* ``quadratic_drag``: 6x6x6 nested, flat 216, flat 6 (Q[i, i, i]) or sparse
-  ``{xxx: 1.0}``: letters = output axis, ABS velocity, SIGNED velocity.
-* ``drag_velocity_point``, ``added_mass_point``: [x, y, z] or ``com``, ``origin``,
-  ``drag_center``; ``semantics: origin | dsros`` (dsros makes both points default
-  to ``com``); ``damping``, ``coriolis`` (rigid-body and added-mass Coriolis),
-  ``added_mass_coriolis`` (the added-mass one alone), ``gravity``, ``fluid_density``,
-  ``acceleration_alpha``, ``name``, ``base_frame``.  Defaults at this level against a
-  ``links:`` entry (:mod:`uwv_hydro.description.yaml.link_tree`): ``drag_center``
-  the CoM here, the link origin there; ``drag_velocity_point`` the drag centre here
-  (``semantics: dsros``: the CoM), the link origin there; ``cob`` the origin in both.
-* ``signed_quadratic_drag``: 6x6x6 like ``quadratic_drag`` but both velocities
-  SIGNED (F_a = -S_abc nu_b nu_c, gz-sim's ``<xUU>`` terms).
-* ``base``: path (relative to this file) of a URDF/xacro/SDF/YAML whose rigid body,
-  frames, environment and equipment (thrusters) this file extends
-  (``load_vehicle(..., base=)`` too).  The base's buoyancy, drag, added mass,
-  reference points and semantics are NOT kept: they come from this file or are the
-  defaults (:mod:`uwv_hydro.description.sources`).
-* ``allow_nonphysical: true``: load drag / added mass that fail the physical checks
-  with a warning instead of an error (:mod:`uwv_hydro.description.validate`).
-* ``links`` and ``joints``: a vehicle whose links move, each link with its own
-  inertial and hydro (:mod:`uwv_hydro.description.yaml.link_tree`); ``mass`` and
-  ``inertia`` may then be left out (the links' lumped).
-* ``thrusters``: thruster mappings keyed by joint name, or a list
-  (:mod:`uwv_hydro.description.thrusters`), replacing the base's thrusters.
-* ``hull``: a slender hull's body lift and cross-flow drag
-  (:mod:`uwv_hydro.description.hull`).
-* ``contact_points`` (body-frame [x, y, z] list) and ``contact: {stiffness, damping,
-  friction, stiction_speed}``: the seabed contact (:mod:`uwv_hydro.description.contact`).
-* ``convention: flu | frd`` (default flu).  Coefficients are ALWAYS positive for
-  dissipation and added mass (negate Fossen/SNAME derivatives such as X_u|u|).
-
-FRD to FLU (``convention: frd``).  With T = diag(1, -1, -1, 1, -1, -1), a rotation
-of pi about x (REP-103 vs SNAME), wrenches and twists map as F' = T F, nu' = T nu,
-and T^-1 = T.  Linear terms: F' = T F = -T L nu = -(T L T) nu', so L' = T L T and
-likewise M_A' = T M_A T.  Quadratic: F'_a = T_a F_a = -sum T_a Q_abc |nu_b| nu_c
-= -sum (T_a T_c Q_abc) |nu'_b| nu'_c because |nu'_b| = |T_b nu_b| = |nu_b| and
-nu_c = T_c nu'_c; so Q'_abc = T_a T_c Q_abc.  Points r' = P r and inertia
-I' = P I P with P = diag(1, -1, -1).
+Conventions: SI units; coefficients ALWAYS positive for dissipation and added mass
+(negate Fossen/SNAME derivatives such as X_u|u|).  ``convention: frd`` maps FRD to FLU
+with T = diag(1, -1, -1, 1, -1, -1) (a rotation of pi about x, REP-103 vs SNAME):
+L' = T L T, M_A' = T M_A T, Q'_abc = T_a T_c Q_abc (|nu'_b| = |nu_b|), points
+r' = P r and inertia I' = P I P with P = diag(1, -1, -1).
 """
 import os
 from typing import Any, Callable, Dict, Optional, Tuple

@@ -39,11 +39,11 @@ def ros_topic(gz_topic: str) -> str:
 class BuoyancyEngineIO(NodePart):
     """Per-engine Float64 volume commands and current-volume publishers."""
 
-    def __init__(self, node):
+    def __init__(self, node, io):
         super().__init__(node)
         specs = node.vehicle.buoyancy_engines
         self.engines = BuoyancyEngines(specs, node.vehicle.gravity)
-        node.io.mode.engines = self.engines
+        io.mode.engines = self.engines  # the mode's part (node.io)
         self.topics = []
         self._pubs = []
         for k, spec in enumerate(specs):

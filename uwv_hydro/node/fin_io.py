@@ -48,12 +48,12 @@ from uwv_hydro.node.parameters import DEFAULT_FIN_TOPIC
 class FinIO(NodePart):
     """Fin command subscriptions, the servos and the JointState publisher."""
 
-    def __init__(self, node):
+    def __init__(self, node, io):
         super().__init__(node)
         cfg = self.cfg
         fins = node.vehicle.fins
         self.servos = FinServos(fins, cfg['fin_command_timeout'], cfg['fin_timeout_action'])
-        mode = node.io.mode
+        mode = io.mode  # the mode's part (node.io)
         #: simulate mode steps the servos with the vehicle; wrench mode steps them here
         self._in_simulation = hasattr(mode, 'servos')
         if self._in_simulation:

@@ -59,13 +59,12 @@ from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.node.clock_watch import ClockWatch
 from uwv_hydro.node.cycle_meter import CycleMeter
 from uwv_hydro.node.cycle_profile import CycleProfile
-from uwv_hydro.node.executor_choice import choose
 from uwv_hydro.node.node_part import locked
-from uwv_hydro.node.node_setup import ConfigError, create_io, start_profile
+from uwv_hydro.node.node_setup import (
+    choose_loop, ConfigError, log_start, make_parts, NodeParts, start_profile, start_reports)
 from uwv_hydro.node.outbox import Outbox
 from uwv_hydro.node.parameters import (
-    check, declare, describe, initial_joint_default, PARAMETERS, unread_parameters,
-    VEHICLE_PARAMETERS, vehicle_problems)
+    check, declare, initial_joint_default, PARAMETERS, VEHICLE_PARAMETERS, vehicle_problems)
 from uwv_hydro.node.rate_loop import RateLoop
 from uwv_hydro.node.vehicle_source import load_from_parameters
 from visualization_msgs.msg import MarkerArray
@@ -91,6 +90,28 @@ class HydroNode(Node):
 
     def __init__(self, **kwargs):
         super().__init__(NODE_NAME, **kwargs)
+        self._init_fields()
+        vehicle_values, notes = self._load_vehicle()
+        self._declare_parameters()
+        self._init_guards()
+        self._choose_pacing()
+        self._assign_parts(make_parts(self))
+        self.diagnostics, self.static_pub = start_reports(self)
+        # under use_sim_time: /clock jumps back reset, a stalled /clock is reported
+        self.clock_watch = ClockWatch(self, self._steady) if self.sim_time else None
+        if self.clock_watch is not None:
+            self.parts.append(self.clock_watch)
+        self.loop_mode, self.executor_name, self.executor_reason = choose_loop(
+            self.cfg, self.sim_time)
+        self._start_timers()
+        self.add_on_set_parameters_callback(self._on_set_parameters)
+        self.reset_state()
+        self._start_threads()
+        log_start(self, vehicle_values, notes)
+
+    # ------------------------------------------------------------------ set-up steps
+    def _init_fields(self) -> None:
+        """Set the fields read before the parameters are (a start-up error, the outbox)."""
         self.lock = threading.RLock()
         self._rate_loop: Optional[RateLoop] = None
         # ArduPilot SITL's JSON backend (node/sitl_json_io.py), when on; set before a
@@ -101,11 +122,18 @@ class HydroNode(Node):
         self.profile: Optional[CycleProfile] = None  # cycle_profile: set once configured
         # the update's messages go out at once, from the update's thread (outbox.py)
         self.outbox = Outbox(on_error=self._on_publish_error)
+
+    def _load_vehicle(self):
+        """Declare the vehicle's parameters, load it; return their values and its notes."""
         vehicle_values = declare(self, VEHICLE_PARAMETERS)
         self.vehicle, notes = load_from_parameters(vehicle_values['robot_description'],
                                                    vehicle_values['vehicle_file'],
                                                    vehicle_values['model_name'],
                                                    vehicle_values['package_path'])
+        return vehicle_values, notes
+
+    def _declare_parameters(self) -> None:
+        """Declare the node's parameters (defaults from the vehicle), check them: cfg."""
         cfg = declare(self, PARAMETERS,
                       {'acceleration_alpha': float(self.vehicle.acceleration_alpha),
                        'initial_joint_positions': initial_joint_default(self.vehicle)})
@@ -119,8 +147,11 @@ class HydroNode(Node):
         self.base_frame = prefix + self.vehicle.base_frame
         self.odom_frame = cfg['odom_frame']
         self.frames = FrameResolver(self.vehicle, prefix)
+
+    def _init_guards(self) -> None:
+        """Create the input guards, the event counts and the loop's statistics."""
         self.drops = DropCounter()
-        self.stamps = StampGuard(cfg['stamp_reset_threshold'])
+        self.stamps = StampGuard(self.cfg['stamp_reset_threshold'])
         self.jumps = ClockJumpDetector()
         self.throttle = Throttle(THROTTLE_S)
         self.events: Dict[str, int] = {'clock_resets': 0, 'stamp_resets': 0,
@@ -130,44 +161,41 @@ class HydroNode(Node):
         self.loop_stats = {'ticks': 0, 'overruns': 0, 'late_ticks': 0, 'max_update_s': 0.0}
         self.cycle_meter = CycleMeter()
         # the debug profile of every cycle's stages (cycle_profile.py), off by default
-        if cfg['cycle_profile']:
+        if self.cfg['cycle_profile']:
             self.profile = CycleProfile()
         self._last_tick_ns: Optional[int] = None
 
+    def _choose_pacing(self) -> None:
+        """Choose the pacing clock and read the stamps' offset from it."""
         # Pacing: sim time under use_sim_time, else the monotonic clock (doc/reference/node.md);
         # ArduPilot's JSON SITL: its frames (node/sitl_json_io.py), the node being the clock
-        sitl = cfg['ardusub_input'] == 'sitl_json'
+        sitl = self.cfg['ardusub_input'] == 'sitl_json'
         self.sim_time = bool(self.get_parameter('use_sim_time').value) and not sitl
-        steady = Clock(clock_type=ClockType.STEADY_TIME)
-        self.pace_clock = self.get_clock() if self.sim_time else steady
+        self._steady = Clock(clock_type=ClockType.STEADY_TIME)
+        self.pace_clock = self.get_clock() if self.sim_time else self._steady
         self._stamp_offset_ns = 0
         self._offset_read_ns = 0
         self.tick_pace_ns = self.pace_ns()
         if not sitl:
             self._sync_stamp_offset(initial=True)
-        create_io(self)
-        # under use_sim_time: /clock jumps back reset, a stalled /clock is reported
-        self.clock_watch = ClockWatch(self, steady) if self.sim_time else None
-        if self.clock_watch is not None:
-            self.parts.append(self.clock_watch)
-        # The update is paced by a timer on the pacing clock, or in wall time by a
-        # RateLoop thread: rclpy's executor costs a few hundred us of CPU per timer tick,
-        # too much for a steady 1 kHz (see rate_loop.py)
-        self.loop_mode = 'sitl_json' if sitl else cfg['loop'] if cfg['loop'] != 'auto' else (
-            'timer' if self.sim_time else 'thread')
-        # rclpy's executor (executor_choice.py): what this rclpy has, said at start-up
-        try:
-            self.executor_name, self.executor_reason = choose(
-                cfg['executor'], self.loop_mode in ('thread', 'sitl_json'))
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+
+    def _assign_parts(self, parts: NodeParts) -> None:
+        """Keep the node's parts (node_setup.make_parts) as the node's attributes."""
+        self.current, self.io, self.parts = parts.current, parts.io, parts.parts
+        self.stack_outputs = parts.stack_outputs
+        self.fins, self.thrusters, self.sitl = parts.fins, parts.thrusters, parts.sitl
+        self.joints, self.engines, self.tether = parts.joints, parts.engines, parts.tether
+        self.component_pubs = parts.component_pubs
+        self.markers, self.marker_pub = parts.markers, parts.marker_pub
+
+    def _start_timers(self) -> None:
+        """Create the update's timer (or thread), the markers' and the diagnostics' timers."""
+        cfg = self.cfg
         self._timer = None
-        if sitl:
-            pass  # each frame of ArduPilot runs one update
-        elif self.loop_mode == 'timer':
+        if self.loop_mode == 'timer':
             self._timer = self.create_timer(self.period_ns * 1e-9, self._on_timer,
                                             clock=self.pace_clock)
-        else:
+        elif self.loop_mode == 'thread':
             self._rate_loop = RateLoop(self.period_ns * 1e-9, self._loop_cycle,
                                        on_error=self._on_loop_error,
                                        timer_slack_ns=LOOP_TIMER_SLACK_NS)
@@ -177,30 +205,16 @@ class HydroNode(Node):
                                                    clock=self.pace_clock)
         # Diagnostics on the steady clock: reported even while sim time is paused
         self._diag_timer = self.create_timer(cfg['diagnostics_period'],
-                                             self.diagnostics.publish, clock=steady)
-        self.add_on_set_parameters_callback(self._on_set_parameters)
-        self.reset_state()
+                                             self.diagnostics.publish, clock=self._steady)
+
+    def _start_threads(self) -> None:
+        """Start the debug profile (when on), then the update thread or ArduPilot's server."""
         if self.profile is not None:
             start_profile(self)
         if self._rate_loop is not None:
             self._rate_loop.start()
         if self.sitl is not None:
             self.sitl.start()
-        for note in notes:
-            self.get_logger().info(note)
-        for warning in self.vehicle.warnings:
-            self.get_logger().warning('vehicle: %s' % warning)
-        for warning in unread_parameters(self):
-            self.get_logger().warning(warning)
-        self.get_logger().info(
-            'vehicle %r from %s (mass %.6g kg, buoyancy %.6g kg, base %r); mode %s at %g Hz '
-            '(paced by %s; callbacks on the %s executor, %s); configuration:\n%s' % (
-                self.vehicle.name, self.vehicle.source, self.vehicle.mass,
-                self.vehicle.buoyancy_mass, self.base_frame, self.mode, cfg['rate_hz'],
-                'a wall-clock thread' if self._rate_loop else "ArduPilot SITL's frames" if sitl
-                else 'a timer on %s' % ('sim time' if self.sim_time else 'the monotonic clock'),
-                self.executor_name, self.executor_reason,
-                describe(dict(vehicle_values, **cfg))))
 
     # ------------------------------------------------------------------ shared by the parts
     def now_ns(self) -> int:

@@ -95,10 +95,10 @@ def transform_values(transforms) -> list:
 class JointIO(NodePart):
     """Joint command subscriptions, joint_states and the moving links' TF."""
 
-    def __init__(self, node):
+    def __init__(self, node, io):
         super().__init__(node)
         cfg = self.cfg
-        self.mode = node.io.mode
+        self.mode = io.mode  # the mode's part (node.io)
         self.prefix = cfg['frame_prefix']
         self._slots = LatestSlots()
         self.topics = {}
@@ -139,7 +139,7 @@ class JointIO(NodePart):
                                                  (7,) * len(frames), len(frames)) \
             if frames else None
         # joint_states with every odometry message (each step), its stamp
-        node.io.state_followers.append(self.publish_joint_state)
+        io.state_followers.append(self.publish_joint_state)
         self.logger.info('moving joints %s: Float64 commands on %s/{cmd_pos,cmd_vel,cmd_force}'
                          ', JointState on %s' % (', '.join(self.mode.joint_names),
                                                  cfg['joint_command_topic'],

@@ -82,7 +82,7 @@ def _fill_tf(msg: TFMessage, stamp_ns: int, values) -> None:
 class SimulateIO(NodePart):
     """Thrust subscriptions, SimulateMode, odometry and TF publishers."""
 
-    def __init__(self, node):
+    def __init__(self, node, current):
         super().__init__(node)
         cfg = self.cfg
         common = {'dt': node.period_ns * 1e-9, 'substeps': cfg['substeps'],
@@ -102,7 +102,7 @@ class SimulateIO(NodePart):
         land(self.mode, node.vehicle, self.seabed[0] if self.seabed else None,
              node.log_throttled)
         # the current description's field, sampled at every step (node.current)
-        self.mode.field = node.current.field
+        self.mode.field = current.field
         self._report_substeps(cfg['substeps'])
         self.mux = ThrustMux(cfg['thrust_topics'], cfg['thrust_timeout'])
         # accepted thrust wrenches, handed to the update without the state lock

@@ -72,7 +72,7 @@ MAX_DATAGRAM = 65536
 class SitlJsonIO(NodePart):
     """The UDP server ArduPilot's JSON SITL talks to, driving the node in lock step."""
 
-    def __init__(self, node, thrusters):
+    def __init__(self, node, thrusters, io):
         super().__init__(node)
         cfg = self.cfg
         self.thrusters = thrusters
@@ -115,7 +115,7 @@ class SitlJsonIO(NodePart):
                        'frame_rate_mismatch': 0, 'send_errors': 0,
                        'rangefinder_no_return': 0}
         thrusters.feeds.append(self._feed)
-        node.io.output_due = self._output_due
+        io.output_due = self._output_due  # the mode's part (node.io)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, name='sitl_json', daemon=True)
         step = ("the step 1/frame_rate of ArduPilot's first frame (rate_hz not given)"

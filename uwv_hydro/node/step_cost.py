@@ -35,7 +35,7 @@ doc/guide/performance.md).  Both figures are logged and kept for
 the callbacks and the wake-up: the node warns, naming the vehicle, the cost and the
 period, and what it does when it cannot keep up (the simulated time falls behind the
 clock, the stamps with it).  The counters the timed cycles moved are restored and the
-node resets the state after this (node_setup.create_io, then HydroNode.reset_state),
+node resets the state after this (node_setup.start_reports, then HydroNode.reset_state),
 so they leave no trace but the figures.
 """
 import copy

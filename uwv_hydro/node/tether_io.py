@@ -45,8 +45,9 @@ COLOUR, WIDTH = (1.0, 0.8, 0.1, 1.0), 0.02
 class TetherIO(NodePart):
     """The tether's publishers and the cable hung in the simulate mode."""
 
-    def __init__(self, node):
+    def __init__(self, node, io):
         super().__init__(node)
+        self.io = io  # the mode's part (node.io), whose mode holds the cable
         self.markers = bool(node.cfg['publish_tether'])
         self.tension_pub = node.create_publisher(WrenchStamped, 'tether/tension', 10)
         self.marker_pub = (node.create_publisher(Marker, 'tether/marker', 1)
@@ -54,10 +55,10 @@ class TetherIO(NodePart):
         self._hang()
         spec = node.vehicle.tether
         self.logger.info('tether: %g m, %d segments, MoorDyn step %.3g s'
-                         % (spec.length, spec.segments, node.io.mode.tether.dt_m))
+                         % (spec.length, spec.segments, io.mode.tether.dt_m))
 
     def _hang(self) -> None:
-        mode = self.node.io.mode
+        mode = self.io.mode
         if mode.tether is not None:
             mode.tether.close()
 
@@ -71,12 +72,12 @@ class TetherIO(NodePart):
 
     def reset(self) -> None:
         """Hang a new cable after a MoorDyn failure (the mode's reset re-hangs a live one)."""
-        if self.node.io.mode.tether is None:
+        if self.io.mode.tether is None:
             self._hang()
 
     def update(self, now: int) -> None:
         """Publish the tension and the cable (nothing once MoorDyn failed)."""
-        tether = self.node.io.mode.tether
+        tether = self.io.mode.tether
         if tether is None:
             return
         force = tether.force
@@ -99,7 +100,7 @@ class TetherIO(NodePart):
 
     def snapshot(self, snap: dict) -> None:
         """Add the tension, the coupling's work mismatch and a failure, if any."""
-        mode = self.node.io.mode
+        mode = self.io.mode
         tether = mode.tether
         snap['tether'] = {'error': mode.tether_error} if tether is None else {
             'tension': tether.tension_at_vehicle(), 'work_mismatch': tether.work_mismatch,

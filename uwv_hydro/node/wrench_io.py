@@ -47,7 +47,7 @@ QUATERNION_TOLERANCE = 1e-3
 class WrenchIO(NodePart):
     """Odometry subscription, WrenchMode, wrench publishers."""
 
-    def __init__(self, node):
+    def __init__(self, node, current):
         super().__init__(node)
         cfg = self.cfg
         options = {'added_mass': cfg['added_mass'], 'apply_weight': cfg['apply_weight'],
@@ -60,7 +60,7 @@ class WrenchIO(NodePart):
             from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode
             self.mode = LinkWrenchMode(node.vehicle, **options)
         # the current description's field, sampled at every odometry (node.current)
-        self.mode.field = node.current.field
+        self.mode.field = current.field
         self.on_odometry = cfg['publish_on'] == 'odometry'
         self.stats = self.add_input('odometry')
         self.frames = OdometryFrames(node.frames, node.odom_frame,

@@ -47,7 +47,7 @@ the full M_A, so that one component differs (still so after gz-sim's 2026 Coriol
 fixes, PR 3456: buildCoriolisMatrix is Fossen's eq. 6.51 C_A, and the wrench
 -(-C_A v) is applied; for ``<fluid_added_mass>`` DART's -C_A(v) v plus gz-sim's
 current correction is Fossen's -C_A(v_r) v_r, which uwv_hydro matches: see
-doc/guide/semantics.md and test/test_gz_added_mass_coriolis.py).
+doc/guide/semantics.md and test/unit/description/test_gz_added_mass_coriolis.py).
 
 In an SDF model every such plugin acts on its own ``<link_name>``: the SDF reader
 moves each block from its link frame to the base frame

@@ -34,7 +34,7 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'test'))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'test', 'helpers'))
 sys.path.insert(0, os.path.dirname(__file__))
 
 from host import host_line  # noqa: E402, I100

@@ -15,7 +15,7 @@
 """Sphinx configuration of the uwv_hydro documentation (Markdown pages through MyST).
 
 rosdoc2 builds a ROS 2 package's ``doc/`` folder with Sphinx when it holds a conf.py, as
-this one does; ``make test`` builds it with warnings as errors (test/test_docs.py).
+this one does; ``make test`` builds it with warnings as errors (test/lint/test_docs.py).
 """
 import pathlib
 import xml.etree.ElementTree as ET

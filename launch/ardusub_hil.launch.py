@@ -23,7 +23,7 @@ runs unchanged: thruster PWM in as mavros_msgs/OverrideRCIn on mavros/rc/overrid
 passthrough) or mavros_msgs/RCOut on mavros/rc/out (``input:=rc_out``, the outputs of an
 autopilot running as SITL); out odometry, /tf, the DVL as marine_acoustic_msgs/Dvl on
 dvl/data (and a twist on dvl/twist).  doc/guide/drivers.md describes the topics;
-test/test_stack_launch.py starts the command line this file produces.
+test/integration/test_stack_launch.py starts the command line this file produces.
 """
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument

@@ -26,8 +26,8 @@ by default) and answers with the vehicle's state.  The node is the clock: it pub
 /clock (``publish_clock``) with odometry and TF at ``publish_rate`` per second of
 physics time, and the vehicle's sensors (the DVL as marine_acoustic_msgs/Dvl on
 dvl/data) at their rates; start RViz, MAVROS and rosbag2 with use_sim_time:=true.
-doc/guide/ardusub_sitl.md ("Start it") gives the ArduPilot side; test/test_stack_launch.py
-starts the command line this file produces.
+doc/guide/ardusub_sitl.md ("Start it") gives the ArduPilot side;
+test/integration/test_stack_launch.py starts the command line this file produces.
 """
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument

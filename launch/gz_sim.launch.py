@@ -21,7 +21,7 @@ in wrench mode on sim time with its ``gz_entity_wrench`` output for ``model``.
 Arguments: vehicle, world, bridge_config, model, rate_hz, namespace, params_file,
 gz_args.  Defaults: the default vehicle in worlds/dsros_vehicle.sdf (both written by
 ``uwv-hydro export-sdf``).  uwv_hydro/node/gz_launch_command.py holds the same
-command lines (test/test_gz_launch.py checks they agree); the node action is
+command lines (test/unit/node/test_gz_launch.py checks they agree); the node action is
 uwv_hydro/node/launch_node.py's, shared with uwv_hydro.launch.py.  Needs ros_gz (ros_gz_sim,
 ros_gz_bridge, ros_gz_interfaces) and gz-sim with the DART engine.
 """

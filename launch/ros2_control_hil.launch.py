@@ -24,7 +24,7 @@ robot_state_publisher, and hydro_node in simulate mode with ``ros2_control: true
 JointState out on /robot_joint_states.  On the real vehicle only the URDF's hardware
 plugin changes.  The node's own fin JointState goes to uwv_hydro/fin_states, so that
 /joint_states stays joint_state_broadcaster's.  Needs ros2_control, ros2_controllers and
-topic_based_ros2_control; test/test_stack_launch.py starts the uwv_hydro command line
+topic_based_ros2_control; test/integration/test_stack_launch.py starts the uwv_hydro command line
 this file produces.
 """
 from launch import LaunchDescription

@@ -18,7 +18,7 @@ Start hydro_node with a xacro-processed vehicle as robot_description.
 Arguments: vehicle (URDF/xacro path), mode (simulate | wrench), use_sim_time,
 rate_hz, namespace, params_file.  The launch arguments override params_file.
 uwv_hydro/node/launch_command.py builds the same command line without launch
-(tests and the demo use it; test/test_launch_command.py checks they agree).
+(tests and the demo use it; test/integration/test_launch_command.py checks they agree).
 The node action is uwv_hydro/node/launch_node.py's, shared with gz_sim.launch.py.
 """
 from launch import LaunchDescription

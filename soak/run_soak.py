@@ -47,7 +47,7 @@ import sys
 import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / 'test'))
+sys.path.insert(0, str(REPO / 'test' / 'helpers'))
 
 from nodes.harness import node_command, write_params  # noqa: E402
 

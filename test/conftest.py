@@ -25,6 +25,18 @@ import tempfile
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
+#: The suite's helper modules and folders (nodes/, cosim/, ...), imported by their own
+#: names (``from nodes.harness import ...``, ``from required_modules import require``).
+HELPERS = pathlib.Path(__file__).resolve().parent / 'helpers'
+if str(HELPERS) not in sys.path:
+    sys.path.insert(0, str(HELPERS))
+# a test that reuses another test module's fixtures or builders imports it by its basename
+# (``from test_offline_tools import run_cli``), as when test/ was flat: every test folder
+# on the path, after the others (basenames are unique across test/)
+for _top in ('unit', 'integration', 'lint'):
+    for _folder in sorted((HELPERS.parent / _top).glob('**/')):
+        if _folder.name != '__pycache__' and str(_folder) not in sys.path:
+            sys.path.append(str(_folder))
 _domains = itertools.count()
 #: Lock files of the ROS domains in use by the test runs on this machine.
 DOMAIN_LOCKS = pathlib.Path(tempfile.gettempdir()) / 'uwv_hydro_test_domains'

@@ -21,8 +21,8 @@ ArduSub-like mixer does (AP_Motors6DOF: each motor's output is neutral plus the 
 stick times motor factor, clipped to the output range): a thruster's factor on an axis
 is its share of the least-squares allocation of a unit wrench on that axis, scaled so
 that the largest share is 1 -- for the vectored BlueROV2 frames these are ArduSub's own
-+-1 and 0 factors (``test/test_bluerov2_open_loop.py`` checks it).  A share of 1 is the full
-command range: from the thruster's neutral command (the table's zero, 1500 us for a
++-1 and 0 factors (``test/unit/modes/test_bluerov2_open_loop.py`` checks it).  A share of
+1 is the full command range: from the thruster's neutral command (the table's zero, 1500 us for a
 T200 table) to its maximum (1900 us) or minimum (1100 us).
 
 :func:`hold` flies the vehicle from rest with per-thruster commands held (a fixed

@@ -15,7 +15,7 @@
 """
 The command lines ``launch/gz_sim.launch.py`` runs, in one place (as launch_command.py).
 
-gz-sim, ros_gz and launch are not installable here: ``test/test_gz_launch.py`` reads
+gz-sim, ros_gz and launch are not installable here: ``test/unit/node/test_gz_launch.py`` reads
 the launch file as an AST and checks it against the constants below, and starts the
 node's command line for real.  What the launch file runs, and the functions build::
 

@@ -17,7 +17,7 @@ The command line ``launch/uwv_hydro.launch.py`` builds, in one place.
 
 launch/launch_ros are not installable everywhere (not in this repository's test
 environment), so tests, the demo and the docs start the node with the command line
-the launch file would produce; ``test/test_launch_command.py`` parses the launch
+the launch file would produce; ``test/integration/test_launch_command.py`` parses the launch
 file and checks it agrees with the constants here.
 
 What launch_ros does, and :func:`build_command` reproduces::

@@ -18,7 +18,7 @@ The command line ``launch/uvms.launch.py`` runs, in one place (as launch_command
 A vehicle with an arm (uuv_simulator's RexROV + Oberon7, doc/guide/uvms.md) is given
 as ``vehicle_file``: the node runs xacro itself, resolving ``$(find pkg)`` of ROS 1
 packages through ``ROS_PACKAGE_PATH`` (ROS 2's xacro only looks in the ament index).
-launch_ros is not installable here: ``test/test_uvms_launch.py`` reads the launch file
+launch_ros is not installable here: ``test/integration/test_uvms_launch.py`` reads the launch file
 as an AST, checks it against the constants below and starts the command line::
 
     hydro_node --ros-args -r __node:=uwv_hydro [-r __ns:=/<namespace>]

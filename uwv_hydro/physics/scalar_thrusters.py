@@ -28,7 +28,7 @@ rate limit |x+ - x| <= r dt, uuv_simulator's rotor dynamics (Yoerger, Bessa: RK4
 bank's common number of sub-steps, backward Euler where stiff), the thrust (the table
 by numpy's ``interp`` rule: held at its ends, exact at its points; Basic, Bessa), the
 reaction torque Q = -s k T, gz-sim's deadband, and tau = A (1 - t) T + A_Q Q.
-test/test_scalar_thrusters.py holds it to the numpy path.
+test/unit/physics/test_scalar_thrusters.py holds it to the numpy path.
 """
 from bisect import bisect_right
 import math

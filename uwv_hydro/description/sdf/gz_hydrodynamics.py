@@ -39,8 +39,8 @@ terms act at the link origin with the link-origin twist (``semantics='origin'``)
 The added-mass Coriolis term is NOT copied: gz-sim builds it from the diagonal of Ma
 and with the opposite sign to Fossen's -C_A(nu) nu, which uwv_hydro computes from the
 full M_A, so that one component differs (doc/guide/semantics.md, "gz-sim's added-mass
-Coriolis sign (2026)"; test/test_gz_added_mass_coriolis.py).  In an SDF model each
-block is moved from its link to the base (:mod:`uwv_hydro.description.link_hydrodynamics`);
+Coriolis sign (2026)"; test/unit/description/test_gz_added_mass_coriolis.py).  In an SDF
+model each block is moved from its link to the base (:mod:`uwv_hydro.description.link_hydrodynamics`);
 :func:`apply_gz_hydrodynamics` (URDF) requires the block's link to be the base link.
 """
 import re

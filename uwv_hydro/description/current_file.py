@@ -19,7 +19,7 @@ Format (one ``type``; keys of the peer simulators where they exist)::
 
     current:
       type: constant | profile | tide | csv | gauss_markov
-      time_origin: start          # or clock (optional; see physics.current_field)
+      time_origin: start          # or clock (optional; see physics.environment.current_field)
       # constant
       velocity: [0.3, 0.0, 0.0]                  # world ENU, m/s
       # profile: rows [depth (m, positive down), vx, vy, vz], linear in depth
@@ -57,14 +57,14 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.known_names import closest
+from uwv_hydro.description.name_checks import closest
 from uwv_hydro.description.xml_safe import read_text_file
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, YamlMap
-from uwv_hydro.physics.current_field import (
+from uwv_hydro.physics.environment.current_field import (
     ConstantCurrent, CurrentField, DepthProfileCurrent, MAX_CURRENT_COMPONENT, TidalCurrent,
     TIME_ORIGINS)
-from uwv_hydro.physics.current_grid import GridCurrent
-from uwv_hydro.physics.gauss_markov_current import (
+from uwv_hydro.physics.environment.current_grid import GridCurrent
+from uwv_hydro.physics.environment.gauss_markov_current import (
     DEFAULT_UPDATE_PERIOD, GaussMarkovCurrent, GaussMarkovProcess)
 
 #: Largest current CSV accepted (bytes).

@@ -31,7 +31,7 @@ the command topic and JointState)::
         upper: 0.5236
 
 Keys: :data:`FIN_KEYS` (``cp`` is an extra centre-of-pressure offset from the joint
-origin, ``model`` ``two_line``, ``quadratic`` or ``uuv_two_lines`` (physics/fins.py),
+origin, ``model`` ``two_line``, ``quadratic`` or ``uuv_two_lines`` (physics/actuators/fins.py),
 ``fluid_density`` a two-line model's own density (0, the default: the vehicle's); the
 rest as gz-sim LiftDrag and
 uuv_simulator name them, plus the servo's ``velocity`` (rad/s) and ``time_constant``
@@ -60,8 +60,8 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.plugin_number import plugin_float
 from uwv_hydro.description.urdf_joint import joint_frame
 from uwv_hydro.description.xml_safe import element_error, element_numbers
-from uwv_hydro.physics.unit_vector import unit_vector
-from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import Fin, FIN_MODELS, VehicleParams
+from uwv_hydro.physics.spatial.unit_vector import unit_vector
 
 #: Vector keys of a fin (YAML lists of 3, LiftDrag "x y z" text).
 FIN_VECTOR_KEYS = ('position', 'axis', 'cp', 'forward', 'upward')

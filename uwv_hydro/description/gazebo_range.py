@@ -36,7 +36,7 @@ modelled).  Read here, the sensor is one ``echosounder``:
   not modelled); ``<ray><scan>`` ``horizontal`` / ``vertical`` (``samples``,
   ``min_angle``, ``max_angle``) -> a cone of full angle the larger extent, centred on
   the scan's centre (Gazebo ray angles: yaw about z, vertical positive up), cast with
-  the fixed pattern of :mod:`uwv_hydro.physics.echosounder` instead of Gazebo's rays;
+  the fixed pattern of :mod:`uwv_hydro.physics.sensing.echosounder` instead of Gazebo's rays;
   ``<ray><noise>`` (Gaussian, added to every ray before the minimum) with the plugin's
   noise (added to the minimum) -> one range noise, the stddevs in quadrature.
 
@@ -142,7 +142,7 @@ def read_gazebo_range(tree: Dict[str, Any], ctx: _Ctx, name: str):
                                              for a in ('horizontal', 'vertical'))
         block['field_of_view'] = max(width, height)
         notes.append('scan of %.4g x %.4g rad read as a cone of %.4g rad (the fixed ray '
-                     'pattern of physics/echosounder.py)'
+                     'pattern of physics/sensing/echosounder.py)'
                      % (width, height, block['field_of_view']))
     else:
         yaw = elevation = 0.0

@@ -50,7 +50,7 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
 * ``fluid_pressure``: ``atmospheric_pressure`` (Pa), ``pressure: {noise}`` (Pa);
 * ``dvl``: ``seabed_depth``, ``max_altitude``, ``min_altitude`` (m), ``velocity`` (axis),
   ``janus_angle`` and four ``beam_azimuths`` (rad; default the Water Linked A50's,
-  :mod:`uwv_hydro.physics.dvl_beams`), or ``beam_directions`` (three or more unit
+  :mod:`uwv_hydro.physics.sensing.dvl_beams`), or ``beam_directions`` (three or more unit
   vectors [x, y, z] in the sensor frame; a gz ``<arrangement>`` is read into them);
 * ``navsat``: datum ``latitude_deg``, ``longitude_deg``, ``elevation`` (gz
   ``<spherical_coordinates>`` names), ``surfaced_depth``, ``position_sensing:
@@ -66,7 +66,7 @@ Per type (:data:`SENSOR_SCHEMA` lists every key):
   the sensor's +x): ``min_range``, ``max_range`` (m), ``field_of_view`` (rad, the full
   angle of the cone, < pi), ``range: {noise}`` (m), ``seabed_depth`` (m, the flat
   seabed when the world has none) and ``surface_echo`` (default true: the sea surface
-  echoes; :mod:`uwv_hydro.physics.echosounder`).
+  echoes; :mod:`uwv_hydro.physics.sensing.echosounder`).
 
 Common keys: ``name`` (XML attribute), ``type``, ``link`` (YAML; default the base),
 ``update_rate`` (Hz, required), ``topic`` (default the sensor name), ``seed`` (default a
@@ -91,14 +91,14 @@ import zlib
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.number_bounds import (
+from uwv_hydro.description.overflow_bounds import (
     beyond, MAX_ANGLE, MAX_ECHO_RANGE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES,
     MAX_SENSOR_NOISE)
 from uwv_hydro.description.xml_safe import element_line, element_path
-from uwv_hydro.physics.sensor_params import (
+from uwv_hydro.physics.sensing.sensor_params import (
     DvlParams, EchosounderParams, FluidPressureParams, ImuParams, MagnetometerParams,
     NavSatParams, NoiseParams, RptParams, SENSOR_TYPES, SensorParams)
-from uwv_hydro.physics.unit_vector import unit_vector
+from uwv_hydro.physics.spatial.unit_vector import unit_vector
 
 #: Accepted sensor rates (Hz): a period of at most a day, at least a microsecond.
 MIN_RATE_HZ = 1.0 / 86400.0

@@ -21,8 +21,10 @@ fin angles) plus the joints' positions and velocities (:meth:`LinkWrenchMode.joi
 a sensor_msgs/JointState's arrays), the same options and the same base wrench (its
 :class:`WrenchComponents`, about the base origin in base axes), now the sum of:
 
-* every link part's wrench (:mod:`uwv_hydro.physics.link_wrench`) on that link's own
-  pose and twist from forward kinematics (:mod:`uwv_hydro.physics.multibody`), moved
+* every link part's wrench (:mod:`uwv_hydro.physics.articulated.algorithms.link_wrench`) on that
+  link's own
+  pose and twist from forward kinematics (:mod:`uwv_hydro.physics.articulated.model.multibody`),
+  moved
   to the base by the dual map;
 * each body's weight at its centre of mass (``apply_weight``; zero otherwise);
 * the vehicle's fins and hull (``params.fins``, ``params.hull``) on the base twist, as
@@ -55,7 +57,7 @@ ignored; each is reported once, with the first accepted message carrying it, in
 The vehicle's fin and thruster joints that the tree does not move are ignored silently.
 How a list of names maps to the joints (:meth:`LinkWrenchMode.joint_state_rows`) can
 be kept for the messages of one layout and their arrays taken alone
-(:meth:`LinkWrenchMode.joint_state_arrays`; :mod:`uwv_hydro.modes.joint_state_cdr`).
+(:meth:`LinkWrenchMode.joint_state_arrays`; :mod:`uwv_hydro.modes.messages.joint_state_cdr`).
 
 Outputs (:class:`LinkWrenchComponents`): the base components and total, each wrench
 link's wrench in its own frame about its origin (``link_names``: the base link, every
@@ -64,7 +66,8 @@ its origin in its axes (the per-body sum: what an engine whose links are the bod
 e.g. gz-sim after merging fixed joints, applies), and their world poses.
 
 The kinematics and the parts' wrenches are one compiled call
-(:mod:`uwv_hydro.physics.tree_wrench`); the fins and hull, on the base twist, are
+(:mod:`uwv_hydro.physics.articulated.algorithms.tree_wrench`); the fins and hull, on the base
+twist, are
 WrenchMode's.
 """
 from collections import Counter
@@ -76,13 +79,13 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from uwv_hydro.modes.wrench_mode import WrenchMode
-from uwv_hydro.physics.added_mass import LaggedAcceleration
-from uwv_hydro.physics.hydro_model import WrenchComponents
-from uwv_hydro.physics.link_wrench import PartWrenches
-from uwv_hydro.physics.multibody import MultibodyModel
-from uwv_hydro.physics.rotation import IDENTITY, quat_normalize
-from uwv_hydro.physics.tree_wrench import TreeWrench
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.articulated.algorithms.link_wrench import PartWrenches
+from uwv_hydro.physics.articulated.algorithms.tree_wrench import TreeWrench
+from uwv_hydro.physics.articulated.model.multibody import MultibodyModel
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.hydro.added_mass import LaggedAcceleration
+from uwv_hydro.physics.hydro.hydro_model import WrenchComponents
+from uwv_hydro.physics.spatial.rotation import IDENTITY, quat_normalize
 
 _FINS = COMPONENT_NAMES.index('fins')
 #: Name lists whose joint mapping :meth:`LinkWrenchMode.joint_state` keeps.

@@ -22,10 +22,10 @@ recorded step, so all three integrate the same way and count the same events.
 Rules:
 
 * **Sub-steps.**  At start the stiffest mode of the dynamics (linear drag at rest,
-  quadratic drag at 2 m/s, 1 rad/s; :func:`uwv_hydro.physics.stability.stiffness`) sets
+  quadratic drag at 2 m/s, 1 rad/s; :func:`uwv_hydro.physics.body.stability.stiffness`) sets
   the RK4 sub-steps so that |lambda| h <= 2.5 (:attr:`substeps`, never fewer than asked).
 * **Checked step.**  Every step is checked against the physical bound on kinetic-energy
-  growth (thrust + hydrostatics + current; :class:`~uwv_hydro.physics.stability.EnergyGuard`).
+  growth (thrust + hydrostatics + current; :class:`~uwv_hydro.physics.body.stability.EnergyGuard`).
   A step that breaks it or goes non-finite counts as a ``divergence`` and is retried once
   with :data:`RETRY_SUBSTEP_FACTOR` times the sub-steps; if that fails too the last good
   state (the one before the step) is restored (``state_restores``).
@@ -46,18 +46,18 @@ Rules:
   :class:`~uwv_hydro.modes.fin_servos.FinServos`), the servos advance by dt at the
   start of every step and their angles are held over it (RK4 stages included).
 * **Current field.**  With :attr:`SimulateMode.field` set (a
-  :class:`~uwv_hydro.physics.current_field.CurrentField`) and no explicit current,
+  :class:`~uwv_hydro.physics.environment.current_field.CurrentField`) and no explicit current,
   every step samples the field at the state's position and the field time :attr:`t`
   (seconds since the start or reset; with ``time_origin: clock`` the clock's seconds)
   and where the body's velocity takes it at the step's end; the compiled core
   evaluates v0 + G0 (p - p0) + dv/dt_0 s at every RK4 stage, and the rate along the
   path dv/dt + G p_dot (G, dv/dt linear in s between the two samples) entering
-  M_A nu_dot_c (:func:`~uwv_hydro.physics.current_field.linearise`).  Exact for a
+  M_A nu_dot_c (:func:`~uwv_hydro.physics.environment.current_field.linearise`).  Exact for a
   field affine in position and time (RK4's fourth order then holds); otherwise the
   stage current is off by O(h^2), a local error O(h^3): second order overall.
 * **Seabed contact.**  With :meth:`SimulateMode.set_contact` the vehicle lands on a
   seabed: a compliant point contact with regularised Coulomb friction at every RK4
-  stage (:mod:`uwv_hydro.physics.seabed_contact`); its linearisation joins the
+  stage (:mod:`uwv_hydro.physics.environment.seabed_contact`); its linearisation joins the
   stiffness that sets the sub-steps, and the checked step's energy bound counts the
   contact springs' energy (the contact is passive).
 * **Buoyancy engines.**  With :attr:`SimulateMode.engines` set, the bladders pump for
@@ -78,14 +78,14 @@ from typing import Callable, Dict, Optional
 import numpy as np
 
 from uwv_hydro.modes.body_wrenches import add_wrenches
-from uwv_hydro.physics.current_field import linearise
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.hydro_model import WrenchComponents
-from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.physics.seabed_contact import resolve, stable_stiction_speed
-from uwv_hydro.physics.stability import (EnergyGuard, RK4_STABLE_LAMBDA_H, stable_substeps,
-                                         stiffness)
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.stability import (
+    EnergyGuard, RK4_STABLE_LAMBDA_H, stable_substeps, stiffness)
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.environment.current_field import linearise
+from uwv_hydro.physics.environment.seabed_contact import resolve, stable_stiction_speed
+from uwv_hydro.physics.hydro.hydro_model import WrenchComponents
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 #: A step that diverged is retried once with this many times the sub-steps.
 RETRY_SUBSTEP_FACTOR = 16
@@ -151,9 +151,10 @@ class SimulateMode:
         self.tether_error = None
         #: The body wrench of the latest step (thrust included; None before the first).
         self.last_tau = None
-        #: The seabed contact (physics.seabed_contact.SeabedContact; :meth:`set_contact`)
+        #: The seabed contact (physics.environment.seabed_contact.SeabedContact;
+        #: :meth:`set_contact`)
         self.contact = None
-        #: A current field (physics.current_field.CurrentField) used when no explicit
+        #: A current field (physics.environment.current_field.CurrentField) used when no explicit
         #: current is given (None: the explicit current only).
         self.field = None
         self.reset()
@@ -180,7 +181,7 @@ class SimulateMode:
         Land the vehicle on ``seabed`` at the points of ``spec`` (a ContactSpec; None: none).
 
         The contact's springs, dampers and regularised friction (linearised at rest on
-        flat ground, :meth:`~uwv_hydro.physics.seabed_contact.SeabedContact.
+        flat ground, :meth:`~uwv_hydro.physics.environment.seabed_contact.SeabedContact.
         linear_stiffness`) join the stiffness that sets the sub-steps.  Without a given
         stiction speed v_s it is Drake's 1 mm/s, raised to the least that keeps the
         sub-steps within :data:`FRICTION_SUBSTEP_BUDGET` times the rest's.
@@ -419,7 +420,7 @@ class SimulateMode:
         Return False when the step diverged even when retried: the last good state
         (the state before the step) is then restored.  ``dt`` overrides the step length
         (``replay --simulate``: one recorded interval), in sub-steps no longer than the
-        mode's (:meth:`uwv_hydro.physics.dynamics.Simulator.substeps_for`).
+        mode's (:meth:`uwv_hydro.physics.body.dynamics.Simulator.substeps_for`).
         """
         restores = self.events['state_restores']
         self.run(tau, 1, current, dt)

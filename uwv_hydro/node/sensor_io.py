@@ -37,11 +37,11 @@ static frames):
   default ``{name}/data``) every sample as marine_acoustic_msgs/Dvl, the message DVL
   drivers publish: velocity and covariance, altitude, the four beams (direction,
   slant range, lock, along-beam velocity) -- also without lock, flagged as the
-  message does (:mod:`uwv_hydro.modes.dvl_message`).  Its frame is the sensor frame,
+  message does (:mod:`uwv_hydro.modes.messages.dvl_message`).  Its frame is the sensor frame,
   whose +z must be the boresight (as marine_acoustic_msgs and the A50 define it).
   With ``seabed_file`` (and ``seabed_origin``) the beams are cast to that seabed and
   the velocity is the least squares of the locked beams (three or more), instead of
-  the flat ``seabed_depth`` (:mod:`uwv_hydro.physics.dvl_terrain`).
+  the flat ``seabed_depth`` (:mod:`uwv_hydro.physics.sensing.dvl_terrain`).
 * ``navsat``: sensor_msgs/NavSatFix (STATUS_FIX, SERVICE_GPS, ENU covariance
   DIAGONAL_KNOWN) while the antenna is shallower than ``surfaced_depth``; nothing
   while submerged (``no_fix`` in /diagnostics).
@@ -58,7 +58,7 @@ static frames):
   ``min_range``, ``max_range``, the noise variance where the message has the field),
   every sample: the nearest echo along the sensor frame's +x (the message's boresight),
   +inf for no echo within ``max_range``, -inf for one nearer than ``min_range`` (REP
-  117; :mod:`uwv_hydro.physics.echosounder`); cast to the ``seabed_file`` seabed when
+  117; :mod:`uwv_hydro.physics.sensing.echosounder`); cast to the ``seabed_file`` seabed when
   one is given, else to the sensor's flat ``seabed_depth``.
 """
 from typing import Dict, List
@@ -66,14 +66,14 @@ from typing import Dict, List
 from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
 from sensor_msgs.msg import FluidPressure, Imu, MagneticField, NavSatFix, NavSatStatus, Range
 
-from uwv_hydro.modes import msg_conversions as conv
-from uwv_hydro.modes import sensor_messages
-from uwv_hydro.modes.dvl_message import fill_dvl
+from uwv_hydro.modes.messages import msg_conversions as conv
+from uwv_hydro.modes.messages import sensor_messages
+from uwv_hydro.modes.messages.dvl_message import fill_dvl
 from uwv_hydro.modes.sensor_suite import SensorSuite
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.seabed_source import node_seabed
 from uwv_hydro.node.static_frames import transform_stamped
-from uwv_hydro.physics.rotation import quat_from_rpy
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy
 
 _MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovarianceStamped,
              'navsat': NavSatFix, 'magnetometer': MagneticField, 'echosounder': Range}

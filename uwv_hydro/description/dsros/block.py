@@ -41,7 +41,7 @@ with the centre-of-mass velocity and expresses added mass about the centre of
 mass, so the block sets ``semantics='dsros'``, ``drag_velocity_point = com`` and
 ``added_mass_point = com``, with ``com`` the centre of mass of the base link's own
 Gazebo classic body (``body_link->GetInertial()->CoG()`` in dsros_hydro.cc: the base
-link and its fixed-joint children, :mod:`uwv_hydro.description.classic_body`), which is
+link and its fixed-joint children, :mod:`uwv_hydro.description.classic_base_body`), which is
 also the drag centre when ``<drag><center>`` is absent.
 
 Every element and ``<center>`` attribute is checked against the known set
@@ -56,12 +56,12 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
-from uwv_hydro.description.known_names import check_attributes, check_children
-from uwv_hydro.description.sources import HYDRO_FIELDS, set_origin
+from uwv_hydro.description.name_checks import check_attributes, check_children
+from uwv_hydro.description.provenance import HYDRO_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import element_error, element_line, element_path
 from uwv_hydro.description.xml_values import flag_text, float_attr, float_text
-from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import SurfaceTransition, VehicleParams
 
 
 #: dsros_hydro's plugin elements (ds_sim dsros_hydro.cc; acceleration_alpha,
@@ -128,7 +128,7 @@ def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str,
     Fill buoyancy, surface, drag and added mass of ``params`` from the block.
 
     ``body_com``, ``body_mass``: CoM and mass of the base link's own Gazebo classic body
-    (:mod:`uwv_hydro.description.classic_body`; dsros_hydro.cc takes
+    (:mod:`uwv_hydro.description.classic_base_body`; dsros_hydro.cc takes
     ``body_link->GetInertial()->CoG()`` and turns off only that body's gravity, applying
     ``<buoyancy><mass>`` in its place), None: the lumped vehicle's.
     """

@@ -381,7 +381,7 @@ def _magnetometer(block: Dict[str, Any], path: str, ctx: _Ctx, kind=Magnetometer
     return out
 
 
-#: Bounds of the magnetometer's and RPT's vectors (number_bounds.py): a covariance is a
+#: Bounds of the magnetometer's and RPT's vectors (overflow_bounds.py): a covariance is a
 #: noise stddev squared.
 _VECTOR_BOUNDS = {'field': MAX_MAGNETIC_FIELD, 'covariance': MAX_SENSOR_NOISE ** 2,
                   'reference_position': MAX_REFERENCE_METRES, 'reference_rpy': MAX_ANGLE}

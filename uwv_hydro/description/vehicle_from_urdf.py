@@ -289,7 +289,7 @@ def _link_tree(plugins: List[Optional[ET.Element]], base: str, links: Dict[str, 
     parts: Dict[str, LinkHydroPart] = {}
     for plugin in plugins:
         if plugin is not None and is_uuv_plugin(plugin):
-            # each block acts on its link's Gazebo classic body (classic_body.py)
+            # each block acts on its link's Gazebo classic body (classic_base_body.py)
             parts = uuv_link_parts(
                 plugin, set(links), inertials, source, warnings, base,
                 bodies=lambda name: classic_base_body(name, root, inertials, source),

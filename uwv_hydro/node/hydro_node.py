@@ -430,7 +430,7 @@ class HydroNode(Node):
         self.loop_stats['ticks'] += 1
         marks = None
         try:
-            # the inputs the callbacks handed over (hand_over.py), then the mode's update
+            # the inputs the callbacks handed over (input_slots.py), then the mode's update
             if clock is None:
                 self._take_inputs()
                 self._run_mode(now)

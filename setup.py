@@ -54,8 +54,9 @@ setup(
         depends=[name for name in KERNEL_SOURCES if name.endswith('.h')],
         define_macros=[('UWV_KERNEL_SOURCE_HASH', '"%s"' % KERNEL_HASH)],
         extra_compile_args=['-O3', '-fno-math-errno']),
-        # exact CSV text of float tables (uwv_hydro/modes/csv_text.py)
-        Extension('uwv_hydro.modes._csv_text', sources=['uwv_hydro/modes/_csv_text.c'],
+        # exact CSV text of float tables (uwv_hydro/modes/messages/csv_text.py)
+        Extension('uwv_hydro.modes.messages._csv_text',
+                  sources=['uwv_hydro/modes/messages/_csv_text.c'],
                   extra_compile_args=['-O2'])],
     install_requires=['setuptools'],
     zip_safe=False,

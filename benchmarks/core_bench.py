@@ -37,7 +37,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 def bench_rk4(results, n):
     """Time one full simulate step of the dense vehicle."""
-    from uwv_hydro.physics.dynamics import Simulator, State
+    from uwv_hydro.physics.body.dynamics import Simulator, State
     sim = Simulator(full_vehicle(), dt=0.01, substeps=1)
     state = [State(position=np.array([0.0, 0.0, -5.0]),
                    quaternion=np.array([1.0, 0.0, 0.0, 0.0]),
@@ -69,7 +69,7 @@ def bench_surface(results, rounds):
     The two are interleaved round by round so that a load on the machine hits both; the
     figure is the ratio of the medians.
     """
-    from uwv_hydro.physics.dynamics import Simulator
+    from uwv_hydro.physics.body.dynamics import Simulator
     params = full_vehicle()
     sim = Simulator(params, dt=0.01, substeps=1)
     band = 0.5 * (params.surface.fully_submerged_depth + params.surface.out_of_water_depth)
@@ -101,7 +101,7 @@ def bench_simulate(results, seconds):
 
 def bench_batch(results, n_vehicles, steps, distinct=5, name='batch_step_us_per_vehicle'):
     """Step N vehicles (``distinct`` parameter sets) together through the batch simulator."""
-    from uwv_hydro.physics.batch import BatchSimulator
+    from uwv_hydro.physics.body.batch import BatchSimulator
     t0 = time.perf_counter()
     sim = BatchSimulator([full_vehicle(seed=s % distinct) for s in range(n_vehicles)],
                          dt=0.01)

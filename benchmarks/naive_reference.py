@@ -19,7 +19,7 @@ Used two ways: by the benchmarks as the baseline the core must beat
 (``naive_wrench_eval_us``: einsum for the 6x6x6 tensor, skew matrices and transfer
 matrices built on every call; ``naive_rk4_step_us``: RK4 of :func:`naive_derivative`,
 the mass matrix solved at every stage), and by the tests as an independent cross-check
-of :class:`uwv_hydro.physics.hydro_model.HydroModel` and of the compiled core
+of :class:`uwv_hydro.physics.hydro.hydro_model.HydroModel` and of the compiled core
 (:mod:`uwv_hydro.physics.kernel`).  Only numpy is used here.
 """
 
@@ -311,7 +311,7 @@ def naive_field_rk4_step(p, x, dt, field, t, substeps=1, tau=None, fin_angles=No
 
 def full_vehicle(seed: int = 7):
     """Return a VehicleParams with every coefficient populated (dense L, Q, M_A)."""
-    from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+    from uwv_hydro.physics.body.vehicle_params import SurfaceTransition, VehicleParams
     rng = np.random.default_rng(seed)
     a = rng.normal(size=(6, 6))
     m_a = a @ a.T + 6 * np.eye(6)
@@ -372,7 +372,7 @@ def vehicle_variants(dsros_seed: int = 7):
 
 def finned_vehicle(seed: int = 11):
     """Return the dense vehicle with four fins: both lift models, offsets, a0, k_cl, sweep."""
-    from uwv_hydro.physics.vehicle_params import Fin
+    from uwv_hydro.physics.body.vehicle_params import Fin
     p = full_vehicle(seed=seed)
     p.fins = [
         Fin('upper', position=np.array([-0.6, 0.0, 0.13]), axis=np.array([0.0, 0.0, 1.0]),
@@ -402,7 +402,7 @@ def uuv_finned_vehicle(seed: int = 19):
 
 def hulled_vehicle(seed: int = 13, model: str = 'prestero'):
     """Return the finned vehicle with a slender hull (a tapered profile, x_cp aft)."""
-    from uwv_hydro.physics.vehicle_params import Hull
+    from uwv_hydro.physics.body.vehicle_params import Hull
     p = finned_vehicle(seed=seed)
     p.hull = Hull(stations=np.array([-0.7, -0.4, 0.3, 0.6]),
                   diameters=np.array([0.08, 0.2, 0.2, 0.05]), c_yd_beta=1.2, x_cp=-0.3,

@@ -58,8 +58,8 @@ def measure_current_changes(rate_hz: float = 1000.0, seconds: float = 3.0):
     from nav_msgs.msg import Odometry
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.node import Node
-    from uwv_hydro.node.launch_command import (build_command, default_path, expand_vehicle,
-                                               stop_node)
+    from uwv_hydro.node.launch_commands.launch_command import (
+        build_command, default_path, expand_vehicle, stop_node)
     import subprocess
 
     domain = 120 + (os.getpid() * 3) % 80
@@ -130,10 +130,10 @@ def measure_current_changes(rate_hz: float = 1000.0, seconds: float = 3.0):
 def checked_step_cost(steps: int = 300):
     """Return (median us of a checked step with the same current, with a new current)."""
     import numpy as np
-    from uwv_hydro.node.launch_command import default_path, expand_vehicle
+    from uwv_hydro.node.launch_commands.launch_command import default_path, expand_vehicle
     from uwv_hydro.description.loader import load_vehicle_string
-    from uwv_hydro.physics.dynamics import Simulator, State
-    from uwv_hydro.physics.stability import EnergyGuard
+    from uwv_hydro.physics.body.dynamics import Simulator, State
+    from uwv_hydro.physics.body.stability import EnergyGuard
     sim = Simulator(load_vehicle_string(expand_vehicle(default_path('vehicle'))), dt=1e-3)
     guard = EnergyGuard(sim)
     tau = np.array([50.0, 0.0, 0.0, 0.0, 0.0, 5.0])

@@ -101,7 +101,7 @@ def measure_wrench(vehicle_file, folder, rate_hz=1000.0, duration=10.0, link_lis
     from rclpy.node import Node
     from sensor_msgs.msg import JointState
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.node.launch_command import build_command, stop_node
+    from uwv_hydro.node.launch_commands.launch_command import build_command, stop_node
     from uwv_hydro.node.rate_loop import RateLoop
 
     from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode

@@ -85,8 +85,8 @@ def measure_node(rate_hz: float = 1000.0, duration: float = 10.0, floor: bool = 
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.node import Node
     from tf2_msgs.msg import TFMessage
-    from uwv_hydro.node.launch_command import (build_command, default_path, expand_vehicle,
-                                               stop_node)
+    from uwv_hydro.node.launch_commands.launch_command import (
+        build_command, default_path, expand_vehicle, stop_node)
     from uwv_hydro.node.simulate_io import TF_QOS
 
     domain, env = probe_domain()

@@ -29,9 +29,9 @@ import numpy as np
 
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.simulate_mode import SimulateMode
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.seabed import FlatSeabed, GridSeabed
-from uwv_hydro.physics.seabed_contact import ContactSpec
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.environment.seabed import FlatSeabed, GridSeabed
+from uwv_hydro.physics.environment.seabed_contact import ContactSpec
 
 DEPTH = 30.0
 HALF = {'bluerov2': (0.23, 0.17, 0.13), 'remus100': (0.8, 0.1, 0.1)}

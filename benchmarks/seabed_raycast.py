@@ -38,8 +38,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'test', 'helper
 sys.path.insert(0, os.path.dirname(__file__))
 
 from host import host_line  # noqa: E402, I100
+from uwv_hydro.physics.environment.seabed import GridSeabed  # noqa: E402
 from uwv_hydro.physics.kernel import core  # noqa: E402
-from uwv_hydro.physics.seabed import GridSeabed  # noqa: E402
 
 #: Pings per timed call of the four-beam figures (their mean is one ping's time).
 PINGS = 200

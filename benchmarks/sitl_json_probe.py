@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from uwv_hydro.modes.sitl_json_packet import pack_servo_packet
+from uwv_hydro.modes.messages.sitl_json_packet import pack_servo_packet
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VEHICLES = {'bluerov2': 'ardusub_bluerov2.yaml', 'bluerov2_heavy': 'ardusub_bluerov2_heavy.yaml'}

@@ -63,8 +63,8 @@ def bench_sweep(results, runs, duration, workers=2, chunk=1000):
     """
     import dataclasses
 
-    from uwv_hydro.physics.batch import BatchSimulator
-    from uwv_hydro.physics.dynamics import Simulator
+    from uwv_hydro.physics.body.batch import BatchSimulator
+    from uwv_hydro.physics.body.dynamics import Simulator
     from uwv_hydro.sweep import draws
     from uwv_hydro.sweep.chunk_task import prepare, run_chunk
     from uwv_hydro.sweep.cluster import open_client

@@ -44,7 +44,7 @@ def _modes():
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.modes.simulate_mode import SimulateMode
     from uwv_hydro.modes.tether import start_tether
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     params = load_vehicle(str(CONFIG))
     params.tether.anchor = np.array([-20.0, 0.0, -5.0])
     initial = State(position=np.array([0.0, 0.0, -5.0]),

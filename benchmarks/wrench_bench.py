@@ -27,7 +27,7 @@ import numpy as np
 
 def bench_wrench(results, n):
     """Time HydroModel.wrench against the naive reference on the same states."""
-    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
     params = full_vehicle()
     model = HydroModel(params)
     nu = np.array([1.2, -0.2, 0.1, 0.05, -0.03, 0.2])
@@ -57,7 +57,8 @@ def ten_link_vehicle(seed=11):
     with buoyancy, dense linear drag, quadratic drag, a dense added mass and drag points
     of its own.
     """
-    from uwv_hydro.physics.link_tree import KinematicTree, LinkHydroPart, TreeBody, TreeJoint
+    from uwv_hydro.physics.articulated.model.link_tree import (
+        KinematicTree, LinkHydroPart, TreeBody, TreeJoint)
     params = full_vehicle()
     rng = np.random.default_rng(seed)
 

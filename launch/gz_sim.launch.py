@@ -20,9 +20,10 @@ clock and odometry in, the node's EntityWrench out to ApplyLinkWrench) and hydro
 in wrench mode on sim time with its ``gz_entity_wrench`` output for ``model``.
 Arguments: vehicle, world, bridge_config, model, rate_hz, namespace, params_file,
 gz_args.  Defaults: the default vehicle in worlds/dsros_vehicle.sdf (both written by
-``uwv-hydro export-sdf``).  uwv_hydro/node/gz_launch_command.py holds the same
+``uwv-hydro export-sdf``).  uwv_hydro/node/launch_commands/gz_launch_command.py holds the same
 command lines (test/unit/node/test_gz_launch.py checks they agree); the node action is
-uwv_hydro/node/launch_node.py's, shared with uwv_hydro.launch.py.  Needs ros_gz (ros_gz_sim,
+uwv_hydro/node/launch_commands/launch_node.py's, shared with uwv_hydro.launch.py.  Needs ros_gz
+(ros_gz_sim,
 ros_gz_bridge, ros_gz_interfaces) and gz-sim with the DART engine.
 """
 from launch import LaunchDescription
@@ -33,7 +34,7 @@ from launch_ros.actions import Node
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
-from uwv_hydro.node.launch_node import hydro_node
+from uwv_hydro.node.launch_commands.launch_node import hydro_node
 
 
 def generate_launch_description():

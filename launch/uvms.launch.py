@@ -24,7 +24,7 @@ use_sim_time, rate_hz, namespace, params_file (overridden by the arguments above
 
 The node loads ``vehicle`` itself (``vehicle_file``): its xacro resolves ``$(find pkg)``
 of ROS 1 packages through ROS_PACKAGE_PATH, which ROS 2's xacro does not.
-uwv_hydro/node/uvms_launch_command.py builds the same command line without launch
+uwv_hydro/node/launch_commands/uvms_launch_command.py builds the same command line without launch
 (test/integration/test_uvms_launch.py checks they agree and starts it).
 """
 from launch import LaunchDescription

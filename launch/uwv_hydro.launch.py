@@ -17,9 +17,9 @@ Start hydro_node with a xacro-processed vehicle as robot_description.
 
 Arguments: vehicle (URDF/xacro path), mode (simulate | wrench), use_sim_time,
 rate_hz, namespace, params_file.  The launch arguments override params_file.
-uwv_hydro/node/launch_command.py builds the same command line without launch
+uwv_hydro/node/launch_commands/launch_command.py builds the same command line without launch
 (tests and the demo use it; test/integration/test_launch_command.py checks they agree).
-The node action is uwv_hydro/node/launch_node.py's, shared with gz_sim.launch.py.
+The node action is uwv_hydro/node/launch_commands/launch_node.py's, shared with gz_sim.launch.py.
 """
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument
@@ -27,7 +27,7 @@ from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.parameter_descriptions import ParameterValue
 from launch_ros.substitutions import FindPackageShare
 
-from uwv_hydro.node.launch_node import hydro_node
+from uwv_hydro.node.launch_commands.launch_node import hydro_node
 
 
 def generate_launch_description():

@@ -99,8 +99,8 @@ def run(args) -> dict:
     from rclpy.node import Node
     from rclpy.qos import QoSProfile, ReliabilityPolicy
     from rosgraph_msgs.msg import Clock
-    from uwv_hydro.node.launch_command import stop_node
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.node.launch_commands.launch_command import stop_node
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
     os.environ.setdefault('ROS_DOMAIN_ID', str(1 + os.getpid() % 100))
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')

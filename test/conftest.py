@@ -115,7 +115,7 @@ def spawn(ros_env):
         return proc
 
     yield _spawn
-    from uwv_hydro.node.launch_command import stop_node
+    from uwv_hydro.node.launch_commands.launch_command import stop_node
     for proc in procs:
         stop_node(proc, timeout=5)  # SIGINT (rclpy shuts down cleanly), then SIGKILL
 

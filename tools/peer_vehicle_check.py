@@ -56,9 +56,9 @@ import numpy as np
 from uwv_hydro.description.conventions import rpy_to_matrix
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.urdf.xacro_file import expand_xacro
-from uwv_hydro.physics.fins import FinSet
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.fins import FinSet
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 T_NED = np.array([1.0, -1.0, -1.0, 1.0, -1.0, -1.0])  # HMFossen ToNEDConvention
 

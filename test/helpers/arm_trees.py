@@ -29,8 +29,9 @@ Kinematic trees of the per-link tests, built in Python from numbers of their own
 import numpy as np
 from transforms3d.euler import euler2mat
 from uwv_hydro.description.link_hydrodynamics import combine, LinkHydro
-from uwv_hydro.physics.link_tree import KinematicTree, LinkHydroPart, TreeBody, TreeJoint
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.articulated.model.link_tree import (
+    KinematicTree, LinkHydroPart, TreeBody, TreeJoint)
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 GRAVITY = 9.81
 

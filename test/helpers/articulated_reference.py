@@ -17,7 +17,8 @@ Independent references for the articulated simulate tests, for any kinematic tre
 
 * :func:`mujoco_run`: MuJoCo integrates the tree (free joint + hinges, RK4, gravity
   off); before every MuJoCo step each body's hydro is evaluated from MuJoCo's own state
-  (:class:`BodyLoads`: :class:`~uwv_hydro.physics.link_wrench.PartWrenches`' buoyancy,
+  (:class:`BodyLoads`: :class:`~uwv_hydro.physics.articulated.algorithms.link_wrench.PartWrenches`'
+  buoyancy,
   linear and quadratic drag of each part, plus the body's weight), and applied with
   ``xfrc_applied``; the added mass, which must be of rigid-body form at each part's
   origin (:func:`rigid_form`), is folded into MuJoCo's body inertia (exact, its
@@ -37,7 +38,7 @@ import dataclasses
 
 import numpy as np
 
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 
 def skew(v) -> np.ndarray:
@@ -113,7 +114,7 @@ def _inertial(body) -> str:
 
 def mjcf(tree, dt: float) -> str:
     """Return the MJCF of the tree: a free base, a hinge per joint, inertias folded."""
-    from uwv_hydro.physics.rotation import matrix_to_quat
+    from uwv_hydro.physics.spatial.rotation import matrix_to_quat
 
     def body_xml(name):
         inner = ''.join(
@@ -138,15 +139,16 @@ class BodyLoads:
     """
     Each body's weight, buoyancy and drag from an engine's state: what the engines apply.
 
-    Evaluated by :class:`~uwv_hydro.physics.link_wrench.PartWrenches` (buoyancy, linear
+    Evaluated by :class:`~uwv_hydro.physics.articulated.algorithms.link_wrench.PartWrenches`
+    (buoyancy, linear
     and quadratic drag of each part; the added mass is the engine's, folded into the
     body, :func:`folded`) plus the body's weight at its CoM; :func:`mujoco_run` and
     :func:`dart_run` call it body by body before each of their steps.
     """
 
     def __init__(self, params):
-        from uwv_hydro.physics.link_wrench import PartWrenches
-        from uwv_hydro.physics.point_transform import motion_transforms
+        from uwv_hydro.physics.articulated.algorithms.link_wrench import PartWrenches
+        from uwv_hydro.physics.spatial.point_transform import motion_transforms
         self.gravity = params.gravity
         #: name -> (body, PartWrenches, part rotations, part positions, their X)
         self.bodies = {}
@@ -163,8 +165,8 @@ class BodyLoads:
         ``position``, ``rotation``: the body frame in the world (world <- body);
         ``nu``: the twist [v, w] of its origin in its axes.
         """
-        from uwv_hydro.physics.link_wrench import wrench_in_parent
-        from uwv_hydro.physics.multibody import attached_frames, FrameKinematics
+        from uwv_hydro.physics.articulated.algorithms.link_wrench import wrench_in_parent
+        from uwv_hydro.physics.articulated.model.multibody import attached_frames, FrameKinematics
         body, parts, p_rot, p_pos, transforms = self.bodies[name]
         # the weight m g along the world's -z, in body axes, at the CoM
         weight = (-body.mass * self.gravity) * rotation[2, :]
@@ -187,7 +189,7 @@ def mujoco_run(params, dt, duration, start, efforts, base_wrench, command_dt=Non
     joint torques, held over each ``command_dt`` (default dt); ``base_wrench``: body axes.
     """
     import mujoco
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     tree = params.tree
     model = mujoco.MjModel.from_xml_string(mjcf(tree, dt))
     data = mujoco.MjData(model)
@@ -233,7 +235,7 @@ def dart_skeleton(tree):
     gravity off (the weight comes with the hydro, :class:`BodyLoads`).
     """
     import dartpy as dart
-    from uwv_hydro.physics.multibody import unit_axis
+    from uwv_hydro.physics.articulated.model.multibody import unit_axis
     skeleton = dart.dynamics.Skeleton('tree')
     free, base = skeleton.createFreeJointAndBodyNodePair()
     nodes = {tree.base: base}
@@ -277,7 +279,7 @@ def dart_world(skeleton, dt):
 def dart_set_state(tree, free, nodes, joints, start, joint_speeds=None):
     """Set DART's state: ``start`` as :func:`mujoco_run`'s, the joint speeds (default 0)."""
     import dartpy as dart
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     position, quaternion, twist, angles = start
     speeds = np.zeros(len(joints)) if joint_speeds is None else joint_speeds
     for joint, angle, speed in zip(joints, angles, speeds):
@@ -326,7 +328,7 @@ def dart_run(params, dt, duration, start, efforts, base_wrench, command_dt=None)
     are set (:func:`dart_apply`).  DART's step is semi-implicit Euler (the velocities
     first, the positions with the new ones): its error is first order in the step.
     """
-    from uwv_hydro.physics.rotation import matrix_to_quat
+    from uwv_hydro.physics.spatial.rotation import matrix_to_quat
     tree = params.tree
     skeleton, free, nodes, joints = dart_skeleton(tree)
     world = dart_world(skeleton, dt)

@@ -26,8 +26,9 @@ integrates.
 from articulated_reference import twist_transform
 import numpy as np
 
-from uwv_hydro.physics.link_tree import KinematicTree, LinkHydroPart, TreeBody, TreeJoint
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.articulated.model.link_tree import (
+    KinematicTree, LinkHydroPart, TreeBody, TreeJoint)
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 JOINT_POSITION = np.array([0.4, 0.0, -0.1])
 JOINT_YAW = 0.3

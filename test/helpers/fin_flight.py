@@ -103,7 +103,7 @@ def fly_offline(params, duration, dt, start_depth, depth, turn_at, turn, t0_ns=0
     """
     from uwv_hydro.modes.fin_servos import FinServos
     from uwv_hydro.modes.simulate_mode import SimulateMode
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     pos, quat, twist = initial_state(start_depth)
     mode = SimulateMode(params, dt=dt, initial=State(pos, quat, twist))
     mode.servos = FinServos(params.fins)

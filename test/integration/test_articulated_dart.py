@@ -56,7 +56,7 @@ STEP = 1e-3
 
 def _with_hydro(tree):
     """Return the tree with one hydro part per body (numbers of our own, per body)."""
-    from uwv_hydro.physics.link_tree import LinkHydroPart
+    from uwv_hydro.physics.articulated.model.link_tree import LinkHydroPart
     rng = np.random.default_rng(3)
     bodies = {}
     for name, body in tree.bodies.items():
@@ -79,8 +79,8 @@ def _with_hydro(tree):
 @pytest.mark.parametrize('path', ['compiled', 'pinocchio'])
 @pytest.mark.parametrize('vehicle', ['three_joint', 'two_link'])
 def test_dart_forward_dynamics_and_step_are_the_modes_equations(vehicle, path):
-    from uwv_hydro.physics.articulated_dynamics import TreeDynamics
-    from uwv_hydro.physics.tree_dynamics import CompiledTreeDynamics
+    from uwv_hydro.physics.articulated.algorithms.articulated_dynamics import TreeDynamics
+    from uwv_hydro.physics.articulated.algorithms.tree_dynamics import CompiledTreeDynamics
     if vehicle == 'three_joint':
         params = types.SimpleNamespace(tree=_with_hydro(three_joint_tree()), gravity=9.81)
     else:

@@ -61,7 +61,7 @@ def _engine_run(run, params, dt):
 
 def _mode_run(params, dt):
     from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     mode = ArticulatedSimulateMode(params, dt, joint_positions=[Q0], initial=State(
         position=POSITION, quaternion=QUATERNION, twist=TWIST))
     per_command = int(round(DT / dt))

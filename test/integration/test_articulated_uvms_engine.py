@@ -80,7 +80,7 @@ def vehicle():
 
 
 def _start():
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     return State(position=POSITION, quaternion=QUATERNION, twist=TWIST)
 
 

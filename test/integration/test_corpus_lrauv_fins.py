@@ -33,10 +33,10 @@ import pytest
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.sdf.joint_controller import ros_fin_topic
 from uwv_hydro.modes.fin_servos import FinServos
-from uwv_hydro.modes.manoeuvre import Manoeuvre
+from uwv_hydro.modes.manoeuvres.manoeuvre import Manoeuvre
 from uwv_hydro.modes.simulate_mode import SimulateMode
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.fins import FinSet
+from uwv_hydro.physics.actuators.fins import FinSet
+from uwv_hydro.physics.body.dynamics import State
 
 FILE = (pathlib.Path(__file__).resolve().parents[1] / 'corpus' / 'lrauv'
         / 'tethys_equipped_like.sdf')

@@ -152,9 +152,9 @@ def _euler_reference(params, added_mass, current, dt, steps):
     on the same states (its acceleration estimate lags by construction).
     """
     from uwv_hydro.modes.wrench_mode import WrenchMode
-    from uwv_hydro.physics.dynamics import Simulator, State
-    from uwv_hydro.physics.hydro_model import HydroModel
-    from uwv_hydro.physics.rotation import matrix_to_quat, quat_to_matrix
+    from uwv_hydro.physics.body.dynamics import Simulator, State
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
+    from uwv_hydro.physics.spatial.rotation import matrix_to_quat, quat_to_matrix
     sim = Simulator(params, dt=dt)
     mode = WrenchMode(params, added_mass='lagged', apply_weight=True)
     m_rb = HydroModel(params).rigid_body_mass_matrix()
@@ -185,7 +185,7 @@ def _rotation_angle(r, r_ref):
 def test_dart_conventions_the_harness_relies_on(tmp_path):
     """Spatial order and velocity, the tensor view, force clearing, the step, the mass."""
     from cosim.dart_engine import DartBody, spatial_inertia, to_dart
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     _, params = _load(tmp_path)
     start = {'position': (1.0, 2.0, -3.0), 'quaternion': (0.9, 0.2, -0.3, 0.25),
              'twist': (0.3, -0.2, 0.1, 0.4, -0.5, 0.6)}
@@ -236,8 +236,8 @@ def test_cosimulation_with_dart_full_added_mass(rclpy_context, spawn, tmp_path,
                                                 added_mass, current):
     from cosim.dart_engine import DartBody
     from uwv_hydro.modes.offline_simulation import simulate
-    from uwv_hydro.physics.dynamics import State
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.body.dynamics import State
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     path, params = _load(tmp_path)
     proc, log, engine = connect_wrench_node(spawn, tmp_path, rclpy_context, path, added_mass,
                                             current)

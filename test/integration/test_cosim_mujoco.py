@@ -82,7 +82,7 @@ def _load(tmp_path, com=(0.0, 0.0, 0.0), fins=False):
 def _reference(params, current, fin_angles=None):
     """Run the offline simulate mode of the same vehicle, start and thrust (fins held)."""
     from uwv_hydro.modes.offline_simulation import simulate
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     held = None if fin_angles is None else [fin_angles[f.name] for f in params.fins]
     return simulate(params, STEPS * DT, dt=DT, thrust=thrust, initial=State(**START),
                     current_world=current, fin_angles=held)
@@ -126,7 +126,7 @@ def _attitude_error(q, q_ref):
 def test_mujoco_conventions_the_harness_relies_on(tmp_path):
     """Free-joint qvel = [world v of the origin, body w]; xfrc_applied acts at xipos."""
     from cosim.mujoco_engine import MujocoBody
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     _, params = _load(tmp_path)
     params.com = np.array([0.2, -0.1, 0.05])  # CoM off the link origin
     body = MujocoBody(params, 1e-6, quaternion=(0.9, 0.2, -0.3, 0.25),

@@ -123,7 +123,7 @@ def test_simulate_and_replay_simulate_agree_in_the_field(tmp_path):
     from uwv_hydro.description.current_file import load_current_file
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.modes.offline_simulation import simulate
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     field_file = write_field(tmp_path)
     params = load_vehicle(VEHICLE)
     initial = State(POSITION, [1.0, 0.0, 0.0, 0.0], [1.0, 0.1, 0.0, 0.0, 0.0, 0.05])
@@ -237,7 +237,7 @@ def test_node_simulate_mode_feels_the_field_at_its_position_and_time(
     # and the node's states are the offline simulate's, step for step
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.modes.offline_simulation import simulate
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     steps = {}
     for m in odom:
         k = round(((m.header.stamp.sec - start.sec) * 10 ** 9
@@ -275,7 +275,7 @@ def test_simulate_and_replay_commands_take_the_current_file(tmp_path, capsys):
     from uwv_hydro.description.current_file import load_current_file
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.modes.offline_simulation import read_csv, simulate
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     field_file = write_field(tmp_path)
     out = tmp_path / 'run.csv'
     assert main(['simulate', VEHICLE, '--duration', '0.5', '--initial-position',

@@ -23,7 +23,7 @@ from required_modules import require
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / 'corpus'
 TWO_LINK = CORPUS / 'gz_sim' / 'two_link_auv.sdf'

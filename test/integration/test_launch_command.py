@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-launch/uwv_hydro.launch.py and uwv_hydro.node.launch_command agree.
+launch/uwv_hydro.launch.py and uwv_hydro.node.launch_commands.launch_command agree.
 
 launch_ros is not installed here, so the launch file is read as an AST: declared
 arguments and defaults, the Node's package, executable, name, namespace and
@@ -27,7 +27,7 @@ import pathlib
 from nodes.harness import Probe, read_log
 import pytest
 
-from uwv_hydro.node import launch_command as lc
+from uwv_hydro.node.launch_commands import launch_command as lc
 
 LAUNCH_FILE = lc.share_directory() / 'launch' / 'uwv_hydro.launch.py'
 #: the node action both launch files start

@@ -51,7 +51,7 @@ def _write_bag(path, params):
     from uwv_hydro.bag.rosbag_io import BagWriter, CLOCK, MessageFactory, ODOMETRY
     from uwv_hydro.modes.offline_simulation import simulate
     from uwv_hydro.modes.thrust_profile import ThrustProfile
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     thrust = ThrustProfile([0.0, 2.0], np.array([[80, 10, -5, 0, 0, 6],
                                                  [20, -10, 0, 0, 0, -4]], float))
     start = State(position=np.array([0.0, 0.0, -8.0]),

@@ -78,7 +78,7 @@ def test_bad_stack_messages_are_counted_never_fatal(spawn, rclpy_context, tmp_pa
     from nav_msgs.msg import Odometry
     from sensor_msgs.msg import JointState
     from nodes.harness import diag_values, Probe, start_node
-    from uwv_hydro.node.launch_command import stop_node
+    from uwv_hydro.node.launch_commands.launch_command import stop_node
     proc, log = start_node(spawn, tmp_path, _params(ardusub_input='rc_out', ros2_control=True,
                                                     diagnostics_period=0.2,
                                                     ardusub_timeout=0.5))

@@ -54,7 +54,7 @@ def test_arm_thruster_turns_the_free_arm_and_arm_sensors_read_its_frame(
     from sensor_msgs.msg import FluidPressure, JointState
     from std_msgs.msg import Float64
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.physics.sensor_params import STANDARD_ATMOSPHERE
+    from uwv_hydro.physics.sensing.sensor_params import STANDARD_ATMOSPHERE
     vehicle = load_vehicle(str(URDF))
     ns = '/arm_equipment_%d' % os.getpid()
     proc, log = start_node(spawn, tmp_path, {

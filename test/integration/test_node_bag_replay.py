@@ -56,7 +56,7 @@ def test_looping_bag_with_clock_drives_wrench_mode(
     from rosbags.rosbag2 import Reader
     from rosbags.typesys import get_typestore, Stores
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
     vehicle, bag = odometry_bag
     model = HydroModel(load_vehicle(str(vehicle)))
     store = get_typestore(Stores.ROS2_KILTED)

@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from test_sdf_equipment import GLIDER
-from uwv_hydro.physics.rotation import rotate
+from uwv_hydro.physics.spatial.rotation import rotate
 
 pytestmark = pytest.mark.ros
 

@@ -159,7 +159,7 @@ def test_wrench_mode_fins_and_watchdog(rclpy_context, spawn, tmp_path):
     from sensor_msgs.msg import JointState
     from std_msgs.msg import Float64
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
     nu = [1.5, 0.05, -0.02, 0.01, 0.02, -0.03]
     proc, log, ns = _start(spawn, tmp_path, {
         'vehicle_file': str(REMUS), 'mode': 'wrench', 'rate_hz': 50.0,

@@ -77,8 +77,8 @@ def test_entity_wrench_is_the_world_wrench(rclpy_context, spawn, tmp_path, point
 
 def test_node_of_the_gz_launch_command_publishes_on_sim_time(rclpy_context, spawn, tmp_path):
     from rosgraph_msgs.msg import Clock
-    from uwv_hydro.node import gz_launch_command as gz
-    from uwv_hydro.node import launch_command as lc
+    from uwv_hydro.node.launch_commands import gz_launch_command as gz
+    from uwv_hydro.node.launch_commands import launch_command as lc
     argv = gz.build_node_command(lc.expand_vehicle(gz.default_path('vehicle')), rate_hz=200.0,
                                  description_file=str(tmp_path / 'description.yaml'))
     log = tmp_path / 'node.log'

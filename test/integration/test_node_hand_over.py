@@ -15,7 +15,7 @@
 """
 The update never waits on a callback (lock-free input hand-over); its outputs go out in order.
 
-* :class:`uwv_hydro.node.hand_over.LatestSlots` under two real threads (a callback
+* :class:`uwv_hydro.node.input_slots.LatestSlots` under two real threads (a callback
   writing, the update taking): every value taken is whole, each key's values come in
   the order written, and the last value written is always taken;
 * :class:`uwv_hydro.node.outbox.Outbox` over real rclpy/DDS: the messages arrive in
@@ -30,7 +30,7 @@ import threading
 from nodes.harness import analytic_vehicle_urdf, Probe
 import pytest
 
-from uwv_hydro.node.hand_over import LatestSlots
+from uwv_hydro.node.input_slots import LatestSlots
 from uwv_hydro.node.outbox import Outbox
 
 

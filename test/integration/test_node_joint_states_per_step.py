@@ -52,8 +52,8 @@ def _offline(start_ns):
     """Return {stamp: (13-float state, q, qd, efforts)} of the mode under the same clock."""
     from uwv_hydro.description.loader import load_vehicle
     from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
-    from uwv_hydro.physics.dynamics import State
-    from uwv_hydro.physics.rotation import quat_from_rpy
+    from uwv_hydro.physics.body.dynamics import State
+    from uwv_hydro.physics.spatial.rotation import quat_from_rpy
     vehicle = load_vehicle(str(URDF))
     initial = State(position=np.array(INITIAL['initial_position']),
                     quaternion=quat_from_rpy(*INITIAL['initial_orientation_rpy']),

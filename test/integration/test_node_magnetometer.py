@@ -47,7 +47,7 @@ def test_magnetometer_publishes_uuvs_field_in_its_frame(rclpy_context, spawn, tm
     from geometry_msgs.msg import WrenchStamped
     from nav_msgs.msg import Odometry
     from sensor_msgs.msg import MagneticField
-    from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_to_matrix
     urdf = analytic_vehicle_urdf().replace('</robot>', SENSOR)
     params = {'robot_description': urdf, 'mode': 'simulate', 'rate_hz': 100.0,
               'initial_position': [0.0, 0.0, -10.0], 'publish_markers': False}

@@ -46,8 +46,8 @@ def _array(w):
 def _expected():
     """Return the vehicle and the hydro wrench (no weight) at the base state."""
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.physics.hydro_model import HydroModel
-    from uwv_hydro.physics.rotation import quat_from_rpy
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
+    from uwv_hydro.physics.spatial.rotation import quat_from_rpy
     vehicle = load_vehicle(VEHICLE)
     wc = HydroModel(vehicle).wrench(NU, POSITION, quat_from_rpy(*RPY), None, None,
                                     engine_added_mass=True)
@@ -56,7 +56,7 @@ def _expected():
 
 def _dvl_odometry(vehicle):
     """Return the base state as DVL odometry: pose of the DVL, twist in the DVL frame."""
-    from uwv_hydro.physics.rotation import matrix_to_quat, quat_from_rpy, quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import matrix_to_quat, quat_from_rpy, quat_to_matrix
     t, q_bc = vehicle.frame_transform('dvl_link')
     r_bc = quat_to_matrix(q_bc)
     r_ob = quat_to_matrix(quat_from_rpy(*RPY))
@@ -72,7 +72,7 @@ def test_frame_mismatch_dropped_counted_and_a_dvl_frame_transformed(
     from diagnostic_msgs.msg import DiagnosticArray
     from geometry_msgs.msg import WrenchStamped
     from nav_msgs.msg import Odometry
-    from uwv_hydro.physics.rotation import quat_from_rpy
+    from uwv_hydro.physics.spatial.rotation import quat_from_rpy
     vehicle, expected = _expected()
     proc, log = start_node(spawn, tmp_path, {'vehicle_file': VEHICLE, 'mode': 'wrench',
                                              'rate_hz': 50.0, 'diagnostics_period': 0.2})
@@ -120,7 +120,7 @@ def test_frame_mismatch_dropped_counted_and_a_dvl_frame_transformed(
 def test_accept_any_odometry_frames_uses_the_header_frame(rclpy_context, spawn, tmp_path):
     from geometry_msgs.msg import WrenchStamped
     from nav_msgs.msg import Odometry
-    from uwv_hydro.physics.rotation import quat_from_rpy
+    from uwv_hydro.physics.spatial.rotation import quat_from_rpy
     _, expected = _expected()
     proc, log = start_node(spawn, tmp_path, {'vehicle_file': VEHICLE, 'mode': 'wrench',
                                              'rate_hz': 50.0,

@@ -33,9 +33,9 @@ def _vehicle():
 def test_marker_builder_geometry_and_arrows():
     require('geometry_msgs')
     from uwv_hydro.node.markers import MarkerBuilder
-    from uwv_hydro.physics.hydro_model import HydroModel
-    from uwv_hydro.physics.inertia import box_inertia, rotate_inertia
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
+    from uwv_hydro.physics.body.inertia import box_inertia, rotate_inertia
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     from visualization_msgs.msg import Marker
     params = _vehicle()
     builder = MarkerBuilder(params, 'ns/base_link')
@@ -95,7 +95,7 @@ def test_static_frames_markers_components_and_diagnostics_topics(
     from geometry_msgs.msg import WrenchStamped
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
     from tf2_msgs.msg import TFMessage
-    from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+    from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
     from visualization_msgs.msg import MarkerArray
     proc, log = start_node(spawn, tmp_path, {
         'robot_description': analytic_vehicle_urdf(), 'mode': 'simulate', 'rate_hz': 50.0,

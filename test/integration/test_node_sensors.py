@@ -70,7 +70,7 @@ def _stamp(msg) -> int:
 
 
 def _state(odom):
-    from uwv_hydro.modes import msg_conversions as conv
+    from uwv_hydro.modes.messages import msg_conversions as conv
     p = conv.vector3_to_array(odom.pose.pose.position)
     q = conv.quaternion_msg_to_wxyz(odom.pose.pose.orientation)
     nu = conv.twist_to_array(odom.twist.twist)
@@ -85,11 +85,11 @@ def test_each_sensor_at_its_rate_in_its_frame_matches_odometry(
     from nav_msgs.msg import Odometry
     from sensor_msgs.msg import FluidPressure, Imu, NavSatFix
     from uwv_hydro.description.loader import load_vehicle_string
-    from uwv_hydro.physics.geodesy import WGS84_A, WGS84_E2
+    from uwv_hydro.physics.environment.geodesy import WGS84_A, WGS84_E2
     from tf2_msgs.msg import TFMessage
     from uwv_hydro.node.node_setup import TF_STATIC_QOS
-    from uwv_hydro.physics.rotation import quat_to_matrix
-    from uwv_hydro.physics.sensors import sensor_mount
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
+    from uwv_hydro.physics.sensing.sensors import sensor_mount
     vehicle = load_vehicle_string(_urdf())
     params = {'robot_description': _urdf(), 'mode': 'simulate', 'rate_hz': 200.0,
               'initial_position': [0.0, 0.0, -10.0], 'publish_markers': False}

@@ -19,7 +19,7 @@ The node runs its 1 kHz update on a wall-clock thread; SIGINT (what ``ros2 launc
 sends) must stop that thread before the rclpy context shuts down, otherwise an update
 racing the shutdown logs "update failed (RCLError: ... context is invalid)".  20 runs,
 four at a time (the load makes the race likelier), each stopped with
-:func:`uwv_hydro.node.launch_command.stop_node` once it is updating.
+:func:`uwv_hydro.node.launch_commands.launch_command.stop_node` once it is updating.
 """
 import time
 
@@ -49,7 +49,7 @@ def _wait_started(procs, timeout=60.0):
 
 
 def test_sigint_at_1khz_never_publishes_after_shutdown(spawn, tmp_path):
-    from uwv_hydro.node.launch_command import stop_node
+    from uwv_hydro.node.launch_commands.launch_command import stop_node
     params = {'robot_description': analytic_vehicle_urdf(), 'mode': 'simulate',
               'rate_hz': 1000.0, 'loop': 'thread', 'initial_position': [0.0, 0.0, -10.0],
               'publish_components': True, 'diagnostics_period': 0.05}

@@ -36,8 +36,8 @@ import numpy as np
 import pytest
 from required_modules import require
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.node.launch_command import stop_node
-from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.node.launch_commands.launch_command import stop_node
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 import yaml
 
 pytestmark = pytest.mark.ros

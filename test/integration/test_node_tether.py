@@ -43,7 +43,7 @@ def test_tethered_bluerov2_publishes_tension_and_cable(rclpy_context, spawn, tmp
     from nav_msgs.msg import Odometry
     from visualization_msgs.msg import Marker
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     spec = load_vehicle(str(CONFIG)).tether
     ns = '/tether_%d' % os.getpid()
     proc, log = start_node(spawn, tmp_path, {

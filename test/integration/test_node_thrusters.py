@@ -103,7 +103,7 @@ def _run(spawn, rclpy_context, tmp_path, python, name, driver_args):
     from std_msgs.msg import Float64
     from builtin_interfaces.msg import Time
     from diagnostic_msgs.msg import DiagnosticArray
-    from uwv_hydro.node.launch_command import stop_node
+    from uwv_hydro.node.launch_commands.launch_command import stop_node
     vehicle = tmp_path / 'duo.urdf'
     vehicle.write_text(VEHICLE)
     proc, log = start_node(spawn, tmp_path, {

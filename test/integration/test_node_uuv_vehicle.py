@@ -39,7 +39,7 @@ def test_node_finds_the_ros1_package_and_drives_the_uuv_thruster(
         spawn, rclpy_context, tmp_path):
     from nav_msgs.msg import Odometry
     from std_msgs.msg import Float64
-    from uwv_hydro.node.launch_command import stop_node
+    from uwv_hydro.node.launch_commands.launch_command import stop_node
     package = tmp_path / 'catkin_ws' / 'src' / 'lauv_description'
     (package / 'urdf').mkdir(parents=True)
     (package / 'package.xml').write_text(

@@ -35,12 +35,12 @@ RPY = (0.1, -0.2, 0.3)
 
 def _model():
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
     return HydroModel(load_vehicle(VEHICLE))
 
 
 def _odometry(nu, stamp_ns, position=POSITION, rpy=RPY):
-    from uwv_hydro.physics.rotation import quat_from_rpy
+    from uwv_hydro.physics.spatial.rotation import quat_from_rpy
     q = quat_from_rpy(*rpy)
     return odometry_msg(position, q, nu, stamp_ns), q
 
@@ -53,7 +53,7 @@ def _array(w):
 def test_wrench_equals_core_model(rclpy_context, spawn, tmp_path, apply_weight, current):
     from geometry_msgs.msg import WrenchStamped
     from nav_msgs.msg import Odometry
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     params = {'vehicle_file': VEHICLE, 'mode': 'wrench', 'rate_hz': 50.0,
               'apply_weight': apply_weight, 'publish_components': True}
     if current is not None:
@@ -88,7 +88,7 @@ def test_wrench_equals_core_model(rclpy_context, spawn, tmp_path, apply_weight, 
 def test_lagged_added_mass_uses_the_filtered_acceleration(rclpy_context, spawn, tmp_path):
     from geometry_msgs.msg import WrenchStamped
     from nav_msgs.msg import Odometry
-    from uwv_hydro.physics.added_mass import LaggedAcceleration
+    from uwv_hydro.physics.hydro.added_mass import LaggedAcceleration
     alpha = 0.4
     proc, log = start_node(spawn, tmp_path, {
         'vehicle_file': VEHICLE, 'mode': 'wrench', 'rate_hz': 50.0, 'added_mass': 'lagged',
@@ -208,7 +208,7 @@ def test_yaml_vehicle_file_extends_robot_description_and_current_topic(
     from nav_msgs.msg import Odometry
     from nodes.harness import analytic_vehicle_urdf
     from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
     yaml_file = tmp_path / 'hydro.yaml'
     yaml_file.write_text('uwv_hydro:\n  ros__parameters:\n    vehicle:\n'
                          '      buoyancy_mass: 1.5\n      cob: [0.0, 0.0, 0.1]\n'

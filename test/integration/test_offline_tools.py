@@ -205,8 +205,8 @@ def test_round_trip_simulate_bag_replay_simulate(body, tmp_path):
 
 
 def test_replay_wrench_equals_the_core_model_per_message(body, tmp_path):
-    from uwv_hydro.physics.hydro_model import HydroModel
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     from uwv_hydro.bag.bag_reader import read_messages
     from uwv_hydro.bag.rosbag_io import stamp_to_ns, wrench_array
     params = load(body)
@@ -262,7 +262,7 @@ def test_replay_drops_what_the_node_drops(body, tmp_path):
     Non-finite covariance, a zero quaternion and a stale stamp are skipped; |q| = 1.3 is
     normalised and used.
     """
-    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
     from uwv_hydro.bag.replay import replay_wrench
     from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY
     params = load(body)

@@ -32,10 +32,10 @@ from nodes.harness import diag_values, Probe, REPO, start_node
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.stability import (EnergyGuard, RK4_STABLE_LAMBDA_H, stable_substeps,
-                                         stiffness)
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.stability import (
+    EnergyGuard, RK4_STABLE_LAMBDA_H, stable_substeps, stiffness)
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 DEEP = np.array([0.0, 0.0, -50.0])
 
@@ -107,7 +107,7 @@ def test_a_force_jump_on_the_twist_is_no_stiffness():
     The jump is no stiffness: the estimate equals the linear-drag eigenvalue with or
     without the fin (a central difference across the jump read ~1e5 /s).
     """
-    from uwv_hydro.physics.vehicle_params import Fin
+    from uwv_hydro.physics.body.vehicle_params import Fin
     params = _box(mass=2.0, added=3.0, linear=(50.0, 10.0, 10.0, 1.0, 1.0, 1.0))
     bare = stiffness(Simulator(params, dt=0.01))
     params.fins = [Fin('rudder', position=np.array([-0.5, 0.0, 0.0]),

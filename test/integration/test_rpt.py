@@ -28,8 +28,8 @@ import numpy as np
 import pytest
 
 from uwv_hydro.description.loader import load_vehicle_string
-from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
-from uwv_hydro.physics.sensors import build_sensor
+from uwv_hydro.physics.sensing.sensors import build_sensor
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_to_matrix
 
 XYZ = np.array([0.4, -0.2, 0.3])  # the rpt link in the base
 

@@ -31,7 +31,7 @@ from test_offline_tools import run_cli
 from test_simulate_outputs import BODY_YAML
 
 from uwv_hydro.bag.rosbag_io import typestore
-from uwv_hydro.modes import sensor_messages
+from uwv_hydro.modes.messages import sensor_messages
 
 # pitch +pi/2: the sensor's +x looks down; pitch -pi/2: up
 BODY = BODY_YAML + """      fluid_density: 1000.0

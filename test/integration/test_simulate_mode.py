@@ -31,7 +31,7 @@ import pytest
 from uwv_hydro.description.loader import load_vehicle_string
 from uwv_hydro.modes.offline_simulation import simulate
 from uwv_hydro.modes.simulate_mode import SimulateMode
-from uwv_hydro.physics.dynamics import Simulator, State
+from uwv_hydro.physics.body.dynamics import Simulator, State
 
 DEEP = [0.0, 0.0, -10.0]
 

@@ -33,7 +33,7 @@ from test_offline_tools import run_cli
 
 from uwv_hydro.bag.cdr_codec import repeat_message
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, typestore, WRENCH
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
 
 # Neutrally buoyant body, CoB = CoM = origin: linear drag on all axes, quadratic surge
 # drag, added mass (the components checked below are re-derived from these numbers)
@@ -250,7 +250,7 @@ def test_sensors_on_their_topics_at_their_rates(tmp_path):
 
 
 def test_navsat_constants_are_sensor_msgs_own():
-    from uwv_hydro.modes import sensor_messages as sm
+    from uwv_hydro.modes.messages import sensor_messages as sm
     t = typestore().types
     assert sm.NAVSAT_STATUS_FIX == t['sensor_msgs/msg/NavSatStatus'].STATUS_FIX
     assert sm.NAVSAT_SERVICE_GPS == t['sensor_msgs/msg/NavSatStatus'].SERVICE_GPS

@@ -30,7 +30,7 @@ import pytest
 from test_launch_command import _call_name, _calls, _default, _launch_config
 
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.node import launch_command as lc
+from uwv_hydro.node.launch_commands import launch_command as lc
 
 pytestmark = pytest.mark.ros
 

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-launch/uvms.launch.py and uwv_hydro.node.uvms_launch_command agree (as test_launch_command).
+launch/uvms.launch.py and node.launch_commands.uvms_launch_command agree (as test_launch_command).
 
 launch_ros is not installed here: the launch file is read as an AST (arguments and
 defaults, the node and where each parameter comes from) and compared with the
@@ -32,8 +32,8 @@ from required_modules import require
 from test_launch_command import _call_name, _calls, _default, _launch_config, \
     _parameter_source
 
-from uwv_hydro.node import launch_command as lc
-from uwv_hydro.node import uvms_launch_command as uvms
+from uwv_hydro.node.launch_commands import launch_command as lc
+from uwv_hydro.node.launch_commands import uvms_launch_command as uvms
 
 LAUNCH_FILE = lc.share_directory() / 'launch' / 'uvms.launch.py'
 UVMS = pathlib.Path(__file__).resolve().parents[1] / 'corpus' / 'uuv_simulator' / \

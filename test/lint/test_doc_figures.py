@@ -123,7 +123,7 @@ def remus_flights():
     """Fly the REMUS file and PVS (test_remus_vs_pvs.py's vehicles); return the figures."""
     from test_remus_vs_pvs import D2R, PvsManoeuvre, PvsSwayLift, REMUS
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.modes.manoeuvre import Manoeuvre
+    from uwv_hydro.modes.manoeuvres.manoeuvre import Manoeuvre
     out = {}
     for name, vehicle in (('uwv_hydro', Manoeuvre(load_vehicle(str(REMUS)))),
                           ('pvs', PvsManoeuvre())):

@@ -27,7 +27,7 @@ import contextlib
 import pathlib
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
-from uwv_hydro.bag.bag_reasons import error_reason as _reason, unreadable_reason
+from uwv_hydro.bag.read_errors import error_reason as _reason, unreadable_reason
 from uwv_hydro.bag.rosbag_io import BagError, typestore
 
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from uwv_hydro.bag.cdr_codec import repeat_message
 from uwv_hydro.bag.rosbag_io import TF
-from uwv_hydro.physics.rotation import matrix_to_quat
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat
 
 JOINT_STATE = 'sensor_msgs/msg/JointState'
 #: Samples written per block (one MCAP chunk each).

@@ -43,7 +43,7 @@ from uwv_hydro.bag.replay import _POSITION, _Replayer, _TWIST, output_topics, Re
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
 from uwv_hydro.modes.input_guard import StampGuard
 from uwv_hydro.modes.link_wrench_mode import LINK_TOPIC, LinkWrenchMode, topic_token
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
 
 JOINT_STATE = 'sensor_msgs/msg/JointState'
 

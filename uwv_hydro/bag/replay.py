@@ -45,7 +45,7 @@ from uwv_hydro.bag.progress import Progress
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
 from uwv_hydro.modes.input_guard import StampGuard
 from uwv_hydro.modes.wrench_mode import usable_quaternions, world_wrenches, WrenchMode
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES, VehicleParams
 
 #: Odometry messages evaluated together; bounds the working memory (about 5 MB).
 CHUNK = 1024

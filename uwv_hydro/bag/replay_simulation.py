@@ -23,7 +23,7 @@ topic contributes its last wrench stamped at or before that time (transformed to
 base frame) unless older than the watchdog timeout.  An interval of any length is one
 step of at least ``substeps`` RK4 sub-steps, and of more when the stiffest mode of the
 vehicle needs them (|lambda| h <= 2.5, the node's rule,
-:func:`uwv_hydro.physics.stability.stable_substeps`): a gap in the recording is split,
+:func:`uwv_hydro.physics.body.stability.stable_substeps`): a gap in the recording is split,
 never integrated in one unstable RK4 step.  A step that diverges is retried and, failing
 that, the last good state restored, as in the node (counted in ``events``).
 
@@ -59,9 +59,9 @@ from uwv_hydro.modes.offline_simulation import Trajectory
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.modes.wrench_mode import QUATERNION_NORM_RANGE
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.stability import RK4_STABLE_LAMBDA_H, stiffness
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.stability import RK4_STABLE_LAMBDA_H, stiffness
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: Longest RK4 sub-step (s) when the vehicle has no stiff mode at all.
 MAX_SUBSTEP = 1.0
@@ -134,7 +134,7 @@ def max_substep(params: VehicleParams) -> float:
     lam = stiffness(Simulator(params))
     if not (lam > 0.0 and math.isfinite(lam)):
         return MAX_SUBSTEP
-    # RK4 stability on the real axis: |lambda| h <= 2.5 (physics.stability)
+    # RK4 stability on the real axis: |lambda| h <= 2.5 (physics.body.stability)
     return min(RK4_STABLE_LAMBDA_H / lam, MAX_SUBSTEP)
 
 

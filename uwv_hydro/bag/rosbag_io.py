@@ -31,7 +31,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.modes.msg_conversions import pose_to_arrays, twist_to_array, wrench_to_array
+from uwv_hydro.modes.messages.msg_conversions import (
+    pose_to_arrays, twist_to_array, wrench_to_array)
 
 ODOMETRY = 'nav_msgs/msg/Odometry'
 WRENCH = 'geometry_msgs/msg/WrenchStamped'

@@ -52,14 +52,14 @@ from uwv_hydro.bag.cdr_codec import odometry_layout, repeat_message
 from uwv_hydro.bag.joint_bag import fixed_transforms, transform_stamped, write_joints
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, TF, typestore, WRENCH
 from uwv_hydro.bag.tether_bag import write_tether
-from uwv_hydro.modes import sensor_messages
-from uwv_hydro.modes.dvl_message import fill_dvl
+from uwv_hydro.modes.messages import sensor_messages
+from uwv_hydro.modes.messages.dvl_message import fill_dvl
 from uwv_hydro.modes.offline_sensors import sample_sensors
 from uwv_hydro.modes.offline_simulation import Trajectory
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN, thruster_topics
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.rotation import quat_from_rpy
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES, VehicleParams
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy
 
 FLOAT64 = 'std_msgs/msg/Float64'
 #: Messages of a series are encoded and written in blocks of about this many bytes.
@@ -89,7 +89,7 @@ def write_bag(trajectory: Trajectory, path, odom_frame: str = 'odom',
     ``vehicle``; ``current_world`` and ``fin_angles`` as simulated) the hydro wrench
     components (see the module docstring); ``sensors`` False leaves the vehicle's
     sensors out (their noise models cost about a millisecond per IMU sample); ``seabed``
-    (a :mod:`uwv_hydro.physics.seabed`) is under the DVLs instead of their flat one.
+    (a :mod:`uwv_hydro.physics.environment.seabed`) is under the DVLs instead of their flat one.
     """
     if components and vehicle is None:
         raise ValueError('components need the vehicle')

@@ -48,12 +48,12 @@ from uwv_hydro.cli.common import (add_seabed_arguments, add_vehicle_arguments,
                                   load_seabed_from_args, load_vehicle_with_notes)
 from uwv_hydro.description.conventions import added_mass_about_origin
 from uwv_hydro.description.errors import DescriptionError
+from uwv_hydro.description.provenance import field_sources, format_field_sources
 from uwv_hydro.description.sensor_export import describe_sensor, sensor_summary
-from uwv_hydro.description.sources import field_sources, format_field_sources
 from uwv_hydro.description.thrusters import describe_thruster
 from uwv_hydro.description.validate import mass_matrix_about_origin
 from uwv_hydro.modes.thruster_drive import thruster_topics
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 
 def add_parser(subparsers) -> None:

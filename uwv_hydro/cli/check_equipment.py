@@ -32,8 +32,8 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from uwv_hydro.physics.thruster_spec import DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS
-from uwv_hydro.physics.vehicle_params import Fin, VehicleParams
+from uwv_hydro.physics.actuators.thruster_spec import DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS
+from uwv_hydro.physics.body.vehicle_params import Fin, VehicleParams
 
 
 def _range(low: float, high: float) -> List[float]:

@@ -28,8 +28,8 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from uwv_hydro.physics.catenary import solve_catenary
-from uwv_hydro.physics.tether_spec import (
+from uwv_hydro.physics.environment.catenary import solve_catenary
+from uwv_hydro.physics.environment.tether_spec import (
     normal_drag_per_length, taut_strain, TetherSpec, weight_in_water)
 
 

@@ -16,7 +16,8 @@
 What ``check`` says about a vehicle's kinematic tree (joints, bodies, per-link hydro).
 
 ``check --json`` has a ``tree`` key only for a vehicle that has one
-(:class:`~uwv_hydro.physics.link_tree.KinematicTree`): its joints (type, parent and
+(:class:`~uwv_hydro.physics.articulated.model.link_tree.KinematicTree`): its joints (type, parent
+and
 child body, the parent link in the description, axis, origin in the parent body,
 limits; null for none), bodies (mass, CoM, links) and each
 link's hydro (volume and displaced mass, CoB in the link frame, which of added mass,

@@ -46,7 +46,7 @@ PHASES = (('ramp', 0.15), ('hold', 0.4), ('turn', 0.2), ('stop', 0.25))
 
 def add_parser(sub):
     """Register the ``demo`` subcommand."""
-    from uwv_hydro.node.launch_command import default_path
+    from uwv_hydro.node.launch_commands.launch_command import default_path
     p = sub.add_parser('demo', help='run the node in simulate mode with a scripted thrust '
                        'profile and plot the trajectory', description=__doc__)
     p.add_argument('--vehicle', default=default_path('vehicle'),
@@ -113,7 +113,7 @@ def profile(t: float, duration: float, hold: float, turn: float):
 
 def _wrench_msg(frame, force_base, rotation_wxyz):
     from geometry_msgs.msg import WrenchStamped
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     msg = WrenchStamped()
     msg.header.frame_id = frame
     # express a base-frame force in the thruster frame: F = R^T F_b
@@ -125,8 +125,8 @@ def _wrench_msg(frame, force_base, rotation_wxyz):
 def run(args) -> int:
     """Run the demo; return the exit status."""
     from uwv_hydro.description.loader import load_vehicle_string
-    from uwv_hydro.node.launch_command import expand_vehicle
-    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.node.launch_commands.launch_command import expand_vehicle
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
     check_steps(args.duration, 1.0 / args.rate_hz, '--duration', '1 / --rate-hz')
     urdf = expand_vehicle(args.vehicle)
@@ -157,7 +157,7 @@ def _run_node(args, urdf, params, env, work, domain, topics, thrusters, hold, tu
               expected, half_width) -> int:
     """Start the node, drive it, stop it, summarise; return the exit status."""
     import yaml
-    from uwv_hydro.node.launch_command import build_command, stop_node
+    from uwv_hydro.node.launch_commands.launch_command import build_command, stop_node
     demo_params = work / 'demo_params.yaml'
     demo_params.write_text(yaml.safe_dump({'/**': {'ros__parameters': {
         'thrust_topics': topics, 'initial_position': [0.0, 0.0, -float(args.depth)],
@@ -203,7 +203,7 @@ def _drive(proc, domain, topics, thrusters, params, hold, turn, duration):
     from nav_msgs.msg import Odometry
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.node import Node
-    from uwv_hydro.physics.rotation import quat_to_rpy
+    from uwv_hydro.physics.spatial.rotation import quat_to_rpy
 
     context = rclpy.Context()
     rclpy.init(context=context, domain_id=domain)

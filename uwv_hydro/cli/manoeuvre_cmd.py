@@ -20,7 +20,7 @@
 at the fixed rpm that holds that speed straight, printed as ``cruise_rpm``, any other at
 the constant surge force that does; the rudder fins (deflection axis along body z) steer,
 the stern planes hold the depth (``--no-depth-hold``: centred).  Figures
-(uwv_hydro.modes.manoeuvre):
+(uwv_hydro.modes.manoeuvres.manoeuvre):
 
 * turn: advance, transfer, tactical and steady diameter, steady speed, speed loss,
   drift angle, yaw rate (``--rudder`` deg, positive to port);
@@ -52,7 +52,8 @@ from uwv_hydro.cli.number_options import (
     check_steps, DEGREES, FINITE, POSITION, POSITIVE_DURATION, SPEED, STEP)
 from uwv_hydro.description.errors import DescriptionError
 
-#: The manoeuvres, as uwv_hydro.modes.manoeuvre.MANOEUVRES (kept here: argparse choices),
+#: The manoeuvres, as uwv_hydro.modes.manoeuvres.manoeuvre.MANOEUVRES (kept here: argparse
+#: choices),
 #: and the ROV's stick held (uwv_hydro.modes.rov_hold).
 KINDS = ('turn', 'zigzag', 'pullout', 'spiral', 'hold')
 
@@ -93,7 +94,7 @@ def add_parser(sub):
 
 def _fly(args, params):
     """Fly the manoeuvre; return its Figures."""
-    from uwv_hydro.modes.manoeuvre import Manoeuvre, ManoeuvreError
+    from uwv_hydro.modes.manoeuvres.manoeuvre import Manoeuvre, ManoeuvreError
     try:
         manoeuvre = Manoeuvre(params, speed=args.speed, depth=args.depth, dt=args.dt,
                               depth_hold=not args.no_depth_hold)

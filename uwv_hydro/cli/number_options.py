@@ -18,14 +18,14 @@ Number options checked where argparse reads them.
 ``--duration -5`` is refused as ``argument --duration: must be >= 0, got -5`` by the
 parser itself, naming the option and the value, before any file is read.  Every number
 option is bounded where the work it causes would overflow or exhaust memory (the bounds
-and why: :mod:`uwv_hydro.description.number_bounds`): ``--speed 1e308`` is refused as
+and why: :mod:`uwv_hydro.description.overflow_bounds`): ``--speed 1e308`` is refused as
 ``argument --speed: must be at most 1000 in magnitude (m/s) ..., got 1e308``; the steps of
 a duration at a step (:func:`check_steps`) are checked once both are read.
 """
 import argparse
 import math
 
-from uwv_hydro.description import number_bounds as bounds
+from uwv_hydro.description import overflow_bounds as bounds
 from uwv_hydro.description.errors import DescriptionError
 
 

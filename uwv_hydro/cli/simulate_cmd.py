@@ -86,7 +86,7 @@ def run(args) -> int:
     """Run the simulation and write its outputs."""
     from uwv_hydro.bag.trajectory_bag import write_bag
     from uwv_hydro.modes.offline_simulation import simulate, write_csv
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     from uwv_hydro.modes.thrust_profile import ThrustProfile
 
     check_steps(args.duration, args.dt, '--duration', '--dt')

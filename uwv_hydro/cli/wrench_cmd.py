@@ -43,7 +43,7 @@ from uwv_hydro.cli.number_options import (
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.modes.wrench_mode import (ADDED_MASS_MODES, QUATERNION_NORM_RANGE,
                                          unit_quaternion, WrenchMode)
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
 
 #: The wrench's entries and their units (the JSON's ``units``).
 AXES = ('Fx', 'Fy', 'Fz', 'Tx', 'Ty', 'Tz')

@@ -23,7 +23,7 @@ Meshes are not used (named in a warning).  YAML::
 
     contact_points: [[0.2, 0.1, -0.1], [0.2, -0.1, -0.1], ...]   # body frame (m)
     contact_points: {bow_left: [0.2, 0.1, -0.1], ...}   # the same, named
-    contact:                      # all optional (physics.seabed_contact: the defaults)
+    contact:                      # all optional (physics.environment.seabed_contact: the defaults)
       stiffness: 5.0e4            # N/m per point
       damping: 500.0              # N s/m per point
       friction: 0.6               # Coulomb mu
@@ -36,7 +36,7 @@ from typing import Any, Callable, List, Optional
 
 import numpy as np
 
-from uwv_hydro.physics.seabed_contact import ContactSpec
+from uwv_hydro.physics.environment.seabed_contact import ContactSpec
 
 #: points around each rim of a cylinder
 RIM_POINTS = 12

@@ -19,7 +19,7 @@ Format (one ``type``; keys of the peer simulators where they exist)::
 
     current:
       type: constant | profile | tide | csv | gauss_markov
-      time_origin: start          # or clock (optional; see physics.current_field)
+      time_origin: start          # or clock (optional; see physics.environment.current_field)
       velocity: [0.3, 0.0, 0.0]                  # constant: world ENU, m/s
       profile: [[0, 0.5, 0, 0], [50, 0.1, 0, 0]] # profile: [depth (down), vx, vy, vz]
       table: [[0, 0.2, 0, 0], [600, -0.2, 0, 0]] # tide: [t (s), vx, vy, vz] and/or
@@ -48,14 +48,14 @@ from typing import List, Optional, Tuple
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.known_names import closest
+from uwv_hydro.description.name_checks import closest
 from uwv_hydro.description.xml_safe import read_text_file
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, YamlMap
-from uwv_hydro.physics.current_field import (
+from uwv_hydro.physics.environment.current_field import (
     ConstantCurrent, CurrentField, DepthProfileCurrent, MAX_CURRENT_COMPONENT, TidalCurrent,
     TIME_ORIGINS)
-from uwv_hydro.physics.current_grid import GridCurrent
-from uwv_hydro.physics.gauss_markov_current import (
+from uwv_hydro.physics.environment.current_grid import GridCurrent
+from uwv_hydro.physics.environment.gauss_markov_current import (
     DEFAULT_UPDATE_PERIOD, GaussMarkovCurrent, GaussMarkovProcess)
 
 #: Largest current CSV accepted (bytes).

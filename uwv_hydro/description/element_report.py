@@ -25,7 +25,7 @@ from typing import List, Optional
 import xml.etree.ElementTree as ET
 
 from uwv_hydro.description.xml_safe import element_line, element_path
-from uwv_hydro.physics.vehicle_params import ELEMENT_STATUSES, ElementRecord, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import ELEMENT_STATUSES, ElementRecord, VehicleParams
 
 
 def where(source: str, elem: Optional[ET.Element] = None) -> str:

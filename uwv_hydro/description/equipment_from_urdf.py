@@ -37,7 +37,7 @@ from uwv_hydro.description.uuv.sensor_plugins import is_uuv_sensor_plugin, read_
 from uwv_hydro.description.uuv.thruster_plugin import is_uuv_thruster_plugin, read_uuv_thrusters
 from uwv_hydro.description.uuv.umbilical_plugin import (
     is_uuv_umbilical_plugin, read_uuv_umbilical)
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 
 def owns_sensor(sensor: ET.Element) -> bool:

@@ -55,8 +55,8 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.plugin_number import plugin_float
 from uwv_hydro.description.urdf_joint import joint_frame
 from uwv_hydro.description.xml_safe import element_error, element_numbers
-from uwv_hydro.physics.unit_vector import unit_vector
-from uwv_hydro.physics.vehicle_params import Fin, FIN_MODELS, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import Fin, FIN_MODELS, VehicleParams
+from uwv_hydro.physics.spatial.unit_vector import unit_vector
 
 #: Vector keys of a fin (YAML lists of 3, LiftDrag "x y z" text).
 FIN_VECTOR_KEYS = ('position', 'axis', 'cp', 'forward', 'upward')

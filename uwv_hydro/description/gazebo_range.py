@@ -30,7 +30,7 @@ one ``echosounder``:
   ``frame_name``, ``radiation_type``);
 * ``<ray><range>`` ``min`` / ``max`` -> ``min_range`` / ``max_range``; ``<ray><scan>``
   -> a cone of full angle the larger extent, centred on the scan's centre, cast with
-  the fixed pattern of :mod:`uwv_hydro.physics.echosounder` instead of Gazebo's rays;
+  the fixed pattern of :mod:`uwv_hydro.physics.sensing.echosounder` instead of Gazebo's rays;
   ``<ray><noise>`` and the plugin's noise -> one range noise, the stddevs in quadrature.
 
 What differs, and is warned: gazebo_ros_range publishes ``max_range`` for no echo and
@@ -135,7 +135,7 @@ def read_gazebo_range(tree: Dict[str, Any], ctx: _Ctx, name: str):
                                              for a in ('horizontal', 'vertical'))
         block['field_of_view'] = max(width, height)
         notes.append('scan of %.4g x %.4g rad read as a cone of %.4g rad (the fixed ray '
-                     'pattern of physics/echosounder.py)'
+                     'pattern of physics/sensing/echosounder.py)'
                      % (width, height, block['field_of_view']))
     else:
         yaw = elevation = 0.0

@@ -44,7 +44,7 @@ from uwv_hydro.description.element_report import record
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_path, unique_children)
-from uwv_hydro.physics.vehicle_params import Hull, HULL_LIFT_MODELS, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import Hull, HULL_LIFT_MODELS, VehicleParams
 
 #: Keys of a hull block (YAML keys and XML element names).
 HULL_KEYS = ('length', 'diameter', 'x_center', 'profile', 'c_yd_beta', 'x_cp',

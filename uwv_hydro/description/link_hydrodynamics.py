@@ -50,7 +50,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import skew
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.physics.point_transform import transfer_matrix_h
+from uwv_hydro.physics.spatial.point_transform import transfer_matrix_h
 
 #: Why a vehicle whose links move cannot keep gz-sim's signed quadratic terms.
 SIGNED_RIGID_ONLY = ('gz-sim Hydrodynamics signed quadratic terms (<xUU> and the like) are '

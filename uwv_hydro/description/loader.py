@@ -24,7 +24,7 @@ content (``<robot``, ``<sdf`` or YAML).  Every failure is a DescriptionError.
 :func:`load_combined` is the one rule for ``robot_description`` plus a vehicle file
 (the node's two parameters, ``check --robot-description``): a YAML file is laid over
 the description's rigid body and frames, its hydrodynamics replacing the
-description's as a whole (:mod:`uwv_hydro.description.sources`); any other file is
+description's as a whole (:mod:`uwv_hydro.description.provenance`); any other file is
 used alone.
 
 ``model_name`` chooses the model of an SDF world holding several
@@ -36,14 +36,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from uwv_hydro.description.element_report import warn_not_modelled
 from uwv_hydro.description.errors import DescriptionError, missing_file
-from uwv_hydro.description.sources import format_field_sources
+from uwv_hydro.description.provenance import format_field_sources
 from uwv_hydro.description.urdf.xacro_file import expand_xacro_tree
 from uwv_hydro.description.validate import validate
 from uwv_hydro.description.vehicle_from_sdf import load_sdf_file, sdf_from_root
 from uwv_hydro.description.vehicle_from_urdf import load_urdf_file, urdf_from_root
 from uwv_hydro.description.xml_safe import parse_xml_string
 from uwv_hydro.description.yaml.params import load_yaml_file, load_yaml_string
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: File extensions understood by :func:`load_vehicle`.
 EXTENSIONS = ('.urdf', '.xacro', '.urdf.xacro', '.sdf', '.world', '.yaml', '.yml')

@@ -50,7 +50,7 @@ import numpy as np
 from uwv_hydro.description.conventions import (
     added_mass_about_origin, DSROS_LETTERS, rigid_body_mass_matrix)
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: Relative tolerance (of the largest entry) of the sign and symmetry checks.
 RTOL = 1e-9

@@ -33,7 +33,7 @@ from uwv_hydro.description.sdf.gz_hydrodynamics import is_gz_hydrodynamics_plugi
 from uwv_hydro.description.sensor_elements import SENSOR_READERS, sensor_type_key
 from uwv_hydro.description.thrusters import is_dsros_thruster_plugin, is_thruster_plugin
 from uwv_hydro.description.uuv.underwater_object import is_uuv_plugin
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: Plugins read by the other readers of a URDF: (predicate, what it becomes).
 READ_BY_OTHERS = (

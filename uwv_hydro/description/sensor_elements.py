@@ -32,9 +32,9 @@ from uwv_hydro.description.gazebo_range import range_plugin, read_gazebo_range
 from uwv_hydro.description.sensors import (
     _bool, _Ctx, _join, _mapping, _number, _pose, sensor_from_mapping)
 from uwv_hydro.description.xml_safe import element_line, element_path
-from uwv_hydro.physics.dvl_beams import gz_beam_axis
-from uwv_hydro.physics.rotation import quat_to_rpy
-from uwv_hydro.physics.sensor_params import SensorParams
+from uwv_hydro.physics.sensing.dvl_beams import gz_beam_axis
+from uwv_hydro.physics.sensing.sensor_params import SensorParams
+from uwv_hydro.physics.spatial.rotation import quat_to_rpy
 
 
 def _xml_tree(elem: ET.Element, path: str, elements: Dict[str, Any],

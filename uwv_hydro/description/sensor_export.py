@@ -22,9 +22,9 @@ from dataclasses import asdict
 import math
 from typing import Any, Dict, List
 
-from uwv_hydro.physics.dvl_beams import boresight_cosines
-from uwv_hydro.physics.rotation import quat_to_rpy
-from uwv_hydro.physics.sensor_params import DvlParams, NoiseParams, SensorParams
+from uwv_hydro.physics.sensing.dvl_beams import boresight_cosines
+from uwv_hydro.physics.sensing.sensor_params import DvlParams, NoiseParams, SensorParams
+from uwv_hydro.physics.spatial.rotation import quat_to_rpy
 
 
 def _finite_or_none(value: Any) -> Any:
@@ -174,7 +174,7 @@ def sensor_tree(sensor: SensorParams, mount=None) -> Dict[str, Any]:
     Return a sensor as the key tree :func:`sensor_from_mapping` reads back (YAML export).
 
     ``mount`` (translation, rotation wxyz in the base, e.g. from
-    :func:`uwv_hydro.physics.sensors.sensor_mount`) folds the link and pose into a pose in
+    :func:`uwv_hydro.physics.sensing.sensors.sensor_mount`) folds the link and pose into a pose in
     the base link, for a file without the URDF's links; the frame keeps its name.
     """
     tree: Dict[str, Any] = {'type': sensor.kind, 'update_rate': sensor.update_rate,

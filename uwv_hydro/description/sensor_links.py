@@ -16,7 +16,7 @@
 from typing import List
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.physics.sensor_params import SensorParams
+from uwv_hydro.physics.sensing.sensor_params import SensorParams
 
 
 def merge_sensors(base: List[SensorParams], overlay: List[SensorParams]

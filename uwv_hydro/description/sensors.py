@@ -48,14 +48,14 @@ import zlib
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.number_bounds import (
+from uwv_hydro.description.overflow_bounds import (
     beyond, MAX_ANGLE, MAX_ECHO_RANGE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES,
     MAX_SENSOR_NOISE)
 from uwv_hydro.description.xml_safe import element_line, element_path
-from uwv_hydro.physics.sensor_params import (
+from uwv_hydro.physics.sensing.sensor_params import (
     DvlParams, EchosounderParams, FluidPressureParams, ImuParams, MagnetometerParams,
     NavSatParams, NoiseParams, RptParams, SENSOR_TYPES, SensorParams)
-from uwv_hydro.physics.unit_vector import unit_vector
+from uwv_hydro.physics.spatial.unit_vector import unit_vector
 
 #: Accepted sensor rates (Hz): a period of at most a day, at least a microsecond.
 MIN_RATE_HZ = 1.0 / 86400.0
@@ -338,7 +338,7 @@ def _magnetometer(block: Dict[str, Any], path: str, ctx: _Ctx, kind=Magnetometer
     return out
 
 
-#: Bounds of the magnetometer's and RPT's vectors (number_bounds.py): a covariance is a
+#: Bounds of the magnetometer's and RPT's vectors (overflow_bounds.py): a covariance is a
 #: noise stddev squared.
 _VECTOR_BOUNDS = {'field': MAX_MAGNETIC_FIELD, 'covariance': MAX_SENSOR_NOISE ** 2,
                   'reference_position': MAX_REFERENCE_METRES, 'reference_rpy': MAX_ANGLE}

@@ -28,11 +28,11 @@ would run it in, so that a weight here is the weight there:
 Gazebo classic and gz-sim take gravity from the world, whose SDF default is
 ``<gravity>0 0 -9.8</gravity>`` (sdformat ``sdf/1.6/world.sdf``, element ``gravity``,
 default "0 0 -9.8"); a URDF spawned in them runs in such a world.  The YAML keeps
-uwv_hydro's :data:`uwv_hydro.physics.vehicle_params.DEFAULT_GRAVITY` (9.81), also
+uwv_hydro's :data:`uwv_hydro.physics.body.vehicle_params.DEFAULT_GRAVITY` (9.81), also
 over a URDF base (a simulator default of the base is no value of its file).
 """
-from uwv_hydro.description.sources import set_origin, SIMULATOR_DEFAULT
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.description.provenance import set_origin, SIMULATOR_DEFAULT
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: Gazebo classic / gz-sim world default gravity (sdformat world.sdf: "0 0 -9.8").
 GAZEBO_GRAVITY = 9.8

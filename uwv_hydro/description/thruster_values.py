@@ -18,7 +18,7 @@ The thruster keys every format shares and their parsing into a ThrusterSpec.
 gz-sim's Thruster system parameters (:data:`GZ_KEYS`), uwv_hydro's extensions beside them
 (:data:`EXTENSION_KEYS`), uuv_simulator's and ds_sim's blocks, and the YAML pose keys;
 :func:`spec_from_values` turns one thruster's values -- from XML text or YAML -- into a
-:class:`~uwv_hydro.physics.thruster_spec.ThrusterSpec`, with errors naming the key.  The
+:class:`~uwv_hydro.physics.actuators.thruster_spec.ThrusterSpec`, with errors naming the key.  The
 readers of each format are in :mod:`uwv_hydro.description.thrusters` (URDF, ds_sim,
 YAML), :mod:`uwv_hydro.description.sdf.equipment` and
 :mod:`uwv_hydro.description.uuv.thruster_plugin`.
@@ -31,9 +31,9 @@ import numpy as np
 
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.physics.thruster_spec import (
+from uwv_hydro.physics.actuators.thruster_spec import (
     DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS)
-from uwv_hydro.physics.unit_vector import unit_vector
+from uwv_hydro.physics.spatial.unit_vector import unit_vector
 
 #: gz-sim Thruster system parameters modelled here, with their meaning.
 GZ_KEYS = {

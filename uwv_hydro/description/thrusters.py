@@ -56,9 +56,9 @@ from uwv_hydro.description.thruster_values import (
     on_body, spec_from_values, URDF_THRUSTER_KEYS, YAML_POSE_KEYS, YAML_THRUSTER_KEYS)
 from uwv_hydro.description.urdf_joint import joint_on_body
 from uwv_hydro.description.xml_safe import element_error, unique_children
-from uwv_hydro.physics.thruster_bank import ThrusterBank
-from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_DYNAMICS
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec, UUV_DYNAMICS
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 
 def is_dsros_thruster_plugin(elem: ET.Element) -> bool:

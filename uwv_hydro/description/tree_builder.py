@@ -13,12 +13,13 @@
 # limitations under the License.
 
 """
-Build a vehicle's :class:`~uwv_hydro.physics.link_tree.KinematicTree` from its links.
+Build a vehicle's kinematic tree (:class:`~.link_tree.KinematicTree`) from its links.
 
 Every format reader (URDF/xacro, SDF, YAML) hands over the same three things: its
 joints as :class:`JointSpec` (parent and child link, the joint frame, axis, limits,
 and the rest transform of a rigid joint), each link's inertial in its own frame and
-each hydro-carrying link's :class:`~uwv_hydro.physics.link_tree.LinkHydroPart` in its
+each hydro-carrying link's :class:`~uwv_hydro.physics.articulated.model.link_tree.LinkHydroPart` in
+its
 own frame (position zero).  The rule is the same for all formats:
 
 * A joint becomes a tree joint when it moves (``revolute``, ``continuous``,
@@ -49,9 +50,9 @@ import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
-from uwv_hydro.physics.link_tree import (
+from uwv_hydro.physics.articulated.model.link_tree import (
     KinematicTree, LinkHydroPart, MOVING_JOINT_TYPES, TreeBody, TreeJoint)
-from uwv_hydro.physics.unit_vector import unit_vector
+from uwv_hydro.physics.spatial.unit_vector import unit_vector
 
 Pose = Tuple[np.ndarray, np.ndarray]
 

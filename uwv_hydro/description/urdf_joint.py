@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from uwv_hydro.description.conventions import quat_to_matrix, rpy_to_matrix
-from uwv_hydro.description.known_names import check_attributes, URDF_ATTRIBUTES
+from uwv_hydro.description.name_checks import check_attributes, URDF_ATTRIBUTES
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 
 

@@ -42,8 +42,8 @@ from uwv_hydro.description.conventions import (
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.physical_checks import (
     check_physical, rounding_pairs, symmetrise_rounding)
-from uwv_hydro.physics.fins import FinSet
-from uwv_hydro.physics.vehicle_params import (
+from uwv_hydro.physics.actuators.fins import FinSet
+from uwv_hydro.physics.body.vehicle_params import (
     DAMPING_MODELS, MAX_MASS_CONDITION, SURFACE_MODELS, VehicleParams)
 
 #: Relative tolerance of the inertia inequalities.

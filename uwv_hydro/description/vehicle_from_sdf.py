@@ -54,10 +54,11 @@ from uwv_hydro.description.conventions import SDF_LETTERS
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.hull import finish_hull, HULL_KEYS, read_xml_hull
-from uwv_hydro.description.known_names import check_children, foreign_plugin_error, is_hydro_plugin
 from uwv_hydro.description.link_hydrodynamics import combine, LinkHydro, SIGNED_RIGID_ONLY
 from uwv_hydro.description.lrauv.hydrodynamics import (
     is_lrauv_hydrodynamics_plugin, LRAUV_ACCELERATION_ALPHA, read_lrauv_hydrodynamics)
+from uwv_hydro.description.name_checks import check_children, foreign_plugin_error, is_hydro_plugin
+from uwv_hydro.description.provenance import set_origin
 from uwv_hydro.description.sdf.buoyancy import (
     GZ_BUOYANCY_DEFAULT_DENSITY, is_buoyancy_system, link_volume, read_buoyancy_system)
 from uwv_hydro.description.sdf.collisions import sdf_contact_points
@@ -71,14 +72,13 @@ from uwv_hydro.description.sdf.model_choice import choose_model, is_uwv_plugin, 
 from uwv_hydro.description.sdf.rigid_body import (
     _inertial, _rigid_body, lumped_joints_warning, SDF_DEFAULT_GRAVITY)
 from uwv_hydro.description.sdf.tree_joints import sdf_joint_specs
-from uwv_hydro.description.sources import set_origin
 from uwv_hydro.description.tree_builder import build_tree, tree_warning
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path, parse_xml_file, parse_xml_string)
 from uwv_hydro.description.xml_values import flag_text, float_text
-from uwv_hydro.physics.link_tree import LinkHydroPart
-from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.articulated.model.link_tree import LinkHydroPart
+from uwv_hydro.physics.body.vehicle_params import SurfaceTransition, VehicleParams
 
 #: uwv_hydro's own SDF plugin (doc/guide/sdf_models.md): its elements.
 UWV_PLUGIN_CHILDREN = ('link_name', 'buoyancy_mass', 'volume', 'center_of_buoyancy',

@@ -40,14 +40,14 @@ Build VehicleParams from a URDF (file or ``robot_description`` string).
 * Fins: gz-sim LiftDrag ``<plugin>`` blocks (:mod:`uwv_hydro.description.fins`).
 * The elements and attributes read (robot, link, inertial, joint children; mass,
   inertia and origin attributes) are checked against the URDF spec: a typo is an
-  error with "did you mean" (:mod:`uwv_hydro.description.known_names`).
+  error with "did you mean" (:mod:`uwv_hydro.description.name_checks`).
 """
 from typing import Dict, List, Optional, Tuple
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.classic_body import classic_base_body, merged_links
+from uwv_hydro.description.classic_base_body import classic_base_body, merged_links
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.dsros.block import apply_dsros_block, base_link_name, is_dsros_plugin
 from uwv_hydro.description.element_report import record, warn_not_modelled, where
@@ -55,17 +55,17 @@ from uwv_hydro.description.equipment_from_urdf import owns_sensor, read_uuv_equi
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_urdf
 from uwv_hydro.description.hull import finish_hull, HULL_KEYS, read_xml_hull
-from uwv_hydro.description.known_names import (
+from uwv_hydro.description.link_hydrodynamics import SIGNED_RIGID_ONLY
+from uwv_hydro.description.name_checks import (
     check_attributes, check_children, foreign_plugin_error, is_hydro_plugin, URDF_ATTRIBUTES,
     URDF_CHILDREN)
-from uwv_hydro.description.link_hydrodynamics import SIGNED_RIGID_ONLY
+from uwv_hydro.description.provenance import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
 from uwv_hydro.description.sdf.gz_hydrodynamics import (
     apply_gz_hydrodynamics, is_gz_hydrodynamics_plugin, read_gz_hydrodynamics)
 from uwv_hydro.description.sensor_elements import sensors_from_urdf
 from uwv_hydro.description.sensor_links import check_sensor_links
 from uwv_hydro.description.simulator_defaults import apply_urdf_defaults
-from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.thrusters import read_urdf_thrusters
 from uwv_hydro.description.tree_builder import build_tree, JointSpec, tree_warning, TreeResult
 from uwv_hydro.description.urdf_collisions import urdf_contact_points
@@ -76,8 +76,8 @@ from uwv_hydro.description.xml_safe import (
     element_error, element_line, parse_xml_file, parse_xml_string)
 from uwv_hydro.description.xml_values import float_attr
 from uwv_hydro.description.zero_range_joint import NOTE, rigid_motion, urdf_zero_range
-from uwv_hydro.physics.link_tree import LinkHydroPart
-from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
+from uwv_hydro.physics.articulated.model.link_tree import LinkHydroPart
+from uwv_hydro.physics.body.vehicle_params import FixedFrame, VehicleParams
 
 
 def read_inertial(link: ET.Element, source: str):
@@ -286,7 +286,7 @@ def _link_tree(plugins: List[Optional[ET.Element]], base: str, links: Dict[str, 
     parts: Dict[str, LinkHydroPart] = {}
     for plugin in plugins:
         if plugin is not None and is_uuv_plugin(plugin):
-            # each block acts on its link's Gazebo classic body (classic_body.py)
+            # each block acts on its link's Gazebo classic body (classic_base_body.py)
             parts = uuv_link_parts(
                 plugin, set(links), inertials, source, warnings, base,
                 bodies=lambda name: classic_base_body(name, root, inertials, source),

@@ -29,7 +29,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from uwv_hydro.description.xml_safe import element_numbers
-from uwv_hydro.physics.unit_vector import unit_vector
+from uwv_hydro.physics.spatial.unit_vector import unit_vector
 
 #: Joint types a zero range makes rigid.
 RANGED_TYPES = ('revolute', 'prismatic')

@@ -21,14 +21,16 @@ with a kinematic tree (``VehicleParams.tree``): the state is the base pose and b
 twist plus the joint positions and speeds.  The equations of motion (per-link hydro,
 weights and the base's thrust as each body's external forces, each body's added mass in
 its spatial inertia) are by default the compiled ones of
-:class:`~uwv_hydro.physics.tree_dynamics.CompiledTreeDynamics` (Featherstone's ABA in
+:class:`~uwv_hydro.physics.articulated.algorithms.tree_dynamics.CompiledTreeDynamics`
+(Featherstone's ABA in
 C; the base's fins and hull included); ``added_mass='lagged'`` or ``compiled=False``
-take Pinocchio's path, :class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics`
+take Pinocchio's path,
+:class:`~uwv_hydro.physics.articulated.algorithms.articulated_dynamics.TreeDynamics`
 (per-link hydro only: the reference of the tests).  The compiled path runs a whole step
 in one call; a sub-step that meets a joint limit is the Python stops'.
 
 Integration: classic RK4 on [p, quaternion, nu, q, qdot] with the rigid vehicle's
-sub-step rule (:func:`~uwv_hydro.physics.stability.stable_substeps`; at least servo
+sub-step rule (:func:`~uwv_hydro.physics.body.stability.stable_substeps`; at least servo
 bandwidth x dt sub-steps) and quaternion handling, so that with every joint locked the
 base follows the rigid vehicle's integrator.  The base wrench and the current are held
 over a step, the joint servos act at every stage.  A step that goes non-finite is
@@ -51,11 +53,12 @@ import numpy as np
 from uwv_hydro.modes.body_wrenches import body_index, BodyEngines, step_input
 from uwv_hydro.modes.joint_stops import JointStops
 from uwv_hydro.modes.simulate_mode import RETRY_SUBSTEP_FACTOR, SimulateMode
-from uwv_hydro.physics.articulated_dynamics import TreeDynamics
-from uwv_hydro.physics.hydro_model import WrenchComponents
-from uwv_hydro.physics.rotation import matrix_to_quat
-from uwv_hydro.physics.tree_dynamics import CompiledTreeDynamics, SERVO_KINDS
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.articulated.algorithms.articulated_dynamics import TreeDynamics
+from uwv_hydro.physics.articulated.algorithms.tree_dynamics import (
+    CompiledTreeDynamics, SERVO_KINDS)
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.hydro.hydro_model import WrenchComponents
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat
 
 #: Joint command kinds.
 COMMAND_KINDS = ('position', 'velocity', 'effort', 'locked')
@@ -86,7 +89,8 @@ class ArticulatedSimulateMode(SimulateMode):
 
     ``vehicle``: VehicleParams with ``tree`` set (its lumped fields give the sub-step
     rule); ``added_mass``: 'inertia' or 'lagged'
-    (:mod:`~uwv_hydro.physics.articulated_dynamics`); ``servo_bandwidth``: w of the
+    (:mod:`~uwv_hydro.physics.articulated.algorithms.articulated_dynamics`); ``servo_bandwidth``: w
+    of the
     joint servos (rad/s); ``joint_positions``: the initial joint positions (default:
     zero, clamped to the limits); ``compiled``: the compiled equations (with 'inertia';
     False: Pinocchio's).  The other arguments are SimulateMode's.
@@ -104,7 +108,8 @@ class ArticulatedSimulateMode(SimulateMode):
             raise ValueError('servo_bandwidth must be positive, got %r' % (servo_bandwidth,))
         if added_mass not in ('inertia', 'lagged'):
             raise ValueError("added_mass must be 'inertia' or 'lagged', got %r" % (added_mass,))
-        #: the compiled equations and sub-steps (physics.tree_dynamics); else Pinocchio's
+        #: the compiled equations and sub-steps (physics.articulated.algorithms.tree_dynamics);
+        #: else Pinocchio's
         self.compiled = added_mass == 'inertia' and compiled
         if self.compiled:
             self.dynamics = CompiledTreeDynamics(

@@ -15,7 +15,8 @@
 """
 The step's wrench input of a vehicle with moving links: one wrench per body.
 
-:class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics` takes for the step's
+:class:`~uwv_hydro.physics.articulated.algorithms.articulated_dynamics.TreeDynamics` takes for the
+step's
 input either the base body's wrench (6,) or one wrench per body (nb, 6), each in its
 body frame (axes and origin of the body frame, ``MultibodyModel.body_names`` order:
 the base, then each tree joint's child in ``tree.joints`` order), held over the step.
@@ -39,8 +40,8 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.physics.buoyancy_engine import engine_force_up
-from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.physics.actuators.buoyancy_engine import engine_force_up
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 
 def body_names(tree) -> List[str]:

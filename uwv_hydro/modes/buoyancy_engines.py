@@ -27,9 +27,9 @@ from typing import Sequence
 
 import numpy as np
 
-from uwv_hydro.physics.buoyancy_engine import (
+from uwv_hydro.physics.actuators.buoyancy_engine import (
     BuoyancyEngineSpec, clamp_set_point, engine_force_up, step_volume)
-from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 
 class BuoyancyEngines:

@@ -34,7 +34,7 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.physics.vehicle_params import Fin
+from uwv_hydro.physics.body.vehicle_params import Fin
 
 #: What a stale fin does.
 TIMEOUT_ACTIONS = ('hold', 'centre')

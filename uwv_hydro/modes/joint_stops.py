@@ -48,7 +48,8 @@ class JointStops:
     The joints' position limits of one articulated vehicle (see the module docstring).
 
     ``lower``, ``upper``: the limits per joint (rad or m; +-inf: none); ``dynamics``: its
-    :class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics`; ``rk4_substep(f, x,
+    :class:`~uwv_hydro.physics.articulated.algorithms.articulated_dynamics.TreeDynamics`;
+    ``rk4_substep(f, x,
     q, qd, h)``: the classic RK4 sub-step of the mode; ``events``: the mode's event
     counters, whose ``limit_stops`` counts the stops.
     """

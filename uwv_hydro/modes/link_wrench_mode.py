@@ -20,8 +20,10 @@ with a kinematic tree (``VehicleParams.tree``): the same inputs (base odometry, 
 fin angles) plus the joints' positions and velocities (:meth:`LinkWrenchMode.joint_state`,
 a sensor_msgs/JointState's arrays), the same options and the same base wrench (its
 :class:`WrenchComponents`, about the base origin in base axes), now the sum of every
-link part's wrench (:mod:`uwv_hydro.physics.link_wrench`) on that link's pose and twist
-from forward kinematics (:mod:`uwv_hydro.physics.multibody`) moved to the base, each
+link part's wrench (:mod:`uwv_hydro.physics.articulated.algorithms.link_wrench`) on that link's
+pose and twist
+from forward kinematics (:mod:`uwv_hydro.physics.articulated.model.multibody`) moved to the base,
+each
 body's weight (``apply_weight``) and the vehicle's fins and hull on the base twist.
 
 Added mass per link (``added_mass``): ``implicit`` -- the engine carries each link's
@@ -40,7 +42,8 @@ row mapping of one layout can be kept (:meth:`joint_state_rows`,
 Outputs (:class:`LinkWrenchComponents`): the base components and total, each wrench
 link's wrench in its own frame about its origin, each body's wrench (what an engine
 whose links are the bodies applies) and their world poses.  The kinematics and the
-parts' wrenches are one compiled call (:mod:`uwv_hydro.physics.tree_wrench`).
+parts' wrenches are one compiled call
+(:mod:`uwv_hydro.physics.articulated.algorithms.tree_wrench`).
 """
 from collections import Counter
 from dataclasses import dataclass, field
@@ -51,13 +54,13 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from uwv_hydro.modes.wrench_mode import WrenchMode
-from uwv_hydro.physics.added_mass import LaggedAcceleration
-from uwv_hydro.physics.hydro_model import WrenchComponents
-from uwv_hydro.physics.link_wrench import PartWrenches
-from uwv_hydro.physics.multibody import MultibodyModel
-from uwv_hydro.physics.rotation import IDENTITY, quat_normalize
-from uwv_hydro.physics.tree_wrench import TreeWrench
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.articulated.algorithms.link_wrench import PartWrenches
+from uwv_hydro.physics.articulated.algorithms.tree_wrench import TreeWrench
+from uwv_hydro.physics.articulated.model.multibody import MultibodyModel
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.hydro.added_mass import LaggedAcceleration
+from uwv_hydro.physics.hydro.hydro_model import WrenchComponents
+from uwv_hydro.physics.spatial.rotation import IDENTITY, quat_normalize
 
 _FINS = COMPONENT_NAMES.index('fins')
 #: Name lists whose joint mapping :meth:`LinkWrenchMode.joint_state` keeps.

@@ -38,7 +38,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from uwv_hydro.physics.rotation import cross, matrix_to_quat, quat_to_matrix
+from uwv_hydro.physics.spatial.rotation import cross, matrix_to_quat, quat_to_matrix
 
 
 def child_to_base(position, quaternion, twist, translation, rotation_wxyz

@@ -30,8 +30,8 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from uwv_hydro.modes.sensor_suite import SensorSuite
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: (sensor model, stamps ns, readings) of one sensor; readings with ``valid`` False
 #: (no DVL bottom lock, no GNSS fix) are kept: the caller publishes nothing for them.
@@ -84,7 +84,8 @@ def sample_sensors(params: VehicleParams, stamps_ns: Sequence[int], position: np
 def _articulated_samples(params: VehicleParams, stamps_ns, position, quaternion, twist,
                          joints, seabed=None) -> List[SensorSeries]:
     """Return the samples of a vehicle with moving links along its trajectory."""
-    from uwv_hydro.physics.multibody import MultibodyModel  # Pinocchio: tree vehicles only
+    from uwv_hydro.physics.articulated.model.multibody import (  # Pinocchio: tree vehicles only
+        MultibodyModel)
     multibody = MultibodyModel(params.tree)
     state_k = {}
 

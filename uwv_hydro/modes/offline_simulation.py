@@ -34,11 +34,11 @@ from typing import Callable, Dict, Optional, Sequence
 import numpy as np
 
 from uwv_hydro.modes.buoyancy_engines import BuoyancyEngines
-from uwv_hydro.modes.csv_text import write_rows
+from uwv_hydro.modes.messages.csv_text import write_rows
 from uwv_hydro.modes.seabed_landing import land
 from uwv_hydro.modes.simulate_mode import SimulateMode
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: The CSV columns every trajectory file starts with, in this order.
 CSV_COLUMNS = ('t', 'x', 'y', 'z', 'qw', 'qx', 'qy', 'qz', 'u', 'v', 'w', 'p', 'q', 'r')
@@ -87,7 +87,7 @@ def simulate(params: VehicleParams, duration: float, dt: float = 0.01, substeps:
     initial state at t = 0.  A vehicle with moving links starts with its joints at
     ``joint_positions`` (tree order; default zero clamped to the limits) and takes
     ``joint_commands`` (a JointCommandProfile) as the node takes its joint commands.
-    ``seabed`` (physics.seabed; None: none): the vehicle lands on it at its contact
+    ``seabed`` (physics.environment.seabed; None: none): the vehicle lands on it at its contact
     points (:func:`uwv_hydro.modes.seabed_landing.land`).
     A tethered vehicle (``params.tether``) pulls its MoorDyn cable; ``tether_out``, a
     dict, receives the cable ('tether') and its failure, if any ('error'); the cable

@@ -39,12 +39,12 @@ from typing import Callable, Dict, Sequence, Union
 
 import numpy as np
 
-from uwv_hydro.description.number_bounds import too_many_steps
-from uwv_hydro.modes.manoeuvre_control import euler_zyx
+from uwv_hydro.description.overflow_bounds import too_many_steps
+from uwv_hydro.modes.manoeuvres.manoeuvre_control import euler_zyx
 from uwv_hydro.modes.simulate_mode import SimulateMode
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.thruster_bank import ThrusterBank
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: Stick axes, FLU: surge ahead, sway to port, heave up, roll, pitch, yaw to port.
 AXES = ('surge', 'sway', 'heave', 'roll', 'pitch', 'yaw')

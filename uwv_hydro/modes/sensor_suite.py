@@ -32,10 +32,11 @@ from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
 from uwv_hydro.modes.body_wrenches import body_names
-from uwv_hydro.physics.dvl_terrain import TerrainDvlModel
-from uwv_hydro.physics.echosounder import EchosounderModel
-from uwv_hydro.physics.rotation import matrix_to_quat
-from uwv_hydro.physics.sensors import build_sensor, sensor_body_mount, sensor_mount, SensorModel
+from uwv_hydro.physics.sensing.dvl_terrain import TerrainDvlModel
+from uwv_hydro.physics.sensing.echosounder import EchosounderModel
+from uwv_hydro.physics.sensing.sensors import (
+    build_sensor, sensor_body_mount, sensor_mount, SensorModel)
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat
 
 
 @dataclass
@@ -70,13 +71,14 @@ class SensorSuite:
     Every sensor of a vehicle with its schedule.
 
     ``bodies``: None, or a function returning the kinematics of the tree's bodies at the
-    state being sampled (a :class:`~uwv_hydro.physics.multibody.FrameKinematics` with
+    state being sampled (a :class:`~uwv_hydro.physics.articulated.model.multibody.FrameKinematics`
+    with
     accelerations, ``MultibodyModel.body_names`` order), called at most once per state
     and only when a sensor on a moving body is due.  ``seabed``: None (each DVL and
-    echosounder over its flat ``seabed_depth``), or a :mod:`uwv_hydro.physics.seabed`
+    echosounder over its flat ``seabed_depth``), or a :mod:`uwv_hydro.physics.environment.seabed`
     under every DVL and echosounder, whose beams are then cast to it
-    (:class:`~uwv_hydro.physics.dvl_terrain.TerrainDvlModel`,
-    :class:`~uwv_hydro.physics.echosounder.EchosounderModel`).
+    (:class:`~uwv_hydro.physics.sensing.dvl_terrain.TerrainDvlModel`,
+    :class:`~uwv_hydro.physics.sensing.echosounder.EchosounderModel`).
     """
 
     def __init__(self, params, bodies: Optional[Callable[[], object]] = None, seabed=None):

@@ -20,10 +20,10 @@ clock, the offline ``simulate`` once per ``dt``, ``replay --simulate`` once per
 recorded step, so all three integrate the same way and count the same events.  Rules:
 
 * **Sub-steps.**  The stiffest mode of the dynamics at start
-  (:func:`uwv_hydro.physics.stability.stiffness`) sets the RK4 sub-steps so that
+  (:func:`uwv_hydro.physics.body.stability.stiffness`) sets the RK4 sub-steps so that
   |lambda| h <= 2.5 (:attr:`substeps`, never fewer than asked).
 * **Checked step.**  A step that breaks the kinetic-energy growth bound
-  (:class:`~uwv_hydro.physics.stability.EnergyGuard`) or goes non-finite is a
+  (:class:`~uwv_hydro.physics.body.stability.EnergyGuard`) or goes non-finite is a
   ``divergence``, retried once with :data:`RETRY_SUBSTEP_FACTOR` times the sub-steps,
   else the state before it is restored (``state_restores``).
 * **Clock.**  :meth:`SimulateMode.advance` runs round((now - lag - state time) / dt)
@@ -35,9 +35,9 @@ recorded step, so all three integrate the same way and count the same events.  R
 * **Per-step equipment.**  Fin servos (:attr:`servos`) and buoyancy engines
   (:attr:`engines`) advance by dt at the start of every step and are held over it; a
   current field (:attr:`field`) is sampled at the step's start and end and evaluated
-  affinely at every RK4 stage (:func:`~uwv_hydro.physics.current_field.linearise`;
+  affinely at every RK4 stage (:func:`~uwv_hydro.physics.environment.current_field.linearise`;
   exact for an affine field, else second order); the seabed contact
-  (:meth:`set_contact`, :mod:`uwv_hydro.physics.seabed_contact`) joins the stiffness
+  (:meth:`set_contact`, :mod:`uwv_hydro.physics.environment.seabed_contact`) joins the stiffness
   and the energy bound; a tether (:attr:`tether`, :meth:`tether_step`,
   :mod:`uwv_hydro.modes.tether`) is predicted, run and corrected per step, and dropped
   (the step restored) on a MoorDyn failure.
@@ -49,14 +49,14 @@ from typing import Callable, Dict, Optional
 import numpy as np
 
 from uwv_hydro.modes.body_wrenches import add_wrenches
-from uwv_hydro.physics.current_field import linearise
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.hydro_model import WrenchComponents
-from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.physics.seabed_contact import resolve, stable_stiction_speed
-from uwv_hydro.physics.stability import (EnergyGuard, RK4_STABLE_LAMBDA_H, stable_substeps,
-                                         stiffness)
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.stability import (
+    EnergyGuard, RK4_STABLE_LAMBDA_H, stable_substeps, stiffness)
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.environment.current_field import linearise
+from uwv_hydro.physics.environment.seabed_contact import resolve, stable_stiction_speed
+from uwv_hydro.physics.hydro.hydro_model import WrenchComponents
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 #: A step that diverged is retried once with this many times the sub-steps.
 RETRY_SUBSTEP_FACTOR = 16
@@ -122,9 +122,10 @@ class SimulateMode:
         self.tether_error = None
         #: The body wrench of the latest step (thrust included; None before the first).
         self.last_tau = None
-        #: The seabed contact (physics.seabed_contact.SeabedContact; :meth:`set_contact`)
+        #: The seabed contact (physics.environment.seabed_contact.SeabedContact;
+        #: :meth:`set_contact`)
         self.contact = None
-        #: A current field (physics.current_field.CurrentField) used when no explicit
+        #: A current field (physics.environment.current_field.CurrentField) used when no explicit
         #: current is given (None: the explicit current only).
         self.field = None
         self.reset()
@@ -151,7 +152,7 @@ class SimulateMode:
         Land the vehicle on ``seabed`` at the points of ``spec`` (a ContactSpec; None: none).
 
         The contact's springs, dampers and regularised friction (linearised at rest on
-        flat ground, :meth:`~uwv_hydro.physics.seabed_contact.SeabedContact.
+        flat ground, :meth:`~uwv_hydro.physics.environment.seabed_contact.SeabedContact.
         linear_stiffness`) join the stiffness that sets the sub-steps.  Without a given
         stiction speed v_s it is Drake's 1 mm/s, raised to the least that keeps the
         sub-steps within :data:`FRICTION_SUBSTEP_BUDGET` times the rest's.
@@ -390,7 +391,7 @@ class SimulateMode:
         Return False when the step diverged even when retried: the last good state
         (the state before the step) is then restored.  ``dt`` overrides the step length
         (``replay --simulate``: one recorded interval), in sub-steps no longer than the
-        mode's (:meth:`uwv_hydro.physics.dynamics.Simulator.substeps_for`).
+        mode's (:meth:`uwv_hydro.physics.body.dynamics.Simulator.substeps_for`).
         """
         restores = self.events['state_restores']
         self.run(tau, 1, current, dt)

@@ -25,7 +25,7 @@ F = diag(1, -1, -1) (FLU <-> FRD):
 * attitude: R_NED<-FRD = T R F, the quaternion q_T (x) q (x) q_F with q_T = [0, 1/sqrt2,
   1/sqrt2, 0] (pi about (x+y)/sqrt2) and q_F = [0, 1, 0, 0] (pi about x);
 * gyro: F w; accel_body: F f with f the specific force a - g at the body origin
-  (physics.sensors.specific_force at r = 0, written out on floats: [0, 0, +g] FLU level
+  (physics.sensing.sensors.specific_force at r = 0, written out on floats: [0, 0, +g] FLU level
   at rest, so [0, 0, -g] FRD).
 
 Down is the depth: a vehicle at z = -2 m (ENU) is at 2 m NED down, and ArduSub's home
@@ -63,7 +63,7 @@ def ned_state(x, nu_dot, gravity: float):
     qw, qx, qy, qz = -_S * (w + c), -_S * (a + b), _S * (b - a), -_S * (w - c)
     if qw < 0.0:
         qw, qx, qy, qz = -qw, -qx, -qy, -qz
-    # specific force at the origin: f = v_dot + w x v + g R^T z (physics.sensors)
+    # specific force at the origin: f = v_dot + w x v + g R^T z (physics.sensing.sensors)
     fx = float(nu_dot[0]) + q * z - r * v + gravity * 2 * (a * c - w * b)
     fy = float(nu_dot[1]) + r * u - p * z + gravity * 2 * (b * c + w * a)
     fz = float(nu_dot[2]) + p * v - q * u + gravity * (1 - 2 * (a * a + b * b))

@@ -21,7 +21,7 @@ its own internal step ``dtM``: N segments, N + 1 nodes, axial elasticity EA with
 internal damping, Morison drag and added mass (normal Cd on d l, tangential CdAx on
 pi d l), weight less buoyancy, and seabed contact at the flat water depth.  This class
 writes MoorDyn's v2 input file into a temporary directory from a
-:class:`~uwv_hydro.physics.tether_spec.TetherSpec`: point 1 the far end (Fixed, or
+:class:`~uwv_hydro.physics.environment.tether_spec.TetherSpec`: point 1 the far end (Fixed, or
 Coupled to a vessel), point 2 the vehicle's attachment (Coupled), one line between.
 
 Coupling (:meth:`Tether.step`): over a vehicle step [t, t + dt] the attachment moves
@@ -45,8 +45,8 @@ from typing import Optional
 
 import numpy as np
 
-from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.physics.tether_spec import taut_message, TetherSpec, weight_in_water
+from uwv_hydro.physics.environment.tether_spec import taut_message, TetherSpec, weight_in_water
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 #: MoorDyn's time step: this fraction of the axial wave's time across one segment
 #: (sqrt(m / EA) l; Courant number 0.5 of the explicit RK2 scheme)
@@ -183,7 +183,7 @@ class Tether:
 
     ``attach``: the attachment's world position at start; ``far``: the far end's
     (default the spec's anchor); ``depth``: the flat seabed's depth (m, > 0; None:
-    10 km, no seabed); ``field``: the current field (physics.current_field) the nodes
+    10 km, no seabed); ``field``: the current field (physics.environment.current_field) the nodes
     feel, or None (still water, or ``current`` set per step); ``dt_m``: MoorDyn's
     internal step (default :func:`internal_step`, the stable one).
     """
@@ -375,7 +375,7 @@ def cable_seabed_depth(spec, seabed=None, depth: Optional[float] = None, log=Non
     """
     Return the depth (m) of the flat seabed MoorDyn lays the cable on, or None for none.
 
-    ``depth`` given (> 0) wins; else the world's seabed (physics.seabed): a flat one's
+    ``depth`` given (> 0) wins; else the world's seabed (physics.environment.seabed): a flat one's
     depth, a grid's depth under the anchor, with a warning that the cable rests on that
     level (MoorDyn's bathymetry file is not written), not on the grid.
     """

@@ -30,7 +30,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from uwv_hydro.physics.rotation import cross, quat_to_matrix
+from uwv_hydro.physics.spatial.rotation import cross, quat_to_matrix
 
 
 def transform_wrench(wrench, translation, rotation_wxyz) -> np.ndarray:

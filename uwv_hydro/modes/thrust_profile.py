@@ -29,7 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
-from uwv_hydro.description import number_bounds as bounds
+from uwv_hydro.description import overflow_bounds as bounds
 from uwv_hydro.description.errors import DescriptionError
 
 COLUMNS = ('t', 'fx', 'fy', 'fz', 'tx', 'ty', 'tz')

@@ -35,8 +35,8 @@ import numpy as np
 
 from uwv_hydro.modes.body_wrenches import BodyThrusters
 from uwv_hydro.modes.thrust_mux import ThrustMux
-from uwv_hydro.physics.thruster_bank import ThrusterBank
-from uwv_hydro.physics.thruster_spec import ThrusterSpec
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec
 
 #: gz-sim's command topic pattern; {cmd} is cmd_thrust, cmd_vel, force or ang_vel.
 GZ_TOPIC_PATTERN = '/model/{ns}/joint/{joint}/{cmd}'

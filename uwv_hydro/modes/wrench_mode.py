@@ -33,7 +33,7 @@ quaternion [w, x, y, z], body twist of the origin):
 
 ``current_rate_world`` (dv_c/dt, world frame) adds R^T dv_c/dt to nu_dot_c for a
 current that changes; None treats the current as constant.  With :attr:`WrenchMode.field`
-set (a :class:`~uwv_hydro.physics.current_field.CurrentField`) and no explicit current,
+set (a :class:`~uwv_hydro.physics.environment.current_field.CurrentField`) and no explicit current,
 each sample sees the field at its position and time, and dv_c/dt + G p_dot (p_dot =
 R v of the sample) as the rate; the field's time is the sample's time since the first
 sample after a reset (``time_origin: clock``: the sample's time as it is).
@@ -48,10 +48,10 @@ from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
-from uwv_hydro.physics.added_mass import LaggedAcceleration
-from uwv_hydro.physics.hydro_model import HydroModel, WrenchComponents
-from uwv_hydro.physics.rotation import quat_to_matrix, quats_to_matrices
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES, VehicleParams
+from uwv_hydro.physics.hydro.added_mass import LaggedAcceleration
+from uwv_hydro.physics.hydro.hydro_model import HydroModel, WrenchComponents
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix, quats_to_matrices
 
 ADDED_MASS_MODES = ('implicit', 'lagged')
 #: An odometry quaternion whose norm is outside this range (e.g. all zeros) is rejected;

@@ -29,8 +29,8 @@ from geometry_msgs.msg import TwistStamped, Vector3Stamped
 import numpy as np
 
 from uwv_hydro.description.current_file import load_current_file
-from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import all_finite
+from uwv_hydro.modes.messages import msg_conversions as conv
 from uwv_hydro.node.node_part import NodePart
 
 

@@ -23,7 +23,7 @@ import time
 from typing import Dict, List
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.messages import msg_conversions as conv
 
 OK = DiagnosticStatus.OK
 WARN = DiagnosticStatus.WARN

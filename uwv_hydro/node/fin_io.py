@@ -38,9 +38,9 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 
 from uwv_hydro.description.sdf.joint_controller import ros_fin_topic
-from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.fin_servos import FinServos
-from uwv_hydro.node.hand_over import LatestSlots
+from uwv_hydro.modes.messages import msg_conversions as conv
+from uwv_hydro.node.input_slots import LatestSlots
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.parameters import DEFAULT_FIN_TOPIC
 

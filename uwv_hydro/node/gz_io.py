@@ -27,9 +27,9 @@ ros_gz_interfaces is imported only when the output is on.
 import numpy as np
 
 from uwv_hydro.description.sdf.gz_bridge import ENTITY_WRENCH_TOPIC
-from uwv_hydro.modes import msg_conversions as conv
-from uwv_hydro.physics.point_transform import transfer_wrench
-from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.modes.messages import msg_conversions as conv
+from uwv_hydro.physics.spatial.point_transform import transfer_wrench
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 
 class GzEntityWrench:

@@ -53,8 +53,8 @@ from geometry_msgs.msg import WrenchStamped
 from rcl_interfaces.msg import SetParametersResult
 from rclpy.clock import Clock, ClockType
 from rclpy.node import Node
-from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import ClockJumpDetector, DropCounter, StampGuard, Throttle
+from uwv_hydro.modes.messages import msg_conversions as conv
 from uwv_hydro.modes.thrust_mux import FrameResolver
 from uwv_hydro.node.clock_watch import ClockWatch
 from uwv_hydro.node.cycle_meter import CycleMeter
@@ -439,7 +439,7 @@ class HydroNode(Node):
         self.loop_stats['ticks'] += 1
         marks = None
         try:
-            # the inputs the callbacks handed over (hand_over.py), then the mode's update
+            # the inputs the callbacks handed over (input_slots.py), then the mode's update
             if clock is None:
                 self._take_inputs()
                 self._run_mode(now)

@@ -46,13 +46,13 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Float64
 from tf2_msgs.msg import TFMessage
 
-from uwv_hydro.modes import msg_conversions as conv
-from uwv_hydro.node.hand_over import LatestSlots
+from uwv_hydro.modes.messages import msg_conversions as conv
+from uwv_hydro.node.input_slots import LatestSlots
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.serialized_message import SerializedMessage
 from uwv_hydro.node.simulate_io import TF_QOS
 from uwv_hydro.node.static_frames import transform_stamped
-from uwv_hydro.physics.rotation import matrix_to_quat
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat
 
 #: gz-sim's command topic suffix -> joint command kind.
 SUFFIXES = (('cmd_pos', 'position'), ('cmd_vel', 'velocity'), ('cmd_force', 'effort'))

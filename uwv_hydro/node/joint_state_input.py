@@ -19,7 +19,7 @@ rclpy builds a Python message of every JointState it receives (a string per name
 list per array) before the callback sees it; at 1 kHz from an engine that alone was
 most of wrench mode's update budget (issue 43).  :class:`JointStateInput` subscribes
 with ``raw=True`` and reads the bytes with
-:class:`~uwv_hydro.modes.joint_state_cdr.JointStateReader`: the names once per layout,
+:class:`~uwv_hydro.modes.messages.joint_state_cdr.JointStateReader`: the names once per layout,
 then the float64 arrays as views at their offsets.  The first message of every new
 layout is also read by rclpy's deserialiser and the two readings compared: a layout
 they disagree on (a CDR variant the reader does not know), big-endian bytes and bytes
@@ -32,7 +32,7 @@ import numpy as np
 from rclpy.serialization import deserialize_message
 from sensor_msgs.msg import JointState
 
-from uwv_hydro.modes.joint_state_cdr import JointStateLayout, JointStateReader
+from uwv_hydro.modes.messages.joint_state_cdr import JointStateLayout, JointStateReader
 
 #: (names, position, velocity, effort, prepared); prepared is None for a message read
 #: by rclpy's deserialiser (no layout kept).

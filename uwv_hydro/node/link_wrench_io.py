@@ -47,8 +47,8 @@ from geometry_msgs.msg import WrenchStamped
 import numpy as np
 from sensor_msgs.msg import JointState
 
-from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.link_wrench_mode import LINK_TOPIC, topic_token
+from uwv_hydro.modes.messages import msg_conversions as conv
 from uwv_hydro.node.joint_state_input import JointStateInput
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.serialized_message import SerializedMessage

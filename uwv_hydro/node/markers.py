@@ -23,8 +23,8 @@ from typing import Dict, List, Optional
 
 from geometry_msgs.msg import Point
 import numpy as np
-from uwv_hydro.modes.msg_conversions import fill_quaternion
-from uwv_hydro.physics.rotation import matrix_to_quat
+from uwv_hydro.modes.messages.msg_conversions import fill_quaternion
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat
 from visualization_msgs.msg import Marker
 
 _COLORS = {
@@ -38,7 +38,7 @@ _COLORS = {
 def equivalent_box(params):
     """Return (size (3), rotation matrix base <- box) of the equivalent-inertia box, or None."""
     try:
-        from uwv_hydro.physics.inertia import equivalent_box as box
+        from uwv_hydro.physics.body.inertia import equivalent_box as box
         size, axes = box(params.mass, params.inertia)
     except (ImportError, ValueError):
         return None

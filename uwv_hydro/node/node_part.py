@@ -48,7 +48,7 @@ def locked(method):
     Run ``method`` holding the node's state lock (executor callbacks vs the loop thread).
 
     For the rare callbacks (reset, parameters, wrench mode's odometry); the frequent
-    inputs use the lock-free hand-over of :mod:`uwv_hydro.node.hand_over`.
+    inputs use the lock-free hand-over of :mod:`uwv_hydro.node.input_slots`.
     """
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
@@ -79,7 +79,7 @@ class NodePart:
         """
         Apply the inputs the callbacks handed over since the last update (state lock held).
 
-        Parts whose callbacks leave values in a :class:`uwv_hydro.node.hand_over.LatestSlots`
+        Parts whose callbacks leave values in a :class:`uwv_hydro.node.input_slots.LatestSlots`
         (instead of taking the state lock) apply them here, at the start of every update.
         """
 

@@ -52,7 +52,7 @@ from uwv_hydro.node.step_cost import report_step_cost
 from uwv_hydro.node.tether_io import TetherIO
 from uwv_hydro.node.thruster_io import ThrusterIO
 from uwv_hydro.node.wrench_io import WrenchIO
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
 from visualization_msgs.msg import MarkerArray
 
 #: QoS of tf2_ros' StaticTransformBroadcaster.

@@ -50,7 +50,7 @@ from uwv_hydro.modes.sitl_rangefinder import MAX_RANGE_LIMIT_M
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN
 from uwv_hydro.modes.wrench_mode import ADDED_MASS_MODES
 from uwv_hydro.node.executor_choice import EXECUTORS
-from uwv_hydro.physics.current_field import MAX_CURRENT_COMPONENT
+from uwv_hydro.physics.environment.current_field import MAX_CURRENT_COMPONENT
 
 MODES = ('simulate', 'wrench')
 LOOP_MODES = ('auto', 'timer', 'thread')
@@ -68,7 +68,7 @@ DEFAULT_FIN_TOPIC = 'fins/{joint}/cmd_pos'
 DEFAULT_JOINT_TOPIC = 'joints/{joint}'
 #: Declared only for a vehicle with moving links (their default is the vehicle's).
 MOVING_LINKS_ONLY = ('initial_joint_positions',)
-#: physics.articulated_dynamics.ADDED_MASS_METHODS (not imported: it loads Pinocchio).
+#: physics.articulated.algorithms.articulated_dynamics.ADDED_MASS_METHODS (not imported: Pinocchio)
 JOINT_ADDED_MASS = ('inertia', 'lagged')
 
 

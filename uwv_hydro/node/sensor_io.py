@@ -28,15 +28,15 @@ static frames):
 * ``dvl``: geometry_msgs/TwistWithCovarianceStamped (bottom track in the sensor frame,
   angular part not measured), nothing without bottom lock (``no_lock`` in
   /diagnostics); beside it on ``dvl_topic`` every sample as marine_acoustic_msgs/Dvl
-  (:mod:`uwv_hydro.modes.dvl_message`; the sensor frame's +z the boresight), cast to
-  ``seabed_file`` when given (:mod:`uwv_hydro.physics.dvl_terrain`);
+  (:mod:`uwv_hydro.modes.messages.dvl_message`; the sensor frame's +z the boresight), cast to
+  ``seabed_file`` when given (:mod:`uwv_hydro.physics.sensing.dvl_terrain`);
 * ``navsat``: sensor_msgs/NavSatFix while shallower than ``surfaced_depth`` (``no_fix``);
 * ``magnetometer``: sensor_msgs/MagneticField in the sensor frame;
 * ``rpt``: uuv_sensor_ros_plugins_msgs/PositionWithCovarianceStamped in its reference
   frame; without that package (no ROS 2 release; tools/interfaces builds it) the sensor
   is not published, a warning names it and /diagnostics shows it ``unavailable``;
 * ``echosounder``: sensor_msgs/Range, every sample (REP 117 +-inf;
-  :mod:`uwv_hydro.physics.echosounder`).
+  :mod:`uwv_hydro.physics.sensing.echosounder`).
 
 Each message's fields, covariances and lock rules: doc/guide/hil.md ("Navigation
 sensors (simulate mode)"), doc/guide/drivers.md ("The DVL as drivers publish it") and
@@ -47,14 +47,14 @@ from typing import Dict, List
 from geometry_msgs.msg import TransformStamped, TwistWithCovarianceStamped
 from sensor_msgs.msg import FluidPressure, Imu, MagneticField, NavSatFix, NavSatStatus, Range
 
-from uwv_hydro.modes import msg_conversions as conv
-from uwv_hydro.modes import sensor_messages
-from uwv_hydro.modes.dvl_message import fill_dvl
+from uwv_hydro.modes.messages import msg_conversions as conv
+from uwv_hydro.modes.messages import sensor_messages
+from uwv_hydro.modes.messages.dvl_message import fill_dvl
 from uwv_hydro.modes.sensor_suite import SensorSuite
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.seabed_source import node_seabed
 from uwv_hydro.node.static_frames import transform_stamped
-from uwv_hydro.physics.rotation import quat_from_rpy
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy
 
 _MESSAGES = {'imu': Imu, 'fluid_pressure': FluidPressure, 'dvl': TwistWithCovarianceStamped,
              'navsat': NavSatFix, 'magnetometer': MagneticField, 'echosounder': Range}

@@ -31,18 +31,18 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from rclpy.serialization import serialize_message
 from tf2_msgs.msg import TFMessage
 
-from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.messages import msg_conversions as conv
 from uwv_hydro.modes.seabed_landing import land
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.modes.thrust_mux import ThrustMux
-from uwv_hydro.node.hand_over import LatestSlots
+from uwv_hydro.node.input_slots import LatestSlots
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.parameters import joint_start
 from uwv_hydro.node.seabed_source import node_seabed
 from uwv_hydro.node.sensor_io import SensorIO
 from uwv_hydro.node.serialized_message import SerializedMessage
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.rotation import quat_from_rpy
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy
 
 #: QoS of tf2_ros' TransformBroadcaster.
 TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE,

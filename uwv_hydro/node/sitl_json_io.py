@@ -18,7 +18,7 @@ ArduPilot SITL's JSON physics backend (simulate mode, ``ardusub_input: sitl_json
 
 ArduSub built for SITL and started with ``--model JSON`` sends a servo packet per
 frame to UDP ``sitl_json_address``:``sitl_json_port`` (default 127.0.0.1:9002) and
-waits for the reply (:mod:`uwv_hydro.modes.sitl_json_packet`).  This part binds that
+waits for the reply (:mod:`uwv_hydro.modes.messages.sitl_json_packet`).  This part binds that
 port and runs the node in lock step with it (:mod:`uwv_hydro.modes.sitl_lock_step`):
 each new frame hands the servos' PWM to the thrusters (``ardusub_servo_functions`` /
 ``ardusub_motor_joints``, the thrusters' PWM tables), runs exactly one update of one
@@ -52,8 +52,8 @@ from typing import Optional
 from rosgraph_msgs.msg import Clock
 
 from uwv_hydro.modes.ardusub_rc import NEUTRAL_PWM, servo_map
+from uwv_hydro.modes.messages.sitl_json_packet import parse_servo_packet, sensor_json
 from uwv_hydro.modes.sitl_json_frames import ned_state
-from uwv_hydro.modes.sitl_json_packet import parse_servo_packet, sensor_json
 from uwv_hydro.modes.sitl_lock_step import FOREIGN, LockStep, REPEAT, RESET
 from uwv_hydro.modes.sitl_rangefinder import BeamRangefinder
 from uwv_hydro.modes.sitl_real_time import RealTimeFactor

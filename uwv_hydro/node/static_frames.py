@@ -16,7 +16,7 @@
 from geometry_msgs.msg import TransformStamped
 from tf2_msgs.msg import TFMessage
 
-from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.messages import msg_conversions as conv
 
 
 def transform_stamped(stamp, parent: str, child: str, position, wxyz) -> TransformStamped:

@@ -32,7 +32,7 @@ After a MoorDyn failure (logged with its values by the mode) the tether is dropp
 nothing more is published (never a NaN) and ~/reset hangs a new cable.
 """
 from geometry_msgs.msg import Point, WrenchStamped
-from uwv_hydro.modes import msg_conversions as conv
+from uwv_hydro.modes.messages import msg_conversions as conv
 from uwv_hydro.modes.tether import cable_seabed_depth, start_tether
 from uwv_hydro.node.node_part import NodePart
 from uwv_hydro.node.seabed_source import node_seabed

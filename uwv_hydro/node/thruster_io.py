@@ -43,10 +43,10 @@ from std_msgs.msg import Bool, Float64
 
 from uwv_hydro.modes.body_wrenches import relative_body_twists
 from uwv_hydro.modes.thruster_drive import thruster_topics, ThrusterDrive
-from uwv_hydro.node.hand_over import LatestSlots
+from uwv_hydro.node.input_slots import LatestSlots
 from uwv_hydro.node.node_part import locked, NodePart
 from uwv_hydro.node.serialized_message import ValueWire
-from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 #: Seconds between two lookups of the feedback topics' subscriber counts.
 LISTENER_REFRESH_S = 0.5

@@ -32,8 +32,8 @@ from geometry_msgs.msg import WrenchStamped
 from nav_msgs.msg import Odometry
 import numpy as np
 
-from uwv_hydro.modes import msg_conversions as conv
 from uwv_hydro.modes.input_guard import all_finite
+from uwv_hydro.modes.messages import msg_conversions as conv
 from uwv_hydro.modes.odometry_frames import child_to_base, OdometryFrames
 from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
 from uwv_hydro.node.gz_io import GzEntityWrench

@@ -15,7 +15,7 @@
  */
 
 /*
- * N vehicles stepped in one call (physics/batch.py BatchSimulator): vehicle v with the
+ * N vehicles stepped in one call (physics/body/batch.py BatchSimulator): vehicle v with the
  * coefficients of its parameter set, its fins rotated once per set or per vehicle, then
  * the same RK4 sub-steps as one vehicle (_rk4.c).
  */

@@ -15,7 +15,7 @@
  */
 
 /*
- * Simulate mode's checked step (physics/stability.py EnergyGuard): each step must keep
+ * Simulate mode's checked step (physics/body/stability.py EnergyGuard): each step must keep
  * |nu|_M = |C^T nu| (M = C C^T, the square root of twice the kinetic energy) within the
  * bound ds/dt <= drive + rate s integrated over dt (Gronwall) times a safety factor;
  * else the step is retried with more sub-steps, and if that fails too the state stays.

@@ -15,7 +15,7 @@
  */
 
 /*
- * Seabed contact of one vehicle (physics/seabed_contact.py; kernel.py pack_contact the
+ * Seabed contact of one vehicle (physics/environment/seabed_contact.py; kernel.py pack_contact the
  * layout): a compliant point contact at every body-frame contact point p_i, evaluated in
  * the state derivative, so that it acts at every RK4 stage.
  *

@@ -16,7 +16,7 @@
 
 /*
  * The state derivative under a current field linearised about the start of a call
- * (physics/current_field.py; the Field type in _kernel.h): the current at each stage's
+ * (physics/environment/current_field.py; the Field type in _kernel.h): the current at each stage's
  * position and time from the cubic Hermite curve of its two samples plus the gradient
  * term, and its rate along the path dv_c/dt = dc/ds + G p_dot entering the added-mass
  * term as M_A,O [R^T dv_c/dt, 0] (Fossen 2021 ch. 10, nu_dot_c).

@@ -25,7 +25,7 @@
  * with z = [nu, v_cb] (v_cb = R^T v_c, the body-frame current), d = R^T [0, 0, -1] the
  * down direction, f the surface fraction of the buoyancy (hydrostatics), e = tau + the
  * fin (_fins.c), hull (_hull.c) and seabed contact (_contact.c) wrenches, nu_p the
- * drag velocity-point twist H(r_v) nu_r, and A = (M_RB + M_A)^-1 times the feature forms of physics/features.py:
+ * drag velocity-point twist H(r_v) nu_r, and A = (M_RB + M_A)^-1 times the feature forms of physics/hydro/wrench_forms.py:
  * the restoring forces, linear and quadratic drag, the added mass and the rigid-body and
  * added-mass Coriolis terms all enter through A (packed by kernel.py).
  */
@@ -86,11 +86,11 @@ void uwv_derivative(const Model *m, const double *x, const double *tau, const do
   /* Relative twist nu_r = nu - [v_cb, 0] (Fossen 2021 ch. 10) */
   double nu_r[6] = {nu[0] - phi[6], nu[1] - phi[7], nu[2] - phi[8], nu[3], nu[4], nu[5]};
   if (rot != NULL) {
-    /* the fins' wrench enters with tau (physics.fins) */
+    /* the fins' wrench enters with tau (physics.actuators.fins) */
     uwv_fins_wrench(&m->fins, rot, nu_r, phi + 15);
   }
   if (m->hull.present) {
-    /* the hull's body lift and cross-flow drag enter with tau (physics.hull_lift, ...) */
+    /* the hull's body lift and cross-flow drag enter with tau (physics.hydro.hull_lift, ...) */
     uwv_hull_wrench(&m->hull, nu_r, phi + 15, phi + 15);
   }
   if (m->contact.n) {

@@ -16,7 +16,7 @@
 
 /*
  * Fin lift and drag, per fin at its centre of pressure, for the relative twist of the
- * vehicle (physics/fins.py describes the model; kernel.py pack_fins the layout):
+ * vehicle (physics/actuators/fins.py describes the model; kernel.py pack_fins the layout):
  *
  * - the fin's vectors rotated by its deflection delta (Rodrigues' rotation formula);
  * - gz-sim LiftDrag: alpha = a0 + the angle between the in-plane flow and forward,

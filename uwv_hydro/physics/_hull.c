@@ -16,7 +16,7 @@
 
 /*
  * The hull's body lift and cross-flow drag for the relative twist nu_r
- * (physics/hull_lift.py, physics/crossflow_drag.py; kernel.py pack_hull the layout):
+ * (physics/hydro/hull_lift.py, physics/hydro/crossflow_drag.py; kernel.py pack_hull the layout):
  *
  * - Prestero's body lift in flow-angle form F_n = -1/2 rho d^2 c_yd_beta |u| v_n at the
  *   centre of pressure ahead or astern, optionally times Jorgensen's (1973) cos(a/2);
@@ -28,7 +28,7 @@
 /*
  * Add the hull's body lift and cross-flow drag about the origin for the relative twist
  * nu_r to w (6), or to lift and cross (each 6) when they are not NULL
- * (physics/hull_lift.py, physics/crossflow_drag.py).
+ * (physics/hydro/hull_lift.py, physics/hydro/crossflow_drag.py).
  */
 void uwv_hull_wrench(const Hull *h, const double *nu_r, double *lift, double *cross)
 {

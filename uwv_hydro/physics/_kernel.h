@@ -80,7 +80,7 @@ typedef struct {
 
 
 /*
- * A current field linearised about the start of a call (physics.current_field):
+ * A current field linearised about the start of a call (physics.environment.current_field):
  * v_c(p, s) = c(s) + G0 (p - p0), s the time since the start, with c(s) the cubic
  * Hermite curve through the values and time rates at p0 at both ends of the span T (v0,
  * a0 at the start, v1, b1 at the end): fourth order in time, exact for a field affine in
@@ -96,7 +96,7 @@ typedef struct {
 extern const char UWV_MODEL_CAPSULE[];
 
 /*
- * The seabed of physics/seabed.py (FlatSeabed, GridSeabed), in the ENU world (m, z up):
+ * The seabed of physics/environment/seabed.py (FlatSeabed, GridSeabed), in the ENU world (m, z up):
  * the solid is {z <= h(x, y)}.  Flat: h = -depth everywhere.  Grid: the heights
  * h[j * nx + i] at the nodes (x0 + i dx, y0 + j dy), bilinear in each cell; a cell with a
  * NaN node is a hole, and outside the nodes there is no bottom.  A point on a node line

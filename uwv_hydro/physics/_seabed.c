@@ -15,7 +15,7 @@
  */
 
 /*
- * The seabed (uwv_hydro/physics/seabed.py): a flat plane or a regular grid of heights in
+ * The seabed (uwv_hydro/physics/environment/seabed.py): a flat plane or a regular grid of heights in
  * a capsule, its bilinear height and gradient, and the exact ray cast.
  *
  * A ray o + t d is clipped to the grid's nodes (slab clipping, Kay and Kajiya, 1986),

@@ -20,7 +20,7 @@
  * around it, and the two steps of a call: the forward kinematics
  * (_tree_kinematics.c) and one part's hydro rows (_tree_part.c).  _tree_model.c
  * parses the packed model, _tree_wrench.c is the call.  The layout is documented and
- * packed by uwv_hydro/physics/tree_wrench.py.
+ * packed by uwv_hydro/physics/articulated/algorithms/tree_wrench.py.
  */
 #ifndef UWV_HYDRO_TREE_H
 #define UWV_HYDRO_TREE_H
@@ -85,7 +85,7 @@ void uwv_tree_kinematics(const Tree *t, const double *p0, const double *quat,
                          double *vel, double *acc, double *rel);
 
 /*
- * The dynamics of a tree (_tree_dynamics.c packs it, physics/tree_dynamics.py documents
+ * The dynamics of a tree (_tree_dynamics.c packs it, physics/articulated/algorithms/tree_dynamics.py documents
  * the layout): per body its spatial inertia with its parts' added mass and the rigid part
  * alone (body frame, about its origin, [v, w] order), the base's fins and hull; and the
  * work arrays of one evaluation of the articulated-body algorithm (_tree_aba.c).
@@ -103,7 +103,7 @@ typedef struct {
   int piv[6];
 } TreeDyn;
 
-/* A joint servo law per joint (physics/tree_dynamics.py rk4): kind 0 position, 1
+/* A joint servo law per joint (physics/articulated/algorithms/tree_dynamics.py rk4): kind 0 position, 1
    velocity, 2 effort, 3 locked; value, apparent inertia, static torque, velocity and
    effort limits; w the bandwidth (_tree_rk4.c). */
 typedef struct {

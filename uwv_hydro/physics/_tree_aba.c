@@ -26,7 +26,7 @@
  * I_k's.  Locked joints (brakes) keep qdd = 0: their articulated inertia passes whole to
  * the parent and their torque is S^T (I^A a + p^A).  Also M(q)^-1 by unit forces through
  * the same passes, and the static joint torques by inverse dynamics at rest.  The Python
- * reference is uwv_hydro/physics/articulated_dynamics.py (Pinocchio).
+ * reference is uwv_hydro/physics/articulated/algorithms/articulated_dynamics.py (Pinocchio).
  */
 #include "_tree.h"
 #include "_vec3.h"

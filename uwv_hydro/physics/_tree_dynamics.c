@@ -17,7 +17,7 @@
 /*
  * The articulated dynamics' calls (part of _kernel): the packed dynamics of a tree -> a
  * capsule (per body its spatial inertia with the added mass and the rigid part, the base's
- * fins and hull; the layout is packed by uwv_hydro/physics/tree_dynamics.py), and the
+ * fins and hull; the layout is packed by uwv_hydro/physics/articulated/algorithms/tree_dynamics.py), and the
  * derivative, the RK4 sub-steps, M^-1 and the static joint torques of _tree_aba.c and
  * _tree_rk4.c on a tree capsule (_tree_model.c) and its dynamics capsule.
  */

@@ -17,7 +17,7 @@
 /*
  * One link part's frame and hydro terms on its own twist, its axes about its origin, and a
  * body's weight (the equations
- * of uwv_hydro/physics/link_wrench.py): Archimedes' buoyancy through the dsros_hydro
+ * of uwv_hydro/physics/articulated/algorithms/link_wrench.py): Archimedes' buoyancy through the dsros_hydro
  * surface transition, dsros_hydro linear and quadratic drag at the drag centre, the
  * added mass -M_A nu_dot_r and its Coriolis -C_A(nu_r) nu_r (Fossen 2011 eq. 6.43;
  * Fossen 2021 ch. 10), or only their current terms when the engine computes the added mass.
@@ -62,7 +62,7 @@ static void coriolis_wrench(const double *ma, const double *nu, double *out)
 /*
  * The hydro rows (buoyancy, linear, quadratic, added mass, Coriolis) of one part at
  * world pose (r, p) with twist nu and acceleration a (or NULL), its axes about its
- * origin (uwv_hydro/physics/link_wrench.py); -1 (ValueError set) on a NaN depth.
+ * origin (uwv_hydro/physics/articulated/algorithms/link_wrench.py); -1 (ValueError set) on a NaN depth.
  */
 int uwv_tree_part_rows(const Tree *t, const TreePart *q, const double *r, const double *p,
                        const double *nu, const double *a, const Flow *flow,

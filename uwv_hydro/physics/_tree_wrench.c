@@ -19,9 +19,9 @@
  *
  * Forward kinematics of a floating base with revolute and prismatic joints
  * (_tree_kinematics.c), then every link part's buoyancy, drag and added-mass terms on
- * its own twist (_tree_part.c, the equations of uwv_hydro/physics/link_wrench.py),
+ * its own twist (_tree_part.c, the equations of uwv_hydro/physics/articulated/algorithms/link_wrench.py),
  * summed per link, per body and at the base.  The layouts (packed model, outputs) are
- * documented and packed by uwv_hydro/physics/tree_wrench.py; the Python implementation
+ * documented and packed by uwv_hydro/physics/articulated/algorithms/tree_wrench.py; the Python implementation
  * the node used before (Pinocchio's forward kinematics and PartWrenches) is the
  * reference of its tests.
  */

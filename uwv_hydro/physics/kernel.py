@@ -17,7 +17,7 @@ The compiled core (``_kernel``, a C extension built by setup.py) and what it run
 
 The extension evaluates the state derivative, the RK4 step, the checked step of simulate
 mode, the batch step, the fin lift/drag, a kinematic tree's per-link wrench and the
-seabed (its height, gradient and ray cast: physics/seabed.py), from C files per concern
+seabed (its height, gradient and ray cast: physics/environment/seabed.py), from C files per concern
 (``_kernel.h`` lists them: ``_derivative.c``, ``_rk4.c``, ``_fins.c``, ``_hull.c``,
 ``_seabed.c``, ...); this module loads it (with a clear error when it is missing or stale:
 there is no slow fallback) and packs the coefficients it runs on into flat float64
@@ -27,7 +27,7 @@ arrays.  Layouts (doubles):
   offset, M_A,O[:, :3] (6 x 3, row-major), fins..., hull...]``.  nu_dot = A phi with the
   features phi of ``_derivative.c``: A is
   (M_RB + M_A)^-1 times the affine and bilinear forms of
-  :class:`uwv_hydro.physics.features.FeatureForms`; r_v is the drag velocity point;
+  :class:`uwv_hydro.physics.hydro.wrench_forms.FeatureForms`; r_v is the drag velocity point;
   the surface fraction is f = offset + slope depth inside the band (out, full);
   M_A,O[:, :3] turns a current field's rate along the path into a wrench.
 * fins: ``[K, rho, K x 50]``, per fin its position (3), the Rodrigues parts
@@ -36,17 +36,17 @@ arrays.  Layouts (doubles):
   over rho), cla, cda, alpha_stall, cla_stall, cda_stall, a0, control_joint_rad_to_cl,
   lift_constant, drag_constant.
 * hull: ``[present, k, x_ahead, x_astern, jorgensen, n, x (n), k (n)]``: the body
-  lift constant and centres of pressure of :class:`uwv_hydro.physics.hull_lift.HullLift`,
-  then the cross-flow strips of :class:`uwv_hydro.physics.crossflow_drag.CrossflowDrag`.
+  lift constant and centres of pressure of :class:`uwv_hydro.physics.hydro.hull_lift.HullLift`,
+  then the cross-flow strips of :class:`uwv_hydro.physics.hydro.crossflow_drag.CrossflowDrag`.
 * guard: ``[C^T (6 x 6, row-major), sqrt(lambda_max(M^-1)), static force, mu, safety]``
-  of :class:`uwv_hydro.physics.stability.EnergyGuard`.
+  of :class:`uwv_hydro.physics.body.stability.EnergyGuard`.
 """
 import hashlib
 import pathlib
 
 import numpy as np
 
-from uwv_hydro.physics.hydrostatics import transition_interior
+from uwv_hydro.physics.hydro.hydrostatics import transition_interior
 
 _HERE = pathlib.Path(__file__).resolve().parent
 
@@ -118,7 +118,7 @@ def dynamics_matrix(forms, m_inv) -> np.ndarray:
 
 
 def pack_fins(fins) -> np.ndarray:
-    """Return the packed fin section of a :class:`uwv_hydro.physics.fins.FinSet` (or None)."""
+    """Return the packed fin section of a :class:`~.actuators.fins.FinSet` (or None)."""
     if fins is None:
         return np.zeros(2)
     rows = []
@@ -146,8 +146,8 @@ def pack_hull(lift, crossflow) -> np.ndarray:
 
 
 def pack_model(model, m_inv) -> np.ndarray:
-    """Return the packed dynamics of a :class:`uwv_hydro.physics.hydro_model.HydroModel`."""
-    from uwv_hydro.physics.features import FeatureForms
+    """Return the packed dynamics of a :class:`uwv_hydro.physics.hydro.hydro_model.HydroModel`."""
+    from uwv_hydro.physics.hydro.wrench_forms import FeatureForms
     a = dynamics_matrix(FeatureForms(model), m_inv)
     surface = model.hydrostatics.surface
     full, out = float(surface.fully_submerged_depth), float(surface.out_of_water_depth)

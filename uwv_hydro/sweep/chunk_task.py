@@ -30,9 +30,9 @@ import numpy as np
 
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.thrust_profile import ThrustProfile
-from uwv_hydro.physics.batch import BatchSimulator
-from uwv_hydro.physics.dynamics import Simulator
-from uwv_hydro.physics.stability import stable_substeps, stiffness
+from uwv_hydro.physics.body.batch import BatchSimulator
+from uwv_hydro.physics.body.dynamics import Simulator
+from uwv_hydro.physics.body.stability import stable_substeps, stiffness
 from uwv_hydro.sweep import draws, manoeuvre_runs
 from uwv_hydro.sweep.reductions import Reducer
 from uwv_hydro.sweep.spec import ManoeuvreScenario

@@ -15,7 +15,7 @@
 """
 A chunk of a manoeuvre sweep: each run flies the scenario's manoeuvre with its vehicle.
 
-:class:`uwv_hydro.modes.manoeuvre.Manoeuvre` flies one vehicle (it is not batched), so
+:class:`uwv_hydro.modes.manoeuvres.manoeuvre.Manoeuvre` flies one vehicle (it is not batched), so
 a chunk loops over its runs: run i builds the drawn VehicleParams, flies the manoeuvre
 as ``uwv-hydro manoeuvre`` does (same defaults: approach 5 s, turn until 450 deg,
 zig-zag with 4 reversals) and keeps its figures, plus ``depth_deviation_m``, the
@@ -30,7 +30,7 @@ from typing import Dict, Tuple
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.modes.manoeuvre import Manoeuvre, ManoeuvreError
+from uwv_hydro.modes.manoeuvres.manoeuvre import Manoeuvre, ManoeuvreError
 from uwv_hydro.sweep import draws
 from uwv_hydro.sweep.spec import manoeuvre_outputs
 

@@ -50,7 +50,7 @@ import math
 import pathlib
 from typing import List, Optional, Tuple
 
-from uwv_hydro.description import number_bounds as bounds
+from uwv_hydro.description import overflow_bounds as bounds
 from uwv_hydro.description.conventions import DSROS_LETTERS, letters_to_indices
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, YamlMap
@@ -74,7 +74,7 @@ OUTPUTS = {
     'energy': ('energy',),
     'broach': ('broach',),
 }
-#: The figures a manoeuvre scenario gives (uwv_hydro.modes.manoeuvre, plus the depth
+#: The figures a manoeuvre scenario gives (uwv_hydro.modes.manoeuvres.manoeuvre, plus the depth
 #: deviation; a spiral gives yaw_rate_deg_s_at_A and speed_m_s_at_A per rudder angle A).
 MANOEUVRE_FIGURES = {
     'turn': ('advance_m', 'transfer_m', 'tactical_diameter_m', 'steady_diameter_m',

@@ -50,8 +50,8 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
+from uwv_hydro.physics.body.rigid_body import rigid_body_mass_matrix
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 from uwv_hydro.sysid import regressors
 from uwv_hydro.sysid.bounded_least_squares import bounded_lstsq, covariance
 from uwv_hydro.sysid.differentiation import noise_std, savgol, savgol_kernel

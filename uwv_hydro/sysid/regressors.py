@@ -24,7 +24,7 @@ Per sample (Fossen 2021 ch. 8, no current, about the body origin)::
 fitted (kept from the vehicle description).  The right-hand side is linear in each
 coefficient theta_j; its column phi_j (n, 6) is the wrench about the origin that a
 unit coefficient produces, evaluated with the description's reference points exactly
-as :mod:`uwv_hydro.physics.drag` and :mod:`uwv_hydro.physics.added_mass` do:
+as :mod:`uwv_hydro.physics.hydro.drag` and :mod:`uwv_hydro.physics.hydro.added_mass` do:
 
 * drag: nu_p = H(r_v) nu (``drag_velocity_point``), wrench at ``drag_center`` moved to
   the origin with H(r_c)^T; linear entry (a, b): -e_a nu_p,b; quadratic (a, b, c):

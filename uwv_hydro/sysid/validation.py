@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from uwv_hydro.modes.offline_simulation import Trajectory
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.rotation import quat_normalize
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.spatial.rotation import quat_normalize
 
 
 @dataclass

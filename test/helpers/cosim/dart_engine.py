@@ -39,8 +39,8 @@ DART conventions (dartpy 6.20; checked by experiment in test_cosim_dart.py):
 import dartpy as dart
 import numpy as np
 
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.rotation import matrix_to_quat, quat_to_matrix
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat, quat_to_matrix
 
 #: Body name (the link the node's odometry describes).
 BODY = 'base_link'

@@ -28,7 +28,7 @@ qvel = [world-frame linear velocity of the body origin, body-frame angular veloc
 import mujoco
 import numpy as np
 
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 #: Body name in the generated MJCF (the link the node's odometry describes).
 BODY = 'base_link'

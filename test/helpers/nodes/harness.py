@@ -97,7 +97,7 @@ def manoeuvre(params, duration, dt=0.01):
     import numpy as np
     from uwv_hydro.modes.offline_simulation import simulate
     from uwv_hydro.modes.thrust_profile import ThrustProfile
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     thrust = ThrustProfile([0.0, 2.0], np.array([[80, 10, -5, 0, 0, 6],
                                                  [20, -10, 0, 0, 0, -4]], float))
     q = np.array([0.99, 0.05, -0.05, 0.1])

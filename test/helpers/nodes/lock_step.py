@@ -46,7 +46,7 @@ def run(spawn, rclpy_context, tmp_path, python, name, params, items, inputs, tic
     from diagnostic_msgs.msg import DiagnosticArray
     from nav_msgs.msg import Odometry
     from rosgraph_msgs.msg import Clock
-    from uwv_hydro.node.launch_command import stop_node
+    from uwv_hydro.node.launch_commands.launch_command import stop_node
     ns = '/%s_%d' % (name, os.getpid())
     params_file = write_params(tmp_path / ('%s_params.yaml' % name),
                                dict(params, use_sim_time=True, rate_hz=100.0,

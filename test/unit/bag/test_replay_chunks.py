@@ -31,8 +31,8 @@ from uwv_hydro.bag.replay import CHUNK, output_topics, replay_wrench
 from uwv_hydro.bag.rosbag_io import BagError, BagWriter, MessageFactory, ODOMETRY, wrench_array
 from uwv_hydro.modes.input_guard import StampGuard
 from uwv_hydro.modes.wrench_mode import unit_quaternion, world_wrench, WrenchMode
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 sys.path.insert(0, str(REPO / 'benchmarks'))
 from naive_reference import full_vehicle  # noqa: E402, I100

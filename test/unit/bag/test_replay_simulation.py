@@ -32,8 +32,8 @@ from uwv_hydro.bag.bag_reader import read_raw_messages
 from uwv_hydro.bag.cdr_codec import decode_odometry
 from uwv_hydro.bag.replay_simulation import replay_simulate
 from uwv_hydro.bag.rosbag_io import BagWriter, MessageFactory, ODOMETRY, WRENCH
-from uwv_hydro.physics.dynamics import Simulator
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import Simulator
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 T0 = 5_000_000_000  # recordings start at 5 s
 STEP = 10_000_000   # 100 Hz
@@ -239,7 +239,7 @@ def test_a_gap_is_split_into_stable_sub_steps(tmp_path):
 
     10 Hz odometry at rest, then the thrust starts and nothing is recorded for 2 s.
     One RK4 step over the gap (|lambda| h = 20) is far outside RK4's stability region;
-    the sub-steps keep |lambda| h <= 2.5 (physics.stability), so the prediction after
+    the sub-steps keep |lambda| h <= 2.5 (physics.body.stability), so the prediction after
     the gap is bounded and near F/d.
     """
     m, a, d, force = 8.0, 2.0, 100.0, 50.0

@@ -31,7 +31,7 @@ import pytest
 
 from uwv_hydro.cli import number_options
 from uwv_hydro.cli.main import main
-from uwv_hydro.description import number_bounds as bounds
+from uwv_hydro.description import overflow_bounds as bounds
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 REMUS = str(REPO / 'config' / 'remus100.yaml')

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from uwv_hydro.cli.main import main
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 DEFAULT = str(REPO / 'urdf' / 'dsros_vehicle.urdf.xacro')

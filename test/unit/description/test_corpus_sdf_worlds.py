@@ -34,9 +34,9 @@ import pytest  # noqa: E402
 from uwv_hydro.description.errors import DescriptionError  # noqa: E402
 from uwv_hydro.description.loader import load_vehicle, load_yaml_string  # noqa: E402
 from uwv_hydro.description.yaml.export import export_yaml  # noqa: E402
-from uwv_hydro.modes.dvl_message import fill_dvl  # noqa: E402
+from uwv_hydro.modes.messages.dvl_message import fill_dvl  # noqa: E402
 from uwv_hydro.modes.offline_simulation import simulate  # noqa: E402
-from uwv_hydro.physics.sensors import build_sensor  # noqa: E402
+from uwv_hydro.physics.sensing.sensors import build_sensor  # noqa: E402
 
 CORPUS = pathlib.Path(__file__).parents[2] / 'corpus'
 DVL_ROV = CORPUS / 'dave' / 'dvl_arrangement.sdf'

@@ -333,7 +333,7 @@ def uuv_formula(text):
 def test_the_underwater_object_is_uuvs_formula_on_gazebo_classics_base_body(name):
     """Issue 40: the block acts on the base link's own body, not the lumped vehicle."""
     from uwv_hydro.description.urdf.xacro_file import expand_xacro
-    from uwv_hydro.physics.hydro_model import HydroModel
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
     formula = uuv_formula(expand_xacro(str(CORPUS / name)))
     model = HydroModel(load_vehicle(CORPUS / name))
     rng = np.random.default_rng(40)

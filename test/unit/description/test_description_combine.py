@@ -29,8 +29,8 @@ import pytest
 
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.loader import load_combined, load_vehicle
-from uwv_hydro.description.sources import field_sources, format_field_sources
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.description.provenance import field_sources, format_field_sources
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 REMUS_YAML = REPO / 'config' / 'remus100.yaml'

@@ -30,8 +30,8 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle_string
 from uwv_hydro.description.sensor_export import sensor_tree
 from uwv_hydro.description.sensors import _Ctx, sensor_from_mapping
-from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.physics.sensors import sensor_mount
+from uwv_hydro.physics.sensing.sensors import sensor_mount
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 HEAD = 'mass: 1.0\ninertia: {ixx: 1, iyy: 1, izz: 1}\nsensors:\n  alt: %s\n'
 SOUNDER = ('{type: echosounder, update_rate: 5, topic: altimeter, '

@@ -22,7 +22,7 @@ import pytest
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 REMUS = pathlib.Path(__file__).resolve().parents[3] / 'config' / 'remus100.yaml'
 

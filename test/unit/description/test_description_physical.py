@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.physics.dynamics import Simulator, State
+from uwv_hydro.physics.body.dynamics import Simulator, State
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 

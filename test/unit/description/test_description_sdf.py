@@ -20,7 +20,7 @@ import pytest
 from uwv_hydro.description.conventions import rpy_to_matrix
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 
 def sdf(inertial_extra='', model_extra='', link_extra='', pose='0.0 0.0 -0.05 0 0 0',

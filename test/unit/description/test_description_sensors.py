@@ -103,8 +103,8 @@ def test_urdf_sensor_errors_name_the_problem(reference, extra, match):
 
 def test_sensor_pose_in_its_link_gives_a_frame_of_its_own():
     """A <pose> as gz and ds_sim write it (degrees too): the mount composes link and pose."""
-    from uwv_hydro.physics.rotation import quat_from_rpy, quat_multiply, quat_to_matrix
-    from uwv_hydro.physics.sensors import sensor_mount
+    from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_multiply, quat_to_matrix
+    from uwv_hydro.physics.sensing.sensors import sensor_mount
     text = URDF % (IMU % ('mount', '<pose degrees="true">0.2 0 -0.1 0 180 90</pose>'))
     params = load_vehicle_string(text)
     imu = params.sensors[0]
@@ -275,7 +275,7 @@ def test_yaml_export_round_trip_keeps_every_sensor(tmp_path, with_base):
     """Export then load gives the same sensors; without the URDF, mounts become poses."""
     require('rclpy')
     from uwv_hydro.description.yaml.export import write_yaml
-    from uwv_hydro.physics.sensors import sensor_mount
+    from uwv_hydro.physics.sensing.sensors import sensor_mount
     params = load_vehicle(str(XACRO), mappings={'sensors': 'true'})
     imu = params.sensors[0]
     imu.model.angular_velocity[2].dynamic_bias_correlation_time = 120.0

@@ -27,9 +27,9 @@ from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
 from uwv_hydro.description.yaml.params import load_yaml_string
 from uwv_hydro.modes.thrust_mux import FrameResolver
-from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
-from uwv_hydro.physics.thruster_bank import ThrusterBank
-from uwv_hydro.physics.vehicle_params import FixedFrame
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.body.vehicle_params import FixedFrame
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_to_matrix
 
 CONFIG = pathlib.Path(__file__).resolve().parents[3] / 'config'
 
@@ -289,7 +289,7 @@ def _pwm_for(thrust, command, table):
 
 
 def test_bluerov2_depth_hold_in_the_loop_through_pwm_commands():
-    from uwv_hydro.physics.dynamics import Simulator, State
+    from uwv_hydro.physics.body.dynamics import Simulator, State
     params = load_vehicle(str(CONFIG / 'bluerov2.yaml'))
     bank = ThrusterBank(params.thrusters, params.fluid_density)
     spec = params.thrusters[4]

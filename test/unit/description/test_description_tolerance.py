@@ -29,9 +29,9 @@ import pytest
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.vehicle_params import DEFAULT_GRAVITY
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.vehicle_params import DEFAULT_GRAVITY
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / 'corpus'
 UUV = CORPUS / 'uuv_offset_com.urdf'

@@ -28,7 +28,7 @@ import pytest
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 # RexROV-like numbers (uuv_simulator's rexrov description), with off-diagonal terms.
 ADDED = np.array([

@@ -19,7 +19,7 @@ import pytest
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.validate import validate
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 
 def vehicle(**kwargs):

@@ -20,8 +20,8 @@ import pytest
 from uwv_hydro.description.conventions import T6
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 BASIC = """
 mass: 10.0

@@ -35,7 +35,7 @@ from uwv_hydro.description.sdf import heightmap_export
 from uwv_hydro.description.sdf.export import number
 from uwv_hydro.description.sdf.heightmap import png_header
 from uwv_hydro.description.sdf.world_seabed import load_world_seabed
-from uwv_hydro.physics.seabed import GridSeabed
+from uwv_hydro.physics.environment.seabed import GridSeabed
 
 require('PIL.Image')
 

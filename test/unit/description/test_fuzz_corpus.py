@@ -42,7 +42,7 @@ from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.offline_simulation import simulate
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 TREES = ('config', 'urdf', 'worlds', 'test/corpus')

@@ -35,7 +35,7 @@ import pathlib
 import numpy as np
 
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 WORKED = pathlib.Path(__file__).resolve().parents[2] / 'corpus' / 'gz_fluid_added_mass.sdf'
 M_A = np.diag([10.0, 60.0, 80.0, 2.0, 15.0, 12.0])

@@ -31,7 +31,7 @@ from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.sdf import export as sdf_export
 from uwv_hydro.description.sdf.gz_bridge import bridge_yaml
 from uwv_hydro.description.yaml.export import write_yaml
-from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
+from uwv_hydro.physics.body.rigid_body import rigid_body_mass_matrix
 
 VEHICLES = ['urdf/dsros_vehicle.urdf.xacro', 'urdf/remus100.urdf', 'config/remus100.yaml',
             'config/small_rov.yaml', 'config/sphere.yaml']

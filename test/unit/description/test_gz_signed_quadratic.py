@@ -29,7 +29,7 @@ import pytest
 from uwv_hydro.description.conventions import rpy_to_matrix
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 F, V = 'xyzkmn', 'UVWPQR'
 #: (force, signed velocity, velocity) -> D_sig (gz-sim signs: negative damps)
@@ -109,7 +109,7 @@ def test_signed_terms_give_gz_sims_wrench_moved_to_the_base(layout):
 
 def test_signed_terms_in_simulate_match_the_wrench():
     """The compiled core's feature forms carry the signed terms as the term-by-term wrench."""
-    from uwv_hydro.physics.dynamics import Simulator
+    from uwv_hydro.physics.body.dynamics import Simulator
     nu = np.array([0.8, -0.3, 0.2, 0.1, -0.2, 0.4])
     x = [0.0, 0.0, -10.0, 1.0, 0.0, 0.0, 0.0] + nu.tolist()
     out = []

@@ -15,7 +15,7 @@
 """
 The numbers of signed quadratic terms, magnetometers and RPT are bounded (issue 40).
 
-Each number beyond its bound (uwv_hydro/description/number_bounds.py) is refused at load
+Each number beyond its bound (uwv_hydro/description/overflow_bounds.py) is refused at load
 naming its key or element and the line it is on, in every route it can come by (uuv
 plugin, gz-sim SDF, YAML); the same number just inside the bound loads.
 """
@@ -23,7 +23,7 @@ import pytest
 
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle_string
-from uwv_hydro.description.number_bounds import (
+from uwv_hydro.description.overflow_bounds import (
     MAX_ANGLE, MAX_MAGNETIC_FIELD, MAX_REFERENCE_METRES, MAX_SENSOR_NOISE,
     MAX_SIGNED_QUADRATIC, MAX_STEPS, too_many_steps)
 

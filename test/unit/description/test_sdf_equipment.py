@@ -25,10 +25,10 @@ import pytest
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle, load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.physics.sensors import sensor_mount
-from uwv_hydro.physics.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
+from uwv_hydro.physics.sensing.sensors import sensor_mount
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / 'corpus' / 'gz_sim'
 ROV = CORPUS / 'bluerov_like.sdf'
@@ -370,7 +370,7 @@ def test_bladder_force_lifts_a_neutral_vehicle_as_archimedes_says():
     """A neutral, drag-free vehicle rises with v = sum_k rho g (V_k - V_n) dt / m (RK4 exact)."""
     from uwv_hydro.modes.buoyancy_engines import BuoyancyEngines
     from uwv_hydro.modes.simulate_mode import SimulateMode
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     # the bladder at the origin: a pure heave, integrated exactly by RK4
     text = (GLIDER % '').replace('<pose>0.3 0 0 0 0 0</pose>', '<pose>0 0 0 0 0 0</pose>')
     params = load_vehicle_string(text, source='glider.sdf')
@@ -429,7 +429,7 @@ def test_undeclared_gz_prefix_is_read_as_sdformat_reads_it():
 def test_offline_simulate_applies_the_bladder_at_its_default_volume():
     """Offline simulate(): default_volume above neutral lifts a neutral vehicle, v = F t / m."""
     from uwv_hydro.modes.offline_simulation import simulate
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     text = (GLIDER % '').replace('<pose>0.3 0 0 0 0 0</pose>', '<pose>0 0 0 0 0 0</pose>')
     text = text.replace('<default_volume>0.002', '<default_volume>0.0025')
     params = load_vehicle_string(text, source='glider.sdf')

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.yaml.export import export_yaml, NOT_EXPORTED, write_yaml, yaml_float
-from uwv_hydro.physics.vehicle_params import FixedFrame
+from uwv_hydro.physics.body.vehicle_params import FixedFrame
 import yaml
 
 VEHICLES = ['config/sphere.yaml', 'config/small_rov.yaml', 'config/remus100.yaml',

@@ -34,7 +34,7 @@ from test_link_tree_descriptions import rot_x, rot_z
 
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.yaml.export import export_yaml
-from uwv_hydro.physics.rotation import quat_to_matrix
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 require('pinocchio')
 
@@ -62,7 +62,7 @@ def _vehicle(tmp_path, mount_rpy):
 def test_tf_chain_composes_to_forward_kinematics_with_urdf_parents(tmp_path, mount_rpy,
                                                                    through_yaml):
     from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     vehicle = _vehicle(tmp_path, mount_rpy)
     parents = dict(URDF_PARENTS)
     if through_yaml:  # export_yaml keeps every link, the propeller without hydro too

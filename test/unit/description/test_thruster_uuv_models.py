@@ -27,8 +27,8 @@ from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
 from uwv_hydro.description.yaml.export import write_yaml
 from uwv_hydro.description.yaml.params import load_yaml_string
-from uwv_hydro.physics.thruster_bank import ThrusterBank
-from uwv_hydro.physics.thruster_spec import ThrusterSpec
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec
 
 CONFIG = pathlib.Path(__file__).resolve().parents[3] / 'config'
 RHO = 1025.0
@@ -296,7 +296,7 @@ def test_check_lists_the_uuv_models(tmp_path, capsys):
 
 
 def test_yoerger_basic_thruster_drives_the_sphere_to_its_terminal_speed():
-    from uwv_hydro.physics.dynamics import Simulator, State
+    from uwv_hydro.physics.body.dynamics import Simulator, State
     params = load_vehicle(str(CONFIG / 'sphere.yaml'))
     alpha, beta, rotor_constant, c = 0.1, 5.0, 0.01, 20.0
     bank = ThrusterBank([ThrusterSpec(joint_name='t', dynamics_type='Yoerger',

@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 from uwv_hydro.description.loader import load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 RHO, G, VOLUME = 1028.0, 9.8, 1.75
 COB = np.array([0.0, 0.02, 0.25])

@@ -31,8 +31,8 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
 from uwv_hydro.description.yaml.params import load_yaml_string
-from uwv_hydro.physics.fins import FinSet
-from uwv_hydro.physics.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.fins import FinSet
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / 'corpus'
 REXROV = CORPUS / 'uuv_simulator' / 'rexrov_like.urdf.xacro'

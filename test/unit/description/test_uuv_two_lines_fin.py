@@ -28,7 +28,7 @@ import pytest
 from uwv_hydro.description.loader import load_vehicle_string
 from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
 from uwv_hydro.description.yaml.export import export_yaml
-from uwv_hydro.physics.fins import FinSet
+from uwv_hydro.physics.actuators.fins import FinSet
 
 TWO_LINES = """<?xml version="1.0"?>
 <robot name="v">

@@ -29,8 +29,8 @@ import pytest
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.ardusub_rc import (ArduSubChannels, check_pwm_thrusters, NEUTRAL_PWM,
                                         pwm_thruster_problems, servo_map)
-from uwv_hydro.physics.thruster_bank import ThrusterBank
-from uwv_hydro.physics.thruster_spec import ThrusterSpec
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec
 
 #: (roll, pitch, yaw, throttle, forward, lateral) per motor, AP_Motors6DOF.cpp
 VECTORED = [(0, 0, 1, 0, -1, 1), (0, 0, -1, 0, -1, -1), (0, 0, -1, 0, 1, 1),

@@ -49,15 +49,15 @@ def _vehicle():
 
 
 def _start(roll=0.0):
-    from uwv_hydro.physics.dynamics import State
-    from uwv_hydro.physics.rotation import quat_from_rpy
+    from uwv_hydro.physics.body.dynamics import State
+    from uwv_hydro.physics.spatial.rotation import quat_from_rpy
     return State(position=np.array([0.0, 0.0, -10.0]), quaternion=quat_from_rpy(roll, 0.1, 0.3),
                  twist=np.array([0.2, -0.1, 0.05, 0.02, -0.03, 0.1]))
 
 
 def test_thrusters_and_sensors_on_the_arm_are_read_on_its_body():
-    from uwv_hydro.physics.sensors import sensor_body_mount, sensor_mount
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.sensing.sensors import sensor_body_mount, sensor_mount
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     vehicle = _vehicle()
     specs = {s.joint_name: s for s in vehicle.thrusters}
     assert specs['arm_thruster_joint'].body == 'arm_link'
@@ -111,8 +111,8 @@ def test_body_wrenches_sum_to_the_thrusters_wrench_at_the_joint_angle(angle):
 
 def _arm_thruster(point, rotation, axis, body='arm_link'):
     """Return a thrust-commanded thruster on the two-link arm (pose in the arm frame)."""
-    from uwv_hydro.physics.rotation import matrix_to_quat
-    from uwv_hydro.physics.thruster_spec import ThrusterSpec
+    from uwv_hydro.physics.spatial.rotation import matrix_to_quat
+    from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec
     r_j = rot_z(JOINT_YAW)
     # the arm frame is the joint frame: its pose in the base at zero joint positions
     return ThrusterSpec(joint_name='arm_thruster', translation=tuple(JOINT_POSITION + r_j @ point),
@@ -155,7 +155,7 @@ def test_the_step_satisfies_inverse_dynamics_with_the_arm_thrust(kind):
     axis = np.array([0.0, 0.6, 0.8])
     spec = _arm_thruster(point, rotation, axis)
     mode = _thrust_step(params, spec, thrust, kind, _start())
-    from uwv_hydro.physics.articulated_dynamics import TreeDynamics
+    from uwv_hydro.physics.articulated.algorithms.articulated_dynamics import TreeDynamics
     dyn = TreeDynamics(mode.dynamics.tree, params.gravity)  # Pinocchio's model of the tree
     x = np.asarray(mode.x)
     config = dyn.configuration(x, mode.q)
@@ -179,8 +179,8 @@ def test_the_step_satisfies_inverse_dynamics_with_the_arm_thrust(kind):
 def test_a_bladder_on_the_arm_pushes_its_link_origin_up():
     from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
     from uwv_hydro.modes.buoyancy_engines import BuoyancyEngines
-    from uwv_hydro.physics.buoyancy_engine import BuoyancyEngineSpec
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.actuators.buoyancy_engine import BuoyancyEngineSpec
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     vehicle = _vehicle()
     volume, neutral = 6e-4, 2e-4
     vehicle.buoyancy_engines = (BuoyancyEngineSpec(
@@ -301,8 +301,8 @@ def test_sdf_equipment_on_a_moving_link_is_on_its_body():
     from uwv_hydro.description.loader import load_vehicle_string
     from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
     from uwv_hydro.modes.buoyancy_engines import BuoyancyEngines
-    from uwv_hydro.physics.rotation import quat_to_matrix
-    from uwv_hydro.physics.sensors import sensor_body_mount
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
+    from uwv_hydro.physics.sensing.sensors import sensor_body_mount
     corpus = pathlib.Path(__file__).parents[2] / 'corpus' / 'gz_sim' / 'two_link_auv.sdf'
     text = corpus.read_text().replace('    </model>\n  </world>', SDF_EQUIPMENT + '\n  </world>')
     vehicle = load_vehicle_string(text, 'two_link_equipment.sdf')
@@ -332,7 +332,7 @@ def test_sdf_equipment_on_a_moving_link_is_on_its_body():
 def test_yaml_export_keeps_the_arm_equipment_on_its_body():
     from uwv_hydro.description.yaml.export import export_yaml
     from uwv_hydro.description.yaml.params import load_yaml_string
-    from uwv_hydro.physics.sensors import sensor_body_mount
+    from uwv_hydro.physics.sensing.sensors import sensor_body_mount
     vehicle = _vehicle()
     again = load_yaml_string(export_yaml(vehicle), 'exported.yaml')
     for old, new in zip(vehicle.thrusters, again.thrusters):
@@ -348,7 +348,7 @@ def test_yaml_export_keeps_the_arm_equipment_on_its_body():
 
 def test_yaml_thrusters_and_sensors_on_a_tree_link():
     from uwv_hydro.description.yaml.params import load_yaml_string
-    from uwv_hydro.physics.sensors import sensor_body_mount
+    from uwv_hydro.physics.sensing.sensors import sensor_body_mount
     corpus = pathlib.Path(__file__).parents[2] / 'corpus' / 'arm_links.yaml'
     text = corpus.read_text() + """      thrusters:
         fore_thruster:
@@ -383,7 +383,7 @@ def test_a_thruster_on_a_moving_body_reads_its_own_links_inflow():
     from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
     from uwv_hydro.modes.body_wrenches import relative_body_twists
     from uwv_hydro.modes.thruster_drive import ThrusterDrive
-    from uwv_hydro.physics.multibody import MultibodyModel
+    from uwv_hydro.physics.articulated.model.multibody import MultibodyModel
     text = URDF.read_text().replace(
         '<thrust_coefficient>0.004</thrust_coefficient>\n      <propeller_diameter>0.1',
         '<alpha_1>0.004</alpha_1><alpha_2>-0.5</alpha_2><use_angvel_cmd>true</use_angvel_cmd>'

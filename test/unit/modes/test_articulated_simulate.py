@@ -42,7 +42,7 @@ TAU = np.array([20.0, 5.0, -3.0, 1.0, 2.0, -1.0])
 
 
 def _start():
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     return State(position=np.array([0.0, 0.0, -10.0]), quaternion=QUATERNION, twist=TWIST)
 
 
@@ -254,7 +254,7 @@ def test_the_fins_and_hull_of_an_articulated_vehicle_act_as_on_the_rigid_one():
     """
     The REMUS 100's fins (deflected) and hull on the two-link vehicle, its joint locked.
 
-    The rigid vehicle's compiled core (features A phi, physics/features.py) and the
+    The rigid vehicle's compiled core (features A phi, physics/hydro/wrench_forms.py) and the
     articulated mode's ABA are independent paths to the same motion.
     """
     import dataclasses

@@ -47,8 +47,8 @@ from test_ardusub_rc import VECTORED, VECTORED_6DOF
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.ardusub_rc import ArduSubChannels
 from uwv_hydro.modes.rov_hold import hold, stick_commands
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 CONFIG = REPO / 'config'

@@ -21,7 +21,7 @@ import struct
 import numpy as np
 import pytest
 
-from uwv_hydro.modes.csv_text import format_rows, write_rows
+from uwv_hydro.modes.messages.csv_text import format_rows, write_rows
 
 
 def _awkward_table():

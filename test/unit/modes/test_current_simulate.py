@@ -18,10 +18,10 @@ import math
 import numpy as np
 
 from uwv_hydro.modes.simulate_mode import SimulateMode
-from uwv_hydro.physics.current_field import DepthProfileCurrent, TidalCurrent
-from uwv_hydro.physics.current_grid import GridCurrent
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.environment.current_field import DepthProfileCurrent, TidalCurrent
+from uwv_hydro.physics.environment.current_grid import GridCurrent
 
 M, A = 40.0, 60.0          # rigid-body mass, isotropic added mass (kg)
 BETA = A / (M + A)          # share of the water's acceleration the body follows
@@ -124,7 +124,7 @@ def test_tide_drives_the_body_through_added_mass_fourth_order():
     Follow the closed form; halving dt divides the error by 16 (RK4's fourth order).
 
     The stage current is the cubic Hermite curve through the values and rates at both
-    ends of the step (physics.current_field.linearise): its error is O(h^4) per stage.
+    ends of the step (physics.environment.current_field.linearise): its error is O(h^4) per stage.
     """
     v_err, x_err = _tide_run(0.05)
     # period 75 s, 120 s on a 36 m path: within 1e-8 m at dt 0.05 (was 1.3e-5 m with the

@@ -14,7 +14,7 @@
 
 
 """
-marine_acoustic_msgs/Dvl from a DVL reading (modes/dvl_message.py) field by field.
+marine_acoustic_msgs/Dvl from a DVL reading (modes/messages/dvl_message.py) field by field.
 
 A level, down-looking DVL h metres above the seabed: every beam at range h / cos(theta),
 the message altitude (cos(theta) sum(range) / num_good_beams) back to h, the beam
@@ -31,11 +31,12 @@ from marine_acoustic_msgs.msg import Dvl  # noqa: E402, I100
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from uwv_hydro.modes.dvl_message import fill_dvl  # noqa: E402
-from uwv_hydro.physics.dvl_beams import A50_JANUS_ANGLE  # noqa: E402
-from uwv_hydro.physics.sensor_params import DvlParams, NoiseParams, SensorParams  # noqa: E402
-from uwv_hydro.physics.sensors import build_sensor  # noqa: E402
-from uwv_hydro.physics.vehicle_params import VehicleParams  # noqa: E402
+from uwv_hydro.modes.messages.dvl_message import fill_dvl  # noqa: E402
+from uwv_hydro.physics.body.vehicle_params import VehicleParams  # noqa: E402
+from uwv_hydro.physics.sensing.dvl_beams import A50_JANUS_ANGLE  # noqa: E402
+from uwv_hydro.physics.sensing.sensor_params import (  # noqa: E402
+    DvlParams, NoiseParams, SensorParams)
+from uwv_hydro.physics.sensing.sensors import build_sensor  # noqa: E402
 
 LEVEL = np.array([1.0, 0.0, 0.0, 0.0])
 

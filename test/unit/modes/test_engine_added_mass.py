@@ -33,10 +33,10 @@ import numpy as np
 import pytest
 
 from uwv_hydro.modes.wrench_mode import WrenchMode
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, SurfaceTransition, VehicleParams
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES, SurfaceTransition, VehicleParams
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 N_STATES = 40
 

@@ -38,7 +38,7 @@ require('rclpy')
 from rclpy.serialization import deserialize_message, serialize_message  # noqa: E402, I100
 from sensor_msgs.msg import JointState  # noqa: E402
 
-from uwv_hydro.modes.joint_state_cdr import JointStateReader, parse_layout  # noqa: E402
+from uwv_hydro.modes.messages.joint_state_cdr import JointStateReader, parse_layout  # noqa: E402
 from uwv_hydro.node.joint_state_input import JointStateInput  # noqa: E402
 
 CORPUS = pathlib.Path(__file__).resolve().parents[2] / 'corpus'
@@ -163,7 +163,7 @@ def test_the_layout_path_leaves_the_mode_as_the_message_path(vehicle):
 
 def test_ros2_control_plans_kept_per_layout_decode_as_each_message():
     from uwv_hydro.modes.joint_state_io import INTERFACES, JointCommands
-    from uwv_hydro.physics.thruster_spec import ThrusterSpec
+    from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec
     thrusters = [ThrusterSpec('t0'), ThrusterSpec('t1', use_angvel_cmd=True)]
     joints = [('arm/a', 'position'), ('arm/b', 'position')]
 

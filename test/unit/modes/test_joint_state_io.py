@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from uwv_hydro.modes.joint_state_io import joint_state_arrays, JointCommands
-from uwv_hydro.physics.thruster_spec import ThrusterSpec
+from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec
 
 THRUSTERS = (ThrusterSpec('stern'), ThrusterSpec('side', use_angvel_cmd=True))
 FINS = ('rudder', 'elevator')

@@ -38,10 +38,10 @@ require('pinocchio')
 
 from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode  # noqa: E402
 from uwv_hydro.modes.wrench_mode import WrenchMode  # noqa: E402
-from uwv_hydro.physics.link_tree import LinkHydroPart  # noqa: E402
-from uwv_hydro.physics.link_wrench import PartWrenches  # noqa: E402
-from uwv_hydro.physics.vehicle_params import (COMPONENT_NAMES, SurfaceTransition,  # noqa: E402
-                                              VehicleParams)
+from uwv_hydro.physics.articulated.algorithms.link_wrench import PartWrenches  # noqa: E402
+from uwv_hydro.physics.articulated.model.link_tree import LinkHydroPart  # noqa: E402
+from uwv_hydro.physics.body.vehicle_params import (  # noqa: E402
+    COMPONENT_NAMES, SurfaceTransition, VehicleParams)
 
 #: Forces of hundreds of newtons summed in different orders: rounding far below this.
 TOLERANCE = 1e-9

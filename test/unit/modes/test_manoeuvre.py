@@ -30,7 +30,7 @@ import pytest
 
 from uwv_hydro.cli.main import main
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.modes.manoeuvre import Flight, Manoeuvre, turn_figures, zigzag_figures
+from uwv_hydro.modes.manoeuvres.manoeuvre import Flight, Manoeuvre, turn_figures, zigzag_figures
 from uwv_hydro.modes.rov_hold import hold, stick_commands
 
 REPO = pathlib.Path(__file__).resolve().parents[3]

@@ -17,8 +17,8 @@ from required_modules import require
 
 from uwv_hydro.modes.input_guard import (all_finite, ClockJumpDetector, DropCounter, StampGuard,
                                          Throttle)
-from uwv_hydro.modes.msg_conversions import (ns_to_stamp, stamp_to_ns, wxyz_to_xyzw,
-                                             xyzw_to_wxyz)
+from uwv_hydro.modes.messages.msg_conversions import (
+    ns_to_stamp, stamp_to_ns, wxyz_to_xyzw, xyzw_to_wxyz)
 
 
 def test_all_finite():

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from uwv_hydro.modes.thrust_mux import FrameResolver, ThrustMux, transform_wrench
-from uwv_hydro.physics.rotation import quat_from_rpy
-from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import FixedFrame, VehicleParams
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy
 
 
 def _params():
@@ -43,7 +43,7 @@ def test_general_transform_matches_a_point_force():
     q = quat_from_rpy(*rng.normal(size=3))
     f = rng.normal(size=3)
     w = transform_wrench(np.concatenate((f, np.zeros(3))), t, q)
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     fb = quat_to_matrix(q) @ f
     np.testing.assert_allclose(w, np.concatenate((fb, np.cross(t, fb))), atol=1e-12)
 

@@ -26,7 +26,7 @@ import pytest
 
 from uwv_hydro.modes.odometry_frames import child_to_base, OdometryFrames
 from uwv_hydro.modes.thrust_mux import FrameResolver
-from uwv_hydro.physics.rotation import matrix_to_quat, quat_from_rpy, quat_to_matrix
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat, quat_from_rpy, quat_to_matrix
 
 
 def _rot(rpy):

@@ -70,7 +70,7 @@ def _simulate(tmp_path, *extra, name='arm.mcap', vehicle=URDF):
 
 def test_joint_commands_give_the_modes_joint_states(tmp_path):
     from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
-    from uwv_hydro.physics.dynamics import State
+    from uwv_hydro.physics.body.dynamics import State
     shoulder = tmp_path / 'shoulder.csv'
     shoulder.write_text('t,position\n0,0.5\n0.5,-0.3\n')
     bag = _simulate(tmp_path, '--joint-command', 'shoulder', shoulder,
@@ -142,7 +142,7 @@ def test_joint_state_profile_is_the_per_joint_commands(tmp_path):
 
 def test_replay_gives_each_links_wrench_and_their_sum(tmp_path):
     from uwv_hydro.modes.link_wrench_mode import LinkWrenchMode
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     command = tmp_path / 'shoulder.csv'
     command.write_text('t,position\n0,1.0\n')
     bag = _simulate(tmp_path, '--joint-command', 'shoulder', command,

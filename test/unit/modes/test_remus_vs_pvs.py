@@ -26,7 +26,7 @@ hull in the vertical plane, 21-point strip cross-flow drag with Hoerner's coeffi
 single tail rudder and stern-plane pair with lift L = 1/2 rho U^2 A C_L delta, and the
 Wageningen-fitted propeller.  NED/FRD, forward Euler at the sample time as PVS does.
 
-Both vehicles fly the same manoeuvres (uwv_hydro.modes.manoeuvre: the same rudder laws,
+Both vehicles fly the same manoeuvres (uwv_hydro.modes.manoeuvres.manoeuvre: the same rudder laws,
 the same stern-plane depth hold at 5 m, 0.02 s steps) from 1.5 m/s, each at the propeller
 speed that holds 1.5 m/s straight (the REMUS file's propeller has PVS's open-water curves,
 so its thrust grows as it slows in a turn).  The figures (turning circles at two rudder
@@ -46,8 +46,8 @@ import numpy as np
 import pytest
 
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.modes.manoeuvre import DepthHold, Flight, Manoeuvre
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.modes.manoeuvres.manoeuvre import DepthHold, Flight, Manoeuvre
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 import pathlib  # noqa: I100
 
@@ -219,7 +219,7 @@ def _rzyx(phi, theta, psi):
 
 
 class PvsManoeuvre(Manoeuvre):
-    """The manoeuvres of uwv_hydro.modes.manoeuvre flown by the PVS model above."""
+    """The manoeuvres of uwv_hydro.modes.manoeuvres.manoeuvre flown by the PVS model above."""
 
     def __init__(self, speed=1.5, depth=5.0, dt=0.02, model=PvsRemus100):
         self.pvs = model()

@@ -16,9 +16,9 @@
 import numpy as np
 
 from uwv_hydro.modes.sensor_suite import SensorSchedule, SensorSuite
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.sensor_params import FluidPressureParams, ImuParams, SensorParams
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.sensing.sensor_params import FluidPressureParams, ImuParams, SensorParams
 
 
 def test_each_sensor_keeps_its_rate_on_a_100_hz_simulation():

@@ -36,9 +36,9 @@ import pytest
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.sensor_suite import SensorSuite
 from uwv_hydro.modes.simulate_mode import SimulateMode
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.rotation import quat_conjugate, quat_multiply, quat_to_matrix
-from uwv_hydro.physics.sensor_params import DvlParams, FluidPressureParams, ImuParams
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.sensing.sensor_params import DvlParams, FluidPressureParams, ImuParams
+from uwv_hydro.physics.spatial.rotation import quat_conjugate, quat_multiply, quat_to_matrix
 
 XACRO = pathlib.Path(__file__).resolve().parents[3] / 'urdf' / 'dsros_vehicle.urdf.xacro'
 DT = 0.01

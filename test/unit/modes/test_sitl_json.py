@@ -27,12 +27,12 @@ from ardupilot_json_peer import parse, servo_packet
 import numpy as np
 import pytest
 
-from uwv_hydro.modes.sitl_json_frames import ned_state
-from uwv_hydro.modes.sitl_json_packet import (
+from uwv_hydro.modes.messages.sitl_json_packet import (
     pack_servo_packet, parse_servo_packet, sensor_json, ServoPacket)
+from uwv_hydro.modes.sitl_json_frames import ned_state
 from uwv_hydro.modes.sitl_lock_step import FOREIGN, LockStep, REPEAT, RESET, STEP
 from uwv_hydro.modes.sitl_real_time import RealTimeFactor
-from uwv_hydro.physics.rotation import matrix_to_quat, quat_from_rpy, quat_to_matrix
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat, quat_from_rpy, quat_to_matrix
 
 G = 9.80665
 T = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]])  # ENU <-> NED

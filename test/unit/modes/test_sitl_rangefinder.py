@@ -28,10 +28,10 @@ from ardupilot_json_peer import parse, rangefinder_status
 import numpy as np
 import pytest
 
-from uwv_hydro.modes.sitl_json_packet import sensor_json
+from uwv_hydro.modes.messages.sitl_json_packet import sensor_json
 from uwv_hydro.modes.sitl_rangefinder import BeamRangefinder, NO_RETURN_MARGIN_M
-from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
-from uwv_hydro.physics.seabed import FlatSeabed, GridSeabed
+from uwv_hydro.physics.environment.seabed import FlatSeabed, GridSeabed
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_to_matrix
 
 Z0, GX, GY = -30.0, 0.1, -0.05
 #: a plane is bilinear: the grid holds it exactly, and the cast meets it to rounding

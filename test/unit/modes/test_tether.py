@@ -36,9 +36,9 @@ from uwv_hydro.description.errors import DescriptionError  # noqa: E402
 from uwv_hydro.description.yaml.params import load_yaml_string  # noqa: E402
 from uwv_hydro.modes.simulate_mode import SimulateMode  # noqa: E402
 from uwv_hydro.modes.tether import Tether  # noqa: E402
-from uwv_hydro.physics.catenary import solve_catenary  # noqa: E402
-from uwv_hydro.physics.dynamics import State  # noqa: E402
-from uwv_hydro.physics.tether_spec import TetherSpec, weight_in_water  # noqa: E402
+from uwv_hydro.physics.body.dynamics import State  # noqa: E402
+from uwv_hydro.physics.environment.catenary import solve_catenary  # noqa: E402
+from uwv_hydro.physics.environment.tether_spec import TetherSpec, weight_in_water  # noqa: E402
 
 RHO, G = 1025.0, 9.80665
 
@@ -300,7 +300,7 @@ def test_bluerov2_tethered_config_flies_offline_with_its_outputs():
     assert np.all(np.isfinite(tether['tension'])) and np.all(np.isfinite(tether['nodes']))
     # the cable's ends: the anchor and the attachment on the vehicle
     assert np.allclose(tether['nodes'][:, 0], params.tether.anchor, atol=1e-9)
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     attach = traj.position[-1] + quat_to_matrix(traj.quaternion[-1]) @ params.tether.attachment
     # the cable's end went along the step's predicted motion: within the corrector's change
     assert np.linalg.norm(tether['nodes'][-1, -1] - attach) < 1e-4
@@ -359,7 +359,7 @@ def test_cable_rests_on_the_flat_seabed_with_the_contact_spring_penetration():
 
 def test_the_cable_feels_the_current_field_as_the_uniform_current():
     """The field sampled at every node: a constant field drags as the uniform current."""
-    from uwv_hydro.physics.current_field import ConstantCurrent
+    from uwv_hydro.physics.environment.current_field import ConstantCurrent
     d, length, speed = 0.0076, 10.0, 0.5
     spec = TetherSpec(length=length, anchor=np.array([0.0, 0.0, -20.0]),
                       mass_per_length=RHO * math.pi * d * d / 4, axial_stiffness=1e7,
@@ -403,7 +403,7 @@ def test_reset_hangs_the_cable_again_from_the_reset_state():
 def test_the_cable_rests_on_the_world_seabed_of_the_vehicle():
     """One seabed: a flat one's depth, a grid's depth under the anchor (said), none over a hole."""
     from uwv_hydro.modes.tether import cable_seabed_depth
-    from uwv_hydro.physics.seabed import FlatSeabed, GridSeabed
+    from uwv_hydro.physics.environment.seabed import FlatSeabed, GridSeabed
     spec = TetherSpec(length=30.0, anchor=np.array([3.0, 1.0, -10.0]))
     said = []
 

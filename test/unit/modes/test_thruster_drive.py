@@ -18,7 +18,7 @@ import pytest
 from required_modules import require
 
 from uwv_hydro.modes.thruster_drive import GZ_TOPIC_PATTERN, thruster_topics, ThrusterDrive
-from uwv_hydro.physics.thruster_spec import ThrusterSpec
+from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec
 
 MS = 10 ** 6
 

@@ -13,7 +13,7 @@
 # limitations under the License.
 
 """
-launch/gz_sim.launch.py and uwv_hydro.node.gz_launch_command agree (as test_launch_command).
+launch/gz_sim.launch.py and node.launch_commands.gz_launch_command agree (as test_launch_command).
 
 gz-sim, ros_gz and launch_ros are not installed here: the launch file is read as an
 AST (arguments and defaults, the gz-sim include, the bridge and node actions and where
@@ -27,8 +27,8 @@ import pytest
 from test_launch_command import _call_name, _calls, _default, _launch_config, \
     _parameter_source, launch_node
 
-from uwv_hydro.node import gz_launch_command as gz
-from uwv_hydro.node import launch_command as lc
+from uwv_hydro.node.launch_commands import gz_launch_command as gz
+from uwv_hydro.node.launch_commands import launch_command as lc
 
 LAUNCH_FILE = lc.share_directory() / 'launch' / 'gz_sim.launch.py'
 

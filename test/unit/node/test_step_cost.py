@@ -29,7 +29,7 @@ import numpy as np
 from uwv_hydro.description.loader import load_vehicle_string
 from uwv_hydro.modes.simulate_mode import SimulateMode
 from uwv_hydro.node.step_cost import measure_step_cost, TIMED_STEPS
-from uwv_hydro.physics.dynamics import State
+from uwv_hydro.physics.body.dynamics import State
 
 
 def _mode(u, **kwargs):

@@ -34,11 +34,11 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from uwv_hydro.modes.simulate_mode import SimulateMode  # noqa: E402
-from uwv_hydro.physics.batch import BatchSimulator  # noqa: E402
-from uwv_hydro.physics.dynamics import Simulator  # noqa: E402
-from uwv_hydro.physics.hydro_model import HydroModel  # noqa: E402
+from uwv_hydro.physics.body.batch import BatchSimulator  # noqa: E402
+from uwv_hydro.physics.body.dynamics import Simulator  # noqa: E402
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES  # noqa: E402
+from uwv_hydro.physics.hydro.hydro_model import HydroModel  # noqa: E402
 from uwv_hydro.physics.kernel import core  # noqa: E402
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES  # noqa: E402
 
 
 def _variants():

@@ -16,7 +16,7 @@
 The compiled core's current-field step against the naive reference's exact-stage RK4.
 
 ``benchmarks/naive_reference.py`` samples the field exactly at every RK4 stage; the core
-steps a linearisation (:func:`uwv_hydro.physics.current_field.linearise`).  For a field
+steps a linearisation (:func:`uwv_hydro.physics.environment.current_field.linearise`).  For a field
 affine in position and time the two are the same scheme (1e-10 over every model
 variant); for a curved field the per-step difference shrinks as h^3.
 """
@@ -30,10 +30,10 @@ from naive_reference import dynamics_variants, naive_field_rk4_step  # noqa: E40
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from uwv_hydro.physics.current_field import (CurrentField, CurrentSample,  # noqa: E402
-                                             linearise, TidalCurrent)
-from uwv_hydro.physics.dynamics import Simulator  # noqa: E402
-from uwv_hydro.physics.stability import EnergyGuard  # noqa: E402
+from uwv_hydro.physics.body.dynamics import Simulator  # noqa: E402
+from uwv_hydro.physics.body.stability import EnergyGuard  # noqa: E402
+from uwv_hydro.physics.environment.current_field import (  # noqa: E402
+    CurrentField, CurrentSample, linearise, TidalCurrent)
 
 
 class Affine(CurrentField):

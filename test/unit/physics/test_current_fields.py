@@ -20,8 +20,9 @@ import pytest
 
 from uwv_hydro.description.current_file import load_current_file
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.physics.current_field import DepthProfileCurrent, TidalCurrent
-from uwv_hydro.physics.gauss_markov_current import GaussMarkovCurrent, GaussMarkovProcess
+from uwv_hydro.physics.environment.current_field import DepthProfileCurrent, TidalCurrent
+from uwv_hydro.physics.environment.gauss_markov_current import (
+    GaussMarkovCurrent, GaussMarkovProcess)
 
 #: corner values of v_x on the cell x in {0, 2}, y in {0, 4}, z in {-1, 0} at t = 0
 CORNERS = {(0, 0, -1): 1.0, (2, 0, -1): 3.0, (0, 4, -1): 5.0, (2, 4, -1): 9.0,
@@ -301,7 +302,7 @@ def test_missing_time_column_is_named(tmp_path):
 
 def test_grid_axis_snap_reaches_below_an_axis_never_above():
     """gz-math AxisIndex: lower_bound with a 1e-6 tolerance snaps from below only."""
-    from uwv_hydro.physics.current_grid import GridCurrent
+    from uwv_hydro.physics.environment.current_grid import GridCurrent
     pts = [(x, y, z) for x in (0.0, 10.0) for y in (0.0, 10.0) for z in (-10.0, 0.0)]
     vals = [(0.1 + 0.01 * x, 0.0, 0.0) for x, y, z in pts]
     field = GridCurrent(np.zeros(len(pts)), pts, vals, static_time=True)

@@ -34,7 +34,7 @@ import pytest
 from test_uuv_classic_body import BODY_COG, robot, TOTAL_COM
 
 from uwv_hydro.description.loader import load_vehicle_string
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 TAGS = 'xyzrph'
 CENTER = np.array([0.4, -0.1, 0.15])

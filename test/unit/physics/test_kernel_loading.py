@@ -28,7 +28,7 @@ class Block(importlib.abc.MetaPathFinder):
         if name == 'uwv_hydro.physics._kernel':
             raise ImportError('no module named %s (blocked by the test)' % name)
 sys.meta_path.insert(0, Block())
-from uwv_hydro.physics.dynamics import Simulator
+from uwv_hydro.physics.body.dynamics import Simulator
 """
 
 

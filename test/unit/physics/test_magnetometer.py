@@ -31,8 +31,8 @@ import numpy as np
 import pytest
 
 from uwv_hydro.description.loader import load_vehicle_string
-from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
-from uwv_hydro.physics.sensors import build_sensor
+from uwv_hydro.physics.sensing.sensors import build_sensor
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_to_matrix
 
 INTENSITY, HEADING, DECLINATION, INCLINATION = 48.0, 1.2, 0.1, 1.0
 #: sdformat 16.1.0, sdf/1.12/world.sdf <magnetic_field default=...> and src/World.cc

@@ -16,9 +16,9 @@
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.added_mass import (
+from uwv_hydro.physics.hydro.added_mass import (
     added_mass_coriolis_matrix, added_mass_coriolis_wrench, AddedMass, LaggedAcceleration)
-from uwv_hydro.physics.point_transform import transfer_matrix, transfer_matrix_h
+from uwv_hydro.physics.spatial.point_transform import transfer_matrix, transfer_matrix_h
 
 
 def _asymmetric_added_mass(seed=0):
@@ -101,8 +101,8 @@ def test_added_mass_coriolis_switch_zeroes_the_component_only(engine):
     In still water and in a current, with or without an engine carrying M_A (gz-sim
     then adds no -C_A term either); every other component keeps its value.
     """
-    from uwv_hydro.physics.hydro_model import HydroModel
-    from uwv_hydro.physics.vehicle_params import VehicleParams
+    from uwv_hydro.physics.hydro.hydro_model import HydroModel
+    from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
     def model(on):
         return HydroModel(VehicleParams(

@@ -23,8 +23,8 @@ from naive_reference import full_vehicle  # noqa: E402, I100
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from uwv_hydro.physics.batch import BatchSimulator  # noqa: E402
-from uwv_hydro.physics.dynamics import Simulator, State  # noqa: E402
+from uwv_hydro.physics.body.batch import BatchSimulator  # noqa: E402
+from uwv_hydro.physics.body.dynamics import Simulator, State  # noqa: E402
 
 
 def _fleet():

@@ -25,9 +25,9 @@ from nodes.harness import REPO
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.dynamics import Simulator
-from uwv_hydro.physics.fins import MIN_SPEED as FIN_MIN_SPEED
-from uwv_hydro.physics.stability import EnergyGuard, jacobian
+from uwv_hydro.physics.actuators.fins import MIN_SPEED as FIN_MIN_SPEED
+from uwv_hydro.physics.body.dynamics import Simulator
+from uwv_hydro.physics.body.stability import EnergyGuard, jacobian
 
 VEHICLES = ['config/small_rov.yaml', 'config/remus100.yaml', 'urdf/dsros_vehicle.urdf.xacro']
 

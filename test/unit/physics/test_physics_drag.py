@@ -15,8 +15,8 @@
 """Tests of linear and quadratic drag and their reference points."""
 import numpy as np
 
-from uwv_hydro.physics.drag import Drag, linear_drag, quadratic_drag, QuadraticDrag
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.hydro.drag import Drag, linear_drag, quadratic_drag, QuadraticDrag
 
 
 def _loop_quadratic(q, nu):

@@ -28,11 +28,11 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.dvl_beams import (
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.sensing.dvl_beams import (
     A50_AZIMUTHS, A50_JANUS_ANGLE, beam_directions, beam_variances, beam_velocities)
-from uwv_hydro.physics.sensor_params import DvlParams, NoiseParams, SensorParams
-from uwv_hydro.physics.sensors import build_sensor
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.sensing.sensor_params import DvlParams, NoiseParams, SensorParams
+from uwv_hydro.physics.sensing.sensors import build_sensor
 
 SEABED = 40.0
 

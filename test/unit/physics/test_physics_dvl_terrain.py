@@ -25,12 +25,12 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.dvl_beams import A50_AZIMUTHS, A50_JANUS_ANGLE, beam_directions
-from uwv_hydro.physics.dvl_terrain import least_squares_velocity, TerrainDvlModel
-from uwv_hydro.physics.seabed import FlatSeabed, GridSeabed
-from uwv_hydro.physics.sensor_params import DvlParams, NoiseParams, SensorParams
-from uwv_hydro.physics.sensors import build_sensor, sensor_mount
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.environment.seabed import FlatSeabed, GridSeabed
+from uwv_hydro.physics.sensing.dvl_beams import A50_AZIMUTHS, A50_JANUS_ANGLE, beam_directions
+from uwv_hydro.physics.sensing.dvl_terrain import least_squares_velocity, TerrainDvlModel
+from uwv_hydro.physics.sensing.sensor_params import DvlParams, NoiseParams, SensorParams
+from uwv_hydro.physics.sensing.sensors import build_sensor, sensor_mount
 
 SEABED = 30.0
 LEVEL = np.array([1.0, 0.0, 0.0, 0.0])

@@ -23,14 +23,15 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.added_mass import LaggedAcceleration
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.point_transform import transfer_matrix, transfer_twist, transfer_wrench
-from uwv_hydro.physics.rigid_body import (
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.rigid_body import (
     coriolis_wrench, kinetic_energy, rigid_body_mass_matrix)
-from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix, quat_to_rpy
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.hydro.added_mass import LaggedAcceleration
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
+from uwv_hydro.physics.spatial.point_transform import (
+    transfer_matrix, transfer_twist, transfer_wrench)
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_to_matrix, quat_to_rpy
 
 DEEP = np.array([0.0, 0.0, -50.0])
 

@@ -26,12 +26,12 @@ import numpy as np
 import pytest
 
 from uwv_hydro.modes.sensor_suite import SensorSuite
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.echosounder import beam_pattern, EchosounderModel, pattern_gap
-from uwv_hydro.physics.rotation import matrix_to_quat
-from uwv_hydro.physics.seabed import GridSeabed
-from uwv_hydro.physics.sensor_params import EchosounderParams, NoiseParams, SensorParams
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.environment.seabed import GridSeabed
+from uwv_hydro.physics.sensing.echosounder import beam_pattern, EchosounderModel, pattern_gap
+from uwv_hydro.physics.sensing.sensor_params import EchosounderParams, NoiseParams, SensorParams
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat
 
 TOL = 1e-9  # m: rounding of the intersection arithmetic on ranges of tens of metres
 DEPTH = 30.0

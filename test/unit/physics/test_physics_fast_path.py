@@ -23,9 +23,9 @@ from naive_reference import full_vehicle, vehicle_variants  # noqa: E402, I100
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from uwv_hydro.physics.dynamics import Simulator, State  # noqa: E402
-from uwv_hydro.physics.rotation import quat_normalize  # noqa: E402
-from uwv_hydro.physics.vehicle_params import VehicleParams  # noqa: E402
+from uwv_hydro.physics.body.dynamics import Simulator, State  # noqa: E402
+from uwv_hydro.physics.body.vehicle_params import VehicleParams  # noqa: E402
+from uwv_hydro.physics.spatial.rotation import quat_normalize  # noqa: E402
 
 
 def _variants():
@@ -82,7 +82,7 @@ def test_fast_dynamics_only_matches_term_by_term(name, params):
     rot_state = state.copy()
     got = sim.step(state, tau, cur)
     nu = state.twist.copy()
-    from uwv_hydro.physics.rotation import quat_to_matrix
+    from uwv_hydro.physics.spatial.rotation import quat_to_matrix
     rot = quat_to_matrix(state.quaternion)
     frac = sim.model.hydrostatics.fraction(0.12)
     h = sim.dt / sim.substeps

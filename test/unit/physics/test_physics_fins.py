@@ -23,11 +23,11 @@ import pytest
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.modes.fin_servos import FinServos
 from uwv_hydro.modes.thrust_mux import transform_wrench
-from uwv_hydro.physics.batch import BatchSimulator
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.fins import FinSet
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, Fin, VehicleParams
+from uwv_hydro.physics.actuators.fins import FinSet
+from uwv_hydro.physics.body.batch import BatchSimulator
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES, Fin, VehicleParams
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 REMUS = pathlib.Path(__file__).resolve().parents[3] / 'config' / 'remus100.yaml'
 RHO = 1025.0

@@ -18,7 +18,7 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.geodesy import (
+from uwv_hydro.physics.environment.geodesy import (
     ecef_to_geodetic, geodetic_to_ecef, LocalTangentPlane, WGS84_A, WGS84_E2)
 
 

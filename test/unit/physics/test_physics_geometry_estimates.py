@@ -18,7 +18,7 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.geometry_estimates import (
+from uwv_hydro.physics.hydro.geometry_estimates import (
     diagonal_quadratic_drag, lamb_coefficients, lamb_k_factors, prolate_spheroid_added_mass,
     quadratic_drag_coefficient, slender_cylinder_added_mass, sphere_added_mass,
     spheroid_eccentricity)

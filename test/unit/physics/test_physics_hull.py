@@ -25,10 +25,10 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.crossflow_drag import CrossflowDrag
-from uwv_hydro.physics.hull_lift import HullLift
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.vehicle_params import Hull, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import Hull, VehicleParams
+from uwv_hydro.physics.hydro.crossflow_drag import CrossflowDrag
+from uwv_hydro.physics.hydro.hull_lift import HullLift
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 RHO = 1030.0
 L, D, CD, C_YD = 1.6, 0.19, 1.2, 1.2

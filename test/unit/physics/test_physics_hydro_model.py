@@ -15,11 +15,11 @@
 """Tests of HydroModel: components, reference points, currents and switches."""
 import numpy as np
 
-from uwv_hydro.physics.hydro_model import HydroModel, WrenchComponents
-from uwv_hydro.physics.point_transform import transfer_matrix
-from uwv_hydro.physics.rigid_body import rigid_body_mass_matrix
-from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, SurfaceTransition, VehicleParams
+from uwv_hydro.physics.body.rigid_body import rigid_body_mass_matrix
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES, SurfaceTransition, VehicleParams
+from uwv_hydro.physics.hydro.hydro_model import HydroModel, WrenchComponents
+from uwv_hydro.physics.spatial.point_transform import transfer_matrix
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_to_matrix
 
 
 def _params(**kwargs):

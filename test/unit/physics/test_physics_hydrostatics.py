@@ -18,9 +18,9 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.hydrostatics import down_direction, Hydrostatics, surface_fraction
-from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
-from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.hydro.hydrostatics import down_direction, Hydrostatics, surface_fraction
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_to_matrix
 
 OUT, FULL = 0.1, 0.3
 

@@ -18,11 +18,11 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.inertia import (
+from uwv_hydro.physics.body.inertia import (
     box_inertia, cylinder_inertia, ellipsoid_inertia, equivalent_box, inertia_problems,
     InertiaError, principal_moments, rotate_inertia, scale_inertia, sphere_inertia,
     validate_inertia)
-from uwv_hydro.physics.rotation import quat_from_rpy, quat_to_matrix
+from uwv_hydro.physics.spatial.rotation import quat_from_rpy, quat_to_matrix
 
 
 def _grid_inertia(mass, inside, half_extent, n=60):

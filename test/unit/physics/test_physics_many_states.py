@@ -27,11 +27,11 @@ import pytest
 
 from uwv_hydro.modes.wrench_mode import (unit_quaternion, usable_quaternions, world_wrench,
                                          world_wrenches)
-from uwv_hydro.physics.added_mass import LaggedAcceleration
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.hydrostatics import surface_fraction, surface_fractions
-from uwv_hydro.physics.rotation import quat_to_matrix, quats_to_matrices
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, SurfaceTransition
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES, SurfaceTransition
+from uwv_hydro.physics.hydro.added_mass import LaggedAcceleration
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydrostatics import surface_fraction, surface_fractions
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix, quats_to_matrices
 
 sys.path.insert(0, str(REPO / 'benchmarks'))
 from naive_reference import full_vehicle, vehicle_variants  # noqa: E402, I100

@@ -34,7 +34,7 @@ from transforms3d.quaternions import mat2quat
 
 require('pinocchio')
 
-from uwv_hydro.physics.multibody import MultibodyModel  # noqa: E402
+from uwv_hydro.physics.articulated.model.multibody import MultibodyModel  # noqa: E402
 
 # pinned in requirements.txt; a sourced ROS 2 installation may lack it
 dart = require('dartpy')

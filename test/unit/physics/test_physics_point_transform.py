@@ -15,7 +15,7 @@
 """Tests of twist, wrench and matrix transfer between body points."""
 import numpy as np
 
-from uwv_hydro.physics.point_transform import (
+from uwv_hydro.physics.spatial.point_transform import (
     force_at_point, transfer_matrix, transfer_matrix_h, transfer_twist, transfer_wrench)
 
 

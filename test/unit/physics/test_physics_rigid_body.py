@@ -15,10 +15,10 @@
 """Tests of the origin-referenced rigid-body mass and Coriolis matrices."""
 import numpy as np
 
-from uwv_hydro.physics.point_transform import transfer_matrix, transfer_twist
-from uwv_hydro.physics.rigid_body import (
+from uwv_hydro.physics.body.rigid_body import (
     coriolis_matrix, coriolis_wrench, kinetic_energy, rigid_body_coriolis,
     rigid_body_mass_matrix)
+from uwv_hydro.physics.spatial.point_transform import transfer_matrix, transfer_twist
 
 MASS = 30.0
 INERTIA = np.array([[2.0, 0.1, -0.2], [0.1, 3.0, 0.15], [-0.2, 0.15, 4.0]])

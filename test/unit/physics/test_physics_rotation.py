@@ -12,13 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Tests of uwv_hydro.physics.rotation against independent constructions."""
+"""Tests of uwv_hydro.physics.spatial.rotation against independent constructions."""
 import math
 
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.rotation import (
+from uwv_hydro.physics.spatial.rotation import (
     cross, matrix_to_quat, quat_conjugate, quat_derivative, quat_from_axis_angle,
     quat_from_rpy, quat_multiply, quat_normalize, quat_to_matrix, quat_to_rpy, rotate,
     rotate_inverse, skew)

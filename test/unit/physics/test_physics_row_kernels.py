@@ -24,10 +24,10 @@ of size 6 + n equal to its 6-long form on the twist part.
 import numpy as np
 from transforms3d.euler import euler2mat
 from uwv_hydro.description.link_hydrodynamics import link_twist_map
-from uwv_hydro.physics.added_mass import (
+from uwv_hydro.physics.hydro.added_mass import (
     added_mass_coriolis_wrench, added_mass_coriolis_wrench_many, LaggedAcceleration)
-from uwv_hydro.physics.point_transform import motion_transforms
-from uwv_hydro.physics.rotation import cross_rows
+from uwv_hydro.physics.spatial.point_transform import motion_transforms
+from uwv_hydro.physics.spatial.rotation import cross_rows
 
 RNG = np.random.default_rng(34)
 

@@ -26,7 +26,7 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.seabed import FlatSeabed, GridSeabed
+from uwv_hydro.physics.environment.seabed import FlatSeabed, GridSeabed
 
 
 def _grid(func, nx=41, ny=31, x0=-10.0, y0=-6.0, dx=0.5, dy=0.4):

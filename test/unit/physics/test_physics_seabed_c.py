@@ -25,8 +25,8 @@ import math
 import numpy as np
 import pytest
 
+from uwv_hydro.physics.environment.seabed import FlatSeabed, GridSeabed
 from uwv_hydro.physics.kernel import core
-from uwv_hydro.physics.seabed import FlatSeabed, GridSeabed
 
 
 def _grid(func, nx=21, ny=17, x0=-5.0, y0=-4.0, dx=0.5, dy=0.6):

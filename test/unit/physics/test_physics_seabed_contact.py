@@ -28,11 +28,11 @@ import numpy as np
 import pytest
 
 from uwv_hydro.modes.simulate_mode import SimulateMode
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.physics.seabed import FlatSeabed, GridSeabed
-from uwv_hydro.physics.seabed_contact import ContactSpec
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.environment.seabed import FlatSeabed, GridSeabed
+from uwv_hydro.physics.environment.seabed_contact import ContactSpec
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 G = 9.80665
 DEPTH = 20.0

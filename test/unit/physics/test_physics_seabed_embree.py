@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from required_modules import require
-from uwv_hydro.physics.seabed import GridSeabed
+from uwv_hydro.physics.environment.seabed import GridSeabed
 
 # pinned in requirements.txt: missing there, a failure; elsewhere a skip that says why
 rtcore_scene = require('embreex.rtcore_scene')

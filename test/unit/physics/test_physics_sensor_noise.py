@@ -24,11 +24,11 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.sensor_noise import NoiseModel
-from uwv_hydro.physics.sensor_params import (
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.sensing.sensor_noise import NoiseModel
+from uwv_hydro.physics.sensing.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SensorParams)
-from uwv_hydro.physics.sensors import build_sensor
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.sensing.sensors import build_sensor
 
 N = 10000
 

@@ -26,12 +26,12 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.rotation import (
-    quat_conjugate, quat_from_rpy, quat_multiply, quat_normalize, quat_to_matrix)
-from uwv_hydro.physics.sensor_params import (
+from uwv_hydro.physics.body.vehicle_params import FixedFrame, VehicleParams
+from uwv_hydro.physics.sensing.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SensorParams)
-from uwv_hydro.physics.sensors import build_sensor
-from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
+from uwv_hydro.physics.sensing.sensors import build_sensor
+from uwv_hydro.physics.spatial.rotation import (
+    quat_conjugate, quat_from_rpy, quat_multiply, quat_normalize, quat_to_matrix)
 
 G = 9.80665
 RHO = 1027.0
@@ -216,7 +216,7 @@ def test_noise_free_sensors_are_exact_and_noise_seeded():
 def test_state_acceleration_fast_path_equals_the_term_by_term_derivative():
     """Simulator.state_acceleration (what the IMU uses) equals derivative().twist."""
     from uwv_hydro.description.loader import load_vehicle
-    from uwv_hydro.physics.dynamics import Simulator, State
+    from uwv_hydro.physics.body.dynamics import Simulator, State
     import pathlib
     vehicle = load_vehicle(str(pathlib.Path(__file__).resolve().parents[3] / 'urdf'
                                / 'dsros_vehicle.urdf.xacro'))

@@ -18,8 +18,8 @@ import math
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.thruster_bank import ThrusterBank
-from uwv_hydro.physics.thruster_spec import table_zero, ThrusterSpec
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.thruster_spec import table_zero, ThrusterSpec
 
 RHO = 1025.0
 #: A T200-like curve: PWM width (us) -> thrust (N), with a flat band around 1500 us.

@@ -28,8 +28,8 @@ import sys
 import numpy as np
 import pytest
 
-from uwv_hydro.physics.dynamics import Simulator, State
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.dynamics import Simulator, State
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / 'benchmarks'))
 from naive_reference import full_vehicle  # noqa: E402, I100

@@ -31,10 +31,10 @@ from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
 from uwv_hydro.description.vehicle_from_urdf import load_urdf_string
 from uwv_hydro.description.yaml.params import load_yaml_string
-from uwv_hydro.modes.manoeuvre import Manoeuvre, ManoeuvreError, rotor_speed_commanded
-from uwv_hydro.physics.hydro_model import HydroModel
-from uwv_hydro.physics.thruster_bank import ThrusterBank
-from uwv_hydro.physics.thruster_spec import ThrusterSpec
+from uwv_hydro.modes.manoeuvres.manoeuvre import Manoeuvre, ManoeuvreError, rotor_speed_commanded
+from uwv_hydro.physics.actuators.thruster_bank import ThrusterBank
+from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 
 REMUS = pathlib.Path(__file__).resolve().parents[3] / 'config' / 'remus100.yaml'
 #: PVS remus100's open-water table: J -> (K_T, K_Q); the middle row on its straight line.

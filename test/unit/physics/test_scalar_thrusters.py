@@ -16,7 +16,7 @@
 """
 The scalar step of table and uuv_simulator thrusters equals ThrusterBank's numpy step.
 
-Two banks of the same thrusters: one steps on floats (physics/scalar_thrusters.py, what
+Two banks of the same thrusters: one steps on floats (physics/actuators/scalar_thrusters.py, what
 the bank uses when every thruster is a table or a uuv_simulator conversion), the other
 is forced through the vectorised advance / evaluate.  Over random command sequences --
 inside and outside the tables and limits, non-finite (neutral), with and without lag,
@@ -33,8 +33,8 @@ import numpy as np
 import pytest
 
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.physics.scalar_thrusters import interp, odd_root
-from uwv_hydro.physics.thruster_bank import odd_quadratic_root, ThrusterBank
+from uwv_hydro.physics.actuators.scalar_thrusters import interp, odd_root
+from uwv_hydro.physics.actuators.thruster_bank import odd_quadratic_root, ThrusterBank
 
 CONFIG = 'config/ardusub_bluerov2_heavy.yaml'
 

@@ -13,9 +13,10 @@
 # limitations under the License.
 
 """
-The compiled articulated-body algorithm (physics.tree_dynamics) against Pinocchio.
+The compiled articulated-body algorithm (articulated.algorithms.tree_dynamics) against Pinocchio.
 
-Reference: :class:`~uwv_hydro.physics.articulated_dynamics.TreeDynamics`, Pinocchio's
+Reference: :class:`~uwv_hydro.physics.articulated.algorithms.articulated_dynamics.TreeDynamics`,
+Pinocchio's
 ABA with each body's added mass split into a rigid-body part and a remainder solved
 with the accelerations, the brakes solved in the same linear system.  The two are
 different algorithms for the same equations; on random states of several trees (SDF
@@ -36,13 +37,15 @@ from required_modules import require
 pin = require('pinocchio')
 
 from uwv_hydro.description.loader import load_vehicle  # noqa: E402
-from uwv_hydro.physics.articulated_dynamics import TreeDynamics  # noqa: E402
-from uwv_hydro.physics.crossflow_drag import CrossflowDrag  # noqa: E402
-from uwv_hydro.physics.fins import FinSet  # noqa: E402
-from uwv_hydro.physics.hull_lift import HullLift  # noqa: E402
-from uwv_hydro.physics.link_tree import LinkHydroPart  # noqa: E402
-from uwv_hydro.physics.rotation import quat_to_matrix  # noqa: E402
-from uwv_hydro.physics.tree_dynamics import CompiledTreeDynamics, SERVO_KINDS  # noqa: E402
+from uwv_hydro.physics.actuators.fins import FinSet  # noqa: E402
+from uwv_hydro.physics.articulated.algorithms.articulated_dynamics import (  # noqa: E402
+    TreeDynamics)
+from uwv_hydro.physics.articulated.algorithms.tree_dynamics import (  # noqa: E402
+    CompiledTreeDynamics, SERVO_KINDS)
+from uwv_hydro.physics.articulated.model.link_tree import LinkHydroPart  # noqa: E402
+from uwv_hydro.physics.hydro.crossflow_drag import CrossflowDrag  # noqa: E402
+from uwv_hydro.physics.hydro.hull_lift import HullLift  # noqa: E402
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix  # noqa: E402
 
 CORPUS = Path(__file__).parents[2] / 'corpus'
 GRAVITY = 9.81
@@ -266,7 +269,7 @@ def test_the_compiled_mode_steps_as_the_pinocchio_mode_through_servos_and_stops(
     to LIMIT_HIT 1e-9 lands, which rounding may move).
     """
     from uwv_hydro.modes.articulated_simulate_mode import ArticulatedSimulateMode
-    from uwv_hydro.physics.vehicle_params import VehicleParams
+    from uwv_hydro.physics.body.vehicle_params import VehicleParams
     tree = _three_joint(False)
     vehicle = VehicleParams(mass=50.0, inertia=np.eye(3) * 5.0, name='three_joint',
                             gravity=GRAVITY, tree=tree)

@@ -28,13 +28,15 @@ from required_modules import require  # noqa: I100
 
 require('pinocchio')
 
-from uwv_hydro.physics.link_tree import LinkHydroPart  # noqa: E402
-from uwv_hydro.physics.link_wrench import part_poses, PartWrenches, wrench_in_parent  # noqa: E402
-from uwv_hydro.physics.multibody import AttachedFrames, MultibodyModel  # noqa: E402
-from uwv_hydro.physics.point_transform import motion_transforms  # noqa: E402
-from uwv_hydro.physics.rotation import quat_to_matrix  # noqa: E402
-from uwv_hydro.physics.tree_wrench import TreeWrench  # noqa: E402
-from uwv_hydro.physics.vehicle_params import COMPONENT_NAMES, SurfaceTransition  # noqa: E402
+from uwv_hydro.physics.articulated.algorithms.link_wrench import (  # noqa: E402
+    part_poses, PartWrenches, wrench_in_parent)
+from uwv_hydro.physics.articulated.algorithms.tree_wrench import TreeWrench  # noqa: E402
+from uwv_hydro.physics.articulated.model.link_tree import LinkHydroPart  # noqa: E402
+from uwv_hydro.physics.articulated.model.multibody import (  # noqa: E402
+    AttachedFrames, MultibodyModel)
+from uwv_hydro.physics.body.vehicle_params import COMPONENT_NAMES, SurfaceTransition  # noqa: E402
+from uwv_hydro.physics.spatial.point_transform import motion_transforms  # noqa: E402
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix  # noqa: E402
 
 GRAVITY = 9.81
 HYDRO = ('buoyancy', 'linear_drag', 'quadratic_drag', 'added_mass', 'added_mass_coriolis')

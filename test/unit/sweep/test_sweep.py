@@ -34,7 +34,7 @@ from uwv_hydro.cli.main import main
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.physics.dynamics import Simulator, State
+from uwv_hydro.physics.body.dynamics import Simulator, State
 from uwv_hydro.sweep import chunk_store, draws
 from uwv_hydro.sweep.chunk_task import prepare, run_chunk
 from uwv_hydro.sweep.dask_runner import run_distributed, run_serial

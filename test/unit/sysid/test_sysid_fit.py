@@ -28,8 +28,8 @@ from conftest import REPO
 import numpy as np
 import pytest
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.physics.dynamics import State
-from uwv_hydro.physics.rotation import quat_multiply
+from uwv_hydro.physics.body.dynamics import State
+from uwv_hydro.physics.spatial.rotation import quat_multiply
 from uwv_hydro.sysid import regressors
 from uwv_hydro.sysid.bag_data import load_recording
 from uwv_hydro.sysid.fit import fit_recording, FitOptions

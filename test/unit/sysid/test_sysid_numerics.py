@@ -21,7 +21,7 @@ from conftest import REPO
 import numpy as np
 import pytest
 from uwv_hydro.description.loader import load_vehicle
-from uwv_hydro.physics.hydro_model import HydroModel
+from uwv_hydro.physics.hydro.hydro_model import HydroModel
 from uwv_hydro.sysid import regressors
 from uwv_hydro.sysid.bounded_least_squares import bounded_lstsq
 from uwv_hydro.sysid.differentiation import noise_std, savgol

@@ -38,7 +38,7 @@ Letters x y z r p h = surge, sway, heave, roll, pitch, heading; the buoyancy for
 centre-of-mass velocity and expresses added mass about it, so the block sets
 ``semantics='dsros'``, ``drag_velocity_point = com`` and ``added_mass_point = com``,
 ``com`` that of the base link's own Gazebo classic body (dsros_hydro.cc's
-``body_link->GetInertial()->CoG()``: :mod:`uwv_hydro.description.classic_body`).
+``body_link->GetInertial()->CoG()``: :mod:`uwv_hydro.description.classic_base_body`).
 Every element and attribute is checked (:data:`PLUGIN_CHILDREN`): a typo is an error
 with "did you mean"; a ``<buoyancy>`` without ``<center>`` is an error and a missing
 ``<linear>``, ``<quadratic>`` or ``<added_mass>`` a warning, as in dsros_hydro.
@@ -49,12 +49,12 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
-from uwv_hydro.description.known_names import check_attributes, check_children
-from uwv_hydro.description.sources import HYDRO_FIELDS, set_origin
+from uwv_hydro.description.name_checks import check_attributes, check_children
+from uwv_hydro.description.provenance import HYDRO_FIELDS, set_origin
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.xml_safe import element_error, element_line, element_path
 from uwv_hydro.description.xml_values import flag_text, float_attr, float_text
-from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import SurfaceTransition, VehicleParams
 
 
 #: dsros_hydro's plugin elements (ds_sim dsros_hydro.cc; acceleration_alpha,
@@ -121,7 +121,7 @@ def apply_dsros_block(plugin: ET.Element, params: VehicleParams, source: str,
     Fill buoyancy, surface, drag and added mass of ``params`` from the block.
 
     ``body_com``, ``body_mass``: CoM and mass of the base link's own Gazebo classic body
-    (:mod:`uwv_hydro.description.classic_body`; dsros_hydro.cc takes
+    (:mod:`uwv_hydro.description.classic_base_body`; dsros_hydro.cc takes
     ``body_link->GetInertial()->CoG()`` and turns off only that body's gravity, applying
     ``<buoyancy><mass>`` in its place), None: the lumped vehicle's.
     """

@@ -51,9 +51,9 @@ from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.sensors import default_seed
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 from uwv_hydro.description.xml_values import float_text
-from uwv_hydro.physics.sensor_params import (
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.sensing.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, NavSatParams, NoiseParams, SensorParams)
-from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: Sensor type -> (project type, plugin filename marker).
 MODELLED = {'dsros_depth': ('fluid_pressure', 'dsros_ros_depth'),

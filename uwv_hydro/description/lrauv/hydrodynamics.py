@@ -49,7 +49,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.known_names import unknown_reason
+from uwv_hydro.description.name_checks import unknown_reason
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path)
 from uwv_hydro.description.xml_values import float_text

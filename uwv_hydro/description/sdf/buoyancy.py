@@ -47,7 +47,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from uwv_hydro.description.known_names import unknown_reason
+from uwv_hydro.description.name_checks import unknown_reason
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 from uwv_hydro.description.xml_values import float_text
 

@@ -31,7 +31,8 @@ names its joints and links in its own scope first (sdformat scoping):
   link carried by a revolute joint is deflected by that joint (gz-sim takes the angle
   of attack from the link's own pose), ``control_joint_rad_to_cl`` then unused;
 * gz-sim ``BuoyancyEngine`` plugins (gz-sim ``src/systems/buoyancy_engine/
-  BuoyancyEngine.cc``) into :class:`uwv_hydro.physics.buoyancy_engine.BuoyancyEngineSpec`;
+  BuoyancyEngine.cc``) into
+  :class:`uwv_hydro.physics.actuators.buoyancy_engine.BuoyancyEngineSpec`;
 * link ``<sensor>`` elements and DAVE's pressure plugin
   (:mod:`uwv_hydro.description.sdf.sensors`);
 * gz-sim ``JointPositionController`` plugins driving a fin's joint give the fin its
@@ -51,7 +52,7 @@ from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.fins import (
     check_fin_names, GZ_CONTROL_JOINT_RAD_TO_CL, is_liftdrag_plugin, liftdrag_coefficients,
     liftdrag_names)
-from uwv_hydro.description.known_names import is_hydro_plugin
+from uwv_hydro.description.name_checks import is_hydro_plugin
 from uwv_hydro.description.sdf.frames import compose, FlatModel, inverse, joint_axis, Pose
 from uwv_hydro.description.sdf.gz_hydrodynamics import is_gz_hydrodynamics_plugin
 from uwv_hydro.description.sdf.joint_controller import (
@@ -65,8 +66,8 @@ from uwv_hydro.description.thrusters import (
     gz_thruster_spec, gz_thruster_values, is_thruster_plugin)
 from uwv_hydro.description.xml_safe import element_error, unique_children
 from uwv_hydro.description.xml_values import float_text
-from uwv_hydro.physics.buoyancy_engine import BuoyancyEngineSpec
-from uwv_hydro.physics.vehicle_params import Fin, VehicleParams
+from uwv_hydro.physics.actuators.buoyancy_engine import BuoyancyEngineSpec
+from uwv_hydro.physics.body.vehicle_params import Fin, VehicleParams
 
 #: Elements of a gz-sim BuoyancyEngine <plugin> (BuoyancyEngine.cc Configure).
 BUOYANCY_ENGINE_KEYS = frozenset(('link_name', 'namespace', 'min_volume', 'max_volume',

@@ -40,10 +40,10 @@ import numpy as np
 
 from uwv_hydro.description.conventions import SDF_LETTERS
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.physics.inertia import equivalent_box, InertiaError
-from uwv_hydro.physics.point_transform import transfer_matrix
-from uwv_hydro.physics.rotation import matrix_to_quat, quat_to_rpy
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.inertia import equivalent_box, InertiaError
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.spatial.point_transform import transfer_matrix
+from uwv_hydro.physics.spatial.rotation import matrix_to_quat, quat_to_rpy
 
 #: SDF version written (``<fluid_added_mass>`` needs 1.10 or newer).
 SDF_VERSION = '1.10'

@@ -38,7 +38,7 @@ import numpy as np
 
 from uwv_hydro.description.conventions import quat_to_matrix, rpy_to_matrix
 from uwv_hydro.description.xml_safe import element_error, element_numbers
-from uwv_hydro.physics.unit_vector import unit_vector
+from uwv_hydro.physics.spatial.unit_vector import unit_vector
 
 #: A rigid transform (translation, rotation matrix): x_parent = p + R x_child.
 Pose = Tuple[np.ndarray, np.ndarray]

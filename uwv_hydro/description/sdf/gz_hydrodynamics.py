@@ -40,7 +40,8 @@ The added-mass Coriolis term is NOT copied: gz-sim builds it from the diagonal o
 and with the opposite sign to Fossen's -C_A(nu) nu, which uwv_hydro computes from the
 full M_A, so that one component differs (doc/guide/semantics.md, "gz-sim's added-mass
 Coriolis sign (2026)"; test/unit/description/test_gz_added_mass_coriolis.py).  In an SDF
-model each block is moved from its link to the base (:mod:`uwv_hydro.description.link_hydrodynamics`);
+model each block is moved from its link to the base
+(:mod:`uwv_hydro.description.link_hydrodynamics`);
 :func:`apply_gz_hydrodynamics` (URDF) requires the block's link to be the base link.
 """
 import re
@@ -50,13 +51,13 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from uwv_hydro.description.conventions import GZ_FORCE_LETTERS, GZ_VELOCITY_LETTERS
-from uwv_hydro.description.known_names import unknown_reason
-from uwv_hydro.description.number_bounds import beyond, MAX_SIGNED_QUADRATIC
-from uwv_hydro.description.sources import set_origin
+from uwv_hydro.description.name_checks import unknown_reason
+from uwv_hydro.description.overflow_bounds import beyond, MAX_SIGNED_QUADRATIC
+from uwv_hydro.description.provenance import set_origin
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path)
 from uwv_hydro.description.xml_values import float_text
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: gz-sim's default water density (kg/m^3).
 GZ_DEFAULT_WATER_DENSITY = 998.0

@@ -20,14 +20,14 @@ import numpy as np
 
 from uwv_hydro.description.conventions import matrix_to_quat
 from uwv_hydro.description.element_report import record, where
-from uwv_hydro.description.known_names import check_children
+from uwv_hydro.description.name_checks import check_children
+from uwv_hydro.description.provenance import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
 from uwv_hydro.description.sdf.frames import FlatModel, Pose, read_pose
-from uwv_hydro.description.sources import RIGID_BODY_FIELDS, set_origin
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.description.xml_values import float_text
 from uwv_hydro.description.zero_range_joint import NOTE as ZERO_RANGE_NOTE, sdf_zero_range
-from uwv_hydro.physics.vehicle_params import FixedFrame, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import FixedFrame, VehicleParams
 
 #: SDF //link/inertial (1.10 adds fluid_added_mass) and //inertial/inertia elements.
 INERTIAL_CHILDREN = ('mass', 'pose', 'inertia', 'fluid_added_mass', 'density', 'auto')

@@ -39,15 +39,15 @@ from typing import Dict, List, Optional, Set
 import xml.etree.ElementTree as ET
 
 from uwv_hydro.description.element_report import record, where
-from uwv_hydro.description.number_bounds import beyond, MAX_MAGNETIC_FIELD
+from uwv_hydro.description.overflow_bounds import beyond, MAX_MAGNETIC_FIELD
 from uwv_hydro.description.sdf.frames import FlatModel, Pose
 from uwv_hydro.description.sensor_elements import DEFAULT_STEP_RATE_HZ, read_sensor_element
 from uwv_hydro.description.sensors import default_seed
 from uwv_hydro.description.xml_safe import element_error, element_numbers
 from uwv_hydro.description.xml_values import float_text
-from uwv_hydro.physics.sensor_params import (
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.sensing.sensor_params import (
     FluidPressureParams, SDF_DEFAULT_MAGNETIC_FIELD, SensorParams)
-from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: DAVE sea_pressure_sensor.cc defaults.
 DAVE_STANDARD_PRESSURE_KPA = 101.325

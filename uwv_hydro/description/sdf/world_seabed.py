@@ -52,7 +52,7 @@ from uwv_hydro.description.sdf.include import expand_includes, resource_director
 from uwv_hydro.description.seabed.placement import local_crs, MAX_CELLS, SeabedInfo
 from uwv_hydro.description.xml_safe import (element_error, element_numbers, element_path,
                                             parse_xml_file)
-from uwv_hydro.physics.seabed import GridSeabed
+from uwv_hydro.physics.environment.seabed import GridSeabed
 
 #: extensions read as an SDF world
 WORLD_EXTENSIONS = ('.sdf', '.world')

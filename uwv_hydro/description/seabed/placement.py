@@ -33,7 +33,7 @@ from typing import Callable, Optional, Tuple
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.physics.seabed import GridSeabed
+from uwv_hydro.physics.environment.seabed import GridSeabed
 
 #: Most nodes read or built (a 5000 x 5000 grid): beyond it a ``radius`` is needed.
 MAX_CELLS = 25_000_000

@@ -39,10 +39,10 @@ import os
 import numpy as np
 
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.known_names import closest
+from uwv_hydro.description.name_checks import closest
 from uwv_hydro.description.seabed import load_seabed
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, YamlMap
-from uwv_hydro.physics.seabed import FlatSeabed
+from uwv_hydro.physics.environment.seabed import FlatSeabed
 
 KEYS = ('file', 'origin', 'radius', 'crs', 'depth')
 

@@ -35,7 +35,7 @@ mass.  In uwv_hydro's Fin terms: ``forward`` = link x, ``upward`` = -link y (so
 atan2(-v.upward, v.forward) is uuv's angle and forward x upward = -z), ``axis`` the
 joint axis, all at zero deflection in the base frame; Quadratic -> model ``quadratic``
 (L = lift_constant alpha U^2, D = drag_constant alpha^2 U^2, LiftDragQuadratic::compute).
-TwoLines -> model ``uuv_two_lines`` (LiftDragTwoLines::compute, physics/fins.py) with
+TwoLines -> model ``uuv_two_lines`` (LiftDragTwoLines::compute, physics/actuators/fins.py) with
 its coefficients and its own ``fluid_density``.  ``<dynamics>`` FirstOrder
 ``timeConstant`` is the servo lag (ZeroOrder: none); the joint's ``<limit lower upper>``
 bound the deflection and ``velocity="0"`` (uuv's snippets) means no rate limit: uuv
@@ -52,7 +52,7 @@ from uwv_hydro.description.fins import check_fin, limit_value
 from uwv_hydro.description.urdf_joint import joint_in_base, origin_of
 from uwv_hydro.description.uuv.blocks import one, typed_block
 from uwv_hydro.description.xml_safe import element_error
-from uwv_hydro.physics.vehicle_params import Fin, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import Fin, VehicleParams
 
 #: Elements of the plugin (FinPlugin.cc, FinROSPlugin.cc, fin_snippets.xacro).
 UUV_FIN_KEYS = frozenset(('dynamics', 'liftdrag', 'link_name', 'joint_name', 'input_topic',

@@ -47,16 +47,16 @@ from typing import Dict, List, Optional
 import xml.etree.ElementTree as ET
 
 from uwv_hydro.description.element_report import record, where
-from uwv_hydro.description.number_bounds import (
+from uwv_hydro.description.overflow_bounds import (
     beyond, MAX_ANGLE, MAX_MAGNETIC_FIELD, MAX_SENSOR_NOISE)
 from uwv_hydro.description.plugin_number import plugin_float
 from uwv_hydro.description.sensors import default_seed
 from uwv_hydro.description.xml_safe import element_error
 from uwv_hydro.description.xml_values import float_text
-from uwv_hydro.physics.sensor_params import (
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.sensing.sensor_params import (
     DvlParams, FluidPressureParams, ImuParams, MagnetometerParams, NavSatParams, NoiseParams,
     RptParams, SensorParams)
-from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: uuv's default update rate (Hz), ROSBasePlugin.cc.
 UUV_DEFAULT_RATE = 30.0

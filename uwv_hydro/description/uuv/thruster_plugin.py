@@ -56,8 +56,8 @@ from uwv_hydro.description.thruster_values import on_body, spec_from_values
 from uwv_hydro.description.urdf_joint import joint_on_body, origin_of
 from uwv_hydro.description.uuv.blocks import one, typed_block
 from uwv_hydro.description.xml_safe import element_error
-from uwv_hydro.physics.thruster_spec import ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.actuators.thruster_spec import ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
 
 #: Elements of the plugin (ThrusterPlugin.cc Load) and what they mean.
 UUV_THRUSTER_KEYS = {

@@ -23,7 +23,7 @@ one world force at the connector, 0.25 x 1.2 x rho (u_r|u_r|, v_r|v_r|, 0) with 
 flow relative to the connector: no diameter, length, weight or depth enters it (the
 diameter is read and never used), so it is a drag on the vehicle, not a cable.
 
-Here the elements become a :class:`~uwv_hydro.physics.tether_spec.TetherSpec`: the
+Here the elements become a :class:`~uwv_hydro.physics.environment.tether_spec.TetherSpec`: the
 attachment at the connector link's origin (base frame), the diameter uuv gives, the
 other numbers the Fathom defaults, and, since uuv has neither, a length and a far end
 that are defaults too (:data:`DEFAULT_LENGTH` m, the far end at the surface above the
@@ -38,8 +38,8 @@ import numpy as np
 
 from uwv_hydro.description.element_report import record, where
 from uwv_hydro.description.xml_safe import element_error
-from uwv_hydro.physics.tether_spec import TetherSpec
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.environment.tether_spec import TetherSpec
 
 #: the unstretched length given to a uuv umbilical (uuv has none), m
 DEFAULT_LENGTH = 50.0

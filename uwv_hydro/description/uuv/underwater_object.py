@@ -36,7 +36,7 @@ Points of application (Gazebo classic applies the force at the CoM:
 ``drag_velocity_point`` = origin, ``drag_center`` = com, buoyancy at com +
 <center_of_buoyancy>, added mass at the origin with a warning when com != 0), the
 surface scaling of the volume and the per-link blocks (:func:`uuv_link_parts`, each
-link's own Gazebo classic body, :mod:`uwv_hydro.description.classic_body`) are
+link's own Gazebo classic body, :mod:`uwv_hydro.description.classic_base_body`) are
 explained in doc/guide/semantics.md ("uuv_simulator in Gazebo classic: forces at the
 centre of mass") and doc/guide/uuv_dave_dssim.md.
 ``<type>cylinder</type>`` (uuv_manipulators' arms) is HMFossen with its diagonal
@@ -49,14 +49,14 @@ import numpy as np
 
 from uwv_hydro.description.conventions import T6
 from uwv_hydro.description.element_report import record, where
-from uwv_hydro.description.known_names import check_children
-from uwv_hydro.description.sources import HYDRO_FIELDS, set_origin
+from uwv_hydro.description.name_checks import check_children
+from uwv_hydro.description.provenance import HYDRO_FIELDS, set_origin
 from uwv_hydro.description.uuv.cylinder_model import CYLINDER_CHILDREN, cylinder_coefficients
 from uwv_hydro.description.xml_safe import (
     element_error, element_line, element_numbers, element_path)
 from uwv_hydro.description.xml_values import flag_text, float_text
-from uwv_hydro.physics.link_tree import LinkHydroPart
-from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.articulated.model.link_tree import LinkHydroPart
+from uwv_hydro.physics.body.vehicle_params import SurfaceTransition, VehicleParams
 
 #: uuv_simulator's default fluid density (kg/m^3), UnderwaterObjectPlugin.
 UUV_DEFAULT_FLUID_DENSITY = 1028.0
@@ -269,7 +269,7 @@ def uuv_link_parts(plugin: ET.Element, links, inertials: dict, source: str,
     link's CoM + ``<center_of_buoyancy>``, drag on the link-origin twist acting at the
     link's CoM, added mass about the link origin.  ``bodies(link)`` -> (mass, CoM in the
     link frame) of the link's Gazebo classic body (the link and its fixed-joint
-    descendants, :mod:`uwv_hydro.description.classic_body`): the CoM and the mass
+    descendants, :mod:`uwv_hydro.description.classic_base_body`): the CoM and the mass
     ``neutrally_buoyant`` balances; None: the link's own inertial.  A block naming no
     link of the robot, or a link Gazebo classic merged into its parent (``merged``:
     {link: the fixed joint}), is skipped with a warning, as uuv_simulator skips it
@@ -342,7 +342,7 @@ def apply_uuv_block(plugin: ET.Element, params: VehicleParams, source: str,
     Blocks of other links are an error unless named in ``tree_links`` (the links the
     vehicle's kinematic tree keeps with their own hydro: :func:`uuv_link_parts`).
     ``body``: (mass, CoM) of the base link's own Gazebo classic body
-    (:mod:`uwv_hydro.description.classic_body`), where the plugin's forces act and what
+    (:mod:`uwv_hydro.description.classic_base_body`), where the plugin's forces act and what
     ``neutrally_buoyant`` balances; None: the lumped vehicle's.
     """
     check_children(plugin, PLUGIN_CHILDREN, source)

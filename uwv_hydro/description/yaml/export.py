@@ -55,11 +55,11 @@ from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.fins import FIN_NUMBER_KEYS, FIN_VECTOR_KEYS
 from uwv_hydro.description.sensor_export import sensor_tree
 from uwv_hydro.description.yaml_safe import yaml_string
-from uwv_hydro.physics.rotation import quat_to_matrix
-from uwv_hydro.physics.sensors import sensor_body_mount, sensor_mount
-from uwv_hydro.physics.thruster_spec import (
+from uwv_hydro.physics.actuators.thruster_spec import (
     DSROS_TERMS, ThrusterSpec, UUV_CONVERSIONS, UUV_DYNAMICS)
-from uwv_hydro.physics.vehicle_params import VehicleParams
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.sensing.sensors import sensor_body_mount, sensor_mount
+from uwv_hydro.physics.spatial.rotation import quat_to_matrix
 
 #: Fields that the YAML format cannot carry (see the module docstring).
 NOT_EXPORTED = ('frames', 'source', 'warnings', 'origins', 'coefficient_labels', 'elements')

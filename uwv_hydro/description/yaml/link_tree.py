@@ -48,15 +48,15 @@ from typing import Any, Dict, List
 import numpy as np
 
 from uwv_hydro.description.conventions import rpy_to_matrix
-from uwv_hydro.description.known_names import unknown_reason
+from uwv_hydro.description.name_checks import unknown_reason
 from uwv_hydro.description.rigid_lumping import lump, LumpOverflow, part_in_base
 from uwv_hydro.description.tree_builder import build_tree, JointSpec, tree_warning
 from uwv_hydro.description.yaml.values import (
     _Ctx, _inertia, _number, _point, _vector3, coefficient_array, SURFACE_KEYS)
 from uwv_hydro.description.zero_range_joint import rigid_motion
-from uwv_hydro.physics.link_tree import LinkHydroPart
-from uwv_hydro.physics.unit_vector import unit_vector
-from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.articulated.model.link_tree import LinkHydroPart
+from uwv_hydro.physics.body.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.spatial.unit_vector import unit_vector
 
 LINK_KEYS = ('mass', 'com', 'inertia', 'volume', 'buoyancy_mass', 'cob', 'surface',
              'linear_drag', 'quadratic_drag', 'added_mass', 'drag_center',

@@ -54,8 +54,8 @@ from uwv_hydro.description.conventions import (
 from uwv_hydro.description.errors import DescriptionError
 from uwv_hydro.description.fins import fins_from_mapping
 from uwv_hydro.description.hull import finish_hull, read_yaml_hull
-from uwv_hydro.description.known_names import closest, unknown_reason
-from uwv_hydro.description.sources import rigid_body_of, set_origin
+from uwv_hydro.description.name_checks import closest, unknown_reason
+from uwv_hydro.description.provenance import rigid_body_of, set_origin
 from uwv_hydro.description.thrusters import read_yaml_thrusters
 from uwv_hydro.description.yaml.link_tree import read_joints, read_links
 from uwv_hydro.description.yaml.sensors import read_yaml_sensors
@@ -64,7 +64,7 @@ from uwv_hydro.description.yaml.values import (
     _Ctx, _inertia, _number, _point, _vector3, check_signed_quadratic_bound, coefficient_array,
     SURFACE_KEYS)
 from uwv_hydro.description.yaml_safe import load_yaml_text_file, parse_yaml, YamlMap
-from uwv_hydro.physics.vehicle_params import SurfaceTransition, VehicleParams
+from uwv_hydro.physics.body.vehicle_params import SurfaceTransition, VehicleParams
 
 #: load_base(path, mappings, base) -> VehicleParams: loads a ``base:`` file (unvalidated)
 BaseLoader = Callable[[str, Optional[Dict[str, str]], Optional[VehicleParams]], VehicleParams]
@@ -191,7 +191,7 @@ def vehicle_from_mapping(vehicle: Dict[str, Any], source: str, base_dir: str = '
     A ``base:`` file is loaded with ``load_base(path, mappings, base)`` (the loader
     passes its own file loader, so that this module does not import it back).  Of a
     base only the rigid body, frames and environment are kept
-    (:func:`uwv_hydro.description.sources.rigid_body_of`).  ``ctx`` (from
+    (:func:`uwv_hydro.description.provenance.rigid_body_of`).  ``ctx`` (from
     :func:`find_vehicle_mapping`) gives error lines; a fresh one is made if None.
     """
     if ctx is None:

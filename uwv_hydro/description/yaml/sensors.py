@@ -17,7 +17,7 @@ from typing import Any, List
 
 from uwv_hydro.description.sensor_links import check_sensor_links, merge_sensors
 from uwv_hydro.description.sensors import _Ctx, sensor_from_mapping
-from uwv_hydro.physics.sensor_params import SensorParams
+from uwv_hydro.physics.sensing.sensor_params import SensorParams
 
 
 def sensors_from_yaml(value: Any, source: str, base_frame: str, outer=None

@@ -14,10 +14,10 @@
 
 
 """
-The YAML ``tether:`` section: a tether (:class:`~uwv_hydro.physics.tether_spec.TetherSpec`).
+The YAML ``tether:`` section: a tether (:class:`~.tether_spec.TetherSpec`).
 
 Keys (SI units; a key left out takes the Fathom tether's default, see
-:mod:`uwv_hydro.physics.tether_spec`): ``length`` (unstretched, m, required),
+:mod:`uwv_hydro.physics.environment.tether_spec`): ``length`` (unstretched, m, required),
 ``attachment`` (the point on the vehicle, body frame, in the file's convention),
 ``anchor`` (the far end, world ENU, z = 0 at the surface, z up; with ``vessel_topic``
 where the vessel starts), ``vessel_topic`` (a nav_msgs/Odometry topic the far end
@@ -31,9 +31,9 @@ import numpy as np
 
 from uwv_hydro.description.conventions import frd_to_flu_vector
 from uwv_hydro.description.yaml.values import _Ctx, _number, _vector3
-from uwv_hydro.physics.tether_spec import (
+from uwv_hydro.physics.body.vehicle_params import VehicleParams
+from uwv_hydro.physics.environment.tether_spec import (
     NON_NEGATIVE_KEYS, POSITIVE_KEYS, TetherSpec)
-from uwv_hydro.physics.vehicle_params import VehicleParams
 
 #: the keys of ``tether:``
 TETHER_KEYS = ('length', 'attachment', 'anchor', 'vessel_topic', 'segments') + tuple(

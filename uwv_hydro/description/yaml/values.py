@@ -19,8 +19,8 @@ import numpy as np
 
 from uwv_hydro.description.conventions import DSROS_LETTERS
 from uwv_hydro.description.errors import DescriptionError
-from uwv_hydro.description.known_names import unknown_reason
-from uwv_hydro.description.number_bounds import beyond, MAX_SIGNED_QUADRATIC
+from uwv_hydro.description.name_checks import unknown_reason
+from uwv_hydro.description.overflow_bounds import beyond, MAX_SIGNED_QUADRATIC
 from uwv_hydro.description.validate import coefficient_indices
 from uwv_hydro.description.yaml_safe import YamlMap
 

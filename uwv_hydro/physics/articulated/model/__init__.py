@@ -1,0 +1,21 @@
+# Copyright 2026 The uwv_hydro Authors
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""
+The model of a vehicle whose links move: its multibody model and kinematic tree.
+
+The rigid multibody model and its forward kinematics (``multibody``, Pinocchio), the
+kinematic tree with joints, bodies and per-link hydro (``link_tree``), and where a link
+sits on it (``link_mount``).
+"""

@@ -15,6 +15,9 @@
 """
 Modes: the classes that the node and the offline tools both run (no rclpy).
 
+Here the modes and what feeds them; ``manoeuvres/`` the flown manoeuvres and
+``messages/`` the message encodings.
+
 The wrench mode (the plugin replacement: odometry in, the hydro wrench out, also per
 link) and the simulate mode (the 6-DOF vehicle on a clock, also articulated); what feeds
 and reads them: thrust, thrust profiles and the thruster drive, fin servos, buoyancy

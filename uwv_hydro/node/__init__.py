@@ -15,6 +15,8 @@
 """
 The rclpy node ``uwv_hydro`` (``hydro_node``): ROS I/O around the modes.
 
+Here the node and its parts; ``launch_commands/`` the launch helpers.
+
 Its entry point and set-up, the parameter table, the parts that each own a mode's or an
 input's topics (wrench, simulate, thrusters, fins, joints, sensors, current, ArduSub,
 SITL JSON, ros2_control, gz-sim, buoyancy engines, tether), the vehicle and seabed read

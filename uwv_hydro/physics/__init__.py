@@ -15,6 +15,11 @@
 """
 The physics core: the vehicle model and its dynamics, without ROS (no rclpy below here).
 
+By concern: ``spatial`` (rotations, moving twists and wrenches), ``body`` (VehicleParams,
+the rigid body, the 6-DOF dynamics), ``hydro`` (the hydro wrench), ``actuators``,
+``environment`` (currents, geodesy, the seabed, the tether's cable), ``sensing`` and
+``articulated`` (``model`` apart from ``algorithms``); here the compiled kernel.
+
 ``VehicleParams`` (what every loader produces), the hydro terms (hydrostatics, drag,
 added mass, fins, hull lift and cross-flow, buoyancy engines), the rigid body and the
 6-DOF dynamics (RK4, batches, stability), thrusters, navigation sensors and their noise,
@@ -22,6 +27,5 @@ currents, the seabed, the DVL on it and the seabed contact, geodesy, the tether'
 catenary, and vehicles whose links move (the kinematic tree, per-link wrenches, the
 articulated dynamics).  Python and numpy, with the compiled
 kernel (``_*.c``, ``_*.h``, built into ``_kernel`` and loaded by ``kernel``) running the
-state derivative, the steps and the batches; Pinocchio only in ``multibody`` and
-``articulated_dynamics`` (vehicles whose links move).
+state derivative, the steps and the batches; Pinocchio only in ``articulated``.
 """

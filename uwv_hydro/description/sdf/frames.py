@@ -124,10 +124,7 @@ class FlatModel:
         if name in visiting:
             raise element_error('cycle of pose relative_to / attached_to references: %s'
                                 % ' -> '.join(visiting + (name,)), self.source, entry.element)
-        relative = entry.pose.get('relative_to', '') if entry.pose is not None else ''
-        parent = (self.lookup(relative, entry.scope, entry.pose) if relative
-                  else entry.default_parent)
-        result = compose(self._pose(parent, visiting + (name,)),
+        result = compose(self._pose(self._parent(entry), visiting + (name,)),
                          read_pose(entry.pose, self.source))
         self._resolved[name] = result
         return result
@@ -139,12 +136,17 @@ class FlatModel:
             if name == MODEL_FRAME or name not in self._frames:
                 break
             entry = self._frames[name]
-            relative = entry.pose.get('relative_to', '') if entry.pose is not None else ''
             if entry.pose is not None:
                 chain.append(entry.pose)
-            name = (self.lookup(relative, entry.scope, entry.pose) if relative
-                    else entry.default_parent)
+            name = self._parent(entry)
         return chain
+
+    def _parent(self, entry: _Entry) -> str:
+        """Return the frame ``entry``'s pose is relative to (relative_to, else its default)."""
+        relative = entry.pose.get('relative_to', '') if entry.pose is not None else ''
+        if relative:
+            return self.lookup(relative, entry.scope, entry.pose)
+        return entry.default_parent
 
     def pose_in_link(self, elem: Optional[ET.Element], link: str) -> Pose:
         """Return the pose of a link child's <pose> ``elem`` in the link frame."""
